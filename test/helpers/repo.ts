@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach } from "vitest";
+import { git } from "../../src/git/run.js";
+
+const made: string[] = [];
+
+/** A fresh temp directory (physical path), removed after the current test. */
+export function tempDir(prefix = "tandem-test-"): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const IDENTITY = ["-c", "user.name=Tandem Test", "-c", "user.email=test@tandem.invalid"];
+
+/** Runs git in `cwd` with a fixed identity so commits work on a bare CI machine. */
+export function g(cwd: string, ...args: string[]): string {
+  return git(cwd, [...IDENTITY, "-c", "protocol.file.allow=always", ...args]);
+}
+
+/** Creates a repository with one commit. */
+export function initRepo(dir: string, files: Record<string, string> = { "README.md": "hello\n" }): string {
+  mkdirSync(dir, { recursive: true });
+  g(dir, "init", "-q", "-b", "main");
+  writeFiles(dir, files);
+  g(dir, "add", "-A");
+  g(dir, "commit", "-q", "-m", "initial");
+  return dir;
+}
+
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const file = join(dir, rel);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  }
+}
+
+/** A repository plus a bare remote it tracks (`origin/main`). */
+export function repoWithRemote(base: string): { repo: string; remote: string } {
+  const remote = join(base, "remote.git");
+  g(base, "init", "-q", "--bare", "-b", "main", remote);
+  const repo = initRepo(join(base, "repo"));
+  g(repo, "remote", "add", "origin", remote);
+  g(repo, "push", "-q", "-u", "origin", "main");
+  return { repo, remote };
+}
