@@ -1,0 +1,43 @@
+// `npm run bench`: startup-cost ratios of the tandem binary against `node -e 0`.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { compare, table } from "./lib.mjs";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+const bin = fileURLToPath(new URL("../dist/tandem.cjs", import.meta.url));
+const resultsFile = fileURLToPath(new URL("./RESULTS.md", import.meta.url));
+
+const work = mkdtempSync(join(tmpdir(), "tandem-bench-"));
+const repo = join(work, "repo");
+execFileSync("git", ["init", "-q", "-b", "main", repo]);
+const env = { ...process.env, XDG_CONFIG_HOME: join(work, "xdg") };
+const node = (name, args, extra = {}) => ({ name, cmd: process.execPath, args, cwd: repo, env, ...extra });
+
+const startup = compare(
+  node("node -e 0", ["-e", "0"]),
+  [
+    node("tandem --version", [bin, "--version"]),
+    node("tandem hook (no-op payload)", [bin, "hook", "claude-code", "notification"], { input: "{}" }),
+  ],
+  ROUNDS,
+);
+rmSync(work, { recursive: true, force: true });
+
+const when = new Date().toISOString();
+const report = [
+  "# Benchmark results",
+  "",
+  `Taken ${when} with \`npm run bench\` on ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}.`,
+  `Each figure is the median wall time of ${ROUNDS} runs; in every round the baseline and each case run once,`,
+  "alternating, so machine noise affects both. Ratios are to the baseline measured in the same run.",
+  "",
+  "## Start-up",
+  "",
+  table(startup),
+  "",
+].join("\n");
+writeFileSync(resultsFile, report);
+process.stdout.write(`${report}\n`);

@@ -1,0 +1,44 @@
+import { existsSync } from "node:fs";
+import { type LoadedConfig, loadConfig } from "../config/load.js";
+import { type ResolvedRoot, resolveRoot, stateDirOf } from "../config/root.js";
+import { type Db, dbFile, openDb } from "../store/db.js";
+
+export interface Io {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  out: (text: string) => void;
+  err: (text: string) => void;
+  isTty: boolean;
+  /** Set by a command that finished but refused (1); thrown errors carry their own code. */
+  exitCode: number;
+}
+
+export function processIo(): Io {
+  return {
+    cwd: process.cwd(),
+    env: process.env,
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    isTty: process.stdout.isTTY === true,
+    exitCode: 0,
+  };
+}
+
+export interface Project {
+  resolved: ResolvedRoot;
+  loaded: LoadedConfig;
+  stateDir: string;
+}
+
+export function findProject(io: Io, rootFlag: string | undefined): Project {
+  const resolved = resolveRoot({ cwd: io.cwd, flag: rootFlag, env: io.env });
+  const loaded = loadConfig(resolved.root, io.env);
+  for (const w of loaded.warnings) io.err(`tandem: warning: ${w}\n`);
+  return { resolved, loaded, stateDir: stateDirOf(resolved) };
+}
+
+/** Opens the project's store; read-only commands do not create a store that does not exist yet. */
+export function openProjectDb(project: Project, opts: { create: boolean }): Db | null {
+  if (!opts.create && !existsSync(dbFile(project.stateDir))) return null;
+  return openDb(project.stateDir);
+}

@@ -1,0 +1,67 @@
+import * as z from "zod/mini";
+
+const positiveInt = z.number().check(z.int(), z.positive());
+
+const finalizationRoot = z.strictObject({
+  path: z.string().check(z.minLength(1)),
+  disposition: z.enum(["git", "output"]),
+});
+
+const clientLaunch = z.strictObject({
+  command: z.string().check(z.minLength(1)),
+  args: z.optional(z.array(z.string())),
+});
+
+/** The shape of `.tandem/config.jsonc` and the user config (PRODUCT §3). Unknown keys are errors. */
+export const configFileSchema = z.strictObject({
+  $schema: z.optional(z.string()),
+  agents: z.optional(
+    z.strictObject({
+      stopRitual: z.optional(z.enum(["enforce", "observe", "off"])),
+      requireGitFinalization: z.optional(z.boolean()),
+      finalizationRoots: z.optional(z.array(finalizationRoot)),
+      freshnessSeconds: z.optional(positiveInt),
+      failClosed: z.optional(z.boolean()),
+    }),
+  ),
+  subagents: z.optional(
+    z.strictObject({
+      worktreeRoot: z.optional(z.string().check(z.minLength(1))),
+      clients: z.optional(z.record(z.enum(["claude-code", "codex", "cursor", "exec"]), clientLaunch)),
+      capture: z.optional(
+        z.strictObject({
+          maxPatchBytes: z.optional(positiveInt),
+          maxDirtyBytes: z.optional(positiveInt),
+        }),
+      ),
+    }),
+  ),
+});
+
+export type ConfigFile = z.infer<typeof configFileSchema>;
+export type FinalizationRootEntry = z.infer<typeof finalizationRoot>;
+export type ClientLaunch = z.infer<typeof clientLaunch>;
+
+export interface Config {
+  stopRitual: "enforce" | "observe" | "off";
+  requireGitFinalization: boolean;
+  finalizationRoots: FinalizationRootEntry[];
+  freshnessSeconds: number;
+  failClosed: boolean;
+  worktreeRoot: string | null;
+  clients: Partial<Record<"claude-code" | "codex" | "cursor" | "exec", ClientLaunch>>;
+  maxPatchBytes: number;
+  maxDirtyBytes: number;
+}
+
+export const DEFAULT_CONFIG: Config = {
+  stopRitual: "enforce",
+  requireGitFinalization: false,
+  finalizationRoots: [],
+  freshnessSeconds: 600,
+  failClosed: false,
+  worktreeRoot: null,
+  clients: {},
+  maxPatchBytes: 10 * 1024 * 1024,
+  maxDirtyBytes: 256 * 1024 * 1024,
+};

@@ -1,0 +1,64 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  /** An opaque start stamp: equal stamps mean the same process, so a recycled pid is told apart. */
+  start: string;
+  command: string;
+}
+
+function fromProcFs(pid: number): ProcInfo | null | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOENT" && process.platform === "linux"
+      ? null
+      : undefined;
+  }
+  // comm may contain spaces and parentheses: the fields after it start after the last ')'.
+  const close = stat.lastIndexOf(")");
+  const command = stat.slice(stat.indexOf("(") + 1, close);
+  const fields = stat.slice(close + 2).split(" ");
+  const ppid = Number(fields[1]);
+  const start = fields[19];
+  if (!Number.isFinite(ppid) || start === undefined) return undefined;
+  return { pid, ppid, start: `proc:${start}`, command };
+}
+
+function fromPs(pid: number): ProcInfo | null {
+  const res = spawnSync("ps", ["-o", "ppid=,lstart=,comm=", "-p", String(pid)], { encoding: "utf8" });
+  const line = res.status === 0 ? res.stdout.trim() : "";
+  const m = /^(\d+)\s+(\w{3}\s+\w{3}\s+\d+\s+[\d:]+\s+\d{4})\s+(.*)$/.exec(line);
+  if (!m) return null;
+  return { pid, ppid: Number(m[1]), start: `ps:${m[2]}`, command: m[3]! };
+}
+
+/** Facts about a running process, or null when it does not exist. */
+export function procInfo(pid: number): ProcInfo | null {
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  const info = fromProcFs(pid);
+  return info === undefined ? fromPs(pid) : info;
+}
+
+/** True when `pid` runs and is the same process that was recorded (same start stamp). */
+export function processAlive(pid: number | null, start: string | null): boolean {
+  if (!pid) return false;
+  const info = procInfo(pid);
+  return info !== null && (start === null || info.start === start);
+}
+
+/** The chain of ancestors of `pid` (parent first), up to init, bounded. */
+export function ancestors(pid: number, max = 32): ProcInfo[] {
+  const out: ProcInfo[] = [];
+  let current = procInfo(pid);
+  while (current && current.ppid > 1 && out.length < max) {
+    const parent = procInfo(current.ppid);
+    if (!parent) break;
+    out.push(parent);
+    current = parent;
+  }
+  return out;
+}

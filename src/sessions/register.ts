@@ -1,0 +1,29 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "../store/db.js";
+import type { EventData } from "../store/event-schemas.js";
+import { append } from "../store/ledger.js";
+import { pickSessionName } from "../store/names.js";
+import { type SessionRow, sessionById, sessionByNative } from "../store/queries.js";
+
+export type SessionStart = Omit<EventData<"session.started">, "name">;
+
+export function newSessionId(): string {
+  return `ses_${randomBytes(6).toString("hex")}`;
+}
+
+/**
+ * Finds the session for (client, native id) or records its start. Must run
+ * inside `write()`: the lookup, the name choice and the insert are one step.
+ */
+export function ensureSession(
+  db: Db,
+  start: SessionStart,
+  ts?: number,
+): { session: SessionRow; created: boolean } {
+  const existing = sessionByNative(db, start.client, start.nativeId);
+  if (existing) return { session: existing, created: false };
+  const id = newSessionId();
+  const name = pickSessionName(db, start.nativeId);
+  append(db, { kind: "session.started", session: id, data: { ...start, name }, ts });
+  return { session: sessionById(db, id)!, created: true };
+}

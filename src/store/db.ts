@@ -1,0 +1,113 @@
+import { closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { TandemError } from "../errors.js";
+import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
+
+export type Db = Database.Database;
+
+export class StateCorruptError extends TandemError {
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
+    super(
+      `Tandem state ${file} is unreadable (${detail}); nothing was changed. Run \`tandem doctor\` for details, then move the file aside to start a new ledger.`,
+      1,
+    );
+    this.name = "StateCorruptError";
+  }
+}
+
+const MAGIC = "SQLite format 3\0";
+
+/**
+ * Cheap structural check before SQLite touches the file, so a garbage or
+ * truncated store is reported instead of being "repaired" by a write.
+ */
+export function checkHeader(file: string): string | null {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return null;
+  }
+  if (size === 0) return null;
+  const header = Buffer.alloc(100);
+  const fd = openSync(file, "r");
+  let read: number;
+  try {
+    read = readSync(fd, header, 0, 100, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (read < 100 || header.toString("latin1", 0, 16) !== MAGIC) return "not an SQLite database";
+  const rawPageSize = header.readUInt16BE(16);
+  const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
+  const pageCount = header.readUInt32BE(28);
+  const countValid = header.readUInt32BE(92) === header.readUInt32BE(24);
+  if (countValid && pageCount > 0 && size < pageCount * pageSize) {
+    return `truncated: ${size} bytes, header says ${pageCount * pageSize}`;
+  }
+  return null;
+}
+
+function isSqliteCorruption(err: unknown): boolean {
+  const code = (err as { code?: string }).code ?? "";
+  return code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB");
+}
+
+/** Runs `fn`, turning SQLite's corruption errors into one clear message naming the file. */
+export function guardCorruption<T>(file: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (isSqliteCorruption(err)) throw new StateCorruptError(file, (err as Error).message);
+    throw err;
+  }
+}
+
+function migrate(db: Db, file: string): void {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    throw new TandemError(
+      `Tandem state ${file} has schema version ${version}, newer than this tandem (${SCHEMA_VERSION}); upgrade tandem.`,
+    );
+  }
+  if (version === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    // Re-read inside the write lock: another process may have migrated meanwhile.
+    const current = db.pragma("user_version", { simple: true }) as number;
+    for (const step of MIGRATIONS.slice(current)) for (const sql of step) db.exec(sql);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+export interface OpenOptions {
+  readonly?: boolean;
+}
+
+export function dbFile(stateDir: string): string {
+  return join(stateDir, "state.db");
+}
+
+/** Opens (creating if needed) `<stateDir>/state.db`: WAL, busy timeout, synchronous=FULL, migrated. */
+export function openDb(stateDir: string, opts: OpenOptions = {}): Db {
+  const file = dbFile(stateDir);
+  const problem = checkHeader(file);
+  if (problem) throw new StateCorruptError(file, problem);
+  if (!opts.readonly) mkdirSync(stateDir, { recursive: true });
+  return guardCorruption(file, () => {
+    const db = new Database(file, {
+      readonly: opts.readonly === true,
+      fileMustExist: opts.readonly === true,
+    });
+    db.pragma("busy_timeout = 15000");
+    if (!opts.readonly) {
+      if (db.pragma("journal_mode", { simple: true }) !== "wal") db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = FULL");
+      migrate(db, file);
+    }
+    return db;
+  });
+}

@@ -1,0 +1,49 @@
+import { TandemError } from "../errors.js";
+import type { Db } from "./db.js";
+import { checkEventData, type EventData, type EventKind } from "./event-schemas.js";
+import { project, type StoredEvent } from "./projections.js";
+
+export interface NewEvent<K extends EventKind = EventKind> {
+  kind: K;
+  session: string | null;
+  data: EventData<K>;
+  /** Milliseconds since the epoch; defaults to now. */
+  ts?: number;
+}
+
+/**
+ * Appends one event and updates the projections it affects. Must run inside a
+ * transaction (see `write`) so the event and its views commit together.
+ */
+export function append<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEvent {
+  if (!db.inTransaction) throw new Error("append() must run inside write()");
+  const problem = checkEventData(ev.kind, ev.data);
+  if (problem) throw new TandemError(`refusing to record an invalid event: ${problem}`);
+  const ts = ev.ts ?? Date.now();
+  const json = JSON.stringify(ev.data);
+  const info = db
+    .prepare("INSERT INTO events (ts, session_id, kind, data) VALUES (?, ?, ?, ?)")
+    .run(ts, ev.session, ev.kind, json);
+  const stored: StoredEvent = {
+    seq: Number(info.lastInsertRowid),
+    ts,
+    session: ev.session,
+    kind: ev.kind,
+    data: ev.data,
+  };
+  project(db, stored);
+  return stored;
+}
+
+/**
+ * Runs read-decide-write logic in one `BEGIN IMMEDIATE` transaction: the write
+ * lock is taken before the first read, so concurrent hooks serialize instead of
+ * deciding on stale data.
+ */
+export function write<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate();
+}
+
+export function appendOne<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEvent {
+  return write(db, () => append(db, ev));
+}

@@ -1,0 +1,99 @@
+import type { Db } from "./db.js";
+import type { StoredEvent } from "./projections.js";
+
+export interface SessionRow {
+  id: string;
+  client: string;
+  native_id: string;
+  name: string;
+  kind: "session" | "subagent";
+  parent_id: string | null;
+  agent_pid: number | null;
+  agent_pid_start: string | null;
+  cwd: string | null;
+  task: string | null;
+  activity: "idle" | "working" | "needs_input";
+  started_seq: number;
+  last_seen: number;
+  last_seq: number;
+  ended_seq: number | null;
+}
+
+export interface ClaimRow {
+  worktree: string;
+  path: string;
+  session_id: string;
+  disposition: string;
+  root: string;
+  acquired_seq: number;
+}
+
+export interface EventFilter {
+  session?: string | undefined;
+  kind?: string | undefined;
+  sinceSeq?: number | undefined;
+  limit?: number | undefined;
+}
+
+interface EventRow {
+  seq: number;
+  ts: number;
+  session_id: string | null;
+  kind: string;
+  data: string;
+}
+
+function toEvent(row: EventRow): StoredEvent {
+  return { seq: row.seq, ts: row.ts, session: row.session_id, kind: row.kind, data: JSON.parse(row.data) };
+}
+
+export function listEvents(db: Db, filter: EventFilter = {}): StoredEvent[] {
+  const where: string[] = ["seq > ?"];
+  const args: unknown[] = [filter.sinceSeq ?? 0];
+  if (filter.session) {
+    where.push("session_id = ?");
+    args.push(filter.session);
+  }
+  if (filter.kind) {
+    where.push(filter.kind.endsWith(".*") ? "kind LIKE ?" : "kind = ?");
+    args.push(filter.kind.endsWith(".*") ? `${filter.kind.slice(0, -1)}%` : filter.kind);
+  }
+  const limit = filter.limit ? ` LIMIT ${Math.floor(filter.limit)}` : "";
+  const sql = `SELECT seq, ts, session_id, kind, data FROM events WHERE ${where.join(" AND ")} ORDER BY seq${limit}`;
+  return (db.prepare(sql).all(...args) as EventRow[]).map(toEvent);
+}
+
+export function allSessions(db: Db): SessionRow[] {
+  return db.prepare("SELECT * FROM sessions ORDER BY started_seq").all() as SessionRow[];
+}
+
+export function sessionById(db: Db, id: string): SessionRow | undefined {
+  return db.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as SessionRow | undefined;
+}
+
+export function sessionByNative(db: Db, client: string, nativeId: string): SessionRow | undefined {
+  return db.prepare("SELECT * FROM sessions WHERE client = ? AND native_id = ?").get(client, nativeId) as
+    | SessionRow
+    | undefined;
+}
+
+/** `--session X`: the client's native id, the Tandem name, or the internal id. */
+export function findSessions(db: Db, ref: string): SessionRow[] {
+  return db
+    .prepare("SELECT * FROM sessions WHERE id = ? OR name = ? OR native_id = ? ORDER BY started_seq")
+    .all(ref, ref, ref) as SessionRow[];
+}
+
+export function claimsOf(db: Db, sessionId: string): ClaimRow[] {
+  return db
+    .prepare("SELECT * FROM claims WHERE session_id = ? ORDER BY worktree, path")
+    .all(sessionId) as ClaimRow[];
+}
+
+export function allClaims(db: Db): ClaimRow[] {
+  return db.prepare("SELECT * FROM claims ORDER BY worktree, path").all() as ClaimRow[];
+}
+
+export function maxSeq(db: Db): number {
+  return (db.prepare("SELECT coalesce(max(seq), 0) AS m FROM events").get() as { m: number }).m;
+}

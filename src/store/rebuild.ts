@@ -1,0 +1,50 @@
+import type { Db } from "./db.js";
+import { PROJECTION_DDL, PROJECTION_TABLES } from "./migrations.js";
+import { project } from "./projections.js";
+
+interface EventRow {
+  seq: number;
+  ts: number;
+  session_id: string | null;
+  kind: string;
+  data: string;
+}
+
+/** Drops every projection and replays the whole ledger into fresh ones, in one transaction. */
+export function rebuildProjections(db: Db): number {
+  let replayed = 0;
+  db.transaction(() => {
+    for (const table of PROJECTION_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
+    for (const sql of PROJECTION_DDL) db.exec(sql);
+    // Read in pages: better-sqlite3 cannot write while an iterator is open on the same connection.
+    const page = db.prepare(
+      "SELECT seq, ts, session_id, kind, data FROM events WHERE seq > ? ORDER BY seq LIMIT 2000",
+    );
+    let after = 0;
+    for (;;) {
+      const rows = page.all(after) as EventRow[];
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        project(db, {
+          seq: row.seq,
+          ts: row.ts,
+          session: row.session_id,
+          kind: row.kind,
+          data: JSON.parse(row.data),
+        });
+        replayed++;
+      }
+      after = rows[rows.length - 1]!.seq;
+    }
+  }).immediate();
+  return replayed;
+}
+
+/** A canonical dump of every projection, for comparing a rebuild with the live views. */
+export function dumpProjections(db: Db): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const table of PROJECTION_TABLES) {
+    out[table] = db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2, 3`).all();
+  }
+  return out;
+}

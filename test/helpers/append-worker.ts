@@ -1,0 +1,32 @@
+// Run as a separate process by the concurrency test: appends N events for one session.
+
+import { ensureSession } from "../../src/sessions/register.js";
+import { openDb } from "../../src/store/db.js";
+import { append, write } from "../../src/store/ledger.js";
+
+const [stateDir, worker, countArg] = process.argv.slice(2);
+const count = Number(countArg);
+const db = openDb(stateDir!);
+const { session } = write(db, () =>
+  ensureSession(db, {
+    client: "codex",
+    nativeId: `worker-${worker}`,
+    kind: "session",
+    parentId: null,
+    agentPid: process.pid,
+    agentPidStart: null,
+    cwd: null,
+  }),
+);
+for (let i = 1; i < count; i++) {
+  write(db, () => {
+    if (i % 2 === 0) append(db, { kind: "task.set", session: session.id, data: { text: `${worker}:${i}` } });
+    else
+      append(db, {
+        kind: "claim.acquired",
+        session: session.id,
+        data: { worktree: "/w", path: `w${worker}/f${i}`, disposition: "git", root: "/w" },
+      });
+  });
+}
+db.close();
