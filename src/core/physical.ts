@@ -1,0 +1,79 @@
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import type { PathResult } from "./paths.js";
+
+/** Linux gives up after 40 links (ELOOP); so do we, instead of spinning on a cycle. */
+const MAX_LINKS = 40;
+
+/**
+ * Where a write to `abs` would physically land (PRODUCT §4.3 step 2).
+ *
+ * `abs` is absolute and may still contain `..`: those are resolved against the physical parent,
+ * as the kernel does. Components that do not exist yet are kept as written (treated like the
+ * directories `mkdir -p` would create), and a dangling symlink is followed to where its target
+ * would be created.
+ */
+export function physicalPath(abs: string): PathResult {
+  if (!abs.startsWith("/")) return { ok: false, reason: `${JSON.stringify(abs)} is not an absolute path` };
+  try {
+    // Fast path: the whole path exists, one syscall.
+    return { ok: true, path: realpathSync.native(abs) };
+  } catch (err) {
+    if (!isMissing(err)) return unresolvable(abs, err);
+  }
+  try {
+    return walk(abs);
+  } catch (err) {
+    return unresolvable(abs, err);
+  }
+}
+
+/** Component-by-component resolution, for paths whose tail does not exist. */
+function walk(abs: string): PathResult {
+  const pending = abs.split("/").reverse();
+  let cur = "/";
+  let links = 0;
+  while (pending.length > 0) {
+    const seg = pending.pop()!;
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") {
+      cur = parentOf(cur);
+      continue;
+    }
+    const next = cur === "/" ? `/${seg}` : `${cur}/${seg}`;
+    if (!isSymlink(next)) {
+      cur = next;
+      continue;
+    }
+    if (++links > MAX_LINKS)
+      return { ok: false, reason: `too many symbolic links under ${JSON.stringify(abs)}` };
+    const target = readlinkSync(next);
+    if (target.startsWith("/")) cur = "/";
+    pending.push(...target.split("/").reverse());
+  }
+  return { ok: true, path: cur };
+}
+
+/** Missing components are not links; any other lstat failure (EACCES…) propagates. */
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch (err) {
+    if (isMissing(err)) return false;
+    throw err;
+  }
+}
+
+function parentOf(path: string): string {
+  const cut = path.lastIndexOf("/");
+  return cut <= 0 ? "/" : path.slice(0, cut);
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+function unresolvable(abs: string, err: unknown): PathResult {
+  const detail = (err as NodeJS.ErrnoException).code ?? String(err);
+  return { ok: false, reason: `cannot resolve ${JSON.stringify(abs)} on disk (${detail})` };
+}
