@@ -1,0 +1,182 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { clientEnv, runProcess } from "./spawn.js";
+
+/** Pinned: both clients change tool names and trust rules between releases. */
+export const CLAUDE_VERSION = "2.1.332";
+export const CODEX_VERSION = "0.171.0";
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** Git-ignored (`.cache/`) and kept between runs: the install is ~700 MB. */
+export const CLIENTS_DIR = join(REPO_ROOT, ".cache", "clients");
+
+const INSTALL_TIMEOUT_MS = 5 * 60_000;
+const LOCK_WAIT_MS = 6 * 60_000;
+const MARKER = "installed.json";
+
+export interface ClientBins {
+  claude: string;
+  codex: string;
+}
+
+const pending = new Map<string, Promise<ClientBins>>();
+
+/**
+ * Installs the pinned Claude Code and Codex into `dir` on first use and returns their native binaries.
+ * Safe to call from several vitest workers at once; throws (never skips) when installing fails.
+ */
+export function ensureClients(dir: string = CLIENTS_DIR): Promise<ClientBins> {
+  let p = pending.get(dir);
+  if (!p) {
+    p = ensureUncached(dir);
+    pending.set(dir, p);
+    p.catch(() => pending.delete(dir));
+  }
+  return p;
+}
+
+async function ensureUncached(dir: string): Promise<ClientBins> {
+  const ready = installedBins(dir);
+  if (ready) return ready;
+  const release = await acquireLock(`${dir}.lock`);
+  try {
+    // Another worker may have finished while we waited for the lock.
+    return installedBins(dir) ?? (await install(dir));
+  } finally {
+    release();
+  }
+}
+
+function expectedMarker(): string {
+  return JSON.stringify({ claude: CLAUDE_VERSION, codex: CODEX_VERSION, platform: platformKey() });
+}
+
+/** The binaries, if a completed install of exactly the pinned versions is present. */
+function installedBins(dir: string): ClientBins | undefined {
+  const marker = join(dir, MARKER);
+  if (!existsSync(marker) || readFileSync(marker, "utf8") !== expectedMarker()) return undefined;
+  return findBins(dir);
+}
+
+async function install(dir: string): Promise<ClientBins> {
+  // A half-finished earlier attempt would confuse npm's idealTree; start clean.
+  rmSync(join(dir, MARKER), { force: true });
+  rmSync(join(dir, "node_modules"), { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  // Own package.json so npm does not walk up and treat the Tandem checkout as the project.
+  writeFileSync(join(dir, "package.json"), '{ "name": "tandem-e2e-clients", "private": true }\n');
+  const args = [
+    "install",
+    "--prefix",
+    dir,
+    "--no-save",
+    "--no-audit",
+    "--no-fund",
+    // Claude's postinstall only links the platform binary; we run that binary directly instead.
+    "--ignore-scripts",
+    // claude-code declares node>=22 although it ships a native binary.
+    "--engine-strict=false",
+    "--loglevel=error",
+    `@anthropic-ai/claude-code@${CLAUDE_VERSION}`,
+    `@openai/codex@${CODEX_VERSION}`,
+  ];
+  const res = await runProcess("npm", args, { cwd: dir, env: clientEnv(), timeoutMs: INSTALL_TIMEOUT_MS });
+  if (res.exitCode !== 0) {
+    const why = res.timedOut
+      ? `timed out after ${INSTALL_TIMEOUT_MS} ms`
+      : `exit ${res.exitCode ?? res.signal}`;
+    throw new Error(
+      `e2e: installing the real clients into ${dir} failed (${why}):\n${res.stderr.slice(-4000)}`,
+    );
+  }
+  const bins = findBins(dir);
+  if (!bins) throw new Error(`e2e: npm install succeeded but the client binaries are missing in ${dir}`);
+  writeFileSync(join(dir, MARKER), expectedMarker());
+  return bins;
+}
+
+function platformKey(): string {
+  return `${process.platform}-${process.arch}`;
+}
+
+/** Rust target triple the Codex platform package uses for its vendor folder. */
+function codexTriple(): string {
+  const arch = process.arch === "arm64" ? "aarch64" : "x86_64";
+  if (process.platform === "linux") return `${arch}-unknown-linux-musl`;
+  if (process.platform === "darwin") return `${arch}-apple-darwin`;
+  throw new Error(`e2e: no Codex binary for ${platformKey()}`);
+}
+
+function findBins(dir: string): ClientBins | undefined {
+  const nm = join(dir, "node_modules");
+  if (readVersion(join(nm, "@anthropic-ai/claude-code")) !== CLAUDE_VERSION) return undefined;
+  if (readVersion(join(nm, "@openai/codex")) !== CODEX_VERSION) return undefined;
+  const claude = [
+    join(nm, `@anthropic-ai/claude-code-${platformKey()}`, "claude"),
+    // Where the (skipped) postinstall would have linked it.
+    join(nm, "@anthropic-ai/claude-code/bin/claude.exe"),
+  ].find(isNativeBinary);
+  const codex = join(nm, `@openai/codex-${platformKey()}`, "vendor", codexTriple(), "bin", "codex");
+  if (!claude || !isNativeBinary(codex)) return undefined;
+  return { claude, codex };
+}
+
+function readVersion(pkgDir: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The npm packages can ship small placeholder files; the real binaries are tens of MB. */
+function isNativeBinary(path: string): boolean {
+  try {
+    return statSync(path).size > 1_000_000;
+  } catch {
+    return false;
+  }
+}
+
+/** A mkdir lock shared by vitest worker processes; a lock left by a dead process is broken. */
+async function acquireLock(lockDir: string): Promise<() => void> {
+  mkdirSync(dirname(lockDir), { recursive: true });
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lockDir);
+      writeFileSync(join(lockDir, "pid"), String(process.pid));
+      return () => rmSync(lockDir, { recursive: true, force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    if (lockIsStale(lockDir)) {
+      rmSync(lockDir, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`e2e: timed out waiting for the install lock ${lockDir}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function lockIsStale(lockDir: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lockDir, "pid"), "utf8"));
+  } catch {
+    // Owner has not written its pid yet, or the lock just went away; judge by age.
+    try {
+      return Date.now() - statSync(lockDir).mtimeMs > 30_000;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
