@@ -1,0 +1,91 @@
+import { spawn } from "node:child_process";
+import { closeSync, openSync, rmSync, writeSync } from "node:fs";
+import { GitError, scrubbedEnv } from "./run.js";
+
+export interface StreamToFileOptions {
+  /** Extra variables on top of the scrubbed environment. */
+  env?: Record<string, string>;
+  /** Destination; created exclusively (`wx`) so a stale or foreign file is never overwritten. */
+  file: string;
+  /** Hard cap on stdout bytes; one byte more kills git and deletes the file. */
+  maxBytes: number;
+}
+
+export type StreamToFileResult = { exceeded: false; bytes: number } | { exceeded: true; bytesSeen: number };
+
+/** Enough stderr for an error message without letting a chatty git grow memory. */
+const STDERR_LIMIT = 64 * 1024;
+
+function writeAll(fd: number, chunk: Buffer): void {
+  let off = 0;
+  while (off < chunk.length) off += writeSync(fd, chunk, off, chunk.length - off);
+}
+
+/**
+ * Runs git and streams its stdout into `file`, never holding the output in memory.
+ * When the output passes `maxBytes` the child is killed mid-flight and the partial
+ * file is deleted; on any failure the file is deleted too, so only a complete
+ * output is ever left behind.
+ */
+export function gitToFile(
+  cwd: string,
+  args: readonly string[],
+  opts: StreamToFileOptions,
+): Promise<StreamToFileResult> {
+  const fd = openSync(opts.file, "wx", 0o600);
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args as string[], {
+      cwd,
+      env: scrubbedEnv(opts.env),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let bytes = 0;
+    let exceeded = false;
+    let failure: Error | null = null;
+    let stderr = "";
+    let settled = false;
+
+    const finish = (status: number | null): void => {
+      if (settled) return;
+      settled = true;
+      try {
+        closeSync(fd);
+        const ok = !exceeded && !failure && status === 0;
+        if (!ok) rmSync(opts.file, { force: true });
+        if (ok) resolve({ exceeded: false, bytes });
+        else if (exceeded) resolve({ exceeded: true, bytesSeen: bytes });
+        else reject(failure ?? new GitError(args, cwd, status, stderr));
+      } catch (err) {
+        // Never leave the caller waiting on a promise that cannot settle.
+        reject(err);
+      }
+    };
+    const abort = (err: Error): void => {
+      failure ??= err;
+      child.kill("SIGKILL");
+    };
+
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (exceeded || failure) return;
+      bytes += chunk.length;
+      if (bytes > opts.maxBytes) {
+        exceeded = true;
+        child.kill("SIGKILL");
+        return;
+      }
+      try {
+        writeAll(fd, chunk);
+      } catch (err) {
+        abort(err as Error);
+      }
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (stderr.length < STDERR_LIMIT) stderr += chunk.toString("utf8");
+    });
+    child.on("error", (err) => {
+      failure ??= new GitError(args, cwd, null, err.message);
+      finish(null);
+    });
+    child.on("close", (status) => finish(status));
+  });
+}

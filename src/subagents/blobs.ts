@@ -1,0 +1,176 @@
+import { createHash, randomBytes } from "node:crypto";
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+
+/** A stored blob: its name (hex SHA-256 of the bytes) and its length. */
+export interface BlobRef {
+  sha256: string;
+  bytes: number;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+const TEMP_PREFIX = ".tmp-";
+const CHUNK = 1024 * 1024;
+
+/** Where a blob lives; rejects anything but a hex digest so a name can never escape the directory. */
+export function blobPath(blobsDir: string, sha256: string): string {
+  if (!SHA256.test(sha256)) throw new Error(`invalid blob name: ${JSON.stringify(sha256)}`);
+  return join(blobsDir, sha256);
+}
+
+/** A fresh temp path inside the blobs directory, so the final rename never crosses filesystems. */
+export function blobTempPath(blobsDir: string): string {
+  return join(blobsDir, `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString("hex")}`);
+}
+
+/** Creates the directory; a newly created one is fsynced into its parent so it survives a crash. */
+export function ensureBlobsDir(blobsDir: string): void {
+  if (mkdirSync(blobsDir, { recursive: true }) !== undefined) fsyncDir(dirname(blobsDir));
+}
+
+function fsyncDir(dir: string): void {
+  // Windows cannot open a directory for fsync; elsewhere a rename is only durable after this.
+  if (process.platform === "win32") return;
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Hashes an open file in chunks (never the whole file in memory). */
+function hashFd(fd: number): BlobRef {
+  const hash = createHash("sha256");
+  const buf = Buffer.allocUnsafe(CHUNK);
+  let bytes = 0;
+  for (let n = readSync(fd, buf, 0, CHUNK, null); n > 0; n = readSync(fd, buf, 0, CHUNK, null)) {
+    hash.update(buf.subarray(0, n));
+    bytes += n;
+  }
+  return { sha256: hash.digest("hex"), bytes };
+}
+
+/** Hashes and fsyncs a file in one pass over an open descriptor. */
+function hashAndSync(file: string): BlobRef {
+  const fd = openSync(file, "r");
+  try {
+    const ref = hashFd(fd);
+    fsyncSync(fd);
+    return ref;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Moves `src` to `dest` inside `blobsDir`; across filesystems it copies to a local temp first. */
+function moveInto(blobsDir: string, src: string, dest: string): void {
+  try {
+    renameSync(src, dest);
+    return;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;
+  }
+  const local = blobTempPath(blobsDir);
+  try {
+    copyFileSync(src, local);
+    hashAndSync(local);
+    renameSync(local, dest);
+  } finally {
+    rmSync(local, { force: true });
+  }
+  rmSync(src, { force: true });
+}
+
+/**
+ * Stores an already written file under its digest: fsync, rename, fsync the directory.
+ * The temp file is consumed. An existing blob with the right content wins (idempotent);
+ * a corrupt one is replaced.
+ */
+export function writeBlobFromFile(blobsDir: string, tmpFile: string): BlobRef {
+  ensureBlobsDir(blobsDir);
+  const ref = hashAndSync(tmpFile);
+  const dest = blobPath(blobsDir, ref.sha256);
+  if (verifyBlob(blobsDir, ref.sha256)) {
+    rmSync(tmpFile, { force: true });
+    return ref;
+  }
+  moveInto(blobsDir, tmpFile, dest);
+  fsyncDir(blobsDir);
+  return ref;
+}
+
+/** Stores bytes durably under their digest. */
+export function writeBlob(blobsDir: string, data: Buffer): BlobRef {
+  ensureBlobsDir(blobsDir);
+  const tmp = blobTempPath(blobsDir);
+  try {
+    writeFileSync(tmp, data, { flag: "wx", mode: 0o600 });
+    return writeBlobFromFile(blobsDir, tmp);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/** True only when the blob exists and its bytes still hash to its name. */
+export function verifyBlob(blobsDir: string, sha256: string): boolean {
+  const file = blobPath(blobsDir, sha256);
+  if (!existsSync(file)) return false;
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return false;
+  }
+  try {
+    return fstatSync(fd).isFile() && hashFd(fd).sha256 === sha256;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads a whole blob, refusing bytes that no longer match their name. */
+export function readBlob(blobsDir: string, sha256: string): Buffer {
+  const data = readFileSync(blobPath(blobsDir, sha256));
+  const actual = createHash("sha256").update(data).digest("hex");
+  if (actual !== sha256) throw new Error(`blob ${sha256} is corrupt (content hashes to ${actual})`);
+  return data;
+}
+
+/**
+ * Deletes temp files older than `maxAgeMs` that a crashed writer left behind.
+ * Finished blobs are never touched. Returns how many were removed.
+ */
+export function removeStaleTempFiles(blobsDir: string, maxAgeMs: number, now = Date.now()): number {
+  if (!existsSync(blobsDir)) return 0;
+  let removed = 0;
+  for (const name of readdirSync(blobsDir)) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const file = join(blobsDir, name);
+    try {
+      if (now - statSync(file).mtimeMs < maxAgeMs) continue;
+      rmSync(file, { force: true });
+      removed++;
+    } catch {
+      // Vanished or unreadable: another writer owns it; leave it.
+    }
+  }
+  return removed;
+}
