@@ -1,14 +1,30 @@
 import { Command, CommanderError } from "commander";
 import { errorMessage, TandemError } from "../errors.js";
 import { VERSION } from "../version.js";
+import { claimsCommand } from "./commands/claims.js";
+import { deinitCommand } from "./commands/deinit.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { eventsCommand } from "./commands/events.js";
+import { initCommand } from "./commands/init.js";
+import { releaseCommand } from "./commands/release.js";
 import { sessionsCommand } from "./commands/sessions.js";
+import { statusCommand } from "./commands/status.js";
+import { taskCommand } from "./commands/task.js";
 import { type Io, processIo } from "./context.js";
 
 export type CommandFactory = (io: Io) => Command;
 
-const COMMANDS: CommandFactory[] = [eventsCommand, sessionsCommand, doctorCommand];
+const COMMANDS: CommandFactory[] = [
+  initCommand,
+  deinitCommand,
+  statusCommand,
+  taskCommand,
+  claimsCommand,
+  releaseCommand,
+  sessionsCommand,
+  eventsCommand,
+  doctorCommand,
+];
 
 export function buildProgram(io: Io): Command {
   const program = new Command("tandem")

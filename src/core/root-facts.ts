@@ -9,9 +9,17 @@ import type { RootEntry, RootFact, RootsInput, TargetProbe } from "./roots.js";
 
 type RepoOf = { top: string | null; error?: string };
 
-/** Facts for the coordination root (physical) and every configured entry, ready for resolveRoots. */
-export function gatherRootFacts(root: string, entries: readonly RootEntry[]): RootsInput {
-  const own = repoOf(root);
+/**
+ * Facts for the coordination root (physical) and every configured entry, ready for resolveRoots.
+ * Hooks already know the root's repository from discovery and pass `rootRepoTop`, which saves a
+ * git process on the hot path; with no entries configured no git runs at all.
+ */
+export function gatherRootFacts(
+  root: string,
+  entries: readonly RootEntry[],
+  rootRepoTop?: string | null,
+): RootsInput {
+  const own: RepoOf = rootRepoTop !== undefined ? { top: rootRepoTop } : repoOf(root);
   // Without its repository the coordination root cannot be classified at all; let the caller fail.
   if (own.error !== undefined)
     throw new Error(`cannot tell which Git repository holds ${root}: ${own.error}`);

@@ -1,40 +1,158 @@
-export interface HookRequest {
-  args: string[];
-  env: Readonly<Record<string, string | undefined>>;
-  cwd: string;
-  pid: number;
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { clientByName } from "../clients/index.js";
+import {
+  ALLOW,
+  type ClientSpec,
+  type HookInput,
+  type HookKind,
+  type Rendered,
+  type Verdict,
+  type WiredEvent,
+} from "../clients/types.js";
+import { loadConfig } from "../config/load.js";
+import { stateDirOf } from "../config/root.js";
+import { errorMessage } from "../errors.js";
+import { openDb, StateCorruptError } from "../store/db.js";
+import { appendOne } from "../store/ledger.js";
+import { type HookCtx, type HookRequest, hookRoot, openHookCtx } from "./context.js";
+import { runGitHook } from "./git-hooks.js";
+import { onOther, onSessionEnd, onSessionStart } from "./lifecycle.js";
+import { onPreTool } from "./pre-tool.js";
+import { onPrompt } from "./prompt.js";
+import { onStop } from "./stop.js";
+import { onPostTool } from "./tool-events.js";
+
+export type { HookRequest } from "./context.js";
+export type HookResult = Rendered;
+
+const HANDLERS: Record<HookKind, (ctx: HookCtx) => Verdict | Promise<Verdict>> = {
+  "session-start": onSessionStart,
+  prompt: onPrompt,
+  "pre-tool": onPreTool,
+  "post-tool": onPostTool,
+  stop: onStop,
+  "session-end": onSessionEnd,
+  other: onOther,
+};
+
+const USAGE = "tandem: usage: tandem hook <claude-code|codex|cursor> <event> (payload on stdin)\n";
+
+interface Failure {
+  message: string;
+  /** Corrupt state closes gates whatever agents.failClosed says (PRODUCT §9). */
+  corrupt: boolean;
 }
 
-export interface HookResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
+function failureVerdict(kind: HookKind, f: Failure, failClosed: boolean): Verdict {
+  if (kind !== "pre-tool" || !(failClosed || f.corrupt)) return ALLOW;
+  return {
+    allow: false,
+    rule: "internal-error",
+    reason: `Tandem could not check this edit (${f.message}), and refuses it to stay safe. Run \`tandem doctor\` in the repository to see what is wrong.`,
+  };
 }
 
-const KNOWN_CLIENTS = new Set(["claude-code", "codex", "cursor"]);
+/** Records a hook failure in the ledger, or in a plain log when the ledger itself is unusable. */
+function recordFailure(
+  client: ClientSpec,
+  event: string,
+  input: HookInput | null,
+  req: HookRequest,
+  f: Failure,
+  failed: "open" | "closed",
+): void {
+  try {
+    const stateDir = stateDirOf(hookRoot(client, input, req));
+    const who = input ? ` (session ${input.sessionId})` : "";
+    if (!f.corrupt) {
+      const db = openDb(stateDir);
+      try {
+        appendOne(db, {
+          kind: "hook.error",
+          session: null,
+          data: { client: client.name, event, message: `${f.message}${who}`, failed },
+        });
+      } finally {
+        db.close();
+      }
+      return;
+    }
+    mkdirSync(stateDir, { recursive: true });
+    appendFileSync(
+      join(stateDir, "hook-errors.log"),
+      `${new Date().toISOString()} ${client.name} ${event} ${failed}${who}: ${f.message}\n`,
+    );
+  } catch {
+    // Nowhere to record: the verdict still follows the fail-open/closed rule.
+  }
+}
+
+function parsePayload(
+  client: ClientSpec,
+  cliEvent: string,
+  stdin: string,
+): { input: HookInput } | { skip: true } | { error: string } {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(stdin);
+  } catch {
+    return { error: `payload is not JSON (${stdin.length} bytes)` };
+  }
+  const parsed = client.parse(cliEvent, payload);
+  if (parsed.ok) return { input: parsed.input };
+  return parsed.skip ? { skip: true } : { error: parsed.error };
+}
+
+async function run(
+  client: ClientSpec,
+  wired: WiredEvent | null,
+  input: HookInput,
+  req: HookRequest,
+): Promise<Verdict> {
+  const ctx = openHookCtx(client, wired, input, req);
+  try {
+    return await HANDLERS[input.kind](ctx);
+  } finally {
+    ctx.db.close();
+  }
+}
 
 /** `tandem hook <client> <event>`: a function of its inputs that never touches `process`. */
 export async function handleHook(req: HookRequest & { stdin: string }): Promise<HookResult> {
-  const [client, event] = req.args;
-  if (!client || !event || !KNOWN_CLIENTS.has(client)) {
-    return {
-      exitCode: 2,
-      stdout: "",
-      stderr: "tandem: usage: tandem hook <claude-code|codex|cursor> <event> (payload on stdin)\n",
-    };
+  const [clientName, cliEvent] = req.args;
+  const client = clientByName(clientName ?? "");
+  if (!client || !cliEvent) return { exitCode: 2, stdout: "", stderr: USAGE };
+  const wired = client.events.find((e) => e.cli === cliEvent) ?? null;
+  const kind = wired?.kind ?? "other";
+  const parsed = parsePayload(client, cliEvent, req.stdin);
+  if ("skip" in parsed) return client.render(kind, wired, ALLOW);
+  const input = "input" in parsed ? parsed.input : null;
+  let failure: Failure;
+  if (input) {
+    try {
+      return client.render(kind, wired, await run(client, wired, input, req));
+    } catch (err) {
+      failure = { message: errorMessage(err), corrupt: err instanceof StateCorruptError };
+    }
+  } else {
+    failure = { message: "error" in parsed ? parsed.error : "unreadable payload", corrupt: false };
   }
-  return { exitCode: 0, stdout: "", stderr: "" };
+  const verdict = failureVerdict(kind, failure, configuredFailClosed(client, input, req));
+  recordFailure(client, cliEvent, input, req, failure, verdict.allow ? "open" : "closed");
+  return client.render(kind, wired, verdict);
 }
 
-/** `tandem git-hook <pre-commit|post-commit|post-checkout>`. */
-export async function handleGitHook(req: HookRequest): Promise<HookResult> {
-  const [name] = req.args;
-  if (!name || !["pre-commit", "post-commit", "post-checkout"].includes(name)) {
-    return {
-      exitCode: 2,
-      stdout: "",
-      stderr: "tandem: usage: tandem git-hook <pre-commit|post-commit|post-checkout>\n",
-    };
+function configuredFailClosed(client: ClientSpec, input: HookInput | null, req: HookRequest): boolean {
+  try {
+    return loadConfig(hookRoot(client, input, req).root, req.env).config.failClosed;
+  } catch {
+    // An unreadable config is itself the failure being handled; fall back to the default.
+    return false;
   }
-  return { exitCode: 0, stdout: "", stderr: "" };
+}
+
+/** `tandem git-hook <pre-commit|post-commit|post-checkout> [git's arguments]`. */
+export async function handleGitHook(req: HookRequest): Promise<HookResult> {
+  return runGitHook(req);
 }

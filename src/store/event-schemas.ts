@@ -28,6 +28,8 @@ export const EVENT_SCHEMAS = {
     truncated: z.boolean(),
     remediation: z.boolean(),
     turnId: z.optional(z.nullable(z.string())),
+    /** Digest of the live peers shown, so unchanged peers are not repeated on every prompt. */
+    peersDigest: z.optional(z.string()),
   }),
   "tool.requested": z.object({
     tool: z.string(),
@@ -66,7 +68,8 @@ export const EVENT_SCHEMAS = {
     verdict: z.enum(["pass", "block"]),
     rule: z.nullable(z.string()),
     enforcement: z.enum(["enforced", "observe_only", "disabled", "fail_open"]),
-    reason: z.optional(z.string()),
+    reason: z.optional(z.nullable(z.string())),
+    missing: z.optional(z.array(z.string())),
   }),
   "hook.error": z.object({
     client: z.string(),

@@ -54,6 +54,23 @@ export const PROJECTION_DDL = [
 
 export const PROJECTION_TABLES = ["sessions", "claims", "claim_history", "touched"] as const;
 
+/**
+ * Scratch state that is not a projection: the dirty set a shell command saw
+ * before it ran, kept until its post-tool-use hook measures the delta, and for
+ * an hour after, so overlapping commands of peers can be recognised.
+ */
+const SCRATCH_DDL = [
+  `CREATE TABLE shell_snapshots (
+     session_id TEXT NOT NULL,
+     tool_use_id TEXT NOT NULL,
+     started_at INTEGER NOT NULL,
+     ended_at INTEGER,
+     worktree TEXT NOT NULL,
+     dirty TEXT NOT NULL,
+     PRIMARY KEY (session_id, tool_use_id)
+   )`,
+];
+
 export const MIGRATIONS: readonly string[][] = [
   [
     `CREATE TABLE events (
@@ -67,6 +84,7 @@ export const MIGRATIONS: readonly string[][] = [
     "CREATE INDEX events_by_kind ON events (kind, seq)",
     ...PROJECTION_DDL,
   ],
+  SCRATCH_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -54,7 +54,9 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
     db.prepare("UPDATE sessions SET activity = 'idle' WHERE id = ?").run(ev.session);
   },
   "task.set": (db, ev) => {
-    db.prepare("UPDATE sessions SET task = ? WHERE id = ?").run(d(ev, "task.set").text, ev.session);
+    // An empty task acknowledges a turn with nothing new: the declared task stays.
+    const text = d(ev, "task.set").text;
+    if (text !== "") db.prepare("UPDATE sessions SET task = ? WHERE id = ?").run(text, ev.session);
   },
   "claim.acquired": (db, ev) => {
     const c = d(ev, "claim.acquired");

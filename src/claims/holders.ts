@@ -1,0 +1,56 @@
+import type { HeldClaim, Holder } from "../core/claims.js";
+import { isLive } from "../core/liveness.js";
+import { processAlive } from "../sessions/proc.js";
+import type { Db } from "../store/db.js";
+import { type ClaimRow, type SessionRow, sessionById } from "../store/queries.js";
+
+/** The top of a session's parent chain: a parent and its sub-agents form one group. */
+export function groupOf(db: Db, session: SessionRow): string {
+  let current = session;
+  for (let hops = 0; current.parent_id && hops < 16; hops++) {
+    const parent = sessionById(db, current.parent_id);
+    if (!parent) return current.parent_id;
+    current = parent;
+  }
+  return current.id;
+}
+
+export function holderOf(db: Db, s: SessionRow, now: number, freshnessSeconds: number): Holder {
+  const ended = s.ended_seq !== null;
+  const alive = s.agent_pid && !ended ? processAlive(s.agent_pid, s.agent_pid_start) : null;
+  return {
+    id: s.id,
+    name: s.name,
+    client: s.client,
+    task: s.task,
+    lastSeen: s.last_seen,
+    live: isLive({ lastSeen: s.last_seen, ended, processAlive: alive }, now, freshnessSeconds),
+    group: groupOf(db, s),
+  };
+}
+
+interface ClaimWithTs extends ClaimRow {
+  acquired_ts: number;
+}
+
+/** Every active claim with its holder judged now; `clean` is filled in by the caller when needed. */
+export function loadHeld(db: Db, now: number, freshnessSeconds: number): HeldClaim[] {
+  const rows = db
+    .prepare(
+      `SELECT c.*, e.ts AS acquired_ts FROM claims c JOIN events e ON e.seq = c.acquired_seq ORDER BY c.worktree, c.path`,
+    )
+    .all() as ClaimWithTs[];
+  const holders = new Map<string, Holder>();
+  const held: HeldClaim[] = [];
+  for (const row of rows) {
+    let holder = holders.get(row.session_id);
+    if (!holder) {
+      const s = sessionById(db, row.session_id);
+      if (!s) continue;
+      holder = holderOf(db, s, now, freshnessSeconds);
+      holders.set(row.session_id, holder);
+    }
+    held.push({ worktree: row.worktree, path: row.path, holder, acquiredAt: row.acquired_ts, clean: null });
+  }
+  return held;
+}

@@ -1,0 +1,14 @@
+import { type Resolved, requireCaller } from "../sessions/resolve.js";
+import type { Db } from "../store/db.js";
+import type { Io, Project } from "./context.js";
+
+/** Resolves the session a CLI command acts for (`--session`, env, process ancestry, single live). */
+export function callerSession(db: Db, io: Io, project: Project, flag: string | undefined): Resolved {
+  return requireCaller(db, {
+    flag,
+    env: io.env,
+    pid: process.pid,
+    freshnessSeconds: project.loaded.config.freshnessSeconds,
+    allowSingleLive: true,
+  });
+}

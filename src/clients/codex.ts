@@ -1,0 +1,63 @@
+import { baseInput, fail, isObj, json, str, toolFrom } from "./payload.js";
+import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "./types.js";
+
+const EVENTS: WiredEvent[] = [
+  { native: "SessionStart", cli: "session-start", kind: "session-start" },
+  { native: "UserPromptSubmit", cli: "user-prompt-submit", kind: "prompt" },
+  { native: "PreToolUse", cli: "pre-tool-use", kind: "pre-tool" },
+  { native: "PostToolUse", cli: "post-tool-use", kind: "post-tool" },
+  { native: "Stop", cli: "stop", kind: "stop" },
+  { native: "SessionEnd", cli: "session-end", kind: "session-end", timeout: 5 },
+];
+
+const SILENT: Rendered = { exitCode: 0, stdout: "", stderr: "" };
+
+/**
+ * Codex drops any output with a field its schema lacks, so only the exact
+ * shapes of its embedded schemas are produced here. Stop never blocks: a
+ * continuation can replace the answer the user was meant to see (ADR 0051),
+ * so even a blocking verdict renders as silence.
+ */
+function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
+  if (kind === "stop") return SILENT;
+  if (kind === "pre-tool" && !v.allow) {
+    return {
+      ...SILENT,
+      stdout: json({
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "deny",
+          permissionDecisionReason: v.reason,
+        },
+      }),
+    };
+  }
+  if (v.context && (kind === "session-start" || kind === "prompt")) {
+    return {
+      ...SILENT,
+      stdout: json({ hookSpecificOutput: { hookEventName: event?.native, additionalContext: v.context } }),
+    };
+  }
+  return SILENT;
+}
+
+export const codex: ClientSpec = {
+  name: "codex",
+  settingsFile: ".codex/hooks.json",
+  layout: "nested",
+  events: EVENTS,
+  sessionEnv: ["CODEX_THREAD_ID", "CODEX_SESSION_ID"],
+  processName: "codex",
+  parse(cliEvent, payload) {
+    if (!isObj(payload)) return fail("payload is not a JSON object");
+    const sessionId = str(payload, "session_id");
+    if (!sessionId) return fail("payload has no session_id");
+    const wired = EVENTS.find((e) => e.cli === cliEvent);
+    const input = baseInput("codex", wired?.kind ?? "other", wired?.native ?? cliEvent, sessionId, payload);
+    input.turnId = str(payload, "turn_id");
+    input.tool = toolFrom(payload);
+    input.prompt = str(payload, "prompt");
+    return { ok: true, input };
+  },
+  render,
+};

@@ -1,0 +1,17 @@
+import { claudeCode } from "./claude-code.js";
+import { codex } from "./codex.js";
+import { cursor } from "./cursor.js";
+import type { ClientName, ClientSpec } from "./types.js";
+
+/** Every supported client. Adding a client means adding its module here. */
+export const CLIENTS: Readonly<Record<ClientName, ClientSpec>> = {
+  "claude-code": claudeCode,
+  codex,
+  cursor,
+};
+
+export const CLIENT_NAMES = Object.keys(CLIENTS) as ClientName[];
+
+export function clientByName(name: string): ClientSpec | null {
+  return Object.hasOwn(CLIENTS, name) ? CLIENTS[name as ClientName] : null;
+}

@@ -1,0 +1,59 @@
+import type { ClientName, HookInput, HookKind, ParseResult } from "./types.js";
+
+export type Obj = Record<string, unknown>;
+
+export function isObj(v: unknown): v is Obj {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function str(o: Obj, key: string): string | null {
+  const v = o[key];
+  return typeof v === "string" ? v : null;
+}
+
+/** `tool_input` may arrive as a JSON string (Cursor); decode it, keep anything else as is. */
+export function decodeToolInput(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}
+
+export function fail(error: string): ParseResult {
+  return { ok: false, skip: false, error };
+}
+
+/** Builds the normalized input from the fields every client shares. */
+export function baseInput(
+  client: ClientName,
+  kind: HookKind,
+  event: string,
+  sessionId: string,
+  p: Obj,
+): HookInput {
+  return {
+    client,
+    kind,
+    event,
+    sessionId,
+    turnId: null,
+    cwd: str(p, "cwd"),
+    tool: null,
+    prompt: null,
+    stopHookActive: p.stop_hook_active === true,
+    lastAssistantMessage: str(p, "last_assistant_message"),
+    source: str(p, "source"),
+  };
+}
+
+export function toolFrom(p: Obj, nameKey = "tool_name"): HookInput["tool"] {
+  const name = str(p, nameKey);
+  if (!name) return null;
+  return { name, input: decodeToolInput(p.tool_input), useId: str(p, "tool_use_id") };
+}
+
+export function json(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
+}

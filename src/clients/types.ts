@@ -1,0 +1,83 @@
+export type ClientName = "claude-code" | "codex" | "cursor";
+
+/** What Tandem does with an event, whatever the client calls it. */
+export type HookKind =
+  | "session-start"
+  | "prompt"
+  | "pre-tool"
+  | "post-tool"
+  | "stop"
+  | "session-end"
+  | "other";
+
+/** One hook a client module registers: the native event, its CLI name, and an optional matcher. */
+export interface WiredEvent {
+  native: string;
+  /** Kebab-case form used in `tandem hook <client> <event>` (PRODUCT §11). */
+  cli: string;
+  kind: HookKind;
+  matcher?: string;
+  /** Seconds; clients kill SessionEnd hooks after 1.5–3 s regardless. */
+  timeout?: number;
+}
+
+export interface ToolCall {
+  name: string;
+  input: unknown;
+  useId: string | null;
+}
+
+/** The one normalized shape every client payload is parsed into. */
+export interface HookInput {
+  client: ClientName;
+  kind: HookKind;
+  event: string;
+  sessionId: string;
+  turnId: string | null;
+  /** Where the agent works (payload `cwd`, Cursor `workspace_roots[0]`). */
+  cwd: string | null;
+  tool: ToolCall | null;
+  prompt: string | null;
+  stopHookActive: boolean;
+  lastAssistantMessage: string | null;
+  source: string | null;
+}
+
+export type ParseResult =
+  | { ok: true; input: HookInput }
+  | { ok: false; skip: true; reason: string }
+  | { ok: false; skip: false; error: string };
+
+/** A decision as data; each client renders it into its own wire shape. */
+export interface Verdict {
+  allow: boolean;
+  rule: string | null;
+  reason: string | null;
+  /** Text for the model (session start, prompt submit). */
+  context?: string;
+  /** Stop only: keep the turn going with `reason` as the instruction. */
+  block?: boolean;
+}
+
+export const ALLOW: Verdict = { allow: true, rule: null, reason: null };
+
+export interface Rendered {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ClientSpec {
+  name: ClientName;
+  /** The project settings file hooks are registered into, relative to the root. */
+  settingsFile: string;
+  /** `nested`: `{hooks: {Event: [{matcher, hooks: [{type, command}]}]}}`; `flat`: Cursor's `{version, hooks: {event: [{command}]}}`. */
+  layout: "nested" | "flat";
+  events: readonly WiredEvent[];
+  /** Variables the client sets in its agent's shell that carry the native session id (CLIENTS §11). */
+  sessionEnv: readonly string[];
+  /** A substring of the agent's process command line, for process discovery. */
+  processName: string;
+  parse(cliEvent: string, payload: unknown): ParseResult;
+  render(kind: HookKind, event: WiredEvent | null, verdict: Verdict): Rendered;
+}

@@ -1,0 +1,41 @@
+import { REMEDIATION_MARKER, type RuleId } from "./ritual.js";
+
+const RULE_TEXT: Record<RuleId, string> = {
+  status: "the status check was not run",
+  task: "no task was declared",
+  "status-box": "the final reply does not show the status box",
+};
+
+export function statusCommand(requireGitFinalization: boolean): string {
+  return requireGitFinalization ? "tandem status --end-turn" : "tandem status";
+}
+
+function steps(requireGitFinalization: boolean): string {
+  const status = statusCommand(requireGitFinalization);
+  const push = requireGitFinalization
+    ? " (it passes only when your own work is committed and pushed; fix what it lists first)"
+    : "";
+  return `Run \`tandem task "<one line: what you are working on>"\` (or \`tandem task ""\` if nothing is new) and then \`${status}\`${push}, and end your reply with the box it prints, verbatim, in a fenced code block.`;
+}
+
+/** The instruction a blocked Stop gives the agent (Claude: stderr; Cursor: after the marker line). */
+export function remediationText(missing: readonly RuleId[], requireGitFinalization: boolean): string {
+  const what = missing.map((r) => RULE_TEXT[r]).join("; ");
+  return `Tandem: this turn used tools, but the end-of-turn ritual is incomplete: ${what}. ${steps(requireGitFinalization)}`;
+}
+
+/** Cursor submits this as a new user message; the marker line lets the next Stop recognise a repair turn. */
+export function cursorFollowup(missing: readonly RuleId[], requireGitFinalization: boolean): string {
+  return `${REMEDIATION_MARKER} rule=${missing[0] ?? "status"}]\n${remediationText(missing, requireGitFinalization)}`;
+}
+
+/** The short reminder added to prompts. */
+export function ritualReminder(requireGitFinalization: boolean): string {
+  return `Tandem reminder: if you use tools this turn, finish with \`tandem task "…"\` and \`${statusCommand(requireGitFinalization)}\`.`;
+}
+
+/** Codex human-facing sessions: the answer must carry the status as its footer (PRODUCT §4.5). */
+export function codexFooterInstruction(requireGitFinalization: boolean): string {
+  const status = statusCommand(requireGitFinalization);
+  return `Tandem: finish the user's request first. Then run \`tandem task "<one line: what you worked on>"\` and, as your final shell call, \`${status}\`; append its output verbatim in a fenced code block at the bottom of this same reply.`;
+}

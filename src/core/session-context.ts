@@ -1,0 +1,51 @@
+import { formatAge } from "./liveness.js";
+
+export interface PeerSummary {
+  name: string;
+  client: string;
+  task: string | null;
+  claims: string[];
+  lastSeen: number;
+}
+
+export interface SessionContextInput {
+  name: string;
+  client: string;
+  kind: "session" | "subagent";
+  parentName: string | null;
+  requireGitFinalization: boolean;
+  peers: PeerSummary[];
+  now: number;
+}
+
+/** The ritual in one line; the Stop hook enforces the same two commands. */
+export function ritualLine(requireGitFinalization: boolean): string {
+  const status = requireGitFinalization ? "tandem status --end-turn" : "tandem status";
+  const push = requireGitFinalization ? " (it passes only once your own work is committed and pushed)" : "";
+  return `Before ending a turn in which you used tools, run \`${status}\`${push} and \`tandem task "<what you are working on>"\` (\`tandem task ""\` if nothing changed), and show the status box at the end of your reply.`;
+}
+
+function peerLine(p: PeerSummary, now: number): string {
+  const task = p.task ? `task "${p.task}"` : "no task declared";
+  const shown = p.claims.slice(0, 5).join(", ");
+  const more = p.claims.length > 5 ? `, +${p.claims.length - 5} more` : "";
+  const claims = p.claims.length ? `holds ${shown}${more}` : "holds no files";
+  return `- ${p.name} (${p.client}, ${task}, ${claims}; seen ${formatAge(now - p.lastSeen)} ago)`;
+}
+
+/** What an agent is told when its session starts (PRODUCT §4.5). */
+export function sessionStartContext(c: SessionContextInput): string {
+  const lines = [
+    `Tandem: you are ${c.name}. Other AI agents may work in this repository at the same time; an edit of a file another live agent holds is refused with a message naming it — then work on something else or coordinate, never work around it.`,
+  ];
+  if (c.kind === "subagent") {
+    lines.push(
+      `You are a sub-agent of ${c.parentName ?? "another session"}, working in your own git worktree. Commit your work or leave it uncommitted: all of it is captured when you finish and applied back to the parent. The end-of-turn ritual does not apply to you.`,
+    );
+  } else {
+    lines.push(ritualLine(c.requireGitFinalization));
+  }
+  lines.push(c.peers.length ? "Live peers right now:" : "No other live agent sessions right now.");
+  lines.push(...c.peers.map((p) => peerLine(p, c.now)));
+  return lines.join("\n");
+}

@@ -1,0 +1,71 @@
+import { formatAge } from "./liveness.js";
+
+export interface StatusModel {
+  session: { name: string; client: string; startedAt: number; task: string | null; activity: string };
+  claims: string[];
+  /** Released claims and touched files still in the session's finalization scope. */
+  awaiting: string[];
+  peers: { name: string; client: string; task: string | null; claims: number; lastSeen: number }[];
+  subagents: { name: string; state: string }[];
+  warnings: string[];
+  endTurn: boolean;
+  now: number;
+}
+
+export const BOX_WIDTH = 72;
+const INNER = BOX_WIDTH - 4;
+/** The first line of every box starts with this; the Stop hook's rule 3 looks for it. */
+export const BOX_HEAD = "+-- tandem status: ";
+
+function clip(text: string, width = INNER): string {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length <= width ? flat : `${flat.slice(0, width - 1)}~`;
+}
+
+function row(text: string): string {
+  return `| ${clip(text).padEnd(INNER)} |`;
+}
+
+function list(items: string[], max: number): string {
+  if (items.length === 0) return "none";
+  const shown = items.slice(0, max).join(", ");
+  return items.length > max ? `${shown} (+${items.length - max} more)` : shown;
+}
+
+/** The fixed-width, plain-text status box (PRODUCT §8). */
+export function renderStatusBox(m: StatusModel): string {
+  const head = `${BOX_HEAD}${m.session.name} `;
+  const lines = [
+    `${head}${"-".repeat(Math.max(2, BOX_WIDTH - head.length - 1))}+`,
+    row(
+      `session  ${m.session.name} (${m.session.client}), ${formatAge(m.now - m.session.startedAt)} old, ${m.session.activity}`,
+    ),
+    row(`task     ${m.session.task ? m.session.task : "(none declared)"}`),
+    row(`claims   ${m.claims.length}: ${list(m.claims, 4)}`),
+    row(
+      `pending  ${m.awaiting.length ? `${m.awaiting.length} to finalize: ${list(m.awaiting, 3)}` : "nothing awaiting finalization"}`,
+    ),
+    row(`peers    ${m.peers.length === 0 ? "none live" : ""}`),
+    ...m.peers
+      .slice(0, 6)
+      .map((p) =>
+        row(
+          `  ${p.name} (${p.client}) ${p.claims} claims, seen ${formatAge(m.now - p.lastSeen)} ago: ${p.task ?? "no task"}`,
+        ),
+      ),
+    ...(m.subagents.length
+      ? [row("subagents"), ...m.subagents.map((s) => row(`  ${s.name}: ${s.state}`))]
+      : []),
+    ...m.warnings.map((w) => row(`warning  ${w}`)),
+    row(
+      m.endTurn ? "end-turn check passed: own work committed and pushed" : "checked (not an end-turn check)",
+    ),
+    `+${"-".repeat(BOX_WIDTH - 2)}+`,
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+/** Whether a reply contains a status box (Claude's rule 3). */
+export function containsStatusBox(text: string | null): boolean {
+  return text?.includes(BOX_HEAD) ?? false;
+}

@@ -1,0 +1,172 @@
+import { join } from "node:path";
+import { groupOf, holderOf } from "../claims/holders.js";
+import { enclosingWorkTrees } from "../config/git-discovery.js";
+import { loadConfig } from "../config/load.js";
+import { resolveRoot, stateDirOf } from "../config/root.js";
+import { overlaps } from "../core/claims.js";
+import { errorMessage } from "../errors.js";
+import { git, splitZ } from "../git/run.js";
+import { dirtyPaths } from "../git/status.js";
+import { resolveCaller } from "../sessions/resolve.js";
+import { type Db, openDb, StateCorruptError } from "../store/db.js";
+import { append, write } from "../store/ledger.js";
+import { allClaims, type ClaimRow, sessionById } from "../store/queries.js";
+import type { HookRequest } from "./context.js";
+import type { HookResult } from "./handler.js";
+
+const OK: HookResult = { exitCode: 0, stdout: "", stderr: "" };
+type Env = HookRequest["env"];
+
+interface GitHookCtx {
+  req: HookRequest;
+  repoTop: string;
+  db: Db;
+  freshness: number;
+  now: number;
+}
+
+function open(req: HookRequest): GitHookCtx | null {
+  const repoTop = enclosingWorkTrees(req.cwd)[0]?.top;
+  if (!repoTop) return null;
+  const root = resolveRoot({ cwd: req.cwd, env: req.env });
+  const freshness = loadConfig(root.root, req.env).config.freshnessSeconds;
+  return { req, repoTop, db: openDb(stateDirOf(root)), freshness, now: Date.now() };
+}
+
+const abs = (c: ClaimRow) => join(c.worktree, c.path);
+
+/** Claims whose files lie in this repository, keyed by their path relative to its top. */
+function claimsInRepo(ctx: GitHookCtx): Map<string, ClaimRow[]> {
+  const out = new Map<string, ClaimRow[]>();
+  for (const c of allClaims(ctx.db)) {
+    const a = abs(c);
+    if (a !== ctx.repoTop && !a.startsWith(`${ctx.repoTop}/`)) continue;
+    const rel = a === ctx.repoTop ? "." : a.slice(ctx.repoTop.length + 1);
+    out.set(rel, [...(out.get(rel) ?? []), c]);
+  }
+  return out;
+}
+
+/** post-commit / post-checkout: release every claim whose file is clean now (PRODUCT §4.4). */
+function releaseClean(ctx: GitHookCtx, reason: "commit" | "checkout"): void {
+  const inRepo = claimsInRepo(ctx);
+  const paths = [...inRepo.keys()].filter((p) => p !== ".");
+  if (paths.length === 0) return;
+  const dirty = [...dirtyPaths(ctx.repoTop, paths)];
+  const clean = paths.filter((p) => !dirty.some((d) => d === p || d.startsWith(`${p}/`)));
+  write(ctx.db, () => {
+    for (const p of clean) {
+      for (const c of inRepo.get(p) ?? []) {
+        append(ctx.db, {
+          kind: "claim.released",
+          session: c.session_id,
+          ts: ctx.now,
+          data: { worktree: c.worktree, path: c.path, reason },
+        });
+      }
+    }
+  });
+}
+
+function stagedPaths(ctx: GitHookCtx, env: Env): string[] {
+  // A `git commit -a` or `git commit <path>` stages into a temporary index that git names here.
+  const index = env.GIT_INDEX_FILE ? { GIT_INDEX_FILE: env.GIT_INDEX_FILE } : undefined;
+  const out = git(
+    ctx.repoTop,
+    ["diff", "--cached", "--name-only", "-z", "--no-renames"],
+    index ? { env: index } : {},
+  );
+  return splitZ(out).map((p) => join(ctx.repoTop, p));
+}
+
+interface Contamination {
+  path: string;
+  holder: string;
+}
+
+function contamination(ctx: GitHookCtx, staged: string[], committerGroup: string | null): Contamination[] {
+  const found: Contamination[] = [];
+  for (const c of allClaims(ctx.db)) {
+    const s = sessionById(ctx.db, c.session_id);
+    if (!s) continue;
+    const h = holderOf(ctx.db, s, ctx.now, ctx.freshness);
+    if (!h.live || (committerGroup !== null && h.group === committerGroup)) continue;
+    for (const p of staged) {
+      if (overlaps({ worktree: "", path: p }, { worktree: "", path: abs(c) }))
+        found.push({ path: p.slice(ctx.repoTop.length + 1), holder: h.name });
+    }
+  }
+  return found;
+}
+
+/** pre-commit: refuse an agent's commit of files another live session holds (PRODUCT §4.4). */
+function guardCommit(ctx: GitHookCtx): HookResult {
+  const committer = resolveCaller(ctx.db, {
+    env: ctx.req.env,
+    pid: ctx.req.pid,
+    freshnessSeconds: ctx.freshness,
+    allowSingleLive: false,
+  });
+  const group = committer ? groupOf(ctx.db, committer.session) : null;
+  const found = contamination(ctx, stagedPaths(ctx, ctx.req.env), group);
+  if (found.length === 0) return OK;
+  const bypass = ctx.req.env.TANDEM_BYPASS === "1";
+  const outcome = committer === null ? "warned" : bypass ? "bypassed" : "refused";
+  write(ctx.db, () =>
+    append(ctx.db, {
+      kind: "commit.guarded",
+      session: committer?.session.id ?? null,
+      ts: ctx.now,
+      data: { outcome, paths: found },
+    }),
+  );
+  const list = found.map((f) => `  ${f.path} (held by ${f.holder})`).join("\n");
+  if (outcome === "refused") {
+    return {
+      exitCode: 1,
+      stdout: "",
+      stderr: `tandem: commit refused: these staged files are being edited by another live agent session:\n${list}\nUnstage them (git restore --staged <path>) and commit only your own files; set TANDEM_BYPASS=1 to override (recorded).\n`,
+    };
+  }
+  const who =
+    committer === null ? "this commit could not be attributed to an agent session" : "TANDEM_BYPASS=1 is set";
+  return {
+    ...OK,
+    stderr: `tandem: warning: ${who}; it includes files another live agent session holds:\n${list}\n`,
+  };
+}
+
+/**
+ * `tandem git-hook <name>`: git hooks never break a commit or checkout because of
+ * Tandem itself — only the contamination guard refuses, and only deliberately.
+ */
+export async function runGitHook(req: HookRequest): Promise<HookResult> {
+  const [name] = req.args;
+  if (!name || !["pre-commit", "post-commit", "post-checkout"].includes(name)) {
+    return {
+      exitCode: 2,
+      stdout: "",
+      stderr: "tandem: usage: tandem git-hook <pre-commit|post-commit|post-checkout>\n",
+    };
+  }
+  let ctx: GitHookCtx | null = null;
+  try {
+    ctx = open(req);
+    if (!ctx) return OK;
+    if (name === "pre-commit") return guardCommit(ctx);
+    releaseClean(ctx, name === "post-commit" ? "commit" : "checkout");
+    return OK;
+  } catch (err) {
+    // Unreadable state is a gate failure for pre-commit (PRODUCT §9); the post hooks never fail git.
+    if (name === "pre-commit" && err instanceof StateCorruptError && req.env.TANDEM_BYPASS !== "1") {
+      return {
+        exitCode: 1,
+        stdout: "",
+        stderr: `tandem: commit refused: ${errorMessage(err)} Set TANDEM_BYPASS=1 to commit anyway.\n`,
+      };
+    }
+    return { ...OK, stderr: `tandem: ${name} hook skipped: ${errorMessage(err)}\n` };
+  } finally {
+    ctx?.db.close();
+  }
+}

@@ -1,0 +1,77 @@
+import { createHash } from "node:crypto";
+import { ALLOW, type Verdict } from "../clients/types.js";
+import { REMEDIATION_MARKER } from "../core/ritual.js";
+import { codexFooterInstruction, ritualReminder } from "../core/ritual-messages.js";
+import { sessionStartContext } from "../core/session-context.js";
+import { append, write } from "../store/ledger.js";
+import { listEvents } from "../store/queries.js";
+import { type HookCtx, hookSession } from "./context.js";
+import { livePeers } from "./peers.js";
+import { saveTurnSnapshot } from "./shell-delta.js";
+
+/** Prompts are stored clamped; nothing decides on their full text. */
+const PROMPT_LIMIT = 4000;
+
+function peersDigest(lines: string): string {
+  return createHash("sha256").update(lines).digest("hex").slice(0, 16);
+}
+
+function lastPeersDigest(ctx: HookCtx, session: string): string | null {
+  const prompts = listEvents(ctx.db, { session, kind: "prompt.submitted" });
+  const last = prompts[prompts.length - 1]?.data as { peersDigest?: string } | undefined;
+  return last?.peersDigest ?? null;
+}
+
+/**
+ * user-prompt-submit (PRODUCT §4.5): record the prompt, tell the agent when its
+ * peers changed since its last prompt, remind it of the ritual; human-facing
+ * Codex sessions get the status-footer instruction on every prompt.
+ */
+export function onPrompt(ctx: HookCtx): Verdict {
+  const text = ctx.input.prompt ?? "";
+  const remediation = text.trimStart().startsWith(REMEDIATION_MARKER);
+  const context = write(ctx.db, () => {
+    const session = hookSession(ctx);
+    const peers = livePeers(ctx.db, session.id, ctx.config.freshnessSeconds, ctx.now);
+    const summary = peers.map((p) => `${p.name}|${p.task}|${p.claims.join(",")}`).join("\n");
+    const digest = peersDigest(summary);
+    const changed = digest !== lastPeersDigest(ctx, session.id);
+    append(ctx.db, {
+      kind: "prompt.submitted",
+      session: session.id,
+      ts: ctx.now,
+      data: {
+        text: text.slice(0, PROMPT_LIMIT),
+        bytes: Buffer.byteLength(text),
+        truncated: text.length > PROMPT_LIMIT,
+        remediation,
+        turnId: ctx.input.turnId,
+        peersDigest: digest,
+      },
+    });
+    if (session.kind === "subagent") return null;
+    const parts: string[] = [];
+    if (changed && peers.length > 0) {
+      const full = sessionStartContext({
+        name: session.name,
+        client: session.client,
+        kind: "session",
+        parentName: null,
+        requireGitFinalization: ctx.config.requireGitFinalization,
+        peers,
+        now: ctx.now,
+      });
+      parts.push(
+        `Tandem: your peers changed since your last prompt.\n${full.split("\n").slice(2).join("\n")}`,
+      );
+    }
+    parts.push(
+      ctx.client.name === "codex"
+        ? codexFooterInstruction(ctx.config.requireGitFinalization)
+        : ritualReminder(ctx.config.requireGitFinalization),
+    );
+    return parts.join("\n");
+  });
+  saveTurnSnapshot(ctx);
+  return context ? { ...ALLOW, context } : ALLOW;
+}

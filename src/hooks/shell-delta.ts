@@ -1,0 +1,149 @@
+import { join } from "node:path";
+import { groupOf, holderOf } from "../claims/holders.js";
+import type { ToolCall } from "../clients/types.js";
+import { relativeKey } from "../core/paths.js";
+import { dirtySnapshot, snapshotDelta } from "../git/status.js";
+import type { Db } from "../store/db.js";
+import { append, write } from "../store/ledger.js";
+import { sessionById } from "../store/queries.js";
+import { type HookCtx, hookSession } from "./context.js";
+
+/** Shell calls without an id (Cursor's shell events) share one slot per session. */
+function slot(tool: ToolCall): string {
+  return tool.useId ?? "-";
+}
+
+/** The whole turn is one slot too: it catches writes that fired no post-tool-use hook. */
+const TURN_SLOT = "turn:";
+
+function saveSnapshot(ctx: HookCtx, key: string): void {
+  const top = ctx.root.repo?.top;
+  if (!top) return;
+  const dirty = dirtySnapshot(top);
+  write(ctx.db, () => {
+    const session = hookSession(ctx);
+    ctx.db
+      .prepare(
+        "INSERT OR REPLACE INTO shell_snapshots (session_id, tool_use_id, started_at, worktree, dirty) VALUES (?, ?, ?, ?, ?)",
+      )
+      .run(session.id, key, ctx.now, top, JSON.stringify(dirty));
+  });
+}
+
+/** Before a shell command runs: remember the repository's dirty set, to measure what it changed. */
+export function saveShellSnapshot(ctx: HookCtx, tool: ToolCall): void {
+  saveSnapshot(ctx, slot(tool));
+}
+
+/** At a prompt: remember the dirty set, so Stop can record what the whole turn changed. */
+export function saveTurnSnapshot(ctx: HookCtx): void {
+  saveSnapshot(ctx, TURN_SLOT);
+}
+
+interface Attribution {
+  mine: string[];
+  unattributed: string[];
+  /** Paths a live peer holds: the agent is warned. */
+  peerHeld: { path: string; holder: string }[];
+}
+
+/** Paths another live session (outside our group) claimed or touched. */
+function peerOwned(db: Db, ctx: HookCtx, self: string, group: string): Map<string, string> {
+  const owners = new Map<string, string>();
+  const rows = db
+    .prepare(
+      `SELECT path, session_id FROM claims WHERE worktree = ?
+       UNION SELECT path, session_id FROM touched WHERE worktree = ? AND unattributed = 0`,
+    )
+    .all(ctx.root.root, ctx.root.root) as { path: string; session_id: string }[];
+  for (const r of rows) {
+    if (r.session_id === self) continue;
+    const s = sessionById(db, r.session_id);
+    if (!s || groupOf(db, s) === group) continue;
+    const h = holderOf(db, s, ctx.now, ctx.config.freshnessSeconds);
+    if (h.live) owners.set(r.path, h.name);
+  }
+  return owners;
+}
+
+/** Commands older than this without a post-tool-use (Codex heredoc patches fire none) are forgotten. */
+const OPEN_WINDOW_MS = 10 * 60_000;
+
+/** Whether a peer's shell command ran in the same worktree during [start, end]. */
+function concurrentPeers(db: Db, self: string, worktree: string, start: number, end: number): boolean {
+  const row = db
+    .prepare(
+      `SELECT count(*) AS n FROM shell_snapshots WHERE session_id != ? AND worktree = ? AND tool_use_id != 'turn:' AND started_at <= ?
+         AND (ended_at >= ? OR (ended_at IS NULL AND started_at >= ?))`,
+    )
+    .get(self, worktree, end, start, end - OPEN_WINDOW_MS) as { n: number };
+  return row.n > 0;
+}
+
+function ownHistory(db: Db, session: string, worktree: string): Set<string> {
+  const rows = db
+    .prepare("SELECT path FROM claim_history WHERE session_id = ? AND worktree = ?")
+    .all(session, worktree);
+  return new Set((rows as { path: string }[]).map((r) => r.path));
+}
+
+function attribute(
+  paths: string[],
+  owners: Map<string, string>,
+  concurrent: boolean,
+  own: Set<string>,
+): Attribution {
+  const a: Attribution = { mine: [], unattributed: [], peerHeld: [] };
+  for (const p of paths) {
+    const owner = owners.get(p);
+    if (owner) a.peerHeld.push({ path: p, holder: owner });
+    if (owner || (concurrent && !own.has(p))) a.unattributed.push(p);
+    else a.mine.push(p);
+  }
+  return a;
+}
+
+/**
+ * After a shell command: record what it changed as touched by this session
+ * (PRODUCT §4.5). A path a live peer claimed or touched, or any change made while
+ * a peer's command also ran, is recorded as unattributed instead.
+ */
+export function recordShellDelta(ctx: HookCtx, tool: ToolCall): Attribution | null {
+  return recordDelta(ctx, slot(tool), `shell:${tool.name}`);
+}
+
+/** At Stop: what the whole turn changed, including writes no post-tool-use hook reported. */
+export function recordTurnDelta(ctx: HookCtx): Attribution | null {
+  return recordDelta(ctx, TURN_SLOT, "turn");
+}
+
+function recordDelta(ctx: HookCtx, key: string, via: string): Attribution | null {
+  const top = ctx.root.repo?.top;
+  if (!top) return null;
+  const after = dirtySnapshot(top);
+  return write(ctx.db, () => {
+    const session = hookSession(ctx);
+    const row = ctx.db
+      .prepare("SELECT * FROM shell_snapshots WHERE session_id = ? AND tool_use_id = ?")
+      .get(session.id, key) as { started_at: number; ended_at: number | null; dirty: string } | undefined;
+    if (!row || row.ended_at !== null) return null;
+    ctx.db
+      .prepare("UPDATE shell_snapshots SET ended_at = ? WHERE session_id = ? AND tool_use_id = ?")
+      .run(ctx.now, session.id, key);
+    ctx.db.prepare("DELETE FROM shell_snapshots WHERE started_at < ?").run(ctx.now - 6 * OPEN_WINDOW_MS);
+    const keys = snapshotDelta(JSON.parse(row.dirty), after).map((p) =>
+      relativeKey(ctx.root.root, join(top, p)),
+    );
+    if (keys.length === 0) return { mine: [], unattributed: [], peerHeld: [] };
+    const owners = peerOwned(ctx.db, ctx, session.id, groupOf(ctx.db, session));
+    const concurrent = concurrentPeers(ctx.db, session.id, top, row.started_at, ctx.now);
+    const a = attribute(keys, owners, concurrent, ownHistory(ctx.db, session.id, ctx.root.root));
+    append(ctx.db, {
+      kind: "files.touched",
+      session: session.id,
+      ts: ctx.now,
+      data: { worktree: ctx.root.root, paths: a.mine, unattributed: a.unattributed, via },
+    });
+    return a;
+  });
+}

@@ -1,0 +1,63 @@
+import type { Verdict } from "../clients/types.js";
+import { type RitualEvent, stopVerdict } from "../core/ritual.js";
+import { cursorFollowup, remediationText } from "../core/ritual-messages.js";
+import { containsStatusBox } from "../core/status-box.js";
+import { append, write } from "../store/ledger.js";
+import { type HookCtx, hookSession } from "./context.js";
+import { recordTurnDelta } from "./shell-delta.js";
+
+const BLOCK_CAP = 2;
+/** Enough history for the window walk-back; older events cannot be in the turn. */
+const WINDOW_EVENTS = 2000;
+
+function recentEvents(ctx: HookCtx, session: string): RitualEvent[] {
+  const rows = ctx.db
+    .prepare("SELECT seq, kind, data FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT ?")
+    .all(session, WINDOW_EVENTS) as { seq: number; kind: string; data: string }[];
+  return rows.reverse().map((r) => ({ seq: r.seq, kind: r.kind, data: JSON.parse(r.data) }));
+}
+
+/**
+ * Stop (PRODUCT §6): refresh the session and record what the turn changed, then
+ * judge the ritual and record `turn.stopped` whatever the client will do with it.
+ */
+export function onStop(ctx: HookCtx): Verdict {
+  recordTurnDelta(ctx);
+  const verdict = write(ctx.db, () => {
+    const session = hookSession(ctx);
+    const events = recentEvents(ctx, session.id);
+    const v = stopVerdict({
+      client: ctx.client.name,
+      sessionKind: session.kind,
+      events,
+      cutoffSeq: events[events.length - 1]?.seq ?? 0,
+      lastAssistantMessage: ctx.input.lastAssistantMessage,
+      mode: ctx.config.stopRitual,
+      requireGitFinalization: ctx.config.requireGitFinalization,
+      blockCap: BLOCK_CAP,
+      replyHasBox: containsStatusBox(ctx.input.lastAssistantMessage),
+    });
+    append(ctx.db, {
+      kind: "turn.stopped",
+      session: session.id,
+      ts: ctx.now,
+      data: {
+        verdict: v.verdict,
+        rule: v.rule,
+        enforcement: v.enforcement,
+        reason: v.note,
+        missing: v.missing,
+      },
+    });
+    return v;
+  });
+  if (verdict.verdict === "pass" || verdict.enforcement !== "enforced") {
+    return { allow: true, rule: verdict.rule, reason: null };
+  }
+  const requireGit = ctx.config.requireGitFinalization;
+  const reason =
+    ctx.client.name === "cursor"
+      ? cursorFollowup(verdict.missing, requireGit)
+      : remediationText(verdict.missing, requireGit);
+  return { allow: false, block: true, rule: verdict.rule, reason };
+}

@@ -1,0 +1,24 @@
+import type { ClientSpec } from "../clients/types.js";
+import { ancestors, type ProcInfo, procInfo } from "./proc.js";
+
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "fish", "ash", "node", "timeout", "env"]);
+
+/**
+ * The agent process behind a hook (PRODUCT §4.1): Claude exports CLAUDE_PID;
+ * otherwise the nearest ancestor whose name matches the client, else the first
+ * ancestor that is not a shell. Returns null when nothing plausible is found.
+ */
+export function discoverAgent(
+  client: ClientSpec,
+  env: Readonly<Record<string, string | undefined>>,
+  hookPid: number,
+): ProcInfo | null {
+  const claudePid = Number(env.CLAUDE_PID);
+  if (client.name === "claude-code" && Number.isInteger(claudePid) && claudePid > 0) {
+    const info = procInfo(claudePid);
+    if (info) return info;
+  }
+  const chain = ancestors(hookPid, 12);
+  const named = chain.find((p) => p.command.toLowerCase().includes(client.processName));
+  return named ?? chain.find((p) => !SHELLS.has(p.command)) ?? null;
+}

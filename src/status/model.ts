@@ -1,0 +1,91 @@
+import { join } from "node:path";
+import type { Config } from "../config/schema.js";
+import type { StatusModel } from "../core/status-box.js";
+import { dirtyPaths } from "../git/status.js";
+import { livePeers } from "../hooks/peers.js";
+import { sessionViews } from "../sessions/view.js";
+import type { Db } from "../store/db.js";
+import { claimsOf, type SessionRow } from "../store/queries.js";
+
+function startedAt(db: Db, s: SessionRow): number {
+  return (
+    (db.prepare("SELECT ts FROM events WHERE seq = ?").get(s.started_seq) as { ts: number } | undefined)
+      ?.ts ?? s.last_seen
+  );
+}
+
+/** Released claims and touched files of the session that are dirty again in the root repository. */
+function awaiting(
+  db: Db,
+  s: SessionRow,
+  root: string,
+  repoTop: string | null,
+  active: Set<string>,
+): string[] {
+  const rows = db
+    .prepare(
+      `SELECT worktree, path FROM claim_history WHERE session_id = ? AND released_seq IS NOT NULL
+       UNION SELECT worktree, path FROM touched WHERE session_id = ? AND unattributed = 0`,
+    )
+    .all(s.id, s.id) as { worktree: string; path: string }[];
+  const candidates = rows.filter((r) => r.worktree === root && !active.has(r.path));
+  if (!repoTop || candidates.length === 0) return [];
+  const prefix = root === repoTop ? "" : `${root.slice(repoTop.length + 1)}/`;
+  try {
+    const dirty = dirtyPaths(
+      repoTop,
+      candidates.map((c) => `${prefix}${c.path}`),
+    );
+    return candidates.filter((c) => dirty.has(`${prefix}${c.path}`)).map((c) => c.path);
+  } catch {
+    return candidates.map((c) => join(c.path));
+  }
+}
+
+function warnings(db: Db, s: SessionRow, config: Config, now: number): string[] {
+  const out: string[] = [];
+  for (const v of sessionViews(db, config.freshnessSeconds, now)) {
+    if (!v.live && !v.ended && v.claims > 0)
+      out.push(`${v.name} is stale and holds ${v.claims} claim(s); they no longer block`);
+  }
+  const errors = (
+    db
+      .prepare("SELECT count(*) AS n FROM events WHERE kind = 'hook.error' AND seq > ?")
+      .get(s.started_seq) as { n: number }
+  ).n;
+  if (errors > 0)
+    out.push(`${errors} hook error(s) since this session started; see \`tandem events --kind hook.error\``);
+  if (config.stopRitual !== "enforce") out.push(`stop ritual is "${config.stopRitual}"`);
+  return out;
+}
+
+export function statusModel(
+  db: Db,
+  s: SessionRow,
+  ctx: { root: string; repoTop: string | null; config: Config; endTurn: boolean },
+): StatusModel {
+  const now = Date.now();
+  const claims = claimsOf(db, s.id).map((c) => (c.worktree === ctx.root ? c.path : join(c.worktree, c.path)));
+  const subagents = sessionViews(db, ctx.config.freshnessSeconds, now)
+    .filter((v) => v.parentId === s.id)
+    .map((v) => ({ name: v.name, state: v.ended ? "ended" : v.live ? "running" : "stale" }));
+  return {
+    session: {
+      name: s.name,
+      client: s.client,
+      startedAt: startedAt(db, s),
+      task: s.task,
+      activity: s.activity,
+    },
+    claims,
+    awaiting: awaiting(db, s, ctx.root, ctx.repoTop, new Set(claimsOf(db, s.id).map((c) => c.path))),
+    peers: livePeers(db, s.id, ctx.config.freshnessSeconds, now).map((p) => ({
+      ...p,
+      claims: p.claims.length,
+    })),
+    subagents,
+    warnings: warnings(db, s, ctx.config, now),
+    endTurn: ctx.endTurn,
+    now,
+  };
+}

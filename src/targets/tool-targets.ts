@@ -1,0 +1,77 @@
+import type { ToolCall } from "../clients/types.js";
+import { parsePatchTargets, patchTextFromToolInput, writePaths } from "./apply-patch.js";
+
+/** Raw write targets of one tool call, as the agent wrote them (not yet resolved). */
+export interface ToolTargets {
+  raws: string[];
+  /** A shell command: its real effect is measured after it runs (dirty-set delta). */
+  shell: boolean;
+  /** Part of the command may write files in ways the parser cannot see. */
+  opaque: boolean;
+  error: string | null;
+}
+
+const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "StrReplace", "Delete"]);
+const PATCH_TOOLS = new Set(["apply_patch"]);
+const SHELL_TOOLS = new Set(["Bash", "Shell", "shell", "shell_command", "local_shell", "exec_command"]);
+
+function field(input: unknown, ...keys: string[]): string | null {
+  if (typeof input !== "object" || input === null) return null;
+  for (const k of keys) {
+    const v = (input as Record<string, unknown>)[k];
+    if (typeof v === "string" && v !== "") return v;
+  }
+  return null;
+}
+
+/** Older Codex shells pass `command` as an argv array (`["bash", "-lc", "…"]`). */
+function shellCommand(input: unknown): string | null {
+  const direct = field(input, "command", "cmd");
+  if (direct !== null) return direct;
+  const cmd = (input as { command?: unknown } | null)?.command;
+  if (!Array.isArray(cmd) || !cmd.every((c) => typeof c === "string")) return null;
+  const c = cmd as string[];
+  const dashC = c.findIndex((a) => a === "-c" || a === "-lc");
+  return dashC >= 0 && c[dashC + 1] !== undefined ? c[dashC + 1]! : c.join(" ");
+}
+
+function none(): ToolTargets {
+  return { raws: [], shell: false, opaque: false, error: null };
+}
+
+async function fromShell(command: string): Promise<ToolTargets> {
+  const { extractShellTargets } = await import("./shell.js");
+  const found = await extractShellTargets(command);
+  const patched = found.patches.flatMap((p) => writePaths(parsePatchTargets(p)));
+  return {
+    raws: [...found.writes, ...patched],
+    shell: true,
+    opaque: found.opaque,
+    error: found.error ?? null,
+  };
+}
+
+/**
+ * Every write target in the FULL tool input (PRODUCT §4.3 step 1). Tools that
+ * cannot write (Read, Grep, …) have none. The shell parser loads only here.
+ */
+export async function toolTargets(tool: ToolCall): Promise<ToolTargets> {
+  if (FILE_TOOLS.has(tool.name)) {
+    const path = field(tool.input, "file_path", "notebook_path", "path");
+    return path === null
+      ? { ...none(), error: `${tool.name} input names no file` }
+      : { ...none(), raws: [path] };
+  }
+  if (PATCH_TOOLS.has(tool.name)) {
+    const text = patchTextFromToolInput(tool.input);
+    if (text === null) return { ...none(), error: "apply_patch input carries no patch text" };
+    return { ...none(), raws: writePaths(parsePatchTargets(text)) };
+  }
+  if (SHELL_TOOLS.has(tool.name)) {
+    const command = shellCommand(tool.input);
+    return command === null
+      ? { ...none(), shell: true, error: "shell input carries no command" }
+      : fromShell(command);
+  }
+  return none();
+}

@@ -1,0 +1,11 @@
+/**
+ * Fault injection for tests (PRODUCT §10): when TANDEM_TEST_CRASH_AT names this
+ * point, the process dies at once — SIGKILL, exit status 137, no cleanup, no
+ * rollback handlers — exactly like a crash. Inert when the variable is unset.
+ */
+export function crashPoint(
+  point: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): void {
+  if (env.TANDEM_TEST_CRASH_AT === point) process.kill(process.pid, "SIGKILL");
+}
