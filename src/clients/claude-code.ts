@@ -36,7 +36,7 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
   }
   // Exit 2 keeps the same turn going with stderr as the model's next instruction (CLIENTS §1.3).
   if (kind === "stop" && v.block) return { exitCode: 2, stdout: "", stderr: `${v.reason}\n` };
-  if (v.context && (kind === "session-start" || kind === "prompt")) {
+  if (v.context && (kind === "session-start" || kind === "prompt" || kind === "post-tool")) {
     return {
       ...silent,
       stdout: json({ hookSpecificOutput: { hookEventName: event?.native, additionalContext: v.context } }),

@@ -32,7 +32,7 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
       }),
     };
   }
-  if (v.context && (kind === "session-start" || kind === "prompt")) {
+  if (v.context && (kind === "session-start" || kind === "prompt" || kind === "post-tool")) {
     return {
       ...SILENT,
       stdout: json({ hookSpecificOutput: { hookEventName: event?.native, additionalContext: v.context } }),

@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { afterAll } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/queries.js";
 import { type RunResult, tandem } from "./cli.js";
@@ -89,3 +91,20 @@ export function ledger(repo: string) {
     db.close();
   }
 }
+
+const sleepers: ReturnType<typeof spawn>[] = [];
+
+/**
+ * A stand-in agent process: hooks record it as the session's agent (Claude
+ * exports CLAUDE_PID), so liveness and process attribution see a real, separate
+ * process instead of the test runner every session shares.
+ */
+export function fakeAgent(): { CLAUDE_PID: string } {
+  const child = spawn("sleep", ["600"], { stdio: "ignore" });
+  sleepers.push(child);
+  return { CLAUDE_PID: String(child.pid) };
+}
+
+afterAll(() => {
+  for (const s of sleepers.splice(0)) s.kill();
+});

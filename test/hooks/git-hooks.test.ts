@@ -1,0 +1,129 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { installGitHooks } from "../helpers/git-hooks.js";
+import { claudeWrite, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
+
+/** `git commit` as an agent's shell would run it: with the client's session variable set. */
+function commit(repo: string, env: Record<string, string>, ...args: string[]) {
+  return spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@t", "commit", "-q", ...args], {
+    cwd: repo,
+    env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent", ...env },
+    encoding: "utf8",
+  });
+}
+
+const agents = new Map<string, Record<string, string>>();
+const agentEnv = (session: string) => agents.get(session) ?? agents.set(session, fakeAgent()).get(session)!;
+
+function claimAndWrite(repo: string, session: string, file: string, content: string) {
+  hook("claude-code", "pre-tool-use", claudeWrite(repo, session, file), {
+    cwd: repo,
+    env: agentEnv(session),
+  });
+  writeFiles(repo, { [file]: content });
+}
+
+describe("git hooks", () => {
+  it("post-commit releases claims on files the commit made clean, and only those", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    installGitHooks(repo);
+    claimAndWrite(repo, "A", "a.txt", "a\n");
+    claimAndWrite(repo, "A", "b.txt", "b\n");
+    g(repo, "add", "a.txt");
+    expect(commit(repo, { CLAUDE_CODE_SESSION_ID: "A" }, "-m", "a").status).toBe(0);
+    expect(ledger(repo).claims).toEqual([{ path: "b.txt", holder: "A" }]);
+    const released = ledger(repo).events.find((e) => e.kind === "claim.released")!.data;
+    expect(released).toMatchObject({ path: "a.txt", reason: "commit" });
+  });
+
+  it("post-commit releases a claim after a commit made from inside a submodule", () => {
+    const base = tempDir();
+    const lib = initRepo(join(base, "lib"));
+    const app = initRepo(join(base, "app"));
+    g(app, "submodule", "add", "-q", lib, "vendor/lib");
+    g(app, "commit", "-qm", "submodule");
+    const sub = join(app, "vendor", "lib");
+    installGitHooks(app);
+    installGitHooks(sub);
+    claimAndWrite(app, "A", "vendor/lib/x.c", "int x;\n");
+    expect(ledger(app).claims).toEqual([{ path: "vendor/lib/x.c", holder: "A" }]);
+    g(sub, "add", "x.c");
+    expect(commit(sub, { CLAUDE_CODE_SESSION_ID: "A" }, "-m", "x").status).toBe(0);
+    expect(ledger(app).claims).toEqual([]);
+  });
+
+  it("post-checkout releases a claim whose changes were discarded", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    installGitHooks(repo);
+    claimAndWrite(repo, "A", "README.md", "changed\n");
+    g(repo, "checkout", "--", "README.md");
+    expect(ledger(repo).claims).toEqual([]);
+    expect(ledger(repo).events.find((e) => e.kind === "claim.released")!.data).toMatchObject({
+      reason: "checkout",
+    });
+  });
+
+  it("pre-commit refuses an agent's commit of a file a live peer holds, naming path and holder", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    installGitHooks(repo);
+    claimAndWrite(repo, "A", "a.txt", "a\n");
+    claimAndWrite(repo, "B", "b.txt", "b\n");
+    g(repo, "add", "a.txt", "b.txt");
+    const r = commit(repo, { CLAUDE_CODE_SESSION_ID: "B" }, "-m", "contaminated");
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/commit refused.*\n\s+a\.txt \(held by agent-\w+\)/);
+    expect(g(repo, "log", "--oneline").trim().split("\n")).toHaveLength(1);
+    expect(ledger(repo).events.find((e) => e.kind === "commit.guarded")!.data).toMatchObject({
+      outcome: "refused",
+    });
+  });
+
+  it("pre-commit lets an agent commit its own claimed files", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    installGitHooks(repo);
+    claimAndWrite(repo, "A", "a.txt", "a\n");
+    claimAndWrite(repo, "B", "b.txt", "b\n");
+    g(repo, "add", "b.txt");
+    expect(commit(repo, { CLAUDE_CODE_SESSION_ID: "B" }, "-m", "mine").status).toBe(0);
+  });
+
+  it("pre-commit judges the files of `git commit -a` through git's temporary index", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    installGitHooks(repo);
+    g(repo, "add", "-A");
+    claimAndWrite(repo, "A", "README.md", "peer edit\n");
+    const r = commit(
+      repo,
+      { CODEX_THREAD_ID: "nobody", CLAUDE_CODE_SESSION_ID: "B-unknown" },
+      "-a",
+      "-m",
+      "all",
+    );
+    // The committer is not a known session: warned, not refused.
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/could not be attributed.*\n\s+README\.md/);
+  });
+
+  it("pre-commit only warns a human, and TANDEM_BYPASS=1 lets an agent through with a record", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    installGitHooks(repo);
+    claimAndWrite(repo, "A", "a.txt", "a\n");
+    hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "c.txt"), { cwd: repo, env: agentEnv("B") });
+    g(repo, "add", "a.txt");
+    const bypass = commit(repo, { CLAUDE_CODE_SESSION_ID: "B", TANDEM_BYPASS: "1" }, "-m", "bypass");
+    expect(bypass.status).toBe(0);
+    expect(bypass.stderr).toMatch(/TANDEM_BYPASS=1 is set/);
+    // The bypassed commit released A's claim; A edits the file again.
+    claimAndWrite(repo, "A", "a.txt", "a again\n");
+    g(repo, "add", "a.txt");
+    const human = commit(repo, {}, "-m", "human");
+    expect(human.status).toBe(0);
+    expect(
+      ledger(repo)
+        .events.filter((e) => e.kind === "commit.guarded")
+        .map((e) => (e.data as { outcome: string }).outcome),
+    ).toEqual(["bypassed", "warned"]);
+  });
+});

@@ -1,0 +1,109 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openDb } from "../../src/store/db.js";
+import type { StoredEvent } from "../../src/store/projections.js";
+import { listEvents } from "../../src/store/queries.js";
+import { dumpProjections, rebuildProjections } from "../../src/store/rebuild.js";
+import { TANDEM_BIN } from "../helpers/cli.js";
+import { codexPatch } from "../helpers/hooks.js";
+import { initRepo, tempDir } from "../helpers/repo.js";
+
+const SESSIONS = 16;
+const ROUNDS = 4;
+const PATHS = 12;
+
+function hookAsync(repo: string, payload: object): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TANDEM_BIN, "hook", "codex", "pre-tool-use"], {
+      cwd: repo,
+      env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent" },
+      stdio: ["pipe", "ignore", "inherit"],
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => resolve(code ?? -1));
+    child.stdin.end(JSON.stringify(payload));
+  });
+}
+
+/** Session i asks for three overlapping files per round, a different window each time. */
+function files(i: number, round: number): string[] {
+  return [0, 1, 3].map((k) => `p${(i + round * 5 + k) % PATHS}.txt`);
+}
+
+function patchOf(paths: string[]): string {
+  return `*** Begin Patch\n${paths.map((p) => `*** Add File: ${p}\n+x`).join("\n")}\n*** End Patch\n`;
+}
+
+async function session(repo: string, i: number): Promise<void> {
+  for (let round = 0; round < ROUNDS; round++) {
+    const code = await hookAsync(repo, codexPatch(repo, `S${i}`, patchOf(files(i, round))));
+    if (code !== 0) throw new Error(`hook exited ${code}`);
+  }
+}
+
+/** Replays the ledger and returns every moment two sessions held one path. */
+function doubleHolds(events: StoredEvent[]): string[] {
+  const holder = new Map<string, string>();
+  const problems: string[] = [];
+  for (const ev of events) {
+    const d = ev.data as { path: string; holder?: string };
+    if (ev.kind === "claim.acquired") {
+      const current = holder.get(d.path);
+      if (current && current !== ev.session)
+        problems.push(`seq ${ev.seq}: ${d.path} taken while held by ${current}`);
+      holder.set(d.path, ev.session!);
+    }
+    if (ev.kind === "claim.released" && holder.get(d.path) === (d.holder ?? ev.session))
+      holder.delete(d.path);
+  }
+  return problems;
+}
+
+/** Every tool call either acquired all its targets (or already held them) or was denied whole. */
+function partialAcquisitions(events: StoredEvent[]): string[] {
+  const problems: string[] = [];
+  const held = new Map<string, string>();
+  events.forEach((ev, i) => {
+    const d = ev.data as { path: string; targets: string[]; holder?: string };
+    if (ev.kind === "claim.acquired") held.set(d.path, ev.session!);
+    if (ev.kind === "claim.released" && held.get(d.path) === (d.holder ?? ev.session)) held.delete(d.path);
+    if (ev.kind !== "tool.requested") return;
+    const after = events
+      .slice(i + 1)
+      .filter((e, k, all) =>
+        all.slice(0, k + 1).every((x) => x.session === ev.session && x.kind !== "tool.requested"),
+      );
+    if (after.some((e) => e.kind === "claim.denied")) {
+      if (after.some((e) => e.kind === "claim.acquired")) problems.push(`seq ${ev.seq}: denied yet acquired`);
+      return;
+    }
+    const acquired = new Set(
+      after.filter((e) => e.kind === "claim.acquired").map((e) => (e.data as { path: string }).path),
+    );
+    for (const t of d.targets) {
+      if (!acquired.has(t) && held.get(t) !== ev.session) problems.push(`seq ${ev.seq}: ${t} not acquired`);
+    }
+  });
+  return problems;
+}
+
+describe("claim races between hook processes", () => {
+  it("16 sessions claiming overlapping files at once: one holder per path, all-or-nothing, ledger = projection", async () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    const started = Date.now();
+    await Promise.all(Array.from({ length: SESSIONS }, (_, i) => session(repo, i)));
+    const db = openDb(join(repo, ".git", "tandem"));
+    const events = listEvents(db);
+    expect(events.filter((e) => e.kind === "tool.requested")).toHaveLength(SESSIONS * ROUNDS);
+    expect(events.filter((e) => e.kind === "claim.denied").length).toBeGreaterThan(0);
+    expect(events.filter((e) => e.kind === "claim.acquired").length).toBeGreaterThan(0);
+    expect(doubleHolds(events)).toEqual([]);
+    expect(partialAcquisitions(events)).toEqual([]);
+    const live = dumpProjections(db);
+    rebuildProjections(db);
+    expect(dumpProjections(db)).toEqual(live);
+    db.close();
+    console.log(`race: ${SESSIONS * ROUNDS} concurrent hook calls in ${Date.now() - started} ms`);
+  });
+});
