@@ -69,11 +69,12 @@ function partialAcquisitions(events: StoredEvent[]): string[] {
     if (ev.kind === "claim.acquired") held.set(d.path, ev.session!);
     if (ev.kind === "claim.released" && held.get(d.path) === (d.holder ?? ev.session)) held.delete(d.path);
     if (ev.kind !== "tool.requested") return;
-    const after = events
-      .slice(i + 1)
-      .filter((e, k, all) =>
-        all.slice(0, k + 1).every((x) => x.session === ev.session && x.kind !== "tool.requested"),
-      );
+    const after: StoredEvent[] = [];
+    // One transaction's events are consecutive: take them until another session or tool call begins.
+    for (const e of events.slice(i + 1)) {
+      if (e.session !== ev.session || e.kind === "tool.requested") break;
+      after.push(e);
+    }
     if (after.some((e) => e.kind === "claim.denied")) {
       if (after.some((e) => e.kind === "claim.acquired")) problems.push(`seq ${ev.seq}: denied yet acquired`);
       return;
