@@ -21,35 +21,57 @@ export class StateCorruptError extends TandemError {
 
 const MAGIC = "SQLite format 3\0";
 
-/**
- * Cheap structural check before SQLite touches the file, so a garbage or
- * truncated store is reported instead of being "repaired" by a write.
- */
-export function checkHeader(file: string): string | null {
-  let size: number;
+function fileSize(file: string): number | null {
   try {
-    size = statSync(file).size;
+    return statSync(file).size;
   } catch {
     return null;
   }
-  if (size === 0) return null;
+}
+
+function readHeader(file: string): Buffer | null {
   const header = Buffer.alloc(100);
   const fd = openSync(file, "r");
-  let read: number;
   try {
-    read = readSync(fd, header, 0, 100, 0);
+    return readSync(fd, header, 0, 100, 0) === 100 ? header : null;
   } finally {
     closeSync(fd);
   }
-  if (read < 100 || header.toString("latin1", 0, 16) !== MAGIC) return "not an SQLite database";
+}
+
+/** Bytes the header says the file holds, when that field is valid (SQLite file format §1.3). */
+function declaredSize(header: Buffer): number | null {
   const rawPageSize = header.readUInt16BE(16);
   const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
   const pageCount = header.readUInt32BE(28);
-  const countValid = header.readUInt32BE(92) === header.readUInt32BE(24);
-  if (countValid && pageCount > 0 && size < pageCount * pageSize) {
-    return `truncated: ${size} bytes, header says ${pageCount * pageSize}`;
+  const valid = header.readUInt32BE(92) === header.readUInt32BE(24);
+  return valid && pageCount > 0 ? pageCount * pageSize : null;
+}
+
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Cheap structural check before SQLite touches the file, so a garbage or
+ * truncated store is reported instead of being "repaired" by a write. While a
+ * checkpoint copies pages from the WAL, the header may briefly announce pages
+ * the file does not hold yet: with a non-empty WAL the size is left to SQLite,
+ * and a short file is re-measured a few times before it counts as truncated.
+ */
+export function checkHeader(file: string): string | null {
+  const size = fileSize(file);
+  if (size === null || size === 0) return null;
+  const header = readHeader(file);
+  if (header === null || header.toString("latin1", 0, 16) !== MAGIC) return "not an SQLite database";
+  if ((fileSize(`${file}-wal`) ?? 0) > 0) return null;
+  for (let attempt = 0; ; attempt++) {
+    const declared = declaredSize(readHeader(file) ?? header);
+    const now = fileSize(file) ?? 0;
+    if (declared === null || now >= declared) return null;
+    if (attempt === 4) return `truncated: ${now} bytes, header says ${declared}`;
+    pause(25);
   }
-  return null;
 }
 
 function isSqliteCorruption(err: unknown): boolean {

@@ -96,6 +96,7 @@ describe("claim races between hook processes", () => {
     await Promise.all(Array.from({ length: SESSIONS }, (_, i) => session(repo, i)));
     const db = openDb(join(repo, ".git", "tandem"));
     const events = listEvents(db);
+    expect(events.filter((e) => e.kind === "hook.error").map((e) => e.data)).toEqual([]);
     expect(events.filter((e) => e.kind === "tool.requested")).toHaveLength(SESSIONS * ROUNDS);
     expect(events.filter((e) => e.kind === "claim.denied").length).toBeGreaterThan(0);
     expect(events.filter((e) => e.kind === "claim.acquired").length).toBeGreaterThan(0);
