@@ -1,0 +1,235 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tandem } from "../helpers/cli.js";
+import { claudeWrite, hook, ledger } from "../helpers/hooks.js";
+import { initRepo, tempDir } from "../helpers/repo.js";
+
+const cursorBase = (repo: string) => ({
+  conversation_id: "conv-1",
+  generation_id: "gen-1",
+  workspace_roots: [repo],
+  cursor_version: "2.0.0",
+  model: "auto",
+});
+
+function cursorTurn(repo: string, prompt: string) {
+  return hook(
+    "cursor",
+    "before-submit-prompt",
+    { ...cursorBase(repo), hook_event_name: "beforeSubmitPrompt", prompt, attachments: [] },
+    { cwd: repo },
+  );
+}
+
+function cursorStop(repo: string, loop: number) {
+  const r = hook(
+    "cursor",
+    "stop",
+    { ...cursorBase(repo), hook_event_name: "stop", status: "completed", loop_count: loop },
+    { cwd: repo },
+  );
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as { followup_message?: string };
+}
+
+function stops(repo: string) {
+  return ledger(repo)
+    .events.filter((e) => e.kind === "turn.stopped")
+    .map((e) => e.data as { verdict: string; rule: string | null; enforcement: string });
+}
+
+describe("the end-of-turn ritual on Cursor", () => {
+  it("a stop → followup → stop chain ends once the followups supplied both halves", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    cursorTurn(repo, "please edit a.ts");
+    const write = hook(
+      "cursor",
+      "pre-tool-use",
+      {
+        ...cursorBase(repo),
+        hook_event_name: "preToolUse",
+        tool_name: "Write",
+        tool_input: { file_path: join(repo, "a.ts") },
+        tool_use_id: "t1",
+        cwd: repo,
+      },
+      { cwd: repo },
+    );
+    expect(JSON.parse(write.stdout)).toEqual({ permission: "allow" });
+
+    const first = cursorStop(repo, 0);
+    expect(first.followup_message).toMatch(/^\[tandem:stop-remediation rule=status\]\n/);
+    expect(first.followup_message).toContain("tandem status");
+    expect(first.followup_message).toContain('tandem task "');
+
+    cursorTurn(repo, first.followup_message!);
+    expect(tandem(["status", "--session", "conv-1"], { cwd: repo }).code).toBe(0);
+    const second = cursorStop(repo, 1);
+    expect(second.followup_message).toMatch(/^\[tandem:stop-remediation rule=task\]/);
+
+    cursorTurn(repo, second.followup_message!);
+    expect(tandem(["task", "editing a.ts", "--session", "conv-1"], { cwd: repo }).code).toBe(0);
+    expect(cursorStop(repo, 2)).toEqual({});
+    expect(stops(repo).map((s) => [s.verdict, s.rule])).toEqual([
+      ["block", "status"],
+      ["block", "task"],
+      ["pass", null],
+    ]);
+  });
+
+  it("a new human prompt with no ritual blocks again", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    cursorTurn(repo, "one");
+    hook(
+      "cursor",
+      "before-shell-execution",
+      { ...cursorBase(repo), hook_event_name: "beforeShellExecution", command: "touch x", cwd: repo },
+      { cwd: repo },
+    );
+    tandem(["status", "--session", "conv-1"], { cwd: repo });
+    tandem(["task", "", "--session", "conv-1"], { cwd: repo });
+    expect(cursorStop(repo, 0)).toEqual({});
+    cursorTurn(repo, "two");
+    hook(
+      "cursor",
+      "before-shell-execution",
+      { ...cursorBase(repo), hook_event_name: "beforeShellExecution", command: "touch y", cwd: repo },
+      { cwd: repo },
+    );
+    expect(cursorStop(repo, 0).followup_message).toMatch(/rule=status/);
+  });
+});
+
+describe("the end-of-turn ritual on Claude Code and Codex", () => {
+  const claudeStop = (repo: string, active: boolean, reply = "done") =>
+    hook(
+      "claude-code",
+      "stop",
+      {
+        session_id: "A",
+        cwd: repo,
+        hook_event_name: "Stop",
+        stop_hook_active: active,
+        last_assistant_message: reply,
+      },
+      { cwd: repo },
+    );
+
+  it("Claude: blocks with exit 2 naming both commands, then stops blocking after the cap", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    hook(
+      "claude-code",
+      "user-prompt-submit",
+      { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" },
+      { cwd: repo },
+    );
+    hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo });
+    const first = claudeStop(repo, false);
+    expect(first.code).toBe(2);
+    expect(first.stderr).toMatch(/ritual is incomplete.*tandem task.*tandem status/s);
+    expect(claudeStop(repo, true).code).toBe(2);
+    expect(claudeStop(repo, true).code).toBe(0);
+    expect(stops(repo).map((s) => s.enforcement)).toEqual(["enforced", "enforced", "observe_only"]);
+  });
+
+  it("Claude: passes once status and task ran and the reply shows the box", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    hook(
+      "claude-code",
+      "user-prompt-submit",
+      { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" },
+      { cwd: repo },
+    );
+    hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo });
+    tandem(["task", "writing a.txt", "--session", "A"], { cwd: repo });
+    const box = tandem(["status", "--session", "A"], { cwd: repo }).stdout;
+    expect(claudeStop(repo, false, `Done.\n\`\`\`\n${box}\`\`\``)).toMatchObject({
+      code: 0,
+      stdout: "",
+      stderr: "",
+    });
+    expect(claudeStop(repo, false, "Done, no box").code).toBe(2);
+  });
+
+  it("Codex: never blocks and stays silent, recording the verdict as observe_only", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    const base = {
+      session_id: "X",
+      turn_id: "t",
+      cwd: repo,
+      model: "gpt-5.5",
+      permission_mode: "default",
+      transcript_path: null,
+    };
+    hook(
+      "codex",
+      "user-prompt-submit",
+      { ...base, hook_event_name: "UserPromptSubmit", prompt: "go" },
+      { cwd: repo },
+    );
+    hook(
+      "codex",
+      "pre-tool-use",
+      {
+        ...base,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "touch a" },
+        tool_use_id: "c1",
+      },
+      { cwd: repo },
+    );
+    const r = hook(
+      "codex",
+      "stop",
+      { ...base, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "done" },
+      { cwd: repo },
+    );
+    expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(stops(repo)).toEqual([
+      expect.objectContaining({ verdict: "block", rule: "status", enforcement: "observe_only" }),
+    ]);
+  });
+});
+
+describe("prompt context", () => {
+  const prompt = (client: string, repo: string, session: string, env: Record<string, string> = {}) => {
+    const payload = {
+      session_id: session,
+      turn_id: "t",
+      cwd: repo,
+      hook_event_name: "UserPromptSubmit",
+      prompt: "hi",
+      model: "m",
+      permission_mode: "default",
+      transcript_path: null,
+    };
+    const r = hook(client, "user-prompt-submit", payload, { cwd: repo, env });
+    return r.stdout
+      ? (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+          .additionalContext
+      : "";
+  };
+
+  it("mentions changed peers once, then only the reminder", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    hook("claude-code", "pre-tool-use", claudeWrite(repo, "P", "p.txt"), { cwd: repo });
+    expect(prompt("claude-code", repo, "A")).toMatch(/peers changed.*holds p\.txt/s);
+    const again = prompt("claude-code", repo, "A");
+    expect(again).not.toMatch(/peers changed/);
+    expect(again).toMatch(/Tandem reminder/);
+    hook("claude-code", "pre-tool-use", claudeWrite(repo, "P", "q.txt"), { cwd: repo });
+    expect(prompt("claude-code", repo, "A")).toMatch(/holds p\.txt, q\.txt/);
+  });
+
+  it("gives human-facing Codex sessions the status-footer instruction on every prompt, but not sub-agents", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    for (let i = 0; i < 2; i++)
+      expect(prompt("codex", repo, "X")).toMatch(
+        /final shell call, `tandem status`; append its output verbatim/,
+      );
+    prompt("codex", repo, "X");
+    const parent = ledger(repo).events[0]!.session!;
+    expect(prompt("codex", repo, "SUB", { TANDEM_PARENT_SESSION: parent })).toBe("");
+  });
+});
