@@ -27,7 +27,7 @@ export const configFileSchema = z.strictObject({
   subagents: z.optional(
     z.strictObject({
       worktreeRoot: z.optional(z.string().check(z.minLength(1))),
-      clients: z.optional(z.record(z.enum(["claude-code", "codex", "cursor", "exec"]), clientLaunch)),
+      clients: z.optional(z.partialRecord(z.enum(["claude-code", "codex", "cursor", "exec"]), clientLaunch)),
       capture: z.optional(
         z.strictObject({
           maxPatchBytes: z.optional(positiveInt),

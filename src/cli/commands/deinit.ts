@@ -1,0 +1,39 @@
+import { Command } from "commander";
+import { applyPlans } from "../../init/apply.js";
+import { initRoot, parseClients } from "../../init/options.js";
+import { planDeinit } from "../../init/plan.js";
+import { formatJson, formatSummary } from "../../init/report.js";
+import { readSnapshot } from "../../init/snapshot.js";
+import type { Io } from "../context.js";
+import { reportRefusals } from "./init.js";
+
+interface DeinitOptions {
+  clients?: string;
+  gitHooks: boolean;
+  dryRun?: boolean;
+  json?: boolean;
+  root?: string;
+}
+
+function runDeinit(io: Io, opts: DeinitOptions): void {
+  const clients = parseClients(opts.clients);
+  const root = initRoot(io.cwd, opts.root, io.env);
+  const plans = planDeinit(readSnapshot(root, clients, opts.gitHooks));
+  if (reportRefusals(io, root, plans)) return;
+  const mode = opts.dryRun ? "dry-run" : "write";
+  if (mode === "write") applyPlans(plans);
+  io.out(
+    opts.json ? formatJson(root, plans, "deinit", mode, null) : formatSummary(root, plans, "deinit", mode),
+  );
+}
+
+export function deinitCommand(io: Io): Command {
+  return new Command("deinit")
+    .description("Remove exactly the hooks `tandem init` added (keeps .tandem/config.jsonc)")
+    .option("--clients <list>", "comma-separated: claude-code,codex,cursor (default: all three)")
+    .option("--no-git-hooks", "leave the git hooks alone")
+    .option("--dry-run", "print what would change, write nothing")
+    .option("--json", "print the result as one JSON object")
+    .addHelpText("after", "\nExample:\n  tandem deinit --clients cursor\n")
+    .action((_opts: DeinitOptions, cmd: Command) => runDeinit(io, cmd.optsWithGlobals<DeinitOptions>()));
+}

@@ -1,0 +1,180 @@
+import { CLIENTS } from "../clients/index.js";
+import type { ClientName, ClientSpec } from "../clients/types.js";
+import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
+import { flatFormat, flatWanted } from "./cursor-json.js";
+import {
+  GIT_HOOK_NAMES,
+  type GitHookName,
+  hasRegion,
+  installRegion,
+  regionLines,
+  removeRegion,
+} from "./git-hooks.js";
+import { CONFIG_TEMPLATE } from "./project-config.js";
+import type { WantedHook } from "./reconcile.js";
+import { nestedFormat, nestedWanted } from "./settings-json.js";
+import type { FileState, Snapshot } from "./snapshot.js";
+
+/**
+ * What init / deinit would do to each file, as data. Pure: the snapshot holds every byte read,
+ * and `apply.ts` is the only place that writes, so `--check` and `--dry-run` share this exactly.
+ */
+
+export type Action = "create" | "update" | "unchanged" | "delete" | "keep" | "refuse";
+
+export interface FilePlan {
+  path: string;
+  kind: "settings" | "git-hook" | "config";
+  client?: ClientName;
+  action: Action;
+  /** Text to write for create/update. */
+  after: string | null;
+  /** Git hooks must be executable. */
+  executable: boolean;
+  /** One human line per difference (what `--check` prints). */
+  changes: string[];
+  /** What is (or would be) done, in a few words, for the summary. */
+  summary: string;
+  /** For refuse: what is wrong, starting with the file. */
+  reason?: string;
+}
+
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+function tally(out: FileOutcome, mode: Mode): string {
+  if (mode === "deinit") {
+    const hooks = plural(out.changes.length, "Tandem hook");
+    return out.action === "delete" ? `held nothing but ${hooks}` : `removed ${hooks}`;
+  }
+  const count = (kind: string) => out.changes.filter((c) => c.kind === kind && c.event !== "version").length;
+  if (out.action === "create") return plural(count("add"), "hook");
+  const parts = [
+    count("add") > 0 ? `added ${plural(count("add"), "hook")}` : "",
+    count("update") > 0 ? `updated ${plural(count("update"), "hook")}` : "",
+    count("remove") > 0 ? `removed ${plural(count("remove"), "stale Tandem hook")}` : "",
+    out.changes.some((c) => c.event === "version") ? "added version 1" : "",
+  ];
+  return parts.filter(Boolean).join(", ");
+}
+
+function formatOf(client: ClientSpec): {
+  format: ClientFileFormat;
+  wanted: (launcher: string) => WantedHook[];
+} {
+  return client.layout === "flat"
+    ? { format: flatFormat, wanted: (l) => flatWanted(client, l) }
+    : { format: nestedFormat(client.name), wanted: (l) => nestedWanted(client, l) };
+}
+
+function settingsPlan(name: ClientName, state: FileState, launcher: string | null, mode: Mode): FilePlan {
+  const client = CLIENTS[name];
+  const { format, wanted } = formatOf(client);
+  const out: FileOutcome = planClientFile(
+    client.settingsFile,
+    state.text,
+    launcher === null ? [] : wanted(launcher),
+    format,
+    mode,
+  );
+  return {
+    path: state.path,
+    kind: "settings",
+    client: name,
+    action: out.action,
+    after: out.after,
+    executable: false,
+    changes: out.changes.map((c) => c.detail),
+    summary: out.action === "unchanged" ? "" : tally(out, mode),
+    ...(out.reason === undefined ? {} : { reason: out.reason }),
+  };
+}
+
+function refused(base: Pick<FilePlan, "path" | "kind" | "executable">, reason: string): FilePlan {
+  return { ...base, action: "refuse", after: null, changes: [], summary: "", reason };
+}
+
+function gitHookInstall(name: GitHookName, state: FileState, launcher: string): FilePlan {
+  const base = { path: state.path, kind: "git-hook" as const, executable: true };
+  const res = installRegion(state.text, name, launcher);
+  if (!res.ok) return refused(base, `${state.path} ${res.reason}`);
+  const to = (summary: string, change: string): FilePlan => ({
+    ...base,
+    action: state.text === null ? "create" : "update",
+    after: res.text,
+    changes: [change],
+    summary,
+  });
+  if (state.text === null) return to("", `${name} hook missing`);
+  if (res.text !== state.text) {
+    const line = `\`${regionLines(name, launcher)[2]}\``;
+    return hasRegion(state.text)
+      ? to("updated the Tandem block", `Tandem block differs from ${line}`)
+      : to("added the Tandem block", `Tandem block missing (${line})`);
+  }
+  if (!state.executable) return to("made it executable", "not executable");
+  return { ...base, action: "unchanged", after: state.text, changes: [], summary: "" };
+}
+
+function gitHookRemove(state: FileState): FilePlan {
+  const base = { path: state.path, kind: "git-hook" as const, executable: true };
+  const res = removeRegion(state.text);
+  if (!res.ok) return refused(base, `${state.path} ${res.reason}`);
+  if (res.text === state.text)
+    return { ...base, action: "unchanged", after: state.text, changes: [], summary: "" };
+  return res.text === null
+    ? {
+        ...base,
+        action: "delete",
+        after: null,
+        changes: ["Tandem block"],
+        summary: "held nothing but the Tandem block",
+      }
+    : {
+        ...base,
+        action: "update",
+        after: res.text,
+        changes: ["Tandem block"],
+        summary: "removed the Tandem block",
+      };
+}
+
+function gitHookPlans(s: Snapshot, plan: (name: GitHookName, state: FileState) => FilePlan): FilePlan[] {
+  const hooks = s.gitHooks;
+  return hooks ? GIT_HOOK_NAMES.map((n) => plan(n, hooks.files[n])) : [];
+}
+
+function clientsOf(s: Snapshot): ClientName[] {
+  return (Object.keys(CLIENTS) as ClientName[]).filter((n) => s.settings[n] !== undefined);
+}
+
+function configPlan(state: FileState, mode: Mode): FilePlan {
+  const base = { path: state.path, kind: "config" as const, executable: false, summary: "" };
+  if (state.text === null) {
+    return mode === "init"
+      ? { ...base, action: "create", after: CONFIG_TEMPLATE, changes: ["missing"] }
+      : { ...base, action: "unchanged", after: null, changes: [] };
+  }
+  // Never overwritten, never removed: from the moment it exists it holds the project's settings.
+  return { ...base, action: mode === "init" ? "unchanged" : "keep", after: state.text, changes: [] };
+}
+
+export function planInit(s: Snapshot, launcher: string): FilePlan[] {
+  return [
+    ...clientsOf(s).map((n) => settingsPlan(n, s.settings[n]!, launcher, "init")),
+    configPlan(s.config, "init"),
+    ...gitHookPlans(s, (n, state) => gitHookInstall(n, state, launcher)),
+  ];
+}
+
+/** Removes exactly what init adds, and keeps the project config. */
+export function planDeinit(s: Snapshot): FilePlan[] {
+  return [
+    ...clientsOf(s).map((n) => settingsPlan(n, s.settings[n]!, null, "deinit")),
+    configPlan(s.config, "deinit"),
+    ...gitHookPlans(s, (_n, state) => gitHookRemove(state)),
+  ];
+}
+
+export function changed(plans: readonly FilePlan[]): FilePlan[] {
+  return plans.filter((p) => p.action === "create" || p.action === "update" || p.action === "delete");
+}

@@ -1,0 +1,45 @@
+import { DEFAULT_CONFIG } from "../config/schema.js";
+
+/**
+ * The `.tandem/config.jsonc` that `tandem init` creates: every key of PRODUCT §3, commented out
+ * with its default and meaning, so the file parses to an empty config (all defaults) and a user
+ * changes a setting by uncommenting one line. Defaults come from DEFAULT_CONFIG so the two cannot
+ * drift apart.
+ */
+
+const d = DEFAULT_CONFIG;
+const v = (value: unknown): string => JSON.stringify(value);
+
+export const CONFIG_TEMPLATE = `// Tandem project configuration, shared by every agent working in this repository.
+// Commit this file. Every key is optional: the values shown are the defaults.
+// To change a setting, uncomment its line (and the lines of the objects around it).
+{
+  // "agents": {
+  //   // Whether Stop hooks may block the end of a turn: "enforce", "observe" or "off" (Codex never blocks).
+  //   "stopRitual": ${v(d.stopRitual)},
+  //   // The ritual requires \`tandem status --end-turn\` evidence; env TANDEM_REQUIRE_GIT_FINALIZATION=1|0.
+  //   "requireGitFinalization": ${v(d.requireGitFinalization)},
+  //   // Extra roots checked at end of turn, relative to this root: [{ "path": "out", "disposition": "output" }]
+  //   // ("git" = a repository whose work must be committed, "output" = generated files).
+  //   "finalizationRoots": ${v(d.finalizationRoots)},
+  //   // Seconds after which a silent session without a live process is stale; env TANDEM_FRESHNESS.
+  //   "freshnessSeconds": ${v(d.freshnessSeconds)},
+  //   // On an internal error in a gating hook, deny instead of allow; env TANDEM_FAIL_CLOSED=1|0.
+  //   "failClosed": ${v(d.failClosed)}
+  // },
+  // "subagents": {
+  //   // Where child worktrees are created. Default: worktrees/ in Tandem's
+  //   // state dir (<git common dir>/tandem/worktrees); the value below is only an example.
+  //   "worktreeRoot": "../worktrees",
+  //   // Command and extra args used to launch each client headless (default: built in), e.g.
+  //   // { "codex": { "command": "codex", "args": ["--model", "gpt-5.5"] } }; keys: claude-code, codex, cursor, exec.
+  //   "clients": ${v(d.clients)},
+  //   "capture": {
+  //     // Byte cap of a child worktree's diff.
+  //     "maxPatchBytes": ${v(d.maxPatchBytes)},
+  //     // On-disk size bound of a child's uncommitted files, checked before capture.
+  //     "maxDirtyBytes": ${v(d.maxDirtyBytes)}
+  //   }
+  // }
+}
+`;

@@ -1,0 +1,65 @@
+import { accessSync, constants, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { CLIENTS } from "../clients/index.js";
+import type { ClientName } from "../clients/types.js";
+import { PROJECT_CONFIG } from "../config/root.js";
+import { TandemError } from "../errors.js";
+import { git } from "../git/run.js";
+import { GIT_HOOK_NAMES, type GitHookName } from "./git-hooks.js";
+
+/** The current content of every file init or deinit may touch; the planners read nothing else. */
+export interface FileState {
+  path: string;
+  text: string | null;
+  executable: boolean;
+}
+
+export interface Snapshot {
+  root: string;
+  settings: Partial<Record<ClientName, FileState>>;
+  config: FileState;
+  /** Null with --no-git-hooks. */
+  gitHooks: { dir: string; files: Record<GitHookName, FileState> } | null;
+}
+
+function readState(path: string): FileState {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { path, text: null, executable: false };
+    throw new TandemError(
+      `cannot read ${path} (${code ?? (err as Error).message}); fix the path or its permissions and re-run.`,
+    );
+  }
+  let executable = true;
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    executable = false;
+  }
+  return { path, text, executable };
+}
+
+/**
+ * The hooks directory git actually runs from: `--git-path hooks` honours core.hooksPath (a
+ * relative one is taken from the work tree top, `~` expanded) and points linked worktrees at the
+ * shared directory. Its output is relative to where git ran, hence the resolve against the root.
+ */
+export function gitHooksDir(root: string): string {
+  const out = git(root, ["rev-parse", "--git-path", "hooks"]).trim();
+  return resolve(root, out);
+}
+
+export function readSnapshot(root: string, clients: readonly ClientName[], withGitHooks: boolean): Snapshot {
+  const settings: Partial<Record<ClientName, FileState>> = {};
+  for (const name of clients) settings[name] = readState(join(root, CLIENTS[name].settingsFile));
+  let gitHooks: Snapshot["gitHooks"] = null;
+  if (withGitHooks) {
+    const dir = gitHooksDir(root);
+    const files = Object.fromEntries(GIT_HOOK_NAMES.map((n) => [n, readState(join(dir, n))]));
+    gitHooks = { dir, files: files as Record<GitHookName, FileState> };
+  }
+  return { root, settings, config: readState(join(root, PROJECT_CONFIG)), gitHooks };
+}

@@ -1,0 +1,53 @@
+import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { delimiter, join, relative } from "node:path";
+import { shellQuote } from "../../src/init/hook-command.js";
+import { TANDEM_BIN, tandem } from "../helpers/cli.js";
+
+/** The launcher init writes when run as `node dist/tandem.cjs` (what `tandem()` does). */
+export const LAUNCHER = `${shellQuote(process.execPath)} ${shellQuote(TANDEM_BIN)}`;
+
+/** PATH without any directory that holds a `codex`, so the trust check's outcome is fixed. */
+export function pathWithoutCodex(): string {
+  return (process.env.PATH ?? "")
+    .split(delimiter)
+    .filter((dir) => {
+      try {
+        accessSync(join(dir, "codex"), constants.X_OK);
+        return false;
+      } catch {
+        return true;
+      }
+    })
+    .join(delimiter);
+}
+
+/** Runs tandem with a PATH that has no codex on it. */
+export function run(args: string[], cwd: string, env: Record<string, string | undefined> = {}) {
+  return tandem(args, { cwd, env: { PATH: pathWithoutCodex(), ...env } });
+}
+
+export function read(file: string): string | null {
+  return existsSync(file) ? readFileSync(file, "utf8") : null;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON and assert on its shape.
+export function readJson(file: string): Record<string, any> {
+  return JSON.parse(readFileSync(file, "utf8"));
+}
+
+/** Every file under `dir` (skipping git's object store and logs) with its content and mode. */
+export function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const rel = relative(dir, p);
+      if (/^\.git\/(objects|logs|refs|index$|tandem)/.test(rel)) continue;
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else out[rel] = `${(st.mode & 0o777).toString(8)} ${readFileSync(p, "utf8")}`;
+    }
+  };
+  walk(dir);
+  return out;
+}
