@@ -30,7 +30,7 @@ export interface ShellTargets {
   patches: string[];
   /** Part of the command may write files we cannot name. */
   opaque: boolean;
-  /** The command does not parse (then `opaque` is true and nothing is extracted). */
+  /** The command does not parse, or the parser is missing (then `opaque` is true). */
   error?: string;
 }
 
@@ -44,7 +44,18 @@ export async function extractShellTargets(
   command: string,
   options: ShellTargetOptions = {},
 ): Promise<ShellTargets> {
-  const parser = await loadParser();
+  let parser: Parser;
+  try {
+    parser = await loadParser();
+  } catch (err) {
+    // A broken install must not take the hook down with it.
+    return {
+      writes: [],
+      patches: [],
+      opaque: true,
+      error: `shell parser unavailable: ${parseErrorMessage(err)}`,
+    };
+  }
   return withGoStacks(() => extractWith(parser, command, options.home ?? homedir()));
 }
 
@@ -1004,8 +1015,8 @@ function runGitSubcommand([sub, ...args]: Arg[], ctx: CommandContext): void {
     return;
   }
   if (GIT_READ_ONLY.has(sub)) {
-    // `git diff --output=FILE` and friends write where we cannot always see.
-    if (args.some((arg) => arg === null || arg.startsWith("--output"))) ctx.walker.markOpaque();
+    // `git diff --output=FILE` and friends write a file of their own.
+    if (args.some((arg) => arg?.startsWith("--output"))) ctx.walker.markOpaque();
     return;
   }
   const handler = GIT_HANDLERS[sub];

@@ -369,6 +369,7 @@ describe("commands that write nothing", () => {
     "cat a b | grep -n x | head -5",
     "git status && git diff HEAD~1 && git log --oneline -5",
     "git add -A && git commit -m 'msg'",
+    "git commit -m \"$(cat <<'EOF'\nSubject\n\nBody\nEOF\n)\"",
     "npm test",
     "echo hi && pwd",
     "find . -name '*.ts' -type f",
@@ -395,6 +396,7 @@ describe("opaque commands", () => {
     "xargs rm < list.txt",
     "$EDITOR file.txt",
     "curl -o out.bin https://example.invalid/x",
+    "git diff --output=changes.diff",
     "env -S 'touch a' ",
   ])("%s is opaque", async (command) => {
     const found = await extract(command);
