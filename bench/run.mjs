@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchHooks } from "./hooks.mjs";
 import { compare, table } from "./lib.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -20,7 +21,7 @@ const startup = compare(
   node("node -e 0", ["-e", "0"]),
   [
     node("tandem --version", [bin, "--version"]),
-    node("tandem hook (no-op payload)", [bin, "hook", "claude-code", "notification"], { input: "{}" }),
+    node("tandem hook, unknown event (no-op)", [bin, "hook", "claude-code", "notification"], { input: JSON.stringify({ session_id: "noop", cwd: repo, hook_event_name: "Notification" }) }),
   ],
   ROUNDS,
 );
@@ -38,6 +39,7 @@ const report = [
   "",
   table(startup),
   "",
+  benchHooks(bin, ROUNDS),
 ].join("\n");
 writeFileSync(resultsFile, report);
 process.stdout.write(`${report}\n`);

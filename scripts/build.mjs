@@ -1,26 +1,41 @@
-// Bundles the CLI into one CommonJS file. Dynamic imports stay lazy inside the
-// bundle (esbuild wraps them as on-demand module initialisers), so a hook process
-// parses one file but never evaluates the CLI framework. CommonJS rather than ESM
-// because Node 20 loads one CJS file ~15 ms faster than one ESM file, and that
-// start-up cost is paid by every hook (see docs/decisions/0002-bundling.md).
+// Bundles Tandem into three CommonJS files (see docs/decisions/0002-bundling.md):
+//   dist/tandem.cjs  the `tandem` binary: a dispatcher of a few KB;
+//   dist/hook.cjs    everything `tandem hook` / `git-hook` need, nothing else;
+//   dist/cli.cjs     the command line (commander, help texts, init, sub-agents).
+// A hook process compiles the dispatcher and the hook bundle only. CommonJS
+// because Node 20 loads it faster than ESM, and that cost is paid per hook.
 import { chmodSync, readFileSync } from "node:fs";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
-await build({
-  entryPoints: ["src/main.ts"],
-  outfile: "dist/tandem.cjs",
+/** main.ts imports the two halves by their source paths; in the bundle they are sibling files. */
+const splitHalves = {
+  name: "split-halves",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(hooks\/process|cli\/program)\.js$/ }, (args) => {
+      if (!args.importer.endsWith("main.ts")) return undefined;
+      return { path: args.path.startsWith("./hooks") ? "./hook.cjs" : "./cli.cjs", external: true };
+    });
+  },
+};
+
+const common = {
   bundle: true,
   platform: "node",
   format: "cjs",
   target: "node20",
-  external: ["better-sqlite3"],
+  external: ["better-sqlite3", "mvdan-sh"],
   // jsonc-parser's UMD build requires its parts at run time; its ESM build bundles.
   mainFields: ["module", "main"],
-  banner: { js: "#!/usr/bin/env node" },
   define: { __TANDEM_VERSION__: JSON.stringify(pkg.version) },
   legalComments: "none",
   logLevel: "warning",
-});
+};
+
+await Promise.all([
+  build({ ...common, entryPoints: ["src/main.ts"], outfile: "dist/tandem.cjs", banner: { js: "#!/usr/bin/env node" }, plugins: [splitHalves] }),
+  build({ ...common, entryPoints: ["src/hooks/process.ts"], outfile: "dist/hook.cjs" }),
+  build({ ...common, entryPoints: ["src/cli/program.ts"], outfile: "dist/cli.cjs" }),
+]);
 chmodSync("dist/tandem.cjs", 0o755);

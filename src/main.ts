@@ -1,9 +1,13 @@
 import { VERSION } from "./version.js";
 
+type HookHalf = typeof import("./hooks/process.js");
+type CliHalf = typeof import("./cli/program.js");
+
 /**
  * Entry point. Hooks are on the agents' hot path, so `hook` and `git-hook`
- * dispatch before anything else is loaded: the CLI framework, help texts and
- * sub-agent code are never evaluated for a hook.
+ * load only the hook bundle: the CLI framework, help texts and sub-agent code
+ * are never read for a hook. `require` (not `import()`) because a dynamic import
+ * of a CommonJS file makes Node scan the whole file for exports first (~40 ms).
  */
 async function main(argv: string[]): Promise<number> {
   const [first] = argv;
@@ -12,10 +16,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (first === "hook" || first === "git-hook") {
-    const { runHookProcess } = await import("./hooks/process.js");
+    const { runHookProcess } = require("./hooks/process.js") as HookHalf;
     return runHookProcess(argv);
   }
-  const { runCli } = await import("./cli/program.js");
+  const { runCli } = require("./cli/program.js") as CliHalf;
   return runCli(argv);
 }
 

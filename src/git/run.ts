@@ -1,4 +1,4 @@
-import { type SpawnSyncReturns, spawnSync } from "node:child_process";
+import type { SpawnSyncReturns } from "node:child_process";
 
 /** Variables that redirect git away from the repository we name with `-C`. */
 const SCRUBBED = [
@@ -54,6 +54,8 @@ export function scrubbedEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
 }
 
 function spawnGit(cwd: string, args: readonly string[], opts: GitOptions): SpawnSyncReturns<Buffer> {
+  // Loaded on first use: most hook calls never run git, and the module costs ~7 ms to load.
+  const { spawnSync } = process.getBuiltinModule("node:child_process");
   return spawnSync("git", args as string[], {
     cwd,
     env: scrubbedEnv(opts.env),

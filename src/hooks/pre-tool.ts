@@ -1,14 +1,15 @@
-import { createHash } from "node:crypto";
 import { groupOf, loadHeld } from "../claims/holders.js";
 import { ALLOW, type ToolCall, type Verdict } from "../clients/types.js";
 import { denialMessage } from "../core/claim-messages.js";
 import {
   CLEAN_TAKEOVER_GRACE_MS,
   type ClaimDecision,
+  type ClaimTarget,
   decideClaims,
   type HeldClaim,
   overlaps,
 } from "../core/claims.js";
+import { digest } from "../core/digest.js";
 import { fsTargetProbe, gatherRootFacts } from "../core/root-facts.js";
 import { classify, type ResolvedRoots, resolveRoots, rootPaths } from "../core/roots.js";
 import { resolveTarget } from "../core/target-path.js";
@@ -47,33 +48,41 @@ function targetFacts(
   });
 }
 
-function inputDigest(input: unknown): { inputBytes: number; inputSha256: string } {
+function inputDigest(input: unknown): { inputBytes: number; inputDigest: string } {
   const text = typeof input === "string" ? input : JSON.stringify(input ?? null);
-  return {
-    inputBytes: Buffer.byteLength(text),
-    inputSha256: createHash("sha256").update(text).digest("hex"),
-  };
+  return { inputBytes: Buffer.byteLength(text), inputDigest: digest(text) };
 }
 
 /**
  * Marks peers' claims on committed, clean files, so they can be taken over. Only
- * claims that could block this call and are past the grace period cost a git call.
+ * claims that would block this call and are past the grace period cost a git call.
  */
-function markClean(held: HeldClaim[], targets: ReturnType<typeof planTargets>["claim"], now: number): void {
+function markClean(
+  held: HeldClaim[],
+  targets: ClaimTarget[],
+  caller: { id: string; group: string },
+  now: number,
+): void {
   const candidates = held.filter(
     (c) =>
-      c.holder.live && now - c.acquiredAt >= CLEAN_TAKEOVER_GRACE_MS && targets.some((t) => overlaps(c, t)),
+      c.holder.id !== caller.id &&
+      c.holder.group !== caller.group &&
+      c.holder.live &&
+      now - c.acquiredAt >= CLEAN_TAKEOVER_GRACE_MS &&
+      targets.some((t) => overlaps(c, t)),
   );
   const byWorktree = new Map<string, HeldClaim[]>();
   for (const c of candidates) byWorktree.set(c.worktree, [...(byWorktree.get(c.worktree) ?? []), c]);
   for (const [worktree, claims] of byWorktree) {
     try {
-      const dirty = dirtyPaths(
-        worktree,
-        claims.map((c) => c.path),
-      );
+      const dirty = [
+        ...dirtyPaths(
+          worktree,
+          claims.map((c) => c.path),
+        ),
+      ];
       for (const c of claims)
-        c.clean = c.path !== "." && ![...dirty].some((d) => d === c.path || d.startsWith(`${c.path}/`));
+        c.clean = c.path !== "." && !dirty.some((d) => d === c.path || d.startsWith(`${c.path}/`));
     } catch {
       // Unknown cleanliness never takes a claim over.
     }
@@ -134,7 +143,7 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   );
   const decision = record(ctx, tool, found.raws, (caller, group) => {
     const held = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);
-    markClean(held, plan.claim, ctx.now);
+    markClean(held, plan.claim, { id: caller, group }, ctx.now);
     return decideClaims({
       caller: { id: caller, group },
       targets: plan.claim,

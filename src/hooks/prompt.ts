@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { digest } from "../core/digest.js";
 import { ALLOW, type Verdict } from "../clients/types.js";
 import { REMEDIATION_MARKER } from "../core/ritual.js";
 import { codexFooterInstruction, ritualReminder } from "../core/ritual-messages.js";
@@ -11,10 +11,6 @@ import { saveTurnSnapshot } from "./shell-delta.js";
 
 /** Prompts are stored clamped; nothing decides on their full text. */
 const PROMPT_LIMIT = 4000;
-
-function peersDigest(lines: string): string {
-  return createHash("sha256").update(lines).digest("hex").slice(0, 16);
-}
 
 function lastPeersDigest(ctx: HookCtx, session: string): string | null {
   const prompts = listEvents(ctx.db, { session, kind: "prompt.submitted" });
@@ -34,8 +30,8 @@ export function onPrompt(ctx: HookCtx): Verdict {
     const session = hookSession(ctx);
     const peers = livePeers(ctx.db, session.id, ctx.config.freshnessSeconds, ctx.now);
     const summary = peers.map((p) => `${p.name}|${p.task}|${p.claims.join(",")}`).join("\n");
-    const digest = peersDigest(summary);
-    const changed = digest !== lastPeersDigest(ctx, session.id);
+    const peers64 = digest(summary);
+    const changed = peers64 !== lastPeersDigest(ctx, session.id);
     append(ctx.db, {
       kind: "prompt.submitted",
       session: session.id,
@@ -46,7 +42,7 @@ export function onPrompt(ctx: HookCtx): Verdict {
         truncated: text.length > PROMPT_LIMIT,
         remediation,
         turnId: ctx.input.turnId,
-        peersDigest: digest,
+        peersDigest: peers64,
       },
     });
     if (session.kind === "subagent") return null;

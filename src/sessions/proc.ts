@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
 export interface ProcInfo {
@@ -29,6 +28,7 @@ function fromProcFs(pid: number): ProcInfo | null | undefined {
 }
 
 function fromPs(pid: number): ProcInfo | null {
+  const { spawnSync } = process.getBuiltinModule("node:child_process");
   const res = spawnSync("ps", ["-o", "ppid=,lstart=,comm=", "-p", String(pid)], { encoding: "utf8" });
   const line = res.status === 0 ? res.stdout.trim() : "";
   const m = /^(\d+)\s+(\w{3}\s+\w{3}\s+\d+\s+[\d:]+\s+\d{4})\s+(.*)$/.exec(line);

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { Db } from "../store/db.js";
 import type { EventData } from "../store/event-schemas.js";
 import { append } from "../store/ledger.js";
@@ -8,6 +7,8 @@ import { type SessionRow, sessionById, sessionByNative } from "../store/queries.
 export type SessionStart = Omit<EventData<"session.started">, "name">;
 
 export function newSessionId(): string {
+  // node:crypto is loaded only here: a new session is rare, a hook call is not.
+  const { randomBytes } = process.getBuiltinModule("node:crypto");
   return `ses_${randomBytes(6).toString("hex")}`;
 }
 

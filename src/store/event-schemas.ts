@@ -36,7 +36,8 @@ export const EVENT_SCHEMAS = {
     toolUseId: z.optional(z.nullable(z.string())),
     targets: z.array(z.string()),
     inputBytes: z.number(),
-    inputSha256: z.string(),
+    /** A fast digest of the full input (src/core/digest.ts), not a security hash. */
+    inputDigest: z.string(),
   }),
   "tool.completed": z.object({
     tool: z.string(),

@@ -64,7 +64,7 @@ export function generateLedger(db: Db, count: number, seed = 7, prefix = "native
         append(db, {
           kind: "tool.requested",
           session: s,
-          data: { tool: "Write", targets: [path], inputBytes: 10, inputSha256: "ab" },
+          data: { tool: "Write", targets: [path], inputBytes: 10, inputDigest: "ab" },
         });
       } else if (r < 0.5) {
         append(db, {
