@@ -11,7 +11,19 @@ function repoFixture() {
   const repo = join(work, "repo");
   mkdirSync(repo);
   execFileSync("git", ["init", "-q", "-b", "main", repo]);
-  execFileSync("git", ["-C", repo, "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "--allow-empty", "-m", "i"]);
+  execFileSync("git", [
+    "-C",
+    repo,
+    "-c",
+    "user.name=b",
+    "-c",
+    "user.email=b@b",
+    "commit",
+    "-q",
+    "--allow-empty",
+    "-m",
+    "i",
+  ]);
   return { work, repo };
 }
 
@@ -44,16 +56,46 @@ export function benchHooks(bin, rounds) {
   const env = { ...process.env, XDG_CONFIG_HOME: join(work, "xdg") };
   const node = (name, args, extra = {}) => ({ name, cmd: process.execPath, args, cwd: repo, env, ...extra });
   // Warm the store so every measured call finds it migrated, as in real use.
-  execFileSync(process.execPath, [bin, "hook", "claude-code", "pre-tool-use"], { cwd: repo, env, input: JSON.stringify(write(repo, 0)) });
+  execFileSync(process.execPath, [bin, "hook", "claude-code", "pre-tool-use"], {
+    cwd: repo,
+    env,
+    input: JSON.stringify(write(repo, 0)),
+  });
   const result = compare(
     node("node -e 0", ["-e", "0"]),
     [
-      { ...node("pre-tool-use, 1-file Write", [bin, "hook", "claude-code", "pre-tool-use"], { input: JSON.stringify(write(repo, 1)) }), target: 1.3 },
-      { ...node("pre-tool-use, 100-file apply_patch", [bin, "hook", "codex", "pre-tool-use"], { input: JSON.stringify(patch100(repo)) }), target: 1.5 },
-      node("stop", [bin, "hook", "claude-code", "stop"], { input: JSON.stringify({ session_id: "bench-1", cwd: repo, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "ok" }), okCodes: [0, 2] }),
+      {
+        ...node("pre-tool-use, 1-file Write", [bin, "hook", "claude-code", "pre-tool-use"], {
+          input: JSON.stringify(write(repo, 1)),
+        }),
+        target: 1.3,
+      },
+      {
+        ...node("pre-tool-use, 100-file apply_patch", [bin, "hook", "codex", "pre-tool-use"], {
+          input: JSON.stringify(patch100(repo)),
+        }),
+        target: 1.5,
+      },
+      node("stop", [bin, "hook", "claude-code", "stop"], {
+        input: JSON.stringify({
+          session_id: "bench-1",
+          cwd: repo,
+          hook_event_name: "Stop",
+          stop_hook_active: false,
+          last_assistant_message: "ok",
+        }),
+        okCodes: [0, 2],
+      }),
     ],
     rounds,
   );
   rmSync(work, { recursive: true, force: true });
-  return ["## Hooks", "", "Same session and payload every round (the claim is already held after the first call, as for an agent editing one file repeatedly).", "", table(result), ""].join("\n");
+  return [
+    "## Hooks",
+    "",
+    "Same session and payload every round (the claim is already held after the first call, as for an agent editing one file repeatedly).",
+    "",
+    table(result),
+    "",
+  ].join("\n");
 }

@@ -21,7 +21,9 @@ const startup = compare(
   node("node -e 0", ["-e", "0"]),
   [
     node("tandem --version", [bin, "--version"]),
-    node("tandem hook, unknown event (no-op)", [bin, "hook", "claude-code", "notification"], { input: JSON.stringify({ session_id: "noop", cwd: repo, hook_event_name: "Notification" }) }),
+    node("tandem hook, unknown event (no-op)", [bin, "hook", "claude-code", "notification"], {
+      input: JSON.stringify({ session_id: "noop", cwd: repo, hook_event_name: "Notification" }),
+    }),
   ],
   ROUNDS,
 );

@@ -34,7 +34,13 @@ const common = {
 };
 
 await Promise.all([
-  build({ ...common, entryPoints: ["src/main.ts"], outfile: "dist/tandem.cjs", banner: { js: "#!/usr/bin/env node" }, plugins: [splitHalves] }),
+  build({
+    ...common,
+    entryPoints: ["src/main.ts"],
+    outfile: "dist/tandem.cjs",
+    banner: { js: "#!/usr/bin/env node" },
+    plugins: [splitHalves],
+  }),
   build({ ...common, entryPoints: ["src/hooks/process.ts"], outfile: "dist/hook.cjs" }),
   build({ ...common, entryPoints: ["src/cli/program.ts"], outfile: "dist/cli.cjs" }),
 ]);

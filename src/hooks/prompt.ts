@@ -1,5 +1,5 @@
-import { digest } from "../core/digest.js";
 import { ALLOW, type Verdict } from "../clients/types.js";
+import { digest } from "../core/digest.js";
 import { REMEDIATION_MARKER } from "../core/ritual.js";
 import { codexFooterInstruction, ritualReminder } from "../core/ritual-messages.js";
 import { sessionStartContext } from "../core/session-context.js";
