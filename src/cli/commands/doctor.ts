@@ -1,5 +1,7 @@
 import { Command } from "commander";
-import { checkStore, type StoreReport } from "../../doctor/store-checks.js";
+import { checkStore, type Finding, type StoreReport } from "../../doctor/store-checks.js";
+import { nodeFinding, staleSessionFindings } from "../../doctor/system-checks.js";
+import { checkWiring } from "../../doctor/wiring-checks.js";
 import { findProject, type Io } from "../context.js";
 
 interface DoctorOptions {
@@ -8,13 +10,18 @@ interface DoctorOptions {
   root?: string;
 }
 
-function formatReport(root: string, r: StoreReport): string {
-  const lines = [`Tandem doctor — root ${root}`, `state: ${r.file}`];
-  for (const f of r.findings) {
+function findingLines(findings: readonly Finding[]): string[] {
+  const lines: string[] = [];
+  for (const f of findings) {
     const mark = f.level === "problem" ? "✗" : f.level === "ok" ? "✓" : "·";
     lines.push(`${mark} ${f.check}: ${f.detail}`);
     if (f.fix) lines.push(`    fix: ${f.fix}`);
   }
+  return lines;
+}
+
+function formatReport(root: string, r: StoreReport, other: readonly Finding[]): string {
+  const lines = [`Tandem doctor — root ${root}`, `state: ${r.file}`, ...findingLines(r.findings)];
   if (r.counts) {
     lines.push(
       `events: ${r.counts.events}, sessions: ${r.counts.sessions}, active claims: ${r.counts.claims}`,
@@ -26,24 +33,38 @@ function formatReport(root: string, r: StoreReport): string {
       `rebuild: replayed ${r.rebuild.replayed} events; projections ${r.rebuild.identical ? "identical to the live views" : "DIFFERED from the live views and were replaced"}`,
     );
   }
+  lines.push(...findingLines(other));
+  const problems = [...r.findings, ...other].filter((f) => f.level === "problem").length;
+  lines.push(
+    problems === 0
+      ? "No problems found."
+      : `${problems} problem(s) found; each is listed above with its fix.`,
+  );
   return `${lines.join("\n")}\n`;
 }
 
 export function doctorCommand(io: Io): Command {
   return new Command("doctor")
-    .description("Check Tandem's state store (integrity, schema, counts)")
+    .description(
+      "Check Tandem's state store, hook wiring, Codex trust and sessions; each problem comes with its fix",
+    )
     .option("--rebuild", "drop the live views and replay them from the event ledger")
     .option("--json", "print the report as JSON")
-    .addHelpText("after", "\nExample:\n  tandem doctor --rebuild\n")
-    .action((_opts: DoctorOptions, cmd: Command) => {
+    .addHelpText("after", "\nExamples:\n  tandem doctor\n  tandem doctor --rebuild\n")
+    .action(async (_opts: DoctorOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<DoctorOptions>();
       const project = findProject(io, opts.root);
-      const report = checkStore(project.stateDir, { rebuild: opts.rebuild === true });
+      const store = checkStore(project.stateDir, { rebuild: opts.rebuild === true });
+      const other = [
+        nodeFinding(),
+        ...(await checkWiring(project.resolved.root, io.env)),
+        ...staleSessionFindings(project.stateDir, project.loaded.config.freshnessSeconds),
+      ];
       io.out(
         opts.json
-          ? `${JSON.stringify({ root: project.resolved.root, ...report }, null, 2)}\n`
-          : formatReport(project.resolved.root, report),
+          ? `${JSON.stringify({ root: project.resolved.root, ...store, checks: other }, null, 2)}\n`
+          : formatReport(project.resolved.root, store, other),
       );
-      if (report.findings.some((f) => f.level === "problem")) io.exitCode = 1;
+      if ([...store.findings, ...other].some((f) => f.level === "problem")) io.exitCode = 1;
     });
 }

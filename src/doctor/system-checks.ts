@@ -1,0 +1,44 @@
+import { existsSync } from "node:fs";
+import { formatAge } from "../core/liveness.js";
+import { sessionViews } from "../sessions/view.js";
+import { dbFile, openDb } from "../store/db.js";
+import type { Finding } from "./store-checks.js";
+
+export function nodeFinding(version = process.versions.node): Finding {
+  const major = Number(version.split(".")[0]);
+  return major >= 20
+    ? { level: "ok", check: "node", detail: `Node ${version}` }
+    : {
+        level: "problem",
+        check: "node",
+        detail: `Node ${version} is too old`,
+        fix: "install Node 20 or newer",
+      };
+}
+
+/** Stale sessions that still hold claims: harmless to peers, but their work may await finalization. */
+export function staleSessionFindings(
+  stateDir: string,
+  freshnessSeconds: number,
+  now = Date.now(),
+): Finding[] {
+  if (!existsSync(dbFile(stateDir))) return [];
+  let db: ReturnType<typeof openDb>;
+  try {
+    db = openDb(stateDir);
+  } catch {
+    return []; // the store checks report an unreadable store
+  }
+  try {
+    return sessionViews(db, freshnessSeconds, now)
+      .filter((s) => !s.live && !s.ended && s.claims > 0)
+      .map((s) => ({
+        level: "info" as const,
+        check: "sessions",
+        detail: `${s.name} (${s.client}) is stale (last seen ${formatAge(now - s.lastSeen)} ago) and still holds ${s.claims} claim(s); they no longer block anyone`,
+        fix: `if its work is finished, release them: \`tandem release --session ${s.name} <paths>\` (see \`tandem claims --all\`)`,
+      }));
+  } finally {
+    db.close();
+  }
+}

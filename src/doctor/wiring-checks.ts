@@ -1,0 +1,169 @@
+import { accessSync, constants, existsSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
+import type { ClientName } from "../clients/types.js";
+import { errorMessage } from "../errors.js";
+import {
+  checkCodexTrust,
+  defaultTrustDeps,
+  describeTrust,
+  findOnPath,
+  type TrustDeps,
+} from "../init/codex-trust.js";
+import { parseOurCommand } from "../init/hook-command.js";
+import { type FilePlan, planInit } from "../init/plan.js";
+import { driftLines } from "../init/report.js";
+import { readSnapshot } from "../init/snapshot.js";
+import type { Finding } from "./store-checks.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Every `command` string anywhere in a settings file (both nested and flat layouts). */
+function commandsIn(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) commandsIn(v, out);
+  else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === "command" && typeof v === "string") out.push(v);
+      else commandsIn(v, out);
+    }
+  }
+  return out;
+}
+
+/** The launcher part of our hook commands (`<launcher> hook <client> <event>`). */
+function launchersOf(text: string | null): string[] {
+  if (text === null) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  return commandsIn(parsed)
+    .filter((c) => parseOurCommand(c) !== null)
+    .map((c) => c.replace(/\s+hook\s+\S+\s+\S+\s*$/, ""));
+}
+
+/** Splits a launcher into words, honouring the single/double quotes init writes. */
+export function launcherWords(launcher: string): string[] {
+  const words: string[] = [];
+  for (const m of launcher.matchAll(/'((?:[^']|'\\'')*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)) {
+    words.push((m[1]?.replace(/'\\''/g, "'") ?? m[2]?.replace(/\\(.)/g, "$1") ?? m[3])!);
+  }
+  return words;
+}
+
+/** Why the launcher cannot start Tandem from the repository, or null when it can. */
+export function launcherProblem(launcher: string, root: string, env: Env): string | null {
+  const words = launcherWords(launcher);
+  const [first, second] = words;
+  if (!first) return "it is empty";
+  const exe = first.includes("/") ? (isAbsolute(first) ? first : join(root, first)) : findOnPath(first, env);
+  if (!exe) return `\`${first}\` is not on PATH`;
+  try {
+    accessSync(exe, constants.X_OK);
+  } catch {
+    return `${exe} does not exist or is not executable`;
+  }
+  if (second && /\.c?js$/.test(second)) {
+    const script = isAbsolute(second) ? second : join(root, second);
+    if (!existsSync(script)) return `${script} does not exist (moved or uninstalled?)`;
+  }
+  return null;
+}
+
+function wiredClients(root: string): { clients: ClientName[]; launchers: Set<string> } {
+  const snapshot = readSnapshot(root, CLIENT_NAMES, false);
+  const launchers = new Set<string>();
+  const clients = CLIENT_NAMES.filter((name) => {
+    const found = launchersOf(snapshot.settings[name]?.text ?? null);
+    for (const l of found) launchers.add(l);
+    return found.length > 0;
+  });
+  return { clients, launchers };
+}
+
+function driftFindings(root: string, plans: FilePlan[], launcher: string): Finding[] {
+  const fix = `run \`tandem init --command '${launcher}'\` (or \`tandem init\` to switch hooks to this tandem)`;
+  return driftLines(root, plans).map((line) => ({
+    level: "problem" as const,
+    check: line.includes(".git") || line.includes("hooks/") ? "git hooks" : "client hooks",
+    detail: line,
+    fix,
+  }));
+}
+
+/** Client and git hook wiring, the launcher they call, and Codex trust (issue 7 item 3). */
+export async function checkWiring(
+  root: string,
+  env: Env,
+  trustDeps: TrustDeps = defaultTrustDeps,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const { clients, launchers } = wiredClients(root);
+  for (const name of CLIENT_NAMES.filter((n) => !clients.includes(n))) {
+    findings.push({
+      level: "info",
+      check: "client hooks",
+      detail: `${name}: not wired (${CLIENTS[name].settingsFile} has no Tandem hooks)`,
+      fix: `if you use ${name} here, run \`tandem init --clients ${name}\``,
+    });
+  }
+  if (clients.length === 0) return findings;
+  if (launchers.size > 1) {
+    findings.push({
+      level: "problem",
+      check: "client hooks",
+      detail: `hooks start Tandem in ${launchers.size} different ways: ${[...launchers].join(" | ")}`,
+      fix: "run `tandem init` to make them all the same",
+    });
+  }
+  const launcher = [...launchers][0]!;
+  const problem = launcherProblem(launcher, root, env);
+  findings.push(
+    problem
+      ? {
+          level: "problem",
+          check: "hook command",
+          detail: `the hooks call \`${launcher}\`, but ${problem}`,
+          fix: "run `tandem init` from the Tandem you want the hooks to use",
+        }
+      : { level: "ok", check: "hook command", detail: `the hooks call \`${launcher}\`, which resolves` },
+  );
+  let plans: FilePlan[];
+  try {
+    plans = planInit(readSnapshot(root, clients, true), launcher).filter((p) => p.kind !== "config");
+  } catch (err) {
+    findings.push({
+      level: "problem",
+      check: "client hooks",
+      detail: errorMessage(err),
+      fix: "fix the file named above, then run `tandem doctor` again",
+    });
+    return findings;
+  }
+  const drift = driftFindings(root, plans, launcher);
+  findings.push(...drift);
+  if (drift.length === 0)
+    findings.push({
+      level: "ok",
+      check: "client hooks",
+      detail: `${clients.join(", ")} and the git hooks are wired and current`,
+    });
+  if (clients.includes("codex")) findings.push(await trustFinding(root, env, trustDeps));
+  return findings;
+}
+
+async function trustFinding(root: string, env: Env, deps: TrustDeps): Promise<Finding> {
+  const report = await checkCodexTrust(root, env, deps);
+  const text = describeTrust(report);
+  const ok = report.state === "listed" && report.pending.length === 0;
+  if (ok) return { level: "ok", check: "codex trust", detail: text };
+  if (report.state === "no-codex") return { level: "info", check: "codex trust", detail: text };
+  return {
+    level: "problem",
+    check: "codex trust",
+    detail: text.replace(/; open .*$/, ""),
+    fix: "open `codex` in the project and approve Tandem's hooks with /hooks",
+  };
+}
