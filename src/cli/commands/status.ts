@@ -1,6 +1,8 @@
 import { Command } from "commander";
+import type { Findings } from "../../core/finalization.js";
+import { formatFindings } from "../../core/finalization-format.js";
 import { renderStatusBox, type StatusModel } from "../../core/status-box.js";
-import { TandemError } from "../../errors.js";
+import { endTurnCheck } from "../../finalization/check.js";
 import { statusModel } from "../../status/model.js";
 import { append, write } from "../../store/ledger.js";
 import type { SessionRow } from "../../store/queries.js";
@@ -14,8 +16,8 @@ interface StatusOptions {
   root?: string;
 }
 
-function statusJson(s: SessionRow, m: StatusModel, findings: unknown): string {
-  return `${JSON.stringify({
+function statusObject(s: SessionRow, m: StatusModel, findings: Findings | Record<string, never>) {
+  return {
     ok: true,
     session: { id: s.id, name: s.name, client: s.client, task: s.task, activity: s.activity },
     claims: m.claims,
@@ -24,7 +26,13 @@ function statusJson(s: SessionRow, m: StatusModel, findings: unknown): string {
     subagents: m.subagents,
     warnings: m.warnings,
     findings,
-  })}\n`;
+  };
+}
+
+/** PRODUCT §5: one object whatever the outcome; the status keys stay at the top level too. */
+function statusJson(s: SessionRow, m: StatusModel, findings: Findings | Record<string, never>): string {
+  const status = statusObject(s, m, findings);
+  return `${JSON.stringify({ ...status, status })}\n`;
 }
 
 export function statusCommand(io: Io): Command {
@@ -36,25 +44,28 @@ export function statusCommand(io: Io): Command {
     .addHelpText("after", "\nExamples:\n  tandem status\n  tandem status --end-turn --json\n")
     .action((_o: StatusOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<StatusOptions>();
-      if (opts.endTurn) {
-        throw new TandemError(
-          "tandem status --end-turn is not available in this version; it would have to prove your work is pushed, and it will not pretend to. Run `tandem status`.",
-        );
-      }
       const project = findProject(io, opts.root);
       const db = openProjectDb(project, { create: true })!;
       try {
         const { session } = callerSession(db, io, project, opts.session);
-        write(db, () =>
-          append(db, { kind: "status.checked", session: session.id, data: { end_turn: false } }),
-        );
-        const model = statusModel(db, session, {
+        const ctx = {
           root: project.resolved.root,
           repoTop: project.resolved.repo?.top ?? null,
           config: project.loaded.config,
-          endTurn: false,
-        });
-        io.out(opts.json ? statusJson(session, model, {}) : renderStatusBox(model));
+        };
+        const check = opts.endTurn ? endTurnCheck(db, session, ctx) : null;
+        if (check && !check.ok) {
+          // A failed check leaves no evidence behind: no status event, nothing on stdout but JSON.
+          if (opts.json) io.out(`${JSON.stringify({ ok: false, findings: check.findings, status: null })}\n`);
+          else io.err(formatFindings(check.findings));
+          io.exitCode = 1;
+          return;
+        }
+        write(db, () =>
+          append(db, { kind: "status.checked", session: session.id, data: { end_turn: check !== null } }),
+        );
+        const model = statusModel(db, session, { ...ctx, endTurn: check !== null });
+        io.out(opts.json ? statusJson(session, model, check?.findings ?? {}) : renderStatusBox(model));
       } finally {
         db.close();
       }

@@ -1,0 +1,106 @@
+/**
+ * The end-turn scope (PRODUCT §5.1): every path the session ever owned, re-classified now.
+ * Ledger rows are evidence of what the session did, never authority over where Tandem looks:
+ * a stored disposition or root is ignored and each path goes through the same classifier as a
+ * pre-tool-use target.
+ */
+
+import { lexicalTarget } from "../core/paths.js";
+import { fsTargetProbe } from "../core/root-facts.js";
+import { classify, type ResolvedRoots, rootPaths } from "../core/roots.js";
+import { resolveTarget } from "../core/target-path.js";
+import type { TargetFacts } from "../core/target-plan.js";
+import type { Db } from "../store/db.js";
+
+/** A path as the ledger keys it: the root it was classified under, and the path relative to it. */
+export interface LedgerPath {
+  worktree: string;
+  path: string;
+}
+
+export interface OwnedScope {
+  /** The ledger lacks the session's `session.started`, so its history may be partial. */
+  incompleteHistory: boolean;
+  owned: LedgerPath[];
+  /** Absolute paths other sessions own (claimed, ever claimed, or touched). */
+  peers: string[];
+}
+
+/** Active claims ∪ every claim the session ever acquired ∪ paths its hooks recorded as touched. */
+export function ownedScope(db: Db, sessionId: string): OwnedScope {
+  const started = db
+    .prepare("SELECT 1 FROM events WHERE session_id = ? AND kind = 'session.started' LIMIT 1")
+    .get(sessionId);
+  const owned = db
+    .prepare(
+      `SELECT worktree, path FROM claims WHERE session_id = ?
+       UNION SELECT worktree, path FROM claim_history WHERE session_id = ?
+       UNION SELECT worktree, path FROM touched WHERE session_id = ? AND unattributed = 0
+       ORDER BY worktree, path`,
+    )
+    .all(sessionId, sessionId, sessionId) as LedgerPath[];
+  return { incompleteHistory: started === undefined, owned, peers: peerPaths(db, sessionId) };
+}
+
+function peerPaths(db: Db, sessionId: string): string[] {
+  const rows = db
+    .prepare(
+      `SELECT worktree, path FROM claims WHERE session_id != ?
+       UNION SELECT worktree, path FROM claim_history WHERE session_id != ?
+       UNION SELECT worktree, path FROM touched WHERE session_id != ? AND unattributed = 0`,
+    )
+    .all(sessionId, sessionId, sessionId) as LedgerPath[];
+  const out = new Set<string>();
+  // A peer row that does not even parse excuses nothing: dropping it can only fail this session.
+  for (const r of rows) {
+    const abs = absolute(r);
+    if (abs !== null) out.add(abs);
+  }
+  return [...out];
+}
+
+/** The lexical absolute path a ledger row names; null for a row whose root is not absolute. */
+function absolute(r: LedgerPath): string | null {
+  if (!r.worktree.startsWith("/")) return null;
+  const lex = lexicalTarget(r.path, r.worktree);
+  return lex.ok ? lex.path : null;
+}
+
+/**
+ * Resolves and classifies each owned path against the roots as configured now. Only the
+ * filesystem is consulted here (realpath, lstat); no git runs for any path.
+ */
+export function classifyScope(owned: readonly LedgerPath[], roots: ResolvedRoots): TargetFacts[] {
+  const paths = rootPaths(roots);
+  const seen = new Set<string>();
+  const out: TargetFacts[] = [];
+  for (const row of owned) {
+    const raw = describe(row);
+    // A root that is not absolute cannot be placed anywhere: it is refused, never guessed.
+    if (!row.worktree.startsWith("/")) {
+      out.push({
+        raw,
+        ok: false,
+        reason: `the ledger records it under ${JSON.stringify(row.worktree)}, which is not an absolute path`,
+      });
+      continue;
+    }
+    const r = resolveTarget(row.path, row.worktree, paths);
+    if (!r.ok) {
+      out.push({ raw, ok: false, reason: r.reason });
+      continue;
+    }
+    const key = `${r.target.lexical}\0${r.target.physical}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const t = r.target;
+    const classification = classify(t.physical, roots, fsTargetProbe);
+    out.push({ raw, ok: true, physical: t.physical, escape: t.escape, classification });
+  }
+  return out;
+}
+
+function describe(row: LedgerPath): string {
+  const lex = row.worktree.startsWith("/") ? lexicalTarget(row.path, row.worktree) : null;
+  return lex?.ok ? lex.path : `${row.worktree}:${row.path}`;
+}

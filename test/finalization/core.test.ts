@@ -1,0 +1,272 @@
+import { describe, expect, it } from "vitest";
+import {
+  evaluate,
+  type FinalizationInput,
+  type GitFacts,
+  passed,
+  type RepoFacts,
+  type SyncFacts,
+  syncVerdict,
+} from "../../src/core/finalization.js";
+import type { Classification } from "../../src/core/roots.js";
+import type { TargetFacts } from "../../src/core/target-plan.js";
+import { parseStatus } from "../../src/finalization/facts.js";
+
+const R = "/w/repo";
+const OID = "a".repeat(40);
+const pushed: SyncFacts = {
+  head: OID,
+  branch: "main",
+  upstream: "origin/main",
+  ahead: 0,
+  containedIn: null,
+  remotes: null,
+};
+
+const git = (physical: string): TargetFacts => ({
+  raw: physical,
+  ok: true,
+  physical,
+  escape: null,
+  classification: { kind: "git", root: R, repoTop: R },
+});
+const classified = (physical: string, classification: Classification): TargetFacts => ({
+  raw: physical,
+  ok: true,
+  physical,
+  escape: null,
+  classification,
+});
+
+function input(over: Partial<FinalizationInput> & { repo?: Partial<RepoFacts> } = {}): FinalizationInput {
+  const paths = over.paths ?? [git(`${R}/a.txt`)];
+  const pathRepo: GitFacts["pathRepo"] = Object.fromEntries(
+    paths
+      .filter((p) => p.ok && p.classification.kind === "git")
+      .map((p) => [p.ok ? p.physical : "", { top: R }]),
+  );
+  const repo = { top: R, ok: true, dirty: [], sync: pushed, ...over.repo } as RepoFacts;
+  return {
+    incompleteHistory: over.incompleteHistory ?? false,
+    paths,
+    peerOwned: over.peerOwned ?? [],
+    git: over.git ?? { pathRepo, repos: [repo], gitlinks: [], blocked: [] },
+  };
+}
+
+describe("syncVerdict", () => {
+  const cases: [string, Partial<SyncFacts>, string | null][] = [
+    ["unborn branch: nothing to push", { head: null, ahead: null }, null],
+    ["upstream, nothing ahead", {}, null],
+    ["upstream, two ahead", { ahead: 2 }, "ahead 2"],
+    [
+      "no upstream, a remote ref contains HEAD",
+      { upstream: null, ahead: null, containedIn: ["refs/remotes/o/x"] },
+      null,
+    ],
+    ["no upstream, no remote at all", { upstream: null, ahead: null, containedIn: [], remotes: [] }, null],
+    [
+      "no upstream, not on any remote ref",
+      { upstream: null, ahead: null, containedIn: [], remotes: ["origin"] },
+      "it has no upstream and no remote-tracking ref contains aaaaaaaaaaaa",
+    ],
+    [
+      "detached, not on any remote ref",
+      { branch: null, upstream: null, ahead: null, containedIn: [], remotes: ["origin"] },
+      "detached HEAD aaaaaaaaaaaa is on no remote-tracking ref",
+    ],
+    [
+      "upstream gone",
+      { ahead: null, containedIn: [], remotes: ["origin"] },
+      "its upstream origin/main is gone and no remote-tracking ref contains aaaaaaaaaaaa",
+    ],
+    [
+      "detached, contained",
+      { branch: null, upstream: null, ahead: null, containedIn: ["refs/remotes/o/m"] },
+      null,
+    ],
+  ];
+  it.each(cases)("%s", (_name, over, expected) => {
+    const v = syncVerdict(R, { ...pushed, ...over });
+    if (expected === null) expect(v).toEqual({ kind: "pushed" });
+    else if (expected.startsWith("ahead")) {
+      expect(v).toEqual({
+        kind: "unpushed",
+        finding: { repo: R, branch: "main", upstream: "origin/main", ahead: 2 },
+      });
+    } else expect(v).toMatchObject({ kind: "unpushed", finding: { repo: R, reason: expected } });
+  });
+
+  it("fails closed when the containment probe never answered", () => {
+    expect(syncVerdict(R, { ...pushed, upstream: null, ahead: null })).toMatchObject({
+      kind: "unverifiable",
+    });
+  });
+});
+
+describe("evaluate: whose dirt is it", () => {
+  const dirty = (path: string) => ({ repo: { dirty: [{ path, state: ".M" }] } });
+  const cases: [string, Partial<FinalizationInput> & { repo?: Partial<RepoFacts> }, boolean][] = [
+    ["an owned dirty file", { ...dirty("a.txt") }, true],
+    ["a dirty file nobody owns", { ...dirty("other.txt") }, false],
+    [
+      "a peer's file inside a directory this session owns",
+      { paths: [git(`${R}/d`)], peerOwned: [`${R}/d/p.txt`], ...dirty("d/p.txt") },
+      false,
+    ],
+    [
+      "nobody's file inside a directory this session owns",
+      { paths: [git(`${R}/d`)], ...dirty("d/n.txt") },
+      true,
+    ],
+    ["a file both this session and a peer own", { peerOwned: [`${R}/a.txt`], ...dirty("a.txt") }, true],
+    [
+      "an owned file inside a directory a peer owns",
+      { paths: [git(`${R}/d/a.txt`)], peerOwned: [`${R}/d`], ...dirty("d/a.txt") },
+      true,
+    ],
+    [
+      "the whole repository owned (a submodule touched as one path)",
+      { paths: [git(R)], ...dirty("x/y.txt") },
+      true,
+    ],
+  ];
+  it.each(cases)("%s", (_name, over, counts) => {
+    const f = evaluate(input(over));
+    expect(f.dirty.length > 0).toBe(counts);
+    expect(passed(f)).toBe(!counts);
+  });
+});
+
+describe("evaluate: classification and facts become findings", () => {
+  it("turns every non-Git classification except output into an unsupported finding", () => {
+    const paths = [
+      classified("/out/a", { kind: "output", root: "/out" }),
+      classified("/tmp/x", { kind: "outside", reason: "outside", remedy: "configure" }),
+      classified("/bad/y", { kind: "invalid-root", root: "/bad", reason: "invalid", remedy: "fix config" }),
+      classified("/o/n/z", { kind: "unsupported", root: "/o", reason: "nested", remedy: "narrow" }),
+      {
+        ...git(`${R}/l/f`),
+        escape: { root: R, lexical: `${R}/l/f`, physical: "/elsewhere/f" },
+        physical: "/elsewhere/f",
+      },
+    ];
+    const f = evaluate(input({ paths, git: { pathRepo: {}, repos: [], gitlinks: [], blocked: [] } }));
+    expect(f.unsupported.map((u) => [u.path, u.kind])).toEqual([
+      ["/bad/y", "invalid-root"],
+      ["/o/n/z", "nested-repo"],
+      ["/tmp/x", "outside-roots"],
+      [`${R}/l/f`, "symlink-escape"],
+    ]);
+    expect(f.unsupported.find((u) => u.kind === "outside-roots")?.remedy).toBe("configure");
+  });
+
+  it("fails closed on everything it could not establish", () => {
+    const paths: TargetFacts[] = [
+      { raw: "rel:x", ok: false, reason: "not absolute" },
+      git(`${R}/a.txt`),
+      git("/w/other/b.txt"),
+      git("/w/lost/c.txt"),
+    ];
+    const f = evaluate({
+      incompleteHistory: false,
+      paths,
+      peerOwned: [],
+      git: {
+        pathRepo: {
+          [`${R}/a.txt`]: { top: R },
+          "/w/other/b.txt": { error: "no Git working tree contains it" },
+        },
+        repos: [{ top: R, ok: false, error: "git status failed" }],
+        gitlinks: [],
+        blocked: [{ repo: "/w", reason: "outside the roots" }],
+      },
+    });
+    expect(f.unverifiable).toEqual([
+      { repo: "/w", reason: "outside the roots" },
+      { path: "/w/lost/c.txt", reason: "its repository was never examined" },
+      { path: "/w/other/b.txt", reason: "no Git working tree contains it" },
+      { repo: R, reason: "git status failed" },
+      { path: "rel:x", reason: "it cannot be located: not absolute" },
+    ]);
+    expect(passed(f)).toBe(false);
+  });
+
+  it("flags an owned repository that has no facts", () => {
+    const f = evaluate(
+      input({ git: { pathRepo: { [`${R}/a.txt`]: { top: R } }, repos: [], gitlinks: [], blocked: [] } }),
+    );
+    expect(f.unverifiable).toEqual([{ path: `${R}/a.txt`, reason: `its repository ${R} was not examined` }]);
+  });
+
+  const B = "b".repeat(40);
+  it.each([
+    ["all three agree", OID, OID, OID, false],
+    ["child moved", OID, OID, B, true],
+    ["staged, not committed", OID, B, B, true],
+    ["committed, child elsewhere", B, B, OID, true],
+    ["removed from the index", OID, null, OID, true],
+  ] as const)("gitlink: %s", (_n, parentHead, parentIndex, childHead, mismatch) => {
+    const link = { superproject: "/w", path: "repo", parentHead, parentIndex, childHead };
+    const base = input();
+    const f = evaluate({ ...base, git: { ...base.git, gitlinks: [link] } });
+    expect(f.gitlinkMismatch).toEqual(mismatch ? [link] : []);
+  });
+
+  it("does not pass an incomplete history even when nothing else is wrong", () => {
+    const f = evaluate(input({ incompleteHistory: true }));
+    expect(f).toMatchObject({ incompleteHistory: true, dirty: [], unpushed: [] });
+    expect(passed(f)).toBe(false);
+    expect(passed(evaluate(input()))).toBe(true);
+  });
+});
+
+describe("parseStatus", () => {
+  it("reads branch headers and every entry kind, with spaces in paths", () => {
+    const out = [
+      "# branch.oid 0123456789abcdef0123456789abcdef01234567",
+      "# branch.head feature/x",
+      "# branch.upstream origin/feature/x",
+      "# branch.ab +3 -1",
+      "1 .M N... 100644 100644 100644 aaa bbb dir/a file.txt",
+      "1 A. N... 000000 100644 100644 000 ccc new.txt",
+      "2 R. N... 100644 100644 100644 aaa aaa R100 to name.txt",
+      "from name.txt",
+      "u UU N... 100644 100644 100644 100644 a b c conflict.txt",
+      "? untracked dir/u.txt",
+      "",
+    ].join("\0");
+    expect(parseStatus(out)).toEqual({
+      dirty: [
+        { path: "dir/a file.txt", state: ".M" },
+        { path: "new.txt", state: "A." },
+        { path: "to name.txt", state: "R." },
+        { path: "conflict.txt", state: "UU" },
+        { path: "untracked dir/u.txt", state: "??" },
+      ],
+      sync: {
+        head: "0123456789abcdef0123456789abcdef01234567",
+        branch: "feature/x",
+        upstream: "origin/feature/x",
+        ahead: 3,
+        containedIn: null,
+        remotes: null,
+      },
+    });
+  });
+
+  it("reads an unborn branch, a detached HEAD and a gone upstream", () => {
+    expect(parseStatus("# branch.oid (initial)\0# branch.head main\0").sync).toMatchObject({
+      head: null,
+      branch: "main",
+    });
+    expect(parseStatus(`# branch.oid ${OID}\0# branch.head (detached)\0`).sync).toMatchObject({
+      head: OID,
+      branch: null,
+    });
+    expect(parseStatus(`# branch.oid ${OID}\0# branch.head m\0# branch.upstream o/m\0`).sync).toMatchObject({
+      upstream: "o/m",
+      ahead: null,
+    });
+  });
+});

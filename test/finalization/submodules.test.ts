@@ -1,0 +1,165 @@
+import { describe, expect, it } from "vitest";
+import { g, tempDir, writeFiles } from "../helpers/repo.js";
+import {
+  commit,
+  endTurn,
+  endTurnText,
+  events,
+  gitShim,
+  problems,
+  shell,
+  superWithSub,
+  write,
+} from "./fixture.js";
+
+const head = (repo: string) => g(repo, "rev-parse", "HEAD").trim();
+
+describe("end-turn through submodules", () => {
+  it("walks a submodule file to the superproject pointer: child, index and HEAD must agree, then both must be pushed", () => {
+    const { sup, sub } = superWithSub(tempDir());
+    const recorded = head(sub);
+    write(sup, "A", "sub/a.txt");
+    expect(problems(endTurn(sup, "A").json.findings)).toEqual({
+      dirty: [{ repo: sub, path: "a.txt", state: "??" }],
+    });
+
+    // Committed in the submodule only: not pushed, and the child's HEAD left the recorded pointer.
+    commit(sub, "a", "a.txt");
+    const moved = head(sub);
+    expect(problems(endTurn(sup, "A").json.findings)).toEqual({
+      unpushed: [{ repo: sub, branch: "main", upstream: "origin/main", ahead: 1 }],
+      gitlinkMismatch: [
+        { superproject: sup, path: "sub", parentHead: recorded, parentIndex: recorded, childHead: moved },
+      ],
+    });
+    g(sub, "push", "-q");
+    const text = endTurnText(sup, "A");
+    expect(text.stderr).toContain("Submodule pointers that disagree (1):");
+    expect(text.stderr).toContain(`git -C ${sup} add -- sub && git -C ${sup} commit && git -C ${sup} push`);
+
+    // Staged in the superproject but not committed: HEAD disagrees with the index.
+    g(sup, "add", "sub");
+    expect(problems(endTurn(sup, "A").json.findings)).toEqual({
+      gitlinkMismatch: [
+        { superproject: sup, path: "sub", parentHead: recorded, parentIndex: moved, childHead: moved },
+      ],
+    });
+
+    // The superproject reached through the submodule gets the push check too.
+    g(sup, "commit", "-q", "-m", "bump sub");
+    expect(problems(endTurn(sup, "A").json.findings)).toEqual({
+      unpushed: [{ repo: sup, branch: "main", upstream: "origin/main", ahead: 1 }],
+    });
+    g(sup, "push", "-q");
+    expect(endTurn(sup, "A")).toMatchObject({ code: 0, json: { ok: true } });
+  });
+
+  it("fails when the superproject records a pointer the submodule is no longer at", () => {
+    const { sup, sub } = superWithSub(tempDir());
+    write(sup, "A", "sub/a.txt");
+    commit(sub, "a", "a.txt");
+    g(sub, "push", "-q");
+    commit(sup, "bump", "sub");
+    g(sup, "push", "-q");
+    expect(endTurn(sup, "A").code).toBe(0);
+    const pointer = head(sub);
+    g(sub, "checkout", "-q", "HEAD~1");
+    expect(problems(endTurn(sup, "A").json.findings)).toEqual({
+      gitlinkMismatch: [
+        { superproject: sup, path: "sub", parentHead: pointer, parentIndex: pointer, childHead: head(sub) },
+      ],
+    });
+  });
+
+  it("passes a detached submodule HEAD that a remote-tracking ref contains, and fails one no ref contains", () => {
+    const { sup, sub } = superWithSub(tempDir());
+    write(sup, "A", "sub/a.txt");
+    commit(sub, "a", "a.txt");
+    g(sub, "push", "-q");
+    commit(sup, "bump", "sub");
+    g(sup, "push", "-q");
+    g(sub, "checkout", "-q", "--detach");
+    expect(endTurn(sup, "A").code).toBe(0);
+
+    write(sup, "A", "sub/b.txt");
+    commit(sub, "b", "b.txt");
+    const r = endTurn(sup, "A");
+    expect(r.json.findings.unpushed).toEqual([
+      {
+        repo: sub,
+        branch: null,
+        reason: expect.stringMatching(/^detached HEAD [0-9a-f]{12} is on no remote-tracking ref$/),
+      },
+    ]);
+    expect(endTurnText(sup, "A").stderr).toContain(`git -C ${sub} push <remote> HEAD:refs/heads/<branch>`);
+  });
+
+  it("ignores a peer's dirt inside the submodule once the gitlink is committed and pushed", () => {
+    const { sup, sub } = superWithSub(tempDir());
+    write(sup, "A", "sub/a.txt");
+    write(sup, "B", "sub/peer.txt");
+    writeFiles(sub, { "README.md": "a human edit\n" });
+    commit(sub, "a", "a.txt");
+    g(sub, "push", "-q");
+    commit(sup, "bump", "sub");
+    g(sup, "push", "-q");
+    expect(endTurn(sup, "A")).toMatchObject({ code: 0, json: { ok: true } });
+    expect(problems(endTurn(sup, "B").json.findings)).toEqual({
+      dirty: [{ repo: sub, path: "peer.txt", state: "??" }],
+    });
+  });
+
+  it("scopes a shell change that only shows as the submodule to the whole submodule, minus what peers own", () => {
+    const { sup, sub } = superWithSub(tempDir());
+    write(sup, "B", "sub/peer.txt");
+    shell(sup, "A", "echo generated > sub/gen.txt");
+    const touched = events(sup).find((e) => e.kind === "files.touched");
+    expect(touched?.data).toMatchObject({ paths: ["sub"] });
+    const r = endTurn(sup, "A");
+    expect(problems(r.json.findings)).toEqual({ dirty: [{ repo: sub, path: "gen.txt", state: "??" }] });
+    commit(sub, "gen", "gen.txt");
+    g(sub, "push", "-q");
+    commit(sup, "bump", "sub");
+    g(sup, "push", "-q");
+    expect(endTurn(sup, "A").code).toBe(0);
+  });
+
+  it("reports a submodule whose .git no longer leads to a repository as unverifiable", () => {
+    const { sup, sub } = superWithSub(tempDir());
+    write(sup, "A", "sub/a.txt");
+    commit(sub, "a", "a.txt");
+    g(sub, "push", "-q");
+    commit(sup, "bump", "sub");
+    g(sup, "push", "-q");
+    writeFiles(sub, { ".git": "gitdir: ../.git/modules/gone\n" });
+    const r = endTurn(sup, "A");
+    expect(r.code).toBe(1);
+    expect(problems(r.json.findings)).toEqual({
+      unverifiable: [
+        { repo: sub, reason: expect.stringMatching(/^git status failed in .*not a git repository/) },
+      ],
+    });
+  });
+
+  it("reports a superproject outside the roots as unverifiable without running git there", () => {
+    const base = tempDir();
+    const { sup, sub } = superWithSub(base);
+    // The coordination root is the submodule itself: its superproject is outside every root.
+    writeFiles(sub, { ".tandem/config.jsonc": "{}\n" });
+    write(sub, "A", "a.txt");
+    commit(sub, "a", "a.txt");
+    g(sub, "push", "-q");
+    const shim = gitShim(base);
+    const r = endTurn(sub, "A", shim.env);
+    expect(problems(r.json.findings)).toEqual({
+      unverifiable: [
+        {
+          repo: sup,
+          reason: expect.stringMatching(/superproject of .*sub but lies outside the authorized roots/),
+        },
+      ],
+    });
+    expect(shim.calls().length).toBeGreaterThan(0);
+    expect(shim.calls().filter((c) => c.split("\t")[0] === sup)).toEqual([]);
+  });
+});
