@@ -45,7 +45,7 @@ function bareWithClone(base, name) {
  * `sib`. `count` owned paths, split across the three, claimed by one Codex apply_patch through the
  * real hook, then committed and pushed so the check passes.
  */
-function workspace(count) {
+export function workspace(count) {
   const base = mkdtempSync(join(tmpdir(), "tandem-bench-endturn-"));
   const { repo: main } = bareWithClone(base, "main");
   const { remote: libRemote } = bareWithClone(base, "lib");

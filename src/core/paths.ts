@@ -61,9 +61,15 @@ export function relativeKey(root: string, absPath: string): string {
 
 /** True when `child` is `parent` or lies below it, comparing whole segments (`/a/bc` is not in `/a/b`). */
 export function isInside(parent: string, child: string): boolean {
-  const p = normalizeAbsolute(parent);
-  const c = normalizeAbsolute(child);
+  const p = isNormal(parent) ? parent : normalizeAbsolute(parent);
+  const c = isNormal(child) ? child : normalizeAbsolute(child);
   return p === "/" || c === p || c.startsWith(`${p}/`);
+}
+
+/** Already in normal form (the usual case: physical paths), so the per-call split can be skipped. */
+function isNormal(path: string): boolean {
+  if (path === "/") return true;
+  return path.startsWith("/") && !path.endsWith("/") && !/\/\/|\/\.\.?(?:\/|$)/.test(path);
 }
 
 function segments(path: string): string[] {

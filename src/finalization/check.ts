@@ -24,7 +24,11 @@ export interface EndTurnResult {
   findings: Findings;
 }
 
-export function endTurnCheck(db: Db, session: { id: string }, ctx: EndTurnContext): EndTurnResult {
+export async function endTurnCheck(
+  db: Db,
+  session: { id: string },
+  ctx: EndTurnContext,
+): Promise<EndTurnResult> {
   const scope = ownedScope(db, session.id);
   // Authority comes from the project config as it is now, exactly as at pre-tool-use.
   const roots = resolveRoots(gatherRootFacts(ctx.root, ctx.config.finalizationRoots, ctx.repoTop));
@@ -32,7 +36,7 @@ export function endTurnCheck(db: Db, session: { id: string }, ctx: EndTurnContex
   const gitPaths = paths.flatMap((p) =>
     p.ok && !p.escape && p.classification.kind === "git" ? [p.physical] : [],
   );
-  const git = gatherGitFacts(gitPaths, gitAuthority(roots));
+  const git = await gatherGitFacts(gitPaths, gitAuthority(roots));
   const findings = evaluate({
     incompleteHistory: scope.incompleteHistory,
     paths,

@@ -9,7 +9,7 @@ import { type WorkTree, workTreeAt } from "../config/git-discovery.js";
 import type { DirtyEntry, GitFacts, GitlinkFact, RepoFacts, SyncFacts } from "../core/finalization.js";
 import { isInside, relativeKey } from "../core/paths.js";
 import type { ResolvedRoots } from "../core/roots.js";
-import { gitStatus, splitZ } from "../git/run.js";
+import { gitStatusAsync, splitZ } from "../git/run.js";
 import { literal } from "../git/status.js";
 
 /** Whether Tandem may run git with this directory as its working directory. */
@@ -24,13 +24,13 @@ export function gitAuthority(resolved: ResolvedRoots): GitAuthority {
 /** Past this many bytes of pathspecs, one whole-repository status is cheaper and never too long. */
 const PATHSPEC_BYTES = 64 * 1024;
 
-export function gatherGitFacts(paths: readonly string[], may: GitAuthority): GitFacts {
+export function gatherGitFacts(paths: readonly string[], may: GitAuthority): Promise<GitFacts> {
   return new Gatherer(may).run(paths);
 }
 
 class Gatherer {
   private readonly trees = new Map<string, WorkTree[]>();
-  private readonly status = new Map<string, RepoFacts>();
+  private readonly status = new Map<string, Promise<RepoFacts>>();
   private readonly reached = new Set<string>();
   private readonly climbed = new Set<string>();
   private readonly pathRepo: Record<string, { top: string } | { error: string }> = {};
@@ -43,15 +43,15 @@ class Gatherer {
     this.may = (dir) => known.get(dir) ?? known.set(dir, may(dir)).get(dir)!;
   }
 
-  run(paths: readonly string[]): GitFacts {
+  async run(paths: readonly string[]): Promise<GitFacts> {
     const groups = this.locate(paths);
     for (const [top, rels] of groups) {
       this.reached.add(top);
       this.repo(top, rels);
     }
     let level = [...groups.keys()];
-    while (level.length > 0) level = this.climb(level);
-    const repos = [...this.reached].map((top) => this.status.get(top)!);
+    while (level.length > 0) level = await this.climb(level);
+    const repos = await Promise.all([...this.reached].map((top) => this.status.get(top)!));
     return { pathRepo: this.pathRepo, repos, gitlinks: this.gitlinks, blocked: this.blocked };
   }
 
@@ -74,8 +74,8 @@ class Gatherer {
     return groups;
   }
 
-  /** One status per repository (memoized); its branch header also answers the upstream question. */
-  private repo(top: string, rels: string[]): RepoFacts {
+  /** One status per repository (memoized, started at once); its branch header also answers the upstream question. */
+  private repo(top: string, rels: string[]): Promise<RepoFacts> {
     let facts = this.status.get(top);
     if (!facts) {
       facts = probeRepo(top, rels, this.may);
@@ -88,22 +88,23 @@ class Gatherer {
    * One level of the superproject walk (PRODUCT §5.3 "Submodules"): every child reached so far is
    * checked against its enclosing repository, batched per parent. Returns the superprojects reached.
    */
-  private climb(children: string[]): string[] {
+  private async climb(children: string[]): Promise<string[]> {
     const byParent = new Map<string, { parent: WorkTree; children: WorkTree[] }>();
     for (const top of children) {
       if (this.climbed.has(top)) continue;
       this.climbed.add(top);
       const chain = this.treesOf(top);
       const [child, parent] = chain;
-      if (!child || child.linked || !parent || !this.status.get(top)?.ok) continue;
+      if (!child || child.linked || !parent || !(await this.status.get(top))?.ok) continue;
       const entry = byParent.get(parent.top) ?? { parent, children: [] };
       entry.children.push(child);
       byParent.set(parent.top, entry);
     }
     const next: string[] = [];
+    const probes: Promise<void>[] = [];
     for (const { parent, children: kids } of byParent.values()) {
       if (this.may(parent.top)) {
-        if (this.probeGitlinks(parent, kids)) next.push(parent.top);
+        probes.push(this.probeGitlinks(parent, kids).then((any) => void (any && next.push(parent.top))));
       } else if (kids.some((k) => isSubmoduleOf(k, parent))) {
         this.blocked.push({
           repo: parent.top,
@@ -111,17 +112,20 @@ class Gatherer {
         });
       }
     }
+    await Promise.all(probes);
     return next;
   }
 
   /** Records the gitlink of each child in `parent`; true when `parent` is a superproject of any. */
-  private probeGitlinks(parent: WorkTree, kids: WorkTree[]): boolean {
+  private async probeGitlinks(parent: WorkTree, kids: WorkTree[]): Promise<boolean> {
     const rels = kids.map((k) => relativeKey(parent.top, k.top));
-    const facts = this.repo(parent.top, rels);
+    const pending = this.repo(parent.top, rels);
+    const childHeads = await Promise.all(kids.map(async (k) => this.status.get(k.top)));
     let links: { head: Map<string, string>; index: Map<string, string> };
     try {
+      const facts = await pending;
       if (!facts.ok) throw new Error(facts.error);
-      links = gitlinks(parent.top, rels, facts.sync.head !== null, this.may);
+      links = await gitlinks(parent.top, rels, facts.sync.head !== null, this.may);
     } catch (err) {
       this.blocked.push({
         repo: parent.top,
@@ -136,7 +140,7 @@ class Gatherer {
       const parentIndex = links.index.get(path) ?? null;
       // Neither HEAD nor the index records it: an independent repository nested in the tree.
       if (parentHead === null && parentIndex === null) return;
-      const child = this.status.get(kid.top);
+      const child = childHeads[i];
       const childHead = child?.ok ? child.sync.head : null;
       this.gitlinks.push({ superproject: parent.top, path, parentHead, parentIndex, childHead });
       any = true;
@@ -164,15 +168,19 @@ class Gatherer {
   }
 }
 
-function probeRepo(top: string, rels: string[], may: GitAuthority): RepoFacts {
+async function probeRepo(top: string, rels: string[], may: GitAuthority): Promise<RepoFacts> {
   try {
-    const status = parseStatus(runGit(top, statusArgs(rels), may));
+    const status = parseStatus(await runGit(top, statusArgs(rels), may));
     const sync = status.sync;
     if (sync.head !== null && sync.ahead === null) {
       sync.containedIn = lines(
-        runGit(top, ["for-each-ref", "--contains", sync.head, "--format=%(refname)", "refs/remotes"], may),
+        await runGit(
+          top,
+          ["for-each-ref", "--contains", sync.head, "--format=%(refname)", "refs/remotes"],
+          may,
+        ),
       );
-      if (sync.containedIn.length === 0) sync.remotes = lines(runGit(top, ["remote"], may));
+      if (sync.containedIn.length === 0) sync.remotes = lines(await runGit(top, ["remote"], may));
     }
     return { top, ok: true, dirty: status.dirty, sync };
   } catch (err) {
@@ -236,16 +244,19 @@ function field(record: string, n: number): string {
 }
 
 /** The commit each child path records in the parent's HEAD tree and in its index (stage 0). */
-function gitlinks(top: string, rels: string[], hasHead: boolean, may: GitAuthority) {
+async function gitlinks(top: string, rels: string[], hasHead: boolean, may: GitAuthority) {
+  // ls-tree matches its paths literally (no glob), relative to the top.
+  const [indexOut, headOut] = await Promise.all([
+    runGit(top, ["ls-files", "-s", "-z", "--", ...rels.map(literal)], may),
+    hasHead ? runGit(top, ["ls-tree", "-z", "HEAD", "--", ...rels], may) : Promise.resolve(""),
+  ]);
   const index = new Map<string, string>();
-  for (const rec of splitZ(runGit(top, ["ls-files", "-s", "-z", "--", ...rels.map(literal)], may))) {
+  for (const rec of splitZ(indexOut)) {
     const m = /^160000 ([0-9a-f]+) 0\t(.*)$/s.exec(rec);
     if (m) index.set(m[2]!, m[1]!);
   }
   const head = new Map<string, string>();
-  if (!hasHead) return { head, index };
-  // ls-tree matches its paths literally (no glob), relative to the top.
-  for (const rec of splitZ(runGit(top, ["ls-tree", "-z", "HEAD", "--", ...rels], may))) {
+  for (const rec of splitZ(headOut)) {
     const m = /^160000 commit ([0-9a-f]+)\t(.*)$/s.exec(rec);
     if (m) head.set(m[2]!, m[1]!);
   }
@@ -274,9 +285,9 @@ function isSubmoduleOf(child: WorkTree, parent: WorkTree): boolean {
  * git with `top` as its working directory, only where authorized. The ceiling stops discovery at
  * `top`: a broken `.git` there must be an error, not a silent step up into an enclosing repository.
  */
-function runGit(top: string, args: string[], may: GitAuthority): string {
+async function runGit(top: string, args: string[], may: GitAuthority): Promise<string> {
   if (!may(top)) throw new Error(`refusing to run git in ${top}: it lies outside the authorized roots`);
-  const res = gitStatus(top, args, { env: { GIT_CEILING_DIRECTORIES: dirname(top) } });
+  const res = await gitStatusAsync(top, args, { env: { GIT_CEILING_DIRECTORIES: dirname(top) } });
   if (res.status !== 0) {
     const detail = res.stderr.trim().split("\n")[0] || `exit ${res.status}`;
     throw new Error(`git ${args[0]} failed in ${top}: ${detail}`);

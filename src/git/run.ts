@@ -97,3 +97,36 @@ export function splitZ(out: string): string[] {
   if (parts.length > 0 && parts[parts.length - 1] === "") parts.pop();
   return parts;
 }
+
+/**
+ * gitStatus() without blocking: independent git calls (one per repository) run
+ * side by side, so a check over several repositories costs the slowest, not the sum.
+ */
+export function gitStatusAsync(
+  cwd: string,
+  args: readonly string[],
+  opts: GitOptions = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  const { spawn } = process.getBuiltinModule("node:child_process");
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args as string[], {
+      cwd,
+      env: scrubbedEnv(opts.env),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => err.push(b));
+    child.on("error", (e) => reject(new GitError(args, cwd, null, e.message)));
+    child.on("close", (status) => {
+      if (status === null) reject(new GitError(args, cwd, null, "killed by signal"));
+      else
+        resolve({
+          status,
+          stdout: Buffer.concat(out).toString("utf8"),
+          stderr: Buffer.concat(err).toString("utf8"),
+        });
+    });
+  });
+}

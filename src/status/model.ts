@@ -65,7 +65,8 @@ export function statusModel(
   ctx: { root: string; repoTop: string | null; config: Config; endTurn: boolean },
 ): StatusModel {
   const now = Date.now();
-  const claims = claimsOf(db, s.id).map((c) => (c.worktree === ctx.root ? c.path : join(c.worktree, c.path)));
+  const held = claimsOf(db, s.id);
+  const claims = held.map((c) => (c.worktree === ctx.root ? c.path : join(c.worktree, c.path)));
   const subagents = sessionViews(db, ctx.config.freshnessSeconds, now)
     .filter((v) => v.parentId === s.id)
     .map((v) => ({ name: v.name, state: v.ended ? "ended" : v.live ? "running" : "stale" }));
@@ -78,7 +79,8 @@ export function statusModel(
       activity: s.activity,
     },
     claims,
-    awaiting: awaiting(db, s, ctx.root, ctx.repoTop, new Set(claimsOf(db, s.id).map((c) => c.path))),
+    // A passed end-turn check just proved every owned path clean: nothing awaits finalization.
+    awaiting: ctx.endTurn ? [] : awaiting(db, s, ctx.root, ctx.repoTop, new Set(held.map((c) => c.path))),
     peers: livePeers(db, s.id, ctx.config.freshnessSeconds, now).map((p) => ({
       ...p,
       claims: p.claims.length,

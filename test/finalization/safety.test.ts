@@ -104,7 +104,7 @@ describe("end-turn never trusts the ledger with filesystem authority", () => {
     expect(endTurnText(repo, "A").stderr).toContain("Claim history incomplete:");
   });
 
-  it("fails closed for a session whose claims exist but whose start was never recorded", () => {
+  it("fails closed for a session whose claims exist but whose start was never recorded", async () => {
     const { repo } = clonedRepo(tempDir(), "repo");
     write(repo, "A", "a.txt");
     const db = openState(repo);
@@ -116,7 +116,7 @@ describe("end-turn never trusts the ledger with filesystem authority", () => {
       }),
     );
     writeFiles(repo, { "ghost.txt": "boo\n" });
-    const r = endTurnCheck(db, { id: "ses_ghost" }, { root: repo, repoTop: repo, config: DEFAULT_CONFIG });
+    const r = await endTurnCheck(db, { id: "ses_ghost" }, { root: repo, repoTop: repo, config: DEFAULT_CONFIG });
     db.close();
     expect(r.ok).toBe(false);
     expect(problems(r.findings)).toEqual({

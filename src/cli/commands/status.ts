@@ -42,7 +42,7 @@ export function statusCommand(io: Io): Command {
     .option("--json", "print the status as one JSON object")
     .option("--session <id>", "the session (default: the calling agent's)")
     .addHelpText("after", "\nExamples:\n  tandem status\n  tandem status --end-turn --json\n")
-    .action((_o: StatusOptions, cmd: Command) => {
+    .action(async (_o: StatusOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<StatusOptions>();
       const project = findProject(io, opts.root);
       const db = openProjectDb(project, { create: true })!;
@@ -53,7 +53,7 @@ export function statusCommand(io: Io): Command {
           repoTop: project.resolved.repo?.top ?? null,
           config: project.loaded.config,
         };
-        const check = opts.endTurn ? endTurnCheck(db, session, ctx) : null;
+        const check = opts.endTurn ? await endTurnCheck(db, session, ctx) : null;
         if (check && !check.ok) {
           // A failed check leaves no evidence behind: no status event, nothing on stdout but JSON.
           if (opts.json) io.out(`${JSON.stringify({ ok: false, findings: check.findings, status: null })}\n`);
