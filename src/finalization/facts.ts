@@ -134,7 +134,7 @@ class Gatherer {
       return false;
     }
     let any = false;
-    kids.forEach((kid, i) => {
+    kids.forEach((_kid, i) => {
       const path = rels[i]!;
       const parentHead = links.head.get(path) ?? null;
       const parentIndex = links.index.get(path) ?? null;

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { SUBAGENT_EVENT_SCHEMAS } from "../subagents/events.js";
 
 const client = z.enum(["claude-code", "codex", "cursor", "exec", "cli"]);
 const relPath = z.string().check(z.minLength(1));
@@ -82,6 +83,7 @@ export const EVENT_SCHEMAS = {
     outcome: z.enum(["allowed", "refused", "warned", "bypassed"]),
     paths: z.array(z.object({ path: z.string(), holder: z.string() })),
   }),
+  ...SUBAGENT_EVENT_SCHEMAS,
 } as const;
 
 export type EventKind = keyof typeof EVENT_SCHEMAS;

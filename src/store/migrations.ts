@@ -52,7 +52,97 @@ export const PROJECTION_DDL = [
    )`,
 ];
 
-export const PROJECTION_TABLES = ["sessions", "claims", "claim_history", "touched"] as const;
+export const PROJECTION_TABLES = [
+  "sessions",
+  "claims",
+  "claim_history",
+  "touched",
+  "subagents",
+  "subagent_captures",
+  "subagent_applies",
+] as const;
+
+/**
+ * Sub-agent views (PRODUCT §7): created by their own migration, so they are not
+ * part of PROJECTION_DDL (spread into migration 1); `doctor --rebuild` recreates
+ * them from this list. JSON columns hold event data verbatim.
+ */
+export const SUBAGENT_PROJECTION_DDL = [
+  `CREATE TABLE subagents (
+     id TEXT PRIMARY KEY,
+     name TEXT,
+     client TEXT NOT NULL,
+     parent_session TEXT,
+     child_session TEXT,
+     origin TEXT NOT NULL,
+     worktree TEXT NOT NULL,
+     branch TEXT NOT NULL,
+     base TEXT NOT NULL,
+     base_ref TEXT NOT NULL,
+     args TEXT NOT NULL,
+     log TEXT NOT NULL,
+     runner_pid INTEGER,
+     runner_start TEXT,
+     child_pid INTEGER,
+     child_start TEXT,
+     created_seq INTEGER NOT NULL,
+     created_ts INTEGER NOT NULL,
+     exited_seq INTEGER,
+     exit_code INTEGER,
+     exit_signal TEXT,
+     exit_reason TEXT,
+     exit_message TEXT,
+     latest_capture TEXT,
+     captures INTEGER NOT NULL DEFAULT 0,
+     removed_seq INTEGER,
+     removal TEXT
+   )`,
+  "CREATE INDEX subagents_by_name ON subagents (name)",
+  `CREATE TABLE subagent_captures (
+     id TEXT PRIMARY KEY,
+     sub_id TEXT NOT NULL,
+     number INTEGER NOT NULL,
+     recorded_seq INTEGER NOT NULL,
+     recorded_ts INTEGER NOT NULL,
+     ok INTEGER NOT NULL,
+     base TEXT NOT NULL,
+     head TEXT,
+     commit_count INTEGER NOT NULL,
+     mbox_blob TEXT,
+     mbox_bytes INTEGER NOT NULL,
+     patch_blob TEXT,
+     patch_bytes INTEGER NOT NULL,
+     had_uncommitted INTEGER NOT NULL,
+     dirty_paths TEXT NOT NULL,
+     uncaptured TEXT NOT NULL,
+     series TEXT NOT NULL
+   )`,
+  "CREATE INDEX subagent_captures_by_sub ON subagent_captures (sub_id, number)",
+  `CREATE TABLE subagent_applies (
+     sub_id TEXT NOT NULL,
+     target TEXT NOT NULL,
+     capture_id TEXT NOT NULL,
+     stage TEXT NOT NULL,
+     fence TEXT,
+     series_base TEXT,
+     series_blob TEXT,
+     am_head TEXT,
+     staged_before TEXT,
+     pre_apply TEXT,
+     post_head TEXT,
+     applied_child_head TEXT,
+     commits_applied INTEGER,
+     patch_applied INTEGER,
+     paths TEXT,
+     message TEXT,
+     failing_commit TEXT,
+     ack_uncaptured INTEGER NOT NULL DEFAULT 0,
+     ack_partial INTEGER NOT NULL DEFAULT 0,
+     updated_seq INTEGER NOT NULL,
+     completed_seq INTEGER,
+     PRIMARY KEY (sub_id, target)
+   )`,
+];
 
 /**
  * Scratch state that is not a projection: the dirty set a shell command saw
@@ -85,6 +175,7 @@ export const MIGRATIONS: readonly string[][] = [
     ...PROJECTION_DDL,
   ],
   SCRATCH_DDL,
+  SUBAGENT_PROJECTION_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,3 +1,4 @@
+import { SUBAGENT_PROJECTORS } from "../subagents/projectors.js";
 import type { Db } from "./db.js";
 import type { EventData, EventKind } from "./event-schemas.js";
 
@@ -92,6 +93,7 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
     for (const p of t.paths) insert.run(ev.session, t.worktree, p, ev.seq, 0);
     for (const p of t.unattributed ?? []) insert.run(ev.session, t.worktree, p, ev.seq, 1);
   },
+  ...SUBAGENT_PROJECTORS,
 };
 
 /** Applies one stored event to the projections; called in the event's own transaction. */

@@ -1,0 +1,63 @@
+import { resolve } from "node:path";
+import { UsageError } from "../../errors.js";
+import { resolveCaller } from "../../sessions/resolve.js";
+import type { Db } from "../../store/db.js";
+import { worktreeTop } from "../../subagents/apply-git.js";
+import { makeSubCtx, type SubCtx } from "../../subagents/ctx.js";
+import { findProject, type Io, openProjectDb } from "../context.js";
+
+export interface CommonOptions {
+  session?: string;
+  json?: boolean;
+  root?: string;
+}
+
+/**
+ * The session sub-agent events are attributed to. `--session` must resolve
+ * (exit 2 otherwise); without it the caller is found as usual, and a human at
+ * a terminal with no agent session is fine: the events then name no session.
+ */
+function attribution(db: Db, io: Io, freshnessSeconds: number, flag: string | undefined): string | null {
+  const req = { flag, env: io.env, pid: process.pid, freshnessSeconds, allowSingleLive: !flag };
+  if (flag) return resolveCaller(db, req)!.session.id;
+  try {
+    return resolveCaller(db, { ...req, allowSingleLive: false })?.session.id ?? null;
+  } catch (err) {
+    if (err instanceof UsageError) return null;
+    throw err;
+  }
+}
+
+/** Opens the project store and builds the context every `sub` command runs with. */
+export async function withSubCtx<T>(
+  io: Io,
+  opts: CommonOptions,
+  fn: (ctx: SubCtx) => T | Promise<T>,
+): Promise<T> {
+  const project = findProject(io, opts.root);
+  const db = openProjectDb(project, { create: true })!;
+  try {
+    const { config } = project.loaded;
+    const session = attribution(db, io, config.freshnessSeconds, opts.session);
+    return await fn(makeSubCtx(db, project.stateDir, config, project.resolved.root, session));
+  } finally {
+    db.close();
+  }
+}
+
+/** The worktree a command acts on: `--target DIR`, else the one containing the current directory. */
+export function targetOf(io: Io, dir: string | undefined): string {
+  const top = worktreeTop(resolve(io.cwd, dir ?? "."));
+  if (!top) {
+    throw new UsageError(
+      dir
+        ? `--target ${dir} is not inside a git worktree.`
+        : `${io.cwd} is not inside a git worktree; pass --target DIR.`,
+    );
+  }
+  return top;
+}
+
+export function printJson(io: Io, value: unknown): void {
+  io.out(`${JSON.stringify(value, null, 2)}\n`);
+}

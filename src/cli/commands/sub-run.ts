@@ -1,0 +1,86 @@
+import { Command, InvalidArgumentError } from "commander";
+import { UsageError } from "../../errors.js";
+import { parseClient, type SubClient } from "../../subagents/launch.js";
+import { ttyProgress } from "../../subagents/progress.js";
+import { applyText, captureLines, exitText, runJson } from "../../subagents/report.js";
+import { type RunResult, runSub } from "../../subagents/run.js";
+import type { Io } from "../context.js";
+import { type CommonOptions, printJson, withSubCtx } from "./sub-common.js";
+
+interface RunOptions extends CommonOptions {
+  client: SubClient;
+  name?: string;
+  base?: string;
+  apply?: boolean;
+  rm?: boolean;
+  timeout?: number;
+}
+
+function parseSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number of seconds above 0");
+  return n;
+}
+
+function runText(r: RunResult): string {
+  const { sub } = r;
+  const lines = [
+    `${sub.id}${sub.name ? ` "${sub.name}"` : ""} — ${sub.client} child ${exitText(sub, false)}`,
+    `worktree   ${sub.worktree} (branch ${sub.branch}, base ${sub.base.slice(0, 12)})`,
+    `log        ${sub.log}`,
+    ...captureLines(r.capture),
+  ];
+  if (r.applied) lines.push(`applied    ${applyText(r.applied).trimEnd()}`);
+  if (r.removal) lines.push(`removed    ${r.removal.message}`);
+  const next = [
+    r.applied?.ok ? "" : `tandem sub apply ${sub.id}`,
+    r.removal?.ok ? "" : `tandem sub remove ${sub.id}`,
+  ].filter(Boolean);
+  if (next.length) lines.push(`next       ${next.join("   ·   ")}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function subRunCommand(io: Io): Command {
+  return new Command("run")
+    .description("Run a child agent headless in its own worktree, then capture all of its work")
+    .option(
+      "--client <name>",
+      "claude-code, codex, cursor or exec (ARGS is the command)",
+      parseClient,
+      "exec",
+    )
+    .option("--name <name>", "a name to refer to the sub-agent by")
+    .option("--base <ref>", "commit the child starts from (default: HEAD of this checkout)")
+    .option("--apply", "apply the artifact to this checkout afterwards")
+    .option("--rm", "with --apply: remove the worktree after a successful apply, when allowed")
+    .option("--timeout <seconds>", "stop the child after this long (it is still captured)", parseSeconds)
+    .option("--json", "print one JSON object on stdout")
+    .option("--session <id>", "the calling session (default: the calling agent's)")
+    .argument("<args...>", "the command (exec) or the prompt (a client), after --")
+    .addHelpText(
+      "after",
+      '\nExamples:\n  tandem sub run -- sh -c "make fix"\n  tandem sub run --client claude-code --name parser -- "port the parser"\n',
+    )
+    .action(async (args: string[], _o: RunOptions, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<RunOptions>();
+      if (opts.rm && !opts.apply) throw new UsageError("--rm only works with --apply.");
+      const tty = process.stderr.isTTY === true;
+      const result = await withSubCtx(io, opts, (ctx) =>
+        runSub(ctx, {
+          client: opts.client,
+          name: opts.name ?? null,
+          baseRef: opts.base ?? null,
+          args,
+          cwd: io.cwd,
+          env: io.env,
+          timeoutMs: opts.timeout ? opts.timeout * 1000 : null,
+          apply: opts.apply === true,
+          rm: opts.rm === true,
+          progress: tty ? (label) => ttyProgress((t) => io.err(t), label) : null,
+        }),
+      );
+      if (opts.json) printJson(io, runJson(result.sub, result.capture, result.applied));
+      else io.out(runText(result));
+      if (!result.ok) io.exitCode = 1;
+    });
+}

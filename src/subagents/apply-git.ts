@@ -1,0 +1,202 @@
+import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { git, gitStatus, splitZ } from "../git/run.js";
+import { dirtyPaths } from "../git/status.js";
+
+/**
+ * Git steps of an apply, run in the target worktree. User config must not change
+ * what lands: no three-way am (patch ids must match on a retry), no signing
+ * prompt, no whitespace rewriting.
+ */
+const APPLY_CONFIG = [
+  "-c",
+  "am.threeWay=false",
+  "-c",
+  "am.keepcr=true",
+  "-c",
+  "apply.whitespace=nowarn",
+  "-c",
+  "apply.ignoreWhitespace=no",
+  "-c",
+  "commit.gpgSign=false",
+  "-c",
+  "core.quotePath=false",
+];
+
+/** Hooks off, for scratch worktrees of dry runs only; a real apply keeps the user's hooks. */
+export const NO_HOOKS = ["-c", "core.hooksPath=/dev/null"];
+
+const LITERAL = { GIT_LITERAL_PATHSPECS: "1" };
+
+export interface GitResult {
+  ok: boolean;
+  stderr: string;
+  stdout: string;
+}
+
+function run(top: string, args: string[], extra: string[] = []): GitResult {
+  const r = gitStatus(top, [...APPLY_CONFIG, ...extra, ...args]);
+  return { ok: r.status === 0, stderr: r.stderr, stdout: r.stdout };
+}
+
+/** The physical top of the worktree containing `dir`, or null outside one. */
+export function worktreeTop(dir: string): string | null {
+  const r = gitStatus(dir, ["rev-parse", "--show-toplevel"]);
+  const top = r.stdout.trim();
+  return r.status === 0 && top ? realpathSync.native(top) : null;
+}
+
+export function headOf(top: string): string | null {
+  const r = gitStatus(top, ["rev-parse", "--verify", "-q", "HEAD^{commit}"]);
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+export function resolveCommit(top: string, ref: string): string | null {
+  const r = gitStatus(top, ["rev-parse", "--verify", "-q", "--end-of-options", `${ref}^{commit}`]);
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+/** True when `a` is `b` or an ancestor of it; a missing commit is not an ancestor. */
+export function isAncestor(top: string, a: string, b: string): boolean {
+  if (a === b) return true;
+  return gitStatus(top, ["merge-base", "--is-ancestor", a, b]).status === 0;
+}
+
+/** A git operation that owns the index right now (am, rebase, merge, cherry-pick, revert). */
+export function operationInProgress(top: string): string | null {
+  const paths = git(top, [
+    "rev-parse",
+    "--git-path",
+    "rebase-apply",
+    "--git-path",
+    "rebase-merge",
+    "--git-path",
+    "MERGE_HEAD",
+    "--git-path",
+    "CHERRY_PICK_HEAD",
+    "--git-path",
+    "REVERT_HEAD",
+  ])
+    .split("\n")
+    // Linked worktrees get absolute paths, the main one relative ones.
+    .map((p) => resolve(top, p));
+  const [rebaseApply, rebaseMerge, merge, pick, revert] = paths;
+  if (existsSync(join(rebaseApply!, "applying"))) return "am";
+  if (existsSync(rebaseApply!) || existsSync(rebaseMerge!)) return "rebase";
+  if (existsSync(merge!)) return "merge";
+  if (existsSync(pick!)) return "cherry-pick";
+  if (existsSync(revert!)) return "revert";
+  return null;
+}
+
+/** Paths whose index entry differs from HEAD, unmerged ones included. */
+export function stagedPaths(top: string): string[] {
+  return splitZ(git(top, ["diff-index", "--cached", "--name-only", "-z", "--no-renames", "HEAD", "--"]));
+}
+
+export function unmergedPaths(top: string): string[] {
+  const out = splitZ(git(top, ["ls-files", "-u", "-z"]));
+  return [...new Set(out.map((rec) => rec.slice(rec.indexOf("\t") + 1)))];
+}
+
+/** Staged, unstaged and untracked paths of the target (untracked directories end with `/`). */
+export function targetDirty(top: string): string[] {
+  return [...dirtyPaths(top)];
+}
+
+export function runAm(top: string, mbox: string, extra: string[] = []): GitResult {
+  return run(
+    top,
+    ["am", "--keep-cr", "--empty=keep", "--whitespace=nowarn", "--no-scissors", "--no-3way", "--quiet", mbox],
+    extra,
+  );
+}
+
+export function abortAm(top: string, extra: string[] = []): boolean {
+  return run(top, ["am", "--abort"], extra).ok;
+}
+
+/** The child commit `git am` stopped at, from the `From <id>` line of the current message. */
+export function currentAmCommit(top: string): string | null {
+  const r = run(top, ["am", "--show-current-patch=raw"]);
+  return /^From ([0-9a-f]{40,64}) /.exec(r.stdout)?.[1] ?? null;
+}
+
+/** Paths named by `git apply` errors ("error: X: patch does not apply", "patch failed: X:12"). */
+export function failedPaths(stderr: string): string[] {
+  const out = new Set<string>();
+  for (const line of stderr.split("\n")) {
+    const failed = /^error: patch failed: (.*):\d+$/.exec(line);
+    const other =
+      /^error: (.*): (?:patch does not apply|does not exist in index|already exists in (?:index|working directory)|does not match index|No such file or directory)$/.exec(
+        line,
+      );
+    const path = failed?.[1] ?? other?.[1];
+    if (path) out.add(path);
+  }
+  return [...out].sort();
+}
+
+export type PatchMode = "3way" | "check" | "reverse-check";
+
+export function applyPatch(top: string, patch: string, mode: PatchMode, extra: string[] = []): GitResult {
+  const flags =
+    mode === "3way" ? ["--3way", "--binary"] : mode === "check" ? ["--check"] : ["--check", "--reverse"];
+  return run(top, ["apply", ...flags, "--whitespace=nowarn", patch], extra);
+}
+
+/** Puts index entries back to HEAD (a new file becomes untracked again); the worktree is untouched. */
+export function unstage(top: string, paths: readonly string[]): void {
+  if (paths.length === 0) return;
+  git(top, ["reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul", "HEAD"], {
+    env: LITERAL,
+    input: paths.map((p) => `${p}\0`).join(""),
+  });
+}
+
+/** The blob of each path in `commit` (null when absent; a directory reads as `tree:<id>`). */
+export function treeBlobs(top: string, commit: string, paths: readonly string[]): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  const simple = paths.filter((p) => !p.includes("\n"));
+  const input = simple.map((p) => `${commit}:${p}\n`).join("");
+  const lines = simple.length
+    ? git(top, ["cat-file", "--batch-check=%(objecttype) %(objectname)"], { input }).split("\n")
+    : [];
+  for (const [i, p] of simple.entries()) {
+    const [type, id] = (lines[i] ?? "").split(" ");
+    out.set(p, type === "blob" ? id! : type === "tree" ? `tree:${id}` : null);
+  }
+  for (const p of paths.filter((x) => x.includes("\n"))) {
+    const r = gitStatus(top, ["rev-parse", "--verify", "-q", `${commit}:${p}`]);
+    out.set(p, r.status === 0 ? r.stdout.trim() : null);
+  }
+  return out;
+}
+
+/** What each path holds in the worktree now, hashed the way git would store it. */
+export function worktreeBlobs(top: string, paths: readonly string[]): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  const files: string[] = [];
+  for (const p of paths) {
+    let st: ReturnType<typeof lstatSync>;
+    try {
+      st = lstatSync(join(top, p));
+    } catch {
+      out.set(p, null);
+      continue;
+    }
+    if (st.isSymbolicLink()) {
+      const target = readlinkSync(join(top, p));
+      out.set(p, git(top, ["hash-object", "--no-filters", "--stdin"], { input: target }).trim());
+    } else if (st.isFile()) files.push(p);
+    else out.set(p, "tree:");
+  }
+  for (let i = 0; i < files.length; i += 200) {
+    const chunk = files.slice(i, i + 200);
+    const ids = git(top, ["hash-object", "--", ...chunk])
+      .trim()
+      .split("\n");
+    for (const [j, p] of chunk.entries()) out.set(p, ids[j] ?? null);
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+import { TandemError } from "../errors.js";
+import type { EventData, EventKind } from "../store/event-schemas.js";
+import { append, write } from "../store/ledger.js";
+import type { ApplyRequest } from "./apply-types.js";
+import type { Artifact } from "./artifact.js";
+import type { SubCtx } from "./ctx.js";
+import { applyOf } from "./records.js";
+
+/** One apply in progress: what it applies where, and what it has recorded so far. */
+export interface Run {
+  ctx: SubCtx;
+  req: ApplyRequest;
+  art: Artifact;
+  top: string;
+  warnings: string[];
+  /** An `--acknowledge-uncaptured` still to be recorded with the first state change. */
+  ackPending: string | null;
+  /** The row version this run decided on; a different one means another apply ran meanwhile. */
+  seenSeq: number | null;
+}
+
+export function applyKey(run: Run): { id: string; captureId: string; target: string } {
+  return { id: run.req.sub.id, captureId: run.art.capture.id, target: run.top };
+}
+
+type Ev = { [K in EventKind]: { kind: K; data: EventData<K> } }[EventKind];
+
+/**
+ * Appends apply events in one transaction, durable before the caller goes on
+ * to the git step they describe. The row must still be the version this run
+ * decided on: two applies of one sub-agent into one target never interleave.
+ */
+export function record(run: Run, events: Ev[]): void {
+  const { db } = run.ctx;
+  write(db, () => {
+    const row = applyOf(db, run.req.sub.id, run.top);
+    if ((row?.updatedSeq ?? null) !== run.seenSeq) {
+      throw new TandemError(
+        "another apply of this sub-agent into this target ran meanwhile; nothing more was done here. Run apply again to see where it stands.",
+      );
+    }
+    for (const ev of events) append(db, { kind: ev.kind, session: run.ctx.session, data: ev.data } as never);
+    if (run.ackPending !== null) {
+      append(db, {
+        kind: "apply.acknowledged",
+        session: run.ctx.session,
+        data: { ...applyKey(run), what: "uncaptured", detail: run.ackPending },
+      });
+      run.ackPending = null;
+    }
+    run.seenSeq = applyOf(db, run.req.sub.id, run.top)!.updatedSeq;
+  });
+}
+
+export function staged(run: Run, data: Omit<EventData<"apply.staged">, "id" | "captureId" | "target">): Ev {
+  return { kind: "apply.staged", data: { ...applyKey(run), ...data } };
+}

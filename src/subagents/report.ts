@@ -1,0 +1,125 @@
+import { describeUncaptured } from "./apply-preflight.js";
+import type { ApplyOutcome } from "./apply-types.js";
+import { short } from "./ids.js";
+import type { ApplyRecord, CaptureRecord, SubRecord } from "./records.js";
+
+/** The `capture` object of `sub run --json` (PRODUCT §11). */
+export function captureJson(c: CaptureRecord | null) {
+  if (!c) return null;
+  return {
+    id: c.id,
+    commitCount: c.commitCount,
+    hadUncommittedChanges: c.hadUncommittedChanges,
+    worktreePatchBytes: c.patchBytes,
+    uncaptured: c.uncaptured.map((u) => ({ reason: u.reason, paths: u.paths })),
+  };
+}
+
+/** Exactly the keys of PRODUCT §11 for `sub run --json`. */
+export function runJson(sub: SubRecord, c: CaptureRecord | null, applied: ApplyOutcome | null) {
+  return {
+    id: sub.id,
+    name: sub.name,
+    branch: sub.branch,
+    worktree: sub.worktree,
+    base: sub.base,
+    head: c?.head ?? null,
+    childExitCode: sub.exitCode,
+    capture: captureJson(c),
+    applied,
+  };
+}
+
+/** How the child ended, in words. */
+export function exitText(sub: SubRecord, running: boolean): string {
+  if (sub.removal) return sub.removal;
+  if (!sub.exited) return running ? "running" : "ended (exit not recorded)";
+  switch (sub.exitReason) {
+    case "spawn-failed":
+      return `failed to start${sub.exitMessage ? `: ${sub.exitMessage}` : ""}`;
+    case "timeout":
+      return "timed out and was stopped";
+    case "interrupted":
+      return `interrupted${sub.exitSignal ? ` (${sub.exitSignal})` : sub.exitCode !== null ? ` (exit ${sub.exitCode})` : ""}`;
+    case "signal":
+      return `killed by ${sub.exitSignal}`;
+    default:
+      return `exited with ${sub.exitCode}`;
+  }
+}
+
+/** What a capture holds and what it does not (PRODUCT §7.5). */
+export function captureLines(c: CaptureRecord | null): string[] {
+  if (!c) return ["captured   nothing yet (run `tandem sub capture`)"];
+  const held = [
+    `${c.commitCount} commit(s)`,
+    c.patchBlob ? `uncommitted changes (${c.patchBytes} bytes of patch)` : "no uncommitted changes",
+  ];
+  const lines = [
+    `captured   capture ${c.number}: ${held.join(", ")}; the child ended ${c.hadUncommittedChanges ? "dirty" : "clean"}`,
+  ];
+  if (c.uncaptured.length > 0) lines.push(`NOT captured: ${describeUncaptured(c.uncaptured)}`);
+  return lines;
+}
+
+/** One target's apply state (PRODUCT §7.5). */
+export function applyLine(a: ApplyRecord, latest: string | null): string {
+  const stale = latest !== null && a.captureId !== latest ? " (an older capture)" : "";
+  switch (a.stage) {
+    case "completed":
+      return `${a.target}: applied${stale}, HEAD ${short(a.postHead)}${a.ackPartial ? ", finished by hand" : ""}${a.ackUncaptured ? ", without uncaptured work" : ""}`;
+    case "blocked":
+      return `${a.target}: BLOCKED${a.paths.length ? ` (conflicts in ${a.paths.join(", ")})` : ""}; resolve, then apply --acknowledge-partial`;
+    case "failed":
+      return `${a.target}: last apply failed: ${a.message ?? "see tandem events"}`;
+    default:
+      return `${a.target}: interrupted at ${a.stage}${stale}; run apply again to continue`;
+  }
+}
+
+export function showText(
+  sub: SubRecord,
+  running: boolean,
+  c: CaptureRecord | null,
+  applies: readonly ApplyRecord[],
+): string {
+  const lines = [
+    `${sub.id}${sub.name ? ` "${sub.name}"` : ""} — ${sub.client} child ${exitText(sub, running)}`,
+    `worktree   ${sub.worktree}${sub.removal ? " (gone)" : ""}`,
+    `branch     ${sub.branch} from ${short(sub.base)} (${sub.baseRef})`,
+    `command    ${sub.args.join(" ")}`,
+    `log        ${sub.log}`,
+    ...captureLines(c),
+    ...(applies.length
+      ? applies.map((a) => `target     ${applyLine(a, c?.id ?? null)}`)
+      : ["target     not applied anywhere yet"]),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+export function applyText(o: ApplyOutcome): string {
+  const lines = [`${o.id} → ${o.target}: ${o.message}`];
+  for (const w of o.warnings) lines.push(`warning: ${w}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function listText(
+  rows: readonly {
+    sub: SubRecord;
+    running: boolean;
+    capture: CaptureRecord | null;
+    applies: ApplyRecord[];
+  }[],
+): string {
+  if (rows.length === 0) return "no sub-agents; start one with `tandem sub run -- <command>`\n";
+  const lines = rows.map(({ sub, running, capture, applies }) => {
+    const cap = capture
+      ? `${capture.commitCount}c${capture.patchBlob ? `+${capture.patchBytes}B` : ""}${capture.uncaptured.length ? " !uncaptured" : ""}`
+      : "no capture";
+    const done = applies.filter((a) => a.stage === "completed").length;
+    const open = applies.length - done;
+    const applied = `${done} applied${open ? `, ${open} open` : ""}`;
+    return [sub.id, sub.name ?? "-", exitText(sub, running), cap, applied].join("  ");
+  });
+  return `${lines.join("\n")}\n`;
+}
