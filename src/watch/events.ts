@@ -1,0 +1,88 @@
+import type { StoredEvent } from "../store/projections.js";
+
+/** How an event reads at a glance; the renderer maps it to a colour. */
+export type Tone = "good" | "bad" | "warn" | "info" | "plain";
+
+type Data = Record<string, unknown>;
+type Describe = (d: Data, name: (id: unknown) => string, rel: (p: unknown) => string) => string;
+
+const str = (v: unknown): string => (typeof v === "string" ? v : v == null ? "" : JSON.stringify(v));
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+function denied(d: Data, name: (id: unknown) => string, rel: (p: unknown) => string): string {
+  return list(d.refused)
+    .map((r) => {
+      const x = r as Data;
+      return x.holder ? `${rel(x.path)} (held by ${name(x.holder)})` : `${rel(x.path)} (${str(x.reason)})`;
+    })
+    .join(", ");
+}
+
+/** One short phrase per kind; unknown kinds fall back to their JSON, so nothing new is hidden. */
+const DESCRIBE: Record<string, Describe> = {
+  "session.started": (d) => `${str(d.client)} ${str(d.kind)}${d.source ? ` (${str(d.source)})` : ""}`,
+  "session.ended": (d) => str(d.reason),
+  "activity.set": (d) => str(d.activity),
+  "prompt.submitted": (d) => (d.remediation ? `(tandem remediation) ${str(d.text)}` : str(d.text)),
+  "tool.requested": (d, _n, rel) => `${str(d.tool)} ${list(d.targets).map(rel).join(" ")}`.trim(),
+  "tool.completed": (d) => str(d.tool),
+  "files.touched": (d, _n, rel) => `${list(d.paths).map(rel).join(" ")} via ${str(d.via)}`,
+  "claim.acquired": (d, _n, rel) => rel(d.path),
+  "claim.released": (d, name, rel) =>
+    `${rel(d.path)} (${str(d.reason)}${d.holder ? ` from ${name(d.holder)}` : ""})`,
+  "claim.denied": denied,
+  "task.set": (d) => str(d.text),
+  "status.checked": (d) => (d.end_turn ? "end-turn check passed" : "status shown"),
+  "turn.stopped": (d) => `${str(d.verdict)}${d.rule ? ` ${str(d.rule)}` : ""} (${str(d.enforcement)})`,
+  "hook.error": (d) => `${str(d.client)} ${str(d.event)}: ${str(d.message)}`,
+  "commit.guarded": (d, name) =>
+    `${str(d.outcome)} ${list(d.paths)
+      .map((p) => `${str((p as Data).path)}@${name((p as Data).holder)}`)
+      .join(" ")}`.trim(),
+  "subagent.created": (d) => `${str(d.name ?? d.id)} (${str(d.client)}) on ${str(d.branch)}`,
+  "subagent.spawned": (d) => `${str(d.id)} pid ${str(d.pid)}`,
+  "subagent.exited": (d) => `${str(d.id)} ${str(d.reason)}${d.exitCode != null ? ` ${str(d.exitCode)}` : ""}`,
+  "capture.recorded": (d) =>
+    `${str(d.id)} ${d.ok ? "" : "FAILED "}${str(d.commitCount)} commit(s), ${str(d.patchBytes)} B patch`,
+  "apply.staged": (d, _n, rel) => `${str(d.id)} -> ${rel(d.target)}: ${str(d.stage)}`,
+  "apply.completed": (d, _n, rel) => `${str(d.id)} -> ${rel(d.target)}`,
+  "apply.failed": (d) => `${str(d.id)}: ${str(d.message)}`,
+  "apply.blocked": (d) => `${str(d.id)}: ${str(d.message)}`,
+  "apply.acknowledged": (d) => `${str(d.id)} ${str(d.what)}: ${str(d.detail)}`,
+  "subagent.removed": (d) => `${str(d.id)} ${str(d.worktree)}`,
+  "subagent.discarded": (d) => `${str(d.id)} ${str(d.worktree)}`,
+};
+
+const TONES: Record<string, Tone> = {
+  "claim.acquired": "good",
+  "claim.released": "info",
+  "claim.denied": "bad",
+  "hook.error": "bad",
+  "apply.failed": "bad",
+  "apply.blocked": "warn",
+  "apply.completed": "good",
+  "subagent.discarded": "warn",
+  "session.ended": "info",
+  "session.started": "info",
+};
+
+export function eventTone(ev: { kind: string; data: unknown }): Tone {
+  const d = (ev.data ?? {}) as Data;
+  if (ev.kind === "turn.stopped") return d.verdict === "block" ? "warn" : "plain";
+  if (ev.kind === "commit.guarded") return d.outcome === "refused" ? "bad" : "plain";
+  if (ev.kind === "capture.recorded") return d.ok ? "good" : "bad";
+  return TONES[ev.kind] ?? "plain";
+}
+
+/** The event's payload in a few words: session ids become names and paths lose the root prefix. */
+export function eventDetail(ev: StoredEvent, names: ReadonlyMap<string, string>, root: string): string {
+  const name = (id: unknown) => names.get(str(id)) ?? str(id);
+  const rel = (p: unknown) => {
+    const s = str(p);
+    if (s === root) return ".";
+    return s.startsWith(`${root}/`) ? s.slice(root.length + 1) : s;
+  };
+  const data = (ev.data ?? {}) as Data;
+  const describe = DESCRIBE[ev.kind];
+  return describe ? describe(data, name, rel) : JSON.stringify(ev.data);
+}

@@ -1,0 +1,121 @@
+import { join } from "node:path";
+import { type SessionView, sessionViews } from "../sessions/view.js";
+import type { Db } from "../store/db.js";
+import { allClaims, listEvents, maxSeq } from "../store/queries.js";
+import { eventDetail, eventTone, type Tone } from "./events.js";
+import { type SubagentRow, subagentRows } from "./subagents.js";
+
+export type SessionState = "live" | "stale" | "ended";
+
+export interface BoardSession {
+  name: string;
+  client: string;
+  kind: "session" | "subagent";
+  state: SessionState;
+  activity: string;
+  task: string | null;
+  claims: number;
+  lastSeen: number;
+}
+
+export interface BoardClaim {
+  /** Relative to the root for the root's own worktree, else the worktree joined with the path. */
+  path: string;
+  holder: string;
+  state: SessionState;
+  lastSeen: number;
+}
+
+export interface BoardEvent {
+  seq: number;
+  ts: number;
+  who: string;
+  kind: string;
+  detail: string;
+  tone: Tone;
+}
+
+/** Everything the board shows, as plain data: `renderBoard` only lays it out. */
+export interface BoardModel {
+  root: string;
+  now: number;
+  seq: number;
+  sessions: BoardSession[];
+  claims: BoardClaim[];
+  subagents: SubagentRow[];
+  events: BoardEvent[];
+}
+
+export interface BoardConfig {
+  root: string;
+  freshnessSeconds: number;
+  /** How many of the most recent events to keep. */
+  events: number;
+  /** Ended sessions older than this drop off the board (they stay in `tandem sessions --all`). */
+  endedWindowMs?: number;
+}
+
+const STATE_ORDER: Record<SessionState, number> = { live: 0, stale: 1, ended: 2 };
+
+const stateOf = (s: SessionView): SessionState => (s.ended ? "ended" : s.live ? "live" : "stale");
+
+function boardSessions(views: readonly SessionView[], now: number, endedWindowMs: number): BoardSession[] {
+  return views
+    .filter((s) => !s.ended || now - s.lastSeen <= endedWindowMs)
+    .map((s) => ({
+      name: s.name,
+      client: s.client,
+      kind: s.kind,
+      state: stateOf(s),
+      activity: s.activity,
+      task: s.task,
+      claims: s.claims,
+      lastSeen: s.lastSeen,
+    }))
+    .sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || b.lastSeen - a.lastSeen);
+}
+
+function boardClaims(db: Db, views: readonly SessionView[], root: string): BoardClaim[] {
+  const byId = new Map(views.map((s) => [s.id, s]));
+  const out: BoardClaim[] = [];
+  for (const c of allClaims(db)) {
+    const s = byId.get(c.session_id);
+    out.push({
+      path: c.worktree === root ? c.path : join(c.worktree, c.path),
+      holder: s?.name ?? c.session_id,
+      state: s ? stateOf(s) : "ended",
+      lastSeen: s?.lastSeen ?? 0,
+    });
+  }
+  // Claims that block come first; stale ones are shown but no longer stop anyone (PRODUCT §4.3).
+  return out.sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state]);
+}
+
+function recentEvents(db: Db, seq: number, views: readonly SessionView[], cfg: BoardConfig): BoardEvent[] {
+  const names = new Map(views.map((s) => [s.id, s.name]));
+  // Sequence numbers come from AUTOINCREMENT inside transactions, so the last N events are the last N seqs.
+  return listEvents(db, { sinceSeq: Math.max(0, seq - cfg.events) }).map((ev) => ({
+    seq: ev.seq,
+    ts: ev.ts,
+    who: ev.session ? (names.get(ev.session) ?? ev.session) : "-",
+    kind: ev.kind,
+    detail: eventDetail(ev, names, cfg.root),
+    tone: eventTone(ev),
+  }));
+}
+
+/** Reads the board's state from the store at `now`; `db` null means no store exists yet. */
+export function boardModel(db: Db | null, now: number, cfg: BoardConfig): BoardModel {
+  const empty = { root: cfg.root, now, seq: 0, sessions: [], claims: [], subagents: [], events: [] };
+  if (!db) return empty;
+  const seq = maxSeq(db);
+  const views = sessionViews(db, cfg.freshnessSeconds, now);
+  return {
+    ...empty,
+    seq,
+    sessions: boardSessions(views, now, cfg.endedWindowMs ?? 3_600_000),
+    claims: boardClaims(db, views, cfg.root),
+    subagents: subagentRows(db, views),
+    events: recentEvents(db, seq, views, cfg),
+  };
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import type { BoardModel } from "../../src/watch/model.js";
+import { EMPTY_HINT, renderBoard } from "../../src/watch/render.js";
+import { busyBoard, event, NOW, session, stripAnsi, widthOf } from "./board.js";
+
+const empty: BoardModel = {
+  root: "/repo",
+  now: NOW,
+  seq: 0,
+  sessions: [],
+  claims: [],
+  subagents: [],
+  events: [],
+};
+
+describe("renderBoard fits the terminal", () => {
+  const sizes = [
+    { width: 120, height: 40 },
+    { width: 100, height: 30 },
+    { width: 80, height: 24 },
+    { width: 60, height: 20 },
+    { width: 59, height: 20 },
+    { width: 40, height: 12 },
+    { width: 24, height: 8 },
+    { width: 10, height: 4 },
+  ];
+  const models = {
+    busy: busyBoard(),
+    empty,
+    crowded: busyBoard({
+      sessions: Array.from({ length: 40 }, (_, i) => session({ name: `agent-${i}`, task: "x".repeat(300) })),
+      events: Array.from({ length: 50 }, (_, i) => event(i + 1)),
+    }),
+  };
+  for (const [name, model] of Object.entries(models)) {
+    for (const { width, height } of sizes) {
+      for (const color of [true, false]) {
+        it(`${name} at ${width}x${height}, color ${color}: at most ${height} lines, none wider than ${width}`, () => {
+          const lines = renderBoard(model, { width, height, color });
+          expect(lines.length).toBeLessThanOrEqual(height);
+          for (const l of lines) expect(widthOf(l)).toBeLessThanOrEqual(width);
+          expect(lines.some((l) => l.includes("\x1b"))).toBe(color);
+        });
+      }
+    }
+  }
+});
+
+describe("renderBoard content", () => {
+  it("shows the header with root and time, every section and the q footer", () => {
+    const lines = renderBoard(busyBoard(), { width: 100, height: 30, color: false });
+    expect(lines[0]).toMatch(/^tandem watch \/home\/dev\/projects\/tandem +\d\d:\d\d:\d\d$/);
+    expect(lines.at(-1)).toMatch(/^q quit +event #42, 1s ago$/);
+    const text = lines.join("\n");
+    expect(text).toContain("-- SESSIONS 2 live, 1 stale");
+    expect(text).toMatch(/NAME +CLIENT +KIND +STATE +ACTIVITY +CLAIMS +SEEN +TASK/);
+    expect(text).toMatch(/agent-otter +codex +session +live +needs_input +0 +3s +-/);
+    expect(text).toMatch(/src\/parser\/tokenizer\.ts +-> +agent-wren +live +3s/);
+    expect(text).toMatch(/docs\/old\.md +-> +agent-moth +stale +15m/);
+    expect(text).toMatch(/helper +agent-wren +exec +exit 0 +2 commits \+ 1\.2 KB uncommitted +not applied/);
+    expect(text).toMatch(/\d\d:\d\d:\d\d +agent-otter +claim\.denied +src\/a\.ts \(held by agent-wren\)/);
+  });
+
+  it("drops the less important columns below 60 columns", () => {
+    const text = renderBoard(busyBoard(), { width: 50, height: 30, color: false }).join("\n");
+    expect(text).not.toMatch(/CLIENT|KIND/);
+    expect(text).toMatch(/NAME +STATE/);
+    expect(text).toContain("agent-otter");
+    expect(text).toContain("src/parser/tokenizer.ts");
+    // The events lose their time column first.
+    expect(text).toMatch(/^agent-otter +claim\.denied/m);
+  });
+
+  it("clips long tasks with ~ and keeps the end of long paths", () => {
+    const m = busyBoard({
+      sessions: [session({ task: `refactor ${"very ".repeat(40)}long task` })],
+      claims: [
+        { path: `src/${"deep/".repeat(20)}file.ts`, holder: "agent-wren", state: "live", lastSeen: NOW },
+      ],
+    });
+    const lines = renderBoard(m, { width: 80, height: 30, color: false });
+    expect(lines.find((l) => l.startsWith("agent-wren"))).toMatch(/refactor very very .*~$/);
+    expect(lines.find((l) => /-> +agent-wren/.test(l))).toMatch(/^~.*deep\/file\.ts +->/);
+  });
+
+  it("says how sessions appear when there are none", () => {
+    const lines = renderBoard(empty, { width: 80, height: 24, color: false });
+    const text = lines.join(" ").replace(/\s+/g, " ");
+    expect(text).toContain(EMPTY_HINT);
+    expect(text).toContain("-- CLAIMS none");
+    expect(text).toContain("-- EVENTS none yet");
+    expect(lines.at(-1)).toMatch(/^q quit +no events yet$/);
+  });
+
+  it("shares the rows among sections and says how many sessions are not shown", () => {
+    const m = busyBoard({
+      sessions: Array.from({ length: 30 }, (_, i) => session({ name: `agent-${i}` })),
+      events: Array.from({ length: 30 }, (_, i) => event(i + 1)),
+    });
+    const lines = renderBoard(m, { width: 80, height: 24, color: false });
+    expect(lines).toHaveLength(24);
+    const text = lines.join("\n");
+    expect(text).toMatch(/\.\.\. \d+ more/);
+    expect(text).toContain("tokenizer.ts");
+    expect(text).toContain("helper");
+    // The most recent events are the ones kept.
+    expect(text).toContain("src/file-30.ts");
+    expect(text).not.toContain("src/file-1.ts");
+  });
+
+  it("prints everything when the height is unbounded (a snapshot)", () => {
+    const m = busyBoard({ sessions: Array.from({ length: 30 }, (_, i) => session({ name: `agent-${i}` })) });
+    const lines = renderBoard(m, { width: 80, height: Number.POSITIVE_INFINITY, color: false });
+    expect(lines.filter((l) => /^agent-\d+ /.test(l))).toHaveLength(30);
+    expect(lines.join("\n")).not.toContain("more");
+  });
+
+  it("uses no escape codes at all without color, and colours states with them", () => {
+    const plain = renderBoard(busyBoard(), { width: 100, height: 30, color: false });
+    expect(plain.join("\n")).not.toContain("\x1b");
+    const colored = renderBoard(busyBoard(), { width: 100, height: 30, color: true }).join("\n");
+    expect(colored).toContain("\x1b[32mlive");
+    expect(colored).toContain("\x1b[31mclaim.denied");
+    expect(stripAnsi(colored)).toBe(plain.join("\n"));
+  });
+
+  it("neutralises control characters and counts wide characters as two cells", () => {
+    const m = busyBoard({
+      sessions: [
+        session({ task: "evil\x1b]0;pwned\x07 title\nnext" }),
+        session({ name: "agent-cjk", task: "修复解析器".repeat(20) }),
+      ],
+    });
+    const lines = renderBoard(m, { width: 70, height: 30, color: false });
+    const controls = [...lines.join("")].filter((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
+    expect(controls).toEqual([]);
+    expect(lines.find((l) => l.startsWith("agent-wren"))).toContain("evil?]0;pwned? title next");
+    for (const l of lines) expect(widthOf(l)).toBeLessThanOrEqual(70);
+    expect(widthOf(lines.find((l) => l.startsWith("agent-cjk"))!)).toBeGreaterThanOrEqual(68);
+  });
+});
