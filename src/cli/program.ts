@@ -3,13 +3,16 @@ import { errorMessage, TandemError } from "../errors.js";
 import { VERSION } from "../version.js";
 import { claimsCommand } from "./commands/claims.js";
 import { deinitCommand } from "./commands/deinit.js";
+import { demoCommand } from "./commands/demo.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { eventsCommand } from "./commands/events.js";
 import { initCommand } from "./commands/init.js";
 import { releaseCommand } from "./commands/release.js";
 import { sessionsCommand } from "./commands/sessions.js";
 import { statusCommand } from "./commands/status.js";
+import { subCommand } from "./commands/sub.js";
 import { taskCommand } from "./commands/task.js";
+import { watchCommand } from "./commands/watch.js";
 import { type Io, processIo } from "./context.js";
 
 export type CommandFactory = (io: Io) => Command;
@@ -24,6 +27,9 @@ const COMMANDS: CommandFactory[] = [
   sessionsCommand,
   eventsCommand,
   doctorCommand,
+  demoCommand,
+  subCommand,
+  watchCommand,
 ];
 
 export function buildProgram(io: Io): Command {

@@ -18,7 +18,8 @@ const INNER = BOX_WIDTH - 4;
 export const BOX_HEAD = "+-- tandem status: ";
 
 function clip(text: string, width = INNER): string {
-  const flat = text.replace(/\s+/g, " ");
+  // Newlines and tabs would break the box; the column padding inside the text must stay.
+  const flat = text.replace(/[\r\n\t]+/g, " ");
   return flat.length <= width ? flat : `${flat.slice(0, width - 1)}~`;
 }
 

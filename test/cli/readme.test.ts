@@ -1,0 +1,69 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tandem } from "../helpers/cli.js";
+import { claudeWrite, hook } from "../helpers/hooks.js";
+import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
+
+/** Every `tandem …` command line in the README's shell blocks, in order (`npx tandem` too). */
+function readmeCommands(): string[] {
+  const text = readFileSync(join(process.cwd(), "README.md"), "utf8");
+  const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  return blocks
+    .flatMap((b) => b.split("\n"))
+    .map((l) => l.replace(/\s+#.*$/, "").trim())
+    .filter((l) => /^(npx )?tandem\b/.test(l));
+}
+
+/** Splits a README command line into argv, honouring double quotes. */
+function argv(line: string): string[] {
+  const words = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+  return words[0] === "npx" ? words.slice(2) : words.slice(1);
+}
+
+describe("the README", () => {
+  const commands = readmeCommands();
+
+  it("shows npm ci and npm test as its first two commands", () => {
+    const text = readFileSync(join(process.cwd(), "README.md"), "utf8");
+    const first = [...text.matchAll(/```sh\n([\s\S]*?)```/g)][0]![1]!.trim().split("\n");
+    expect(first.map((l) => l.split("#")[0]!.trim())).toEqual(["npm ci", "npm test"]);
+  });
+
+  it("shows every command at least once", () => {
+    const shown = new Set(commands.map((c) => argv(c)[0]));
+    for (const cmd of [
+      "init",
+      "deinit",
+      "status",
+      "task",
+      "claims",
+      "release",
+      "sessions",
+      "events",
+      "doctor",
+      "watch",
+      "sub",
+      "demo",
+    ]) {
+      expect(shown).toContain(cmd);
+    }
+  });
+
+  it("runs every command it shows, successfully, in a prepared project", () => {
+    const repo = initRepo(join(tempDir(), "repo"), {
+      "README.md": "x\n",
+      Makefile: "fix:\n\techo fixed > FIXED.txt\n",
+    });
+    writeFiles(repo, { "src/parser.ts": "export {};\n" });
+    g(repo, "add", "-A");
+    g(repo, "commit", "-qm", "parser");
+    // A live agent session holding the file the README releases.
+    hook("claude-code", "pre-tool-use", claudeWrite(repo, "readme-session", "src/parser.ts"), { cwd: repo });
+    const env = { TANDEM_SESSION: "readme-session", PATH: "/usr/bin:/bin" };
+    for (const line of commands) {
+      const r = tandem(argv(line), { cwd: repo, env });
+      expect({ line, code: r.code, err: r.stderr }).toMatchObject({ line, code: 0 });
+    }
+  }, 180_000);
+});
