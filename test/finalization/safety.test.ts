@@ -116,7 +116,11 @@ describe("end-turn never trusts the ledger with filesystem authority", () => {
       }),
     );
     writeFiles(repo, { "ghost.txt": "boo\n" });
-    const r = await endTurnCheck(db, { id: "ses_ghost" }, { root: repo, repoTop: repo, config: DEFAULT_CONFIG });
+    const r = await endTurnCheck(
+      db,
+      { id: "ses_ghost" },
+      { root: repo, repoTop: repo, config: DEFAULT_CONFIG },
+    );
     db.close();
     expect(r.ok).toBe(false);
     expect(problems(r.findings)).toEqual({
