@@ -6,88 +6,100 @@ const relPath = z.string().check(z.minLength(1));
 const disposition = z.enum(["git", "output"]);
 
 /**
- * One schema per event kind (PRODUCT §4.2). The ledger refuses an event whose
- * data does not match, so every stored event is readable by every later version.
+ * One schema per event kind (PRODUCT §4.2), built on first use: constructing
+ * every schema up front cost each hook ~5 ms, and a hook validates two or three
+ * kinds. The ledger refuses an event whose data does not match, so every stored
+ * event is readable by every later version.
  */
-export const EVENT_SCHEMAS = {
-  "session.started": z.object({
-    client,
-    nativeId: z.string().check(z.minLength(1)),
-    name: z.string().check(z.minLength(1)),
-    kind: z.enum(["session", "subagent"]),
-    parentId: z.nullable(z.string()),
-    agentPid: z.nullable(z.number()),
-    agentPidStart: z.nullable(z.string()),
-    cwd: z.nullable(z.string()),
-    source: z.optional(z.string()),
-  }),
-  "session.ended": z.object({ reason: z.string() }),
-  "activity.set": z.object({ activity: z.enum(["idle", "working", "needs_input"]) }),
-  "prompt.submitted": z.object({
-    text: z.string(),
-    bytes: z.number(),
-    truncated: z.boolean(),
-    remediation: z.boolean(),
-    turnId: z.optional(z.nullable(z.string())),
-    /** Digest of the live peers shown, so unchanged peers are not repeated on every prompt. */
-    peersDigest: z.optional(z.string()),
-  }),
-  "tool.requested": z.object({
-    tool: z.string(),
-    toolUseId: z.optional(z.nullable(z.string())),
-    targets: z.array(z.string()),
-    inputBytes: z.number(),
-    /** A fast digest of the full input (src/core/digest.ts), not a security hash. */
-    inputDigest: z.string(),
-  }),
-  "tool.completed": z.object({
-    tool: z.string(),
-    toolUseId: z.optional(z.nullable(z.string())),
-  }),
-  "files.touched": z.object({
-    worktree: z.string(),
-    paths: z.array(relPath),
-    unattributed: z.optional(z.array(relPath)),
-    via: z.string(),
-  }),
-  "claim.acquired": z.object({ worktree: z.string(), path: relPath, disposition, root: z.string() }),
-  "claim.released": z.object({
-    worktree: z.string(),
-    path: relPath,
-    reason: z.enum(["commit", "checkout", "explicit", "session_end", "stale_takeover"]),
-    /** The session whose claim ends, when it is not the event's own session (stale takeover). */
-    holder: z.optional(z.string()),
-  }),
-  "claim.denied": z.object({
-    tool: z.string(),
-    refused: z.array(
-      z.object({ path: z.string(), reason: z.string(), holder: z.optional(z.nullable(z.string())) }),
-    ),
-  }),
-  "task.set": z.object({ text: z.string() }),
-  "status.checked": z.object({ end_turn: z.boolean() }),
-  "turn.stopped": z.object({
-    verdict: z.enum(["pass", "block"]),
-    rule: z.nullable(z.string()),
-    enforcement: z.enum(["enforced", "observe_only", "disabled", "fail_open"]),
-    reason: z.optional(z.nullable(z.string())),
-    missing: z.optional(z.array(z.string())),
-  }),
-  "hook.error": z.object({
-    client: z.string(),
-    event: z.string(),
-    message: z.string(),
-    failed: z.enum(["open", "closed"]),
-  }),
-  "commit.guarded": z.object({
-    outcome: z.enum(["allowed", "refused", "warned", "bypassed"]),
-    paths: z.array(z.object({ path: z.string(), holder: z.string() })),
-  }),
+const EVENT_SCHEMAS = {
+  "session.started": () =>
+    z.object({
+      client,
+      nativeId: z.string().check(z.minLength(1)),
+      name: z.string().check(z.minLength(1)),
+      kind: z.enum(["session", "subagent"]),
+      parentId: z.nullable(z.string()),
+      agentPid: z.nullable(z.number()),
+      agentPidStart: z.nullable(z.string()),
+      cwd: z.nullable(z.string()),
+      source: z.optional(z.string()),
+    }),
+  "session.ended": () => z.object({ reason: z.string() }),
+  "activity.set": () => z.object({ activity: z.enum(["idle", "working", "needs_input"]) }),
+  "prompt.submitted": () =>
+    z.object({
+      text: z.string(),
+      bytes: z.number(),
+      truncated: z.boolean(),
+      remediation: z.boolean(),
+      turnId: z.optional(z.nullable(z.string())),
+      /** Digest of the live peers shown, so unchanged peers are not repeated on every prompt. */
+      peersDigest: z.optional(z.string()),
+    }),
+  "tool.requested": () =>
+    z.object({
+      tool: z.string(),
+      toolUseId: z.optional(z.nullable(z.string())),
+      targets: z.array(z.string()),
+      inputBytes: z.number(),
+      /** A fast digest of the full input (src/core/digest.ts), not a security hash. */
+      inputDigest: z.string(),
+    }),
+  "tool.completed": () =>
+    z.object({
+      tool: z.string(),
+      toolUseId: z.optional(z.nullable(z.string())),
+    }),
+  "files.touched": () =>
+    z.object({
+      worktree: z.string(),
+      paths: z.array(relPath),
+      unattributed: z.optional(z.array(relPath)),
+      via: z.string(),
+    }),
+  "claim.acquired": () => z.object({ worktree: z.string(), path: relPath, disposition, root: z.string() }),
+  "claim.released": () =>
+    z.object({
+      worktree: z.string(),
+      path: relPath,
+      reason: z.enum(["commit", "checkout", "explicit", "session_end", "stale_takeover"]),
+      /** The session whose claim ends, when it is not the event's own session (stale takeover). */
+      holder: z.optional(z.string()),
+    }),
+  "claim.denied": () =>
+    z.object({
+      tool: z.string(),
+      refused: z.array(
+        z.object({ path: z.string(), reason: z.string(), holder: z.optional(z.nullable(z.string())) }),
+      ),
+    }),
+  "task.set": () => z.object({ text: z.string() }),
+  "status.checked": () => z.object({ end_turn: z.boolean() }),
+  "turn.stopped": () =>
+    z.object({
+      verdict: z.enum(["pass", "block"]),
+      rule: z.nullable(z.string()),
+      enforcement: z.enum(["enforced", "observe_only", "disabled", "fail_open"]),
+      reason: z.optional(z.nullable(z.string())),
+      missing: z.optional(z.array(z.string())),
+    }),
+  "hook.error": () =>
+    z.object({
+      client: z.string(),
+      event: z.string(),
+      message: z.string(),
+      failed: z.enum(["open", "closed"]),
+    }),
+  "commit.guarded": () =>
+    z.object({
+      outcome: z.enum(["allowed", "refused", "warned", "bypassed"]),
+      paths: z.array(z.object({ path: z.string(), holder: z.string() })),
+    }),
   ...SUBAGENT_EVENT_SCHEMAS,
 } as const;
 
 export type EventKind = keyof typeof EVENT_SCHEMAS;
-export type EventData<K extends EventKind> = z.infer<(typeof EVENT_SCHEMAS)[K]>;
+export type EventData<K extends EventKind> = z.infer<ReturnType<(typeof EVENT_SCHEMAS)[K]>>;
 
 export const EVENT_KINDS = Object.keys(EVENT_SCHEMAS) as EventKind[];
 
@@ -95,10 +107,21 @@ export function isEventKind(kind: string): kind is EventKind {
   return Object.hasOwn(EVENT_SCHEMAS, kind);
 }
 
+const built = new Map<EventKind, z.ZodMiniType>();
+
+function schemaOf(kind: EventKind): z.ZodMiniType {
+  let schema = built.get(kind);
+  if (!schema) {
+    schema = EVENT_SCHEMAS[kind]() as z.ZodMiniType;
+    built.set(kind, schema);
+  }
+  return schema;
+}
+
 /** Validates data for a kind; returns an error message or null. */
 export function checkEventData(kind: string, data: unknown): string | null {
   if (!isEventKind(kind)) return `unknown event kind "${kind}"`;
-  const res = EVENT_SCHEMAS[kind].safeParse(data);
+  const res = schemaOf(kind).safeParse(data);
   if (res.success) return null;
   const issue = res.error.issues[0]!;
   return `${kind}: ${issue.path.map(String).join(".") || "data"}: ${issue.message}`;

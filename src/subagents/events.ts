@@ -23,94 +23,102 @@ const series = z.object({
 /** Which sub-agent, which capture, which target: the key of every apply event. */
 const applyKey = { id: z.string(), captureId: z.string(), target: z.string() };
 
-/** Event kinds of fork-isolated sub-agents (PRODUCT §7), merged into EVENT_SCHEMAS. */
+/** Event kinds of fork-isolated sub-agents (PRODUCT §7), merged into the ledger's schema factories. */
 export const SUBAGENT_EVENT_SCHEMAS = {
-  "subagent.created": z.object({
-    id: z.string(),
-    name: z.nullable(z.string()),
-    client: z.enum(["claude-code", "codex", "cursor", "exec"]),
-    parentSession: z.nullable(z.string()),
-    childSession: z.nullable(z.string()),
-    /** The caller's checkout: the default target of `--apply`. */
-    origin: z.string(),
-    worktree: z.string(),
-    branch: z.string(),
-    base: sha,
-    baseRef: z.string(),
-    args: z.array(z.string()),
-    log: z.string(),
-    runnerPid: z.nullable(z.number()),
-    runnerStart: z.nullable(z.string()),
-  }),
-  "subagent.spawned": z.object({ id: z.string(), pid: z.number(), pidStart: z.nullable(z.string()) }),
-  "subagent.exited": z.object({
-    id: z.string(),
-    exitCode: z.nullable(z.number()),
-    signal: z.nullable(z.string()),
-    reason: z.enum(["exited", "signal", "interrupted", "timeout", "spawn-failed"]),
-    message: z.nullable(z.string()),
-  }),
-  "capture.recorded": z.object({
-    id: z.string(),
-    captureId: z.string(),
-    ok: z.boolean(),
-    base: sha,
-    head: z.nullable(sha),
-    commitCount: count,
-    mboxBlob: blob,
-    mboxBytes: count,
-    patchBlob: blob,
-    patchBytes: count,
-    hadUncommittedChanges: z.boolean(),
-    dirtyPaths: paths,
-    uncaptured,
-    series: z.array(series),
-  }),
-  "apply.staged": z.object({
-    ...applyKey,
-    stage,
-    /** HEAD before anything of this apply touched the target. */
-    fence: sha,
-    seriesBase: sha,
-    seriesBlob: blob,
-    /** HEAD once the commit series is in (null while it is not). */
-    amHead: z.nullable(sha),
-    stagedBefore: z.optional(paths),
-    preApply: z.optional(preApply),
-  }),
-  "apply.failed": z.object({
-    ...applyKey,
-    stage,
-    message: z.string(),
-    failingCommit: z.nullable(z.string()),
-    paths,
-    /** What the marker becomes: cleared, back to commits-applied, or kept as it was (fail closed). */
-    next: z.enum(["none", "commits-applied", "unchanged"]),
-  }),
-  "apply.blocked": z.object({ ...applyKey, paths, message: z.string() }),
-  "apply.acknowledged": z.object({
-    ...applyKey,
-    what: z.enum(["uncaptured", "partial"]),
-    detail: z.string(),
-  }),
-  "apply.completed": z.object({
-    ...applyKey,
-    fence: sha,
-    seriesBase: sha,
-    postHead: sha,
-    /** The child commit the target now contains; the base of later series for this target. */
-    appliedChildHead: sha,
-    commitsApplied: count,
-    patchApplied: z.boolean(),
-    partial: z.boolean(),
-    preApply,
-  }),
-  "subagent.removed": z.object({ id: z.string(), worktree: z.string(), branch: z.string() }),
-  "subagent.discarded": z.object({
-    id: z.string(),
-    worktree: z.string(),
-    branch: z.string(),
-    /** What the latest capture did not hold, now gone for good. */
-    lost: uncaptured,
-  }),
+  "subagent.created": () =>
+    z.object({
+      id: z.string(),
+      name: z.nullable(z.string()),
+      client: z.enum(["claude-code", "codex", "cursor", "exec"]),
+      parentSession: z.nullable(z.string()),
+      childSession: z.nullable(z.string()),
+      /** The caller's checkout: the default target of `--apply`. */
+      origin: z.string(),
+      worktree: z.string(),
+      branch: z.string(),
+      base: sha,
+      baseRef: z.string(),
+      args: z.array(z.string()),
+      log: z.string(),
+      runnerPid: z.nullable(z.number()),
+      runnerStart: z.nullable(z.string()),
+    }),
+  "subagent.spawned": () => z.object({ id: z.string(), pid: z.number(), pidStart: z.nullable(z.string()) }),
+  "subagent.exited": () =>
+    z.object({
+      id: z.string(),
+      exitCode: z.nullable(z.number()),
+      signal: z.nullable(z.string()),
+      reason: z.enum(["exited", "signal", "interrupted", "timeout", "spawn-failed"]),
+      message: z.nullable(z.string()),
+    }),
+  "capture.recorded": () =>
+    z.object({
+      id: z.string(),
+      captureId: z.string(),
+      ok: z.boolean(),
+      base: sha,
+      head: z.nullable(sha),
+      commitCount: count,
+      mboxBlob: blob,
+      mboxBytes: count,
+      patchBlob: blob,
+      patchBytes: count,
+      hadUncommittedChanges: z.boolean(),
+      dirtyPaths: paths,
+      uncaptured,
+      series: z.array(series),
+    }),
+  "apply.staged": () =>
+    z.object({
+      ...applyKey,
+      stage,
+      /** HEAD before anything of this apply touched the target. */
+      fence: sha,
+      seriesBase: sha,
+      seriesBlob: blob,
+      /** HEAD once the commit series is in (null while it is not). */
+      amHead: z.nullable(sha),
+      stagedBefore: z.optional(paths),
+      preApply: z.optional(preApply),
+    }),
+  "apply.failed": () =>
+    z.object({
+      ...applyKey,
+      stage,
+      message: z.string(),
+      failingCommit: z.nullable(z.string()),
+      paths,
+      /** What the marker becomes: cleared, back to commits-applied, or kept as it was (fail closed). */
+      next: z.enum(["none", "commits-applied", "unchanged"]),
+    }),
+  "apply.blocked": () => z.object({ ...applyKey, paths, message: z.string() }),
+  "apply.acknowledged": () =>
+    z.object({
+      ...applyKey,
+      what: z.enum(["uncaptured", "partial"]),
+      detail: z.string(),
+    }),
+  "apply.completed": () =>
+    z.object({
+      ...applyKey,
+      fence: sha,
+      seriesBase: sha,
+      postHead: sha,
+      /** The child commit the target now contains; the base of later series for this target. */
+      appliedChildHead: sha,
+      commitsApplied: count,
+      patchApplied: z.boolean(),
+      partial: z.boolean(),
+      preApply,
+    }),
+  "subagent.removed": () => z.object({ id: z.string(), worktree: z.string(), branch: z.string() }),
+  "subagent.discarded": () =>
+    z.object({
+      id: z.string(),
+      worktree: z.string(),
+      branch: z.string(),
+      /** What the latest capture did not hold, now gone for good. */
+      lost: uncaptured,
+    }),
 } as const;
