@@ -6,6 +6,7 @@ import { livePeers } from "../hooks/peers.js";
 import { sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
 import { claimsOf, type SessionRow } from "../store/queries.js";
+import { subagentRows } from "../subagents/rows.js";
 
 function startedAt(db: Db, s: SessionRow): number {
   return (
@@ -67,9 +68,11 @@ export function statusModel(
   const now = Date.now();
   const held = claimsOf(db, s.id);
   const claims = held.map((c) => (c.worktree === ctx.root ? c.path : join(c.worktree, c.path)));
-  const subagents = sessionViews(db, ctx.config.freshnessSeconds, now)
-    .filter((v) => v.parentId === s.id)
-    .map((v) => ({ name: v.name, state: v.ended ? "ended" : v.live ? "running" : "stale" }));
+  const views = sessionViews(db, ctx.config.freshnessSeconds, now);
+  // The same rows as `tandem watch`: how each child ended, what was captured, where it was applied.
+  const subagents = subagentRows(db, views)
+    .filter((r) => r.parent === s.name)
+    .map((r) => ({ name: r.name, state: `${r.state}; ${r.capture}; ${r.apply}` }));
   return {
     session: {
       name: s.name,

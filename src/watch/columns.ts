@@ -1,8 +1,8 @@
 import { formatAge } from "../core/liveness.js";
+import type { SubagentRow } from "../subagents/rows.js";
 import type { Tone } from "./events.js";
 import type { BoardClaim, BoardEvent, BoardSession, SessionState } from "./model.js";
 import type { Style } from "./segments.js";
-import type { SubagentRow } from "./subagents.js";
 import type { Column } from "./table.js";
 import { sanitize } from "./text.js";
 

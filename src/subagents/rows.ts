@@ -1,6 +1,6 @@
 import type { SessionView } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
-import { subRunning } from "../subagents/apply.js";
+import { subRunning } from "./apply.js";
 import {
   type ApplyRecord,
   allSubs,
@@ -8,7 +8,7 @@ import {
   type CaptureRecord,
   latestCapture,
   type SubRecord,
-} from "../subagents/records.js";
+} from "./records.js";
 
 /** One sub-agent on the board: how it runs or ended, what was captured, where it was applied. */
 export interface SubagentRow {
