@@ -28,8 +28,8 @@ export const CONFIG_TEMPLATE = `// Tandem project configuration, shared by every
   //   "failClosed": ${v(d.failClosed)}
   // },
   // "subagents": {
-  //   // Where child worktrees are created. Default: worktrees/ in Tandem's
-  //   // state dir (<git common dir>/tandem/worktrees); the value below is only an example.
+  //   // Where child worktrees are created. Default: $XDG_STATE_HOME/tandem/worktrees/<repo>
+  //   // (~/.local/state/...), outside .git where agents may edit; the value below is an example.
   //   "worktreeRoot": "../worktrees",
   //   // Command and extra args used to launch each client headless (default: built in), e.g.
   //   // { "codex": { "command": "codex", "args": ["--model", "gpt-5.5"] } }; keys: claude-code, codex, cursor, exec.

@@ -1,5 +1,7 @@
 import { mkdirSync, realpathSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { homedir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { digest } from "../core/digest.js";
 import { TandemError, UsageError } from "../errors.js";
 import { git } from "../git/run.js";
 import { procInfo } from "../sessions/proc.js";
@@ -21,9 +23,24 @@ export interface CreateRequest {
   cwd: string;
 }
 
+/**
+ * Where child worktrees go by default: the user's state directory, one folder
+ * per repository. Not inside `.git/`: Claude Code treats every path under a
+ * `.git` directory as sensitive and refuses to edit it without a human, which
+ * left real Claude sub-agents unable to write a file (found by the e2e tier).
+ */
+export function defaultWorktreeRoot(
+  stateDir: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
+  const repo = basename(dirname(dirname(stateDir))) || "repo";
+  return join(base, "tandem", "worktrees", `${repo}-${digest(stateDir).slice(-8)}`);
+}
+
 function worktreeRootOf(ctx: SubCtx): string {
   const configured = ctx.config.worktreeRoot;
-  return configured ? resolve(ctx.root, configured) : join(ctx.stateDir, "worktrees");
+  return configured ? resolve(ctx.root, configured) : defaultWorktreeRoot(ctx.stateDir, process.env);
 }
 
 function checkName(ctx: SubCtx, name: string | null): void {

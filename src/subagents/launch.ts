@@ -19,7 +19,17 @@ export interface LaunchLine {
  * each client gets the mode that lets it edit files without asking a human.
  */
 const BUILT_IN: Record<Exclude<SubClient, "exec">, LaunchLine> = {
-  "claude-code": { command: "claude", args: ["-p", "--permission-mode", "acceptEdits"] },
+  // The child may run git in its own worktree: Bash is allowed along with the edit tools.
+  "claude-code": {
+    command: "claude",
+    args: [
+      "-p",
+      "--permission-mode",
+      "acceptEdits",
+      "--allowedTools",
+      "Bash Edit Write MultiEdit NotebookEdit",
+    ],
+  },
   codex: { command: "codex", args: ["exec", "--full-auto"] },
   cursor: { command: "cursor-agent", args: ["-p", "--force"] },
 };
@@ -47,7 +57,9 @@ export function launchLine(
     return { command: args[0]!, args: args.slice(1) };
   }
   const base = override ? { command: override.command, args: override.args ?? [] } : BUILT_IN[client];
-  return { command: base.command, args: [...base.args, args.join(" ")] };
+  // `--` ends the options: Claude's variadic --allowedTools would otherwise swallow the prompt
+  // (found by driving the real binary), and a prompt starting with `-` is never read as a flag.
+  return { command: base.command, args: [...base.args, "--", args.join(" ")] };
 }
 
 export function parseClient(value: string): SubClient {

@@ -157,13 +157,24 @@ describe("launch lines", () => {
     ],
     [
       ["claude-code", ["fix", "it"]],
-      { command: "claude", args: ["-p", "--permission-mode", "acceptEdits", "fix it"] },
+      {
+        command: "claude",
+        args: [
+          "-p",
+          "--permission-mode",
+          "acceptEdits",
+          "--allowedTools",
+          "Bash Edit Write MultiEdit NotebookEdit",
+          "--",
+          "fix it",
+        ],
+      },
     ],
-    [["codex", ["fix"]], { command: "codex", args: ["exec", "--full-auto", "fix"] }],
-    [["cursor", ["fix"]], { command: "cursor-agent", args: ["-p", "--force", "fix"] }],
+    [["codex", ["fix"]], { command: "codex", args: ["exec", "--full-auto", "--", "fix"] }],
+    [["cursor", ["fix"]], { command: "cursor-agent", args: ["-p", "--force", "--", "fix"] }],
     [
       ["codex", ["fix"], { command: "/opt/codex", args: ["exec"] }],
-      { command: "/opt/codex", args: ["exec", "fix"] },
+      { command: "/opt/codex", args: ["exec", "--", "fix"] },
     ],
   ])("%j", (args, line) => {
     expect(launchLine(...args)).toEqual(line);

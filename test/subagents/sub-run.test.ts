@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
+import { defaultWorktreeRoot } from "../../src/subagents/create.js";
 import { TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { g, initRepo } from "../helpers/repo.js";
 import { addTarget, expectOk, type RunJson, runScript, sub, subRepo } from "./sub-fixture.js";
@@ -125,7 +126,7 @@ describe("sub run", () => {
       stdout += c.toString();
     });
     const exited = new Promise<number | null>((resolve) => proc.on("exit", resolve));
-    const wtRoot = join(s.repo, ".git", "tandem", "worktrees");
+    const wtRoot = defaultWorktreeRoot(join(s.repo, ".git", "tandem"), process.env);
     let started: string | null = null;
     for (let i = 0; i < 200 && !started; i++) {
       await sleep(50);
