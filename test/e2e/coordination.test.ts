@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
+import { g } from "../helpers/repo.js";
 import { type AnthropicFake, startAnthropicFake } from "./harness/anthropic-fake.js";
 import { type ClientBins, ensureClients } from "./harness/install-clients.js";
 import { type ResponsesFake, startResponsesFake } from "./harness/responses-fake.js";
@@ -187,5 +188,37 @@ describe("real Claude Code and Codex sharing one repository", () => {
       .filter((e) => e.kind === "turn.stopped")
       .map((e) => e.data);
     expect(stops).toEqual([expect.objectContaining({ verdict: "block", enforcement: "observe_only" })]);
+  }, 120_000);
+});
+
+describe("the end-turn check from a real agent's shell", () => {
+  it("Claude commits and pushes, then `tandem status --end-turn` passes inside its own Bash tool", async () => {
+    const p = initProject("claude-code");
+    const remote = join(p.base, "origin.git");
+    g(p.base, "init", "-q", "--bare", "-b", "main", remote);
+    g(p.repo, "remote", "add", "origin", remote);
+    g(p.repo, "push", "-q", "-u", "origin", "main");
+    const E = newSessionId();
+    anthropic.script(
+      [
+        { tool: "Write", input: { file_path: join(p.repo, "e.txt"), content: "e\n" } },
+        { tool: "Bash", input: { command: "tandem status --end-turn" } },
+        { tool: "Bash", input: { command: "git add e.txt && git commit -qm 'Add e' && git push -q" } },
+        { tool: "Bash", input: { command: 'tandem task "adding e.txt"' } },
+        { tool: "Bash", input: { command: "tandem status --end-turn" } },
+        (req) => ({ text: `Added e.txt.\n\n\`\`\`\n${lastToolResult(req)}\`\`\`` }),
+      ],
+      { session: E },
+    );
+    const run = await claude(p, "add e.txt and publish it", { id: E });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const results = anthropic.requestsFor(E).map((r) => lastToolResult(r));
+    // Before the push the check refuses, naming the dirty file; after it, it passes.
+    expect(results[2]).toMatch(/end-turn check failed.*e\.txt/s);
+    expect(run.resultText).toContain("end-turn check passed");
+    const checks = ledgerEvents(p.repo)
+      .filter((e) => e.kind === "status.checked")
+      .map((e) => e.data.end_turn);
+    expect(checks).toEqual([true]);
   }, 120_000);
 });
