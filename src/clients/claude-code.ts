@@ -1,4 +1,4 @@
-import { baseInput, fail, isObj, json, str, toolFrom } from "./payload.js";
+import { baseInput, fail, isObj, nestedAnswer, str, toolFrom } from "./payload.js";
 import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "./types.js";
 
 const EVENTS: WiredEvent[] = [
@@ -21,28 +21,9 @@ const EVENTS: WiredEvent[] = [
 ];
 
 function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
-  const silent = { exitCode: 0, stdout: "", stderr: "" };
-  if (kind === "pre-tool" && !v.allow) {
-    return {
-      ...silent,
-      stdout: json({
-        hookSpecificOutput: {
-          hookEventName: "PreToolUse",
-          permissionDecision: "deny",
-          permissionDecisionReason: v.reason,
-        },
-      }),
-    };
-  }
   // Exit 2 keeps the same turn going with stderr as the model's next instruction (CLIENTS §1.3).
   if (kind === "stop" && v.block) return { exitCode: 2, stdout: "", stderr: `${v.reason}\n` };
-  if (v.context && (kind === "session-start" || kind === "prompt" || kind === "post-tool")) {
-    return {
-      ...silent,
-      stdout: json({ hookSpecificOutput: { hookEventName: event?.native, additionalContext: v.context } }),
-    };
-  }
-  return silent;
+  return nestedAnswer(kind, event, v);
 }
 
 export const claudeCode: ClientSpec = {

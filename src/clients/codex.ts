@@ -1,4 +1,4 @@
-import { baseInput, fail, isObj, json, str, toolFrom } from "./payload.js";
+import { baseInput, fail, isObj, nestedAnswer, SILENT, str, toolFrom } from "./payload.js";
 import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "./types.js";
 
 const EVENTS: WiredEvent[] = [
@@ -10,8 +10,6 @@ const EVENTS: WiredEvent[] = [
   { native: "SessionEnd", cli: "session-end", kind: "session-end", timeout: 5 },
 ];
 
-const SILENT: Rendered = { exitCode: 0, stdout: "", stderr: "" };
-
 /**
  * Codex drops any output with a field its schema lacks, so only the exact
  * shapes of its embedded schemas are produced here. Stop never blocks: a
@@ -20,25 +18,7 @@ const SILENT: Rendered = { exitCode: 0, stdout: "", stderr: "" };
  */
 function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
   if (kind === "stop") return SILENT;
-  if (kind === "pre-tool" && !v.allow) {
-    return {
-      ...SILENT,
-      stdout: json({
-        hookSpecificOutput: {
-          hookEventName: "PreToolUse",
-          permissionDecision: "deny",
-          permissionDecisionReason: v.reason,
-        },
-      }),
-    };
-  }
-  if (v.context && (kind === "session-start" || kind === "prompt" || kind === "post-tool")) {
-    return {
-      ...SILENT,
-      stdout: json({ hookSpecificOutput: { hookEventName: event?.native, additionalContext: v.context } }),
-    };
-  }
-  return SILENT;
+  return nestedAnswer(kind, event, v);
 }
 
 export const codex: ClientSpec = {

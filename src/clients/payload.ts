@@ -1,4 +1,4 @@
-import type { ClientName, HookInput, HookKind, ParseResult } from "./types.js";
+import type { ClientName, HookInput, HookKind, ParseResult, Rendered, Verdict, WiredEvent } from "./types.js";
 
 export type Obj = Record<string, unknown>;
 
@@ -56,4 +56,29 @@ export function toolFrom(p: Obj, nameKey = "tool_name"): HookInput["tool"] {
 
 export function json(value: unknown): string {
   return `${JSON.stringify(value)}\n`;
+}
+
+export const SILENT: Rendered = { exitCode: 0, stdout: "", stderr: "" };
+
+/**
+ * The answers Claude Code and Codex share (their `hookSpecificOutput` wire shape):
+ * a PreToolUse deny, and context for session start, prompts and post-tool use.
+ * Everything else is silence; Stop is each client's own business.
+ */
+export function nestedAnswer(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
+  if (kind === "pre-tool" && !v.allow) {
+    const deny = {
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: v.reason,
+    };
+    return { ...SILENT, stdout: json({ hookSpecificOutput: deny }) };
+  }
+  if (v.context && (kind === "session-start" || kind === "prompt" || kind === "post-tool")) {
+    return {
+      ...SILENT,
+      stdout: json({ hookSpecificOutput: { hookEventName: event?.native, additionalContext: v.context } }),
+    };
+  }
+  return SILENT;
 }

@@ -1,7 +1,7 @@
 import type { SpawnSyncReturns } from "node:child_process";
 
-/** Variables that redirect git away from the repository we name with `-C`. */
-const SCRUBBED = [
+/** Variables that point git at a repository, index or object store other than the one in its cwd. */
+export const GIT_LOCATION_VARS = [
   "GIT_DIR",
   "GIT_WORK_TREE",
   "GIT_INDEX_FILE",
@@ -10,6 +10,11 @@ const SCRUBBED = [
   "GIT_COMMON_DIR",
   "GIT_NAMESPACE",
   "GIT_PREFIX",
+] as const;
+
+/** Variables that redirect git away from the repository we name with `-C`. */
+const SCRUBBED = [
+  ...GIT_LOCATION_VARS,
   "GIT_CEILING_DIRECTORIES",
   "GIT_DISCOVERY_ACROSS_FILESYSTEM",
   "GIT_QUARANTINE_PATH",

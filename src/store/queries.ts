@@ -35,7 +35,8 @@ export interface EventFilter {
   limit?: number | undefined;
 }
 
-interface EventRow {
+/** An `events` row as stored. */
+export interface EventRow {
   seq: number;
   ts: number;
   session_id: string | null;

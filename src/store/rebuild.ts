@@ -1,14 +1,7 @@
 import type { Db } from "./db.js";
 import { PROJECTION_DDL, PROJECTION_TABLES, SUBAGENT_PROJECTION_DDL } from "./migrations.js";
 import { project } from "./projections.js";
-
-interface EventRow {
-  seq: number;
-  ts: number;
-  session_id: string | null;
-  kind: string;
-  data: string;
-}
+import type { EventRow } from "./queries.js";
 
 /** Drops every projection and replays the whole ledger into fresh ones, in one transaction. */
 export function rebuildProjections(db: Db): number {

@@ -37,7 +37,8 @@ export const CAPTURE_CONFIG: readonly string[] = [
  * renamed-and-edited file into a target whose copy moved on; a delete+add pair
  * would refuse there. `--full-index` gives `--3way` full preimage ids.
  */
-const DIFF_OPTIONS: readonly string[] = [
+/** The diff shape every patch of a capture shares; patch-ids.ts diffs the same way. */
+export const PATCH_SHAPE: readonly string[] = [
   "--binary",
   "--full-index",
   "-M",
@@ -48,9 +49,9 @@ const DIFF_OPTIONS: readonly string[] = [
   "--src-prefix=a/",
   "--dst-prefix=b/",
   "--no-relative",
-  "--ignore-submodules=none",
-  "--submodule=short",
 ];
+
+const DIFF_OPTIONS: readonly string[] = [...PATCH_SHAPE, "--ignore-submodules=none", "--submodule=short"];
 
 /**
  * Format-patch options that defeat `format.*` config: no signature, sign-off,

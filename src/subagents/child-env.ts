@@ -1,16 +1,5 @@
 import { CLIENTS } from "../clients/index.js";
-
-/** Variables that would point the child's git at the parent's repository instead of its worktree. */
-const GIT_LOCATION = [
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_INDEX_FILE",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_COMMON_DIR",
-  "GIT_NAMESPACE",
-  "GIT_PREFIX",
-];
+import { GIT_LOCATION_VARS } from "../git/run.js";
 
 export interface ChildEnvOptions {
   subId: string;
@@ -32,7 +21,8 @@ export function childEnv(
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(parent)) if (v !== undefined) env[k] = v;
   const drop = [
-    ...GIT_LOCATION,
+    // Anything that would point the child's git at the parent's repository instead of its worktree.
+    ...GIT_LOCATION_VARS,
     ...Object.values(CLIENTS).flatMap((c) => c.sessionEnv),
     "TANDEM_SESSION",
     "TANDEM_ROOT",

@@ -1,5 +1,5 @@
 import { git } from "../git/run.js";
-import { CAPTURE_CONFIG } from "./capture-git.js";
+import { CAPTURE_CONFIG, PATCH_SHAPE } from "./capture-git.js";
 
 /** One commit of a series: its id and its stable patch id (null for an empty commit). */
 export interface SeriesEntry {
@@ -23,20 +23,6 @@ export function mboxSeries(top: string, mbox: Buffer, commits: readonly string[]
   return commits.map((commit) => ({ commit, patchId: ids.get(commit) ?? null }));
 }
 
-/** Same diff shape as capture, so a commit that `git am` reproduced has the same patch id. */
-const LOG_DIFF = [
-  "--binary",
-  "--full-index",
-  "-M",
-  "--unified=3",
-  "--no-color",
-  "--no-ext-diff",
-  "--no-textconv",
-  "--src-prefix=a/",
-  "--dst-prefix=b/",
-  "--no-relative",
-];
-
 /**
  * The commits in `from..to` with their patch ids, oldest first; null when the
  * range holds a merge (a series applied by `git am` never does).
@@ -54,7 +40,8 @@ export function rangeSeries(top: string, from: string, to: string): SeriesEntry[
     "--reverse",
     "--format=commit %H",
     "-p",
-    ...LOG_DIFF,
+    // Same diff shape as capture, so a commit that `git am` reproduced has the same patch id.
+    ...PATCH_SHAPE,
     `${from}..${to}`,
   ]);
   const ids = patchIdMap(top, log);
