@@ -1,9 +1,12 @@
-// `npm run bench`: startup-cost ratios of the tandem binary against `node -e 0`.
+// `npm run bench`: every figure as a ratio to a baseline measured in the same run —
+// start-up and hooks against `node -e 0`, the end-turn check against `git status`,
+// sub-agent capture and apply against plain git doing the same work.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { endTurnBench } from "./end-turn.mjs";
 import { benchHooks } from "./hooks.mjs";
 import { compare, table } from "./lib.mjs";
 
@@ -42,6 +45,7 @@ const report = [
   table(startup),
   "",
   benchHooks(bin, ROUNDS),
+  endTurnBench({ rounds: Math.min(ROUNDS, 15) }),
 ].join("\n");
 writeFileSync(resultsFile, report);
 process.stdout.write(`${report}\n`);

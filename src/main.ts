@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { type Loaded, loadWithCodeCache } from "./code-cache.js";
 import { VERSION } from "./version.js";
 
 type HookHalf = typeof import("./hooks/process.js");
@@ -6,8 +9,8 @@ type CliHalf = typeof import("./cli/program.js");
 /**
  * Entry point. Hooks are on the agents' hot path, so `hook` and `git-hook`
  * load only the hook bundle: the CLI framework, help texts and sub-agent code
- * are never read for a hook. `require` (not `import()`) because a dynamic import
- * of a CommonJS file makes Node scan the whole file for exports first (~40 ms).
+ * are never read for a hook. Not `import()`: a dynamic import of a CommonJS
+ * file makes Node scan the whole file for exports first (~40 ms).
  */
 async function main(argv: string[]): Promise<number> {
   const [first] = argv;
@@ -16,11 +19,19 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (first === "hook" || first === "git-hook") {
-    const { runHookProcess } = require("./hooks/process.js") as HookHalf;
-    return runHookProcess(argv);
+    const half = load<HookHalf>("hook.cjs", () => require("./hooks/process.js"));
+    return half.exports.runHookProcess(argv).finally(half.save);
   }
-  const { runCli } = require("./cli/program.js") as CliHalf;
-  return runCli(argv);
+  const half = load<CliHalf>("cli.cjs", () => require("./cli/program.js"));
+  return half.exports.runCli(argv).finally(half.save);
+}
+
+/** The bundle beside this one, through V8's code cache; plain `require` when not bundled. */
+function load<T>(bundle: string, plain: () => unknown): Loaded<T> {
+  if (typeof __dirname === "string" && existsSync(join(__dirname, bundle))) {
+    return loadWithCodeCache<T>(join(__dirname, bundle));
+  }
+  return { exports: plain() as T, save: () => {} };
 }
 
 main(process.argv.slice(2)).then(
