@@ -1,6 +1,6 @@
 import { UsageError } from "../errors.js";
 import type { Db } from "../store/db.js";
-import type { Uncaptured } from "./capture.js";
+import type { CaptureResult } from "./capture.js";
 
 export type ApplyStage =
   | "none"
@@ -49,23 +49,13 @@ export interface SeriesRecord {
   error: string | null;
 }
 
-export interface CaptureRecord {
+/** A stored capture: what captureWorktree found, plus its row's identity and the per-target series. */
+export interface CaptureRecord extends CaptureResult {
   id: string;
   subId: string;
   number: number;
   recordedSeq: number;
   recordedTs: number;
-  ok: boolean;
-  base: string;
-  head: string | null;
-  commitCount: number;
-  mboxBlob: string | null;
-  mboxBytes: number;
-  patchBlob: string | null;
-  patchBytes: number;
-  hadUncommittedChanges: boolean;
-  dirtyPaths: string[];
-  uncaptured: Uncaptured[];
   series: SeriesRecord[];
 }
 

@@ -41,10 +41,10 @@ function none(): ToolTargets {
 
 async function fromShell(command: string): Promise<ToolTargets> {
   const { extractShellTargets } = await import("./shell.js");
+  // Paths of apply_patch heredocs are already among the writes, joined onto any `cd`.
   const found = await extractShellTargets(command);
-  const patched = found.patches.flatMap((p) => writePaths(parsePatchTargets(p)));
   return {
-    raws: [...found.writes, ...patched],
+    raws: found.writes,
     shell: true,
     opaque: found.opaque,
     error: found.error ?? null,

@@ -1,0 +1,118 @@
+/**
+ * The table of known commands: those that never write files, and a handler for
+ * each one whose writes we can name. Any other command is opaque.
+ */
+import { handleCd, handlePopd, handlePushd } from "./cwd.js";
+import {
+  handleApplyPatch,
+  handleChmod,
+  handleChown,
+  handleCp,
+  handleDd,
+  handleFind,
+  handleInstall,
+  handleLn,
+  handleMv,
+  handlePerl,
+  handleSed,
+  handleSort,
+  handleUniq,
+  operandsWritten,
+} from "./file-commands.js";
+import { handleGit } from "./git.js";
+import type { CommandContext, Handler } from "./handler.js";
+import type { Arg } from "./words.js";
+import { handleCommand, handleEnv, handleShell, handleSudo, handleTime, wrapper } from "./wrappers.js";
+
+/** How `command` is judged (a name as run: `/usr/bin/rm` already turned into `rm`). */
+export function commandHandler(command: string): Handler {
+  if (READ_ONLY.has(command)) return readOnly;
+  // Own properties only: `toString` or `constructor` as a command must not find Object's.
+  return Object.hasOwn(HANDLERS, command) ? HANDLERS[command]! : opaque;
+}
+
+/** Commands that never write files (output goes to stdout; redirections are seen separately). */
+const READ_ONLY = new Set(
+  [
+    ": true false test [ echo printf pwd ls dir vdir cat tac nl head tail less more",
+    "grep egrep fgrep rg ag ack wc cut tr paste join column fold fmt expand unexpand rev comm cmp diff",
+    "od hexdump strings file stat du df realpath readlink basename dirname which whereis type hash",
+    "date whoami id uname hostname printenv locale nproc uptime ps pgrep jobs wait sleep seq yes",
+    "md5sum sha1sum sha256sum sha512sum shasum cksum b2sum base64 base32 jq",
+    "export unset set shopt alias unalias read local declare typeset readonly shift exit return",
+    "break continue history help man tput clear getopts umask ulimit",
+  ]
+    .join(" ")
+    .split(" "),
+);
+
+const readOnly: Handler = () => {};
+
+const opaque: Handler = (_args, ctx) => ctx.walker.markOpaque();
+
+/** npm / pnpm / yarn subcommands that do not change the project's files. */
+const PACKAGE_MANAGER_READ_ONLY = new Set(
+  "test t tst ls list view info outdated help why explain whoami ping root prefix bin audit".split(" "),
+);
+
+function handlePackageManager(args: Arg[], ctx: CommandContext): void {
+  const sub = args.find((arg) => arg === null || !arg.startsWith("-"));
+  if (sub === null || sub === undefined || !PACKAGE_MANAGER_READ_ONLY.has(sub)) ctx.walker.markOpaque();
+  if (sub === "audit" && args.includes("fix")) ctx.walker.markOpaque();
+}
+
+const HANDLERS: Record<string, Handler> = {
+  rm: operandsWritten(),
+  rmdir: operandsWritten(),
+  unlink: operandsWritten(),
+  shred: operandsWritten({ valued: "nsu", long: ["--iterations", "--size", "--remove"] }),
+  touch: operandsWritten({ valued: "drt", long: ["--date", "--reference"] }),
+  mkdir: operandsWritten({ valued: "m", long: ["--mode"] }),
+  mkfifo: operandsWritten({ valued: "m", long: ["--mode"] }),
+  tee: operandsWritten(),
+  truncate: operandsWritten({ valued: "sr", long: ["--size", "--reference"] }),
+  mv: handleMv,
+  cp: handleCp,
+  ln: handleLn,
+  install: handleInstall,
+  sed: handleSed,
+  perl: handlePerl,
+  chmod: handleChmod,
+  chown: handleChown,
+  chgrp: handleChown,
+  dd: handleDd,
+  sort: handleSort,
+  uniq: handleUniq,
+  find: handleFind,
+  git: handleGit,
+  apply_patch: handleApplyPatch,
+  applypatch: handleApplyPatch,
+  patch: opaque,
+  eval: opaque,
+  source: opaque,
+  ".": opaque,
+  xargs: opaque,
+  trap: opaque,
+  bash: handleShell,
+  sh: handleShell,
+  dash: handleShell,
+  zsh: handleShell,
+  ksh: handleShell,
+  cd: handleCd,
+  pushd: handlePushd,
+  popd: handlePopd,
+  env: handleEnv,
+  command: handleCommand,
+  builtin: wrapper(),
+  exec: wrapper({ valued: "a" }),
+  nohup: wrapper(),
+  nice: wrapper({ valued: "n", long: ["--adjustment"] }),
+  time: handleTime,
+  timeout: wrapper({ valued: "sk", long: ["--signal", "--kill-after"], skipOperands: 1 }),
+  stdbuf: wrapper({ valued: "ioe", long: ["--input", "--output", "--error"] }),
+  sudo: handleSudo,
+  doas: wrapper({ valued: "uC" }),
+  npm: handlePackageManager,
+  pnpm: handlePackageManager,
+  yarn: handlePackageManager,
+};
