@@ -32,6 +32,7 @@ function details(ctx: SubCtx, sub: SubRecord) {
 function listCommand(io: Io): Command {
   return new Command("list")
     .description("List sub-agents: how each ended, what was captured, where it was applied")
+    .addHelpText("after", "\nExample:\n  tandem sub list --all\n")
     .option("--all", "include removed and discarded sub-agents")
     .option("--json", "print a JSON array")
     .action(async (_o: ListOptions, cmd: Command) => {
@@ -49,6 +50,7 @@ function listCommand(io: Io): Command {
 function showCommand(io: Io): Command {
   return new Command("show")
     .description("Show one sub-agent: exit, what was and was not captured, each target's apply state")
+    .addHelpText("after", "\nExample:\n  tandem sub show fix --json\n")
     .argument("<id>", "sub-agent id or name")
     .option("--json", "print a JSON object")
     .action(async (id: string, _o: CommonOptions, cmd: Command) => {
@@ -62,6 +64,7 @@ function showCommand(io: Io): Command {
 function captureCommand(io: Io): Command {
   return new Command("capture")
     .description("Capture the child's worktree again; the new capture supersedes the older ones")
+    .addHelpText("after", "\nExample:\n  tandem sub capture fix\n")
     .argument("<id>", "sub-agent id or name")
     .option("--json", "print the capture as JSON")
     .option("--session <id>", "the calling session (default: the calling agent's)")
@@ -83,6 +86,7 @@ function captureCommand(io: Io): Command {
 function removeCommand(io: Io): Command {
   return new Command("remove")
     .description("Delete the child's worktree and branch, only when its latest capture holds everything")
+    .addHelpText("after", "\nExample:\n  tandem sub remove fix\n")
     .argument("<id>", "sub-agent id or name")
     .option("--session <id>", "the calling session (default: the calling agent's)")
     .action(async (id: string, _o: CommonOptions, cmd: Command) => {
@@ -113,6 +117,7 @@ async function confirm(sub: SubRecord): Promise<boolean> {
 function discardCommand(io: Io): Command {
   return new Command("discard")
     .description("Delete the child's worktree and branch regardless of what was captured (asks first)")
+    .addHelpText("after", "\nExample:\n  tandem sub discard fix --yes\n")
     .argument("<id>", "sub-agent id or name")
     .option("--yes", "do not ask (for scripts)")
     .option("--session <id>", "the calling session (default: the calling agent's)")
