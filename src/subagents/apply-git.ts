@@ -140,6 +140,14 @@ export function failedPaths(stderr: string): string[] {
 export type PatchMode = "3way" | "check" | "reverse-check";
 
 export function applyPatch(top: string, patch: string, mode: PatchMode, extra: string[] = []): GitResult {
+  if (mode === "3way") {
+    // A plain apply first: it is all or nothing, and leaves exactly what `--3way` followed by
+    // unstaging would (changes unstaged, new files untracked), at a fraction of the cost —
+    // `--3way` tries a merge for every file, ~3x slower on a 2,000-file change (bench/RESULTS.md).
+    // Only when it does not apply cleanly does the three-way merge run.
+    const plain = run(top, ["apply", "--binary", "--whitespace=nowarn", patch], extra);
+    if (plain.ok) return plain;
+  }
   const flags =
     mode === "3way" ? ["--3way", "--binary"] : mode === "check" ? ["--check"] : ["--check", "--reverse"];
   return run(top, ["apply", ...flags, "--whitespace=nowarn", patch], extra);

@@ -47,7 +47,10 @@ export function snapshotWorktree(
   mkdirSync(objects, { recursive: true });
   const env = snapshotEnv(tmpIndex, objects, repo.objectsDir);
   seedIndex(repo, tmpIndex, env);
-  git(repo.top, [...CAPTURE_CONFIG, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+  // The throwaway object directory is deleted right after the diff: compressing its objects buys
+  // nothing and cost most of add's CPU on a 50 MB change (bench/RESULTS.md).
+  const add = ["-c", "core.looseCompression=0", "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"];
+  git(repo.top, [...CAPTURE_CONFIG, ...add], {
     env,
     input: addPathspecs(excluded),
   });
