@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { endTurnBench } from "./end-turn.mjs";
 import { benchHooks } from "./hooks.mjs";
 import { compare, table } from "./lib.mjs";
+import { subagentBench } from "./subagents.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const bin = fileURLToPath(new URL("../dist/tandem.cjs", import.meta.url));
@@ -46,6 +47,8 @@ const report = [
   "",
   benchHooks(bin, ROUNDS),
   endTurnBench({ rounds: Math.min(ROUNDS, 15) }),
+  // Each round moves 50 MB through git several times: a few rounds are plenty.
+  subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 3) }),
 ].join("\n");
 writeFileSync(resultsFile, report);
 process.stdout.write(`${report}\n`);

@@ -1,9 +1,9 @@
 import { TandemError } from "../errors.js";
-import { blobPath, readBlob } from "./blobs.js";
+import { blobLines, blobPath, readBlob } from "./blobs.js";
 import type { SubCtx } from "./ctx.js";
 import { short } from "./ids.js";
 import { mboxCommits } from "./mbox.js";
-import { patchPaths } from "./patch-paths.js";
+import { patchPaths, patchPathsOf } from "./patch-paths.js";
 import type { ApplyRecord, CaptureRecord } from "./records.js";
 
 /** One capture as offered to one target: which commits, which patch, which paths. */
@@ -36,14 +36,26 @@ function load(ctx: SubCtx, sha: string): Buffer {
   }
 }
 
+function loadLines(ctx: SubCtx, sha: string): Set<string> {
+  try {
+    return patchPathsOf(blobLines(ctx.blobsDir, sha));
+  } catch (err) {
+    throw new TandemError(
+      `artifact blob ${sha} is missing or corrupt (${(err as Error).message.split("\n")[0]}); capture again with \`tandem sub capture\`.`,
+    );
+  }
+}
+
 function build(
   ctx: SubCtx,
   capture: CaptureRecord,
   series: { base: string; blob: string | null; commitCount: number; anchor: string; error: string | null },
 ): Artifact {
   const mbox = series.blob ? load(ctx, series.blob) : null;
-  const patch = capture.patchBlob ? load(ctx, capture.patchBlob) : null;
-  const commits = mbox ? mboxCommits(mbox.toString("utf8")) : [];
+  const mboxText = mbox?.toString("utf8") ?? null;
+  // The uncommitted patch is the large one: its paths are read as it streams, never held whole.
+  const patchPathList = capture.patchBlob ? [...loadLines(ctx, capture.patchBlob)] : [];
+  const commits = mboxText ? mboxCommits(mboxText) : [];
   let error = series.error;
   if (mbox && commits.length !== series.commitCount) {
     error = `the commit series holds ${commits.length} messages but ${series.commitCount} commits were recorded`;
@@ -58,8 +70,8 @@ function build(
     mbox,
     commits,
     patchFile: capture.patchBlob ? blobPath(ctx.blobsDir, capture.patchBlob) : null,
-    seriesPaths: mbox ? [...patchPaths(mbox.toString("utf8"))] : [],
-    patchPaths: patch ? [...patchPaths(patch.toString("utf8"))] : [],
+    seriesPaths: mboxText ? [...patchPaths(mboxText)] : [],
+    patchPaths: patchPathList,
     // Commits that were not captured do not land, so later series must still offer them.
     childHead: series.commitCount > 0 && !mbox ? series.base : (capture.head ?? series.base),
   };

@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 
 /** A stored blob: its name (hex SHA-256 of the bytes) and its length. */
 export interface BlobRef {
@@ -141,6 +142,32 @@ export function verifyBlob(blobsDir: string, sha256: string): boolean {
     return fstatSync(fd).isFile() && hashFd(fd).sha256 === sha256;
   } catch {
     return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The lines of a blob, read in chunks so a 50 MB patch never sits in memory
+ * whole; the hash is checked as the last line is handed out, and a mismatch
+ * throws, so a caller that used the lines must still fail as for readBlob.
+ */
+export function* blobLines(blobsDir: string, sha256: string): Generator<string> {
+  const fd = openSync(blobPath(blobsDir, sha256), "r");
+  try {
+    const hash = createHash("sha256");
+    const decoder = new StringDecoder("utf8");
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let carry = "";
+    for (let n = readSync(fd, buf, 0, CHUNK, null); n > 0; n = readSync(fd, buf, 0, CHUNK, null)) {
+      hash.update(buf.subarray(0, n));
+      const lines = (carry + decoder.write(buf.subarray(0, n))).split("\n");
+      carry = lines.pop()!;
+      yield* lines;
+    }
+    const actual = hash.digest("hex");
+    if (actual !== sha256) throw new Error(`blob ${sha256} is corrupt (content hashes to ${actual})`);
+    yield carry + decoder.end();
   } finally {
     closeSync(fd);
   }

@@ -10,9 +10,14 @@ import { unquoteAt, unquoteField } from "./cquote.js";
  * much, never too little.
  */
 export function patchPaths(text: string): Set<string> {
+  return patchPathsOf(text.split("\n"));
+}
+
+/** patchPaths over lines as they are read, for patches too large to hold as one string. */
+export function patchPathsOf(lines: Iterable<string>): Set<string> {
   const out = new Set<string>();
   const state: ParseState = { hunk: null, binary: false };
-  for (const line of text.split("\n")) parseLine(line, state, out);
+  for (const line of lines) parseLine(line, state, out);
   out.delete("");
   return out;
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  blobLines,
   blobPath,
   blobTempPath,
   readBlob,
@@ -95,5 +96,22 @@ describe("blob store", () => {
     utimesSync(stale, new Date(0), new Date(Date.now() - 3_600_000));
     expect(removeStaleTempFiles(dir, 60_000)).toBe(1);
     expect(readdirSync(dir).sort()).toEqual([ref.sha256, fresh.slice(dir.length + 1)].sort());
+  });
+});
+
+describe("reading a blob line by line", () => {
+  it("yields the same lines as splitting the whole text, across chunk boundaries and multi-byte characters", () => {
+    const dir = tempDir();
+    // ~3 MiB of lines mixing ASCII and multi-byte characters, so chunk edges fall inside both.
+    const text = Array.from({ length: 60_000 }, (_, i) => `${i} ${"é漢".repeat(i % 17)} line`).join("\n");
+    const { sha256 } = writeBlob(dir, Buffer.from(text));
+    expect([...blobLines(dir, sha256)]).toEqual(text.split("\n"));
+  });
+
+  it("refuses a blob whose bytes no longer match its name", () => {
+    const dir = tempDir();
+    const { sha256 } = writeBlob(dir, Buffer.from("a\nb\n"));
+    writeFileSync(join(dir, sha256), "a\nc\n");
+    expect(() => [...blobLines(dir, sha256)]).toThrow(/is corrupt/);
   });
 });
