@@ -565,9 +565,8 @@ export function subagentBench({ rounds = Number(process.env.BENCH_ROUNDS ?? 3) }
       table(applyResult),
       "",
       `- apply / baseline: **${tApply.ratio.toFixed(2)}×** (target ≤ ${tApply.target}×: ${verdict(tApply)})`,
-      `- of tandem's ${tApply.median.toFixed(0)} ms, the plain three-way steps take ${threeWay.median.toFixed(0)} ms` +
-        ` (${threeWay.ratio.toFixed(2)}× the baseline); tandem around them: ${(tApply.median - threeWay.median).toFixed(0)} ms` +
-        ` (${(tApply.median / threeWay.median).toFixed(2)}× the plain three-way steps)`,
+      `- §7.3's literal steps (\`--3way\`, then unstaging) would take ${threeWay.median.toFixed(0)} ms as plain git` +
+        ` (${threeWay.ratio.toFixed(2)}× the baseline); tandem applies plainly first and needs the merge only on conflict`,
       "",
       "### Peak memory",
       "",

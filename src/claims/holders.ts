@@ -2,6 +2,7 @@ import type { HeldClaim, Holder } from "../core/claims.js";
 import { isLive } from "../core/liveness.js";
 import { processAlive } from "../sessions/proc.js";
 import type { Db } from "../store/db.js";
+import { stmt } from "../store/db.js";
 import { type ClaimRow, type SessionRow, sessionById } from "../store/queries.js";
 
 /** The top of a session's parent chain: a parent and its sub-agents form one group. */
@@ -35,11 +36,10 @@ interface ClaimWithTs extends ClaimRow {
 
 /** Every active claim with its holder judged now; `clean` is filled in by the caller when needed. */
 export function loadHeld(db: Db, now: number, freshnessSeconds: number): HeldClaim[] {
-  const rows = db
-    .prepare(
-      `SELECT c.*, e.ts AS acquired_ts FROM claims c JOIN events e ON e.seq = c.acquired_seq ORDER BY c.worktree, c.path`,
-    )
-    .all() as ClaimWithTs[];
+  const rows = stmt(
+    db,
+    `SELECT c.*, e.ts AS acquired_ts FROM claims c JOIN events e ON e.seq = c.acquired_seq ORDER BY c.worktree, c.path`,
+  ).all() as ClaimWithTs[];
   const holders = new Map<string, Holder>();
   const held: HeldClaim[] = [];
   for (const row of rows) {

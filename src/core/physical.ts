@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import type { PathResult } from "./paths.js";
 
 /** Linux gives up after 40 links (ELOOP); so do we, instead of spinning on a cycle. */
@@ -14,11 +14,14 @@ const MAX_LINKS = 40;
  */
 export function physicalPath(abs: string): PathResult {
   if (!abs.startsWith("/")) return { ok: false, reason: `${JSON.stringify(abs)} is not an absolute path` };
-  try {
-    // Fast path: the whole path exists, one syscall.
-    return { ok: true, path: realpathSync.native(abs) };
-  } catch (err) {
-    if (!isMissing(err)) return unresolvable(abs, err);
+  // Fast path: the whole path exists, one syscall. Asking first avoids a thrown ENOENT per new
+  // file, which dominated a 100-file patch (exceptions are the expensive part of a failed call).
+  if (existsSync(abs)) {
+    try {
+      return { ok: true, path: realpathSync.native(abs) };
+    } catch (err) {
+      if (!isMissing(err)) return unresolvable(abs, err);
+    }
   }
   try {
     return walk(abs);
@@ -56,7 +59,7 @@ function walk(abs: string): PathResult {
 /** Missing components are not links; any other lstat failure (EACCES…) propagates. */
 function isSymlink(path: string): boolean {
   try {
-    return lstatSync(path).isSymbolicLink();
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
   } catch (err) {
     if (isMissing(err)) return false;
     throw err;

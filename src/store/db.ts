@@ -1,5 +1,5 @@
-import { closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { TandemError } from "../errors.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
@@ -105,6 +105,32 @@ function migrate(db: Db, file: string): void {
   }).immediate();
 }
 
+let binding: { nativeBinding?: string } | undefined;
+
+/**
+ * Where better-sqlite3's compiled addon is, so the `bindings` package need not
+ * search a dozen candidate paths on every hook call. Only when running bundled
+ * (CommonJS `require`); otherwise, or when the addon is elsewhere, the default.
+ */
+function nativeBindingOption(): { nativeBinding?: string } {
+  if (binding) return binding;
+  binding = {};
+  if (typeof require === "function") {
+    try {
+      const addon = join(
+        dirname(require.resolve("better-sqlite3/package.json")),
+        "build",
+        "Release",
+        "better_sqlite3.node",
+      );
+      if (existsSync(addon)) binding = { nativeBinding: addon };
+    } catch {
+      // Resolved differently (a prebuilt layout): let better-sqlite3 find its addon itself.
+    }
+  }
+  return binding;
+}
+
 export interface OpenOptions {
   readonly?: boolean;
 }
@@ -123,6 +149,7 @@ export function openDb(stateDir: string, opts: OpenOptions = {}): Db {
     const db = new Database(file, {
       readonly: opts.readonly === true,
       fileMustExist: opts.readonly === true,
+      ...nativeBindingOption(),
     });
     db.pragma("busy_timeout = 15000");
     if (!opts.readonly) {
@@ -132,4 +159,24 @@ export function openDb(stateDir: string, opts: OpenOptions = {}): Db {
     }
     return db;
   });
+}
+
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/**
+ * A prepared statement, compiled once per connection: a hook that claims a
+ * 100-file patch runs the same few statements hundreds of times.
+ */
+export function stmt(db: Db, sql: string): Database.Statement {
+  let byText = statements.get(db);
+  if (!byText) {
+    byText = new Map();
+    statements.set(db, byText);
+  }
+  let s = byText.get(sql);
+  if (!s) {
+    s = db.prepare(sql);
+    byText.set(sql, s);
+  }
+  return s;
 }

@@ -1,5 +1,6 @@
 import { TandemError } from "../errors.js";
 import type { Db } from "./db.js";
+import { stmt } from "./db.js";
 import { checkEventData, type EventData, type EventKind } from "./event-schemas.js";
 import { project, type StoredEvent } from "./projections.js";
 
@@ -21,9 +22,12 @@ export function append<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEven
   if (problem) throw new TandemError(`refusing to record an invalid event: ${problem}`);
   const ts = ev.ts ?? Date.now();
   const json = JSON.stringify(ev.data);
-  const info = db
-    .prepare("INSERT INTO events (ts, session_id, kind, data) VALUES (?, ?, ?, ?)")
-    .run(ts, ev.session, ev.kind, json);
+  const info = stmt(db, "INSERT INTO events (ts, session_id, kind, data) VALUES (?, ?, ?, ?)").run(
+    ts,
+    ev.session,
+    ev.kind,
+    json,
+  );
   const stored: StoredEvent = {
     seq: Number(info.lastInsertRowid),
     ts,

@@ -1,5 +1,6 @@
 import { SUBAGENT_PROJECTORS } from "../subagents/projectors.js";
 import type { Db } from "./db.js";
+import { stmt } from "./db.js";
 import type { EventData, EventKind } from "./event-schemas.js";
 
 export interface StoredEvent {
@@ -20,7 +21,8 @@ function d<K extends EventKind>(ev: StoredEvent, _kind: K): EventData<K> {
 const PROJECTORS: Partial<Record<EventKind, Projector>> = {
   "session.started": (db, ev) => {
     const s = d(ev, "session.started");
-    db.prepare(
+    stmt(
+      db,
       `INSERT INTO sessions (id, client, native_id, name, kind, parent_id, agent_pid, agent_pid_start, cwd,
          task, activity, started_seq, last_seen, last_seq, ended_seq)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'idle', ?, ?, ?, NULL)`,
@@ -40,33 +42,32 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
     );
   },
   "session.ended": (db, ev) => {
-    db.prepare("UPDATE sessions SET ended_seq = ?, activity = 'idle' WHERE id = ?").run(ev.seq, ev.session);
+    stmt(db, "UPDATE sessions SET ended_seq = ?, activity = 'idle' WHERE id = ?").run(ev.seq, ev.session);
   },
   "activity.set": (db, ev) => {
-    db.prepare("UPDATE sessions SET activity = ? WHERE id = ?").run(
-      d(ev, "activity.set").activity,
-      ev.session,
-    );
+    stmt(db, "UPDATE sessions SET activity = ? WHERE id = ?").run(d(ev, "activity.set").activity, ev.session);
   },
   "prompt.submitted": (db, ev) => {
-    db.prepare("UPDATE sessions SET activity = 'working' WHERE id = ?").run(ev.session);
+    stmt(db, "UPDATE sessions SET activity = 'working' WHERE id = ?").run(ev.session);
   },
   "turn.stopped": (db, ev) => {
-    db.prepare("UPDATE sessions SET activity = 'idle' WHERE id = ?").run(ev.session);
+    stmt(db, "UPDATE sessions SET activity = 'idle' WHERE id = ?").run(ev.session);
   },
   "task.set": (db, ev) => {
     // An empty task acknowledges a turn with nothing new: the declared task stays.
     const text = d(ev, "task.set").text;
-    if (text !== "") db.prepare("UPDATE sessions SET task = ? WHERE id = ?").run(text, ev.session);
+    if (text !== "") stmt(db, "UPDATE sessions SET task = ? WHERE id = ?").run(text, ev.session);
   },
   "claim.acquired": (db, ev) => {
     const c = d(ev, "claim.acquired");
-    db.prepare(
+    stmt(
+      db,
       `INSERT INTO claims (worktree, path, session_id, disposition, root, acquired_seq) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (worktree, path) DO UPDATE SET session_id = excluded.session_id,
          disposition = excluded.disposition, root = excluded.root, acquired_seq = excluded.acquired_seq`,
     ).run(c.worktree, c.path, ev.session, c.disposition, c.root, ev.seq);
-    db.prepare(
+    stmt(
+      db,
       `INSERT INTO claim_history (session_id, worktree, path, first_seq, last_seq) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT DO UPDATE SET last_seq = excluded.last_seq, released_seq = NULL, release_reason = NULL`,
     ).run(ev.session, c.worktree, c.path, ev.seq, ev.seq);
@@ -74,19 +75,21 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
   "claim.released": (db, ev) => {
     const c = d(ev, "claim.released");
     const holder = c.holder ?? ev.session;
-    db.prepare("DELETE FROM claims WHERE worktree = ? AND path = ? AND session_id = ?").run(
+    stmt(db, "DELETE FROM claims WHERE worktree = ? AND path = ? AND session_id = ?").run(
       c.worktree,
       c.path,
       holder,
     );
-    db.prepare(
+    stmt(
+      db,
       `UPDATE claim_history SET released_seq = ?, release_reason = ?
        WHERE session_id = ? AND worktree = ? AND path = ?`,
     ).run(ev.seq, c.reason, holder, c.worktree, c.path);
   },
   "files.touched": (db, ev) => {
     const t = d(ev, "files.touched");
-    const insert = db.prepare(
+    const insert = stmt(
+      db,
       `INSERT INTO touched (session_id, worktree, path, first_seq, unattributed) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT DO NOTHING`,
     );
@@ -99,7 +102,7 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
 /** Applies one stored event to the projections; called in the event's own transaction. */
 export function project(db: Db, ev: StoredEvent): void {
   if (ev.session && ev.kind !== "session.started") {
-    db.prepare("UPDATE sessions SET last_seen = max(last_seen, ?), last_seq = ? WHERE id = ?").run(
+    stmt(db, "UPDATE sessions SET last_seen = max(last_seen, ?), last_seq = ? WHERE id = ?").run(
       ev.ts,
       ev.seq,
       ev.session,

@@ -1,4 +1,5 @@
 import type { Db } from "./db.js";
+import { stmt } from "./db.js";
 import type { StoredEvent } from "./projections.js";
 
 export interface SessionRow {
@@ -61,40 +62,41 @@ export function listEvents(db: Db, filter: EventFilter = {}): StoredEvent[] {
   }
   const limit = filter.limit ? ` LIMIT ${Math.floor(filter.limit)}` : "";
   const sql = `SELECT seq, ts, session_id, kind, data FROM events WHERE ${where.join(" AND ")} ORDER BY seq${limit}`;
-  return (db.prepare(sql).all(...args) as EventRow[]).map(toEvent);
+  return (stmt(db, sql).all(...args) as EventRow[]).map(toEvent);
 }
 
 export function allSessions(db: Db): SessionRow[] {
-  return db.prepare("SELECT * FROM sessions ORDER BY started_seq").all() as SessionRow[];
+  return stmt(db, "SELECT * FROM sessions ORDER BY started_seq").all() as SessionRow[];
 }
 
 export function sessionById(db: Db, id: string): SessionRow | undefined {
-  return db.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as SessionRow | undefined;
+  return stmt(db, "SELECT * FROM sessions WHERE id = ?").get(id) as SessionRow | undefined;
 }
 
 export function sessionByNative(db: Db, client: string, nativeId: string): SessionRow | undefined {
-  return db.prepare("SELECT * FROM sessions WHERE client = ? AND native_id = ?").get(client, nativeId) as
+  return stmt(db, "SELECT * FROM sessions WHERE client = ? AND native_id = ?").get(client, nativeId) as
     | SessionRow
     | undefined;
 }
 
 /** `--session X`: the client's native id, the Tandem name, or the internal id. */
 export function findSessions(db: Db, ref: string): SessionRow[] {
-  return db
-    .prepare("SELECT * FROM sessions WHERE id = ? OR name = ? OR native_id = ? ORDER BY started_seq")
-    .all(ref, ref, ref) as SessionRow[];
+  return stmt(
+    db,
+    "SELECT * FROM sessions WHERE id = ? OR name = ? OR native_id = ? ORDER BY started_seq",
+  ).all(ref, ref, ref) as SessionRow[];
 }
 
 export function claimsOf(db: Db, sessionId: string): ClaimRow[] {
-  return db
-    .prepare("SELECT * FROM claims WHERE session_id = ? ORDER BY worktree, path")
-    .all(sessionId) as ClaimRow[];
+  return stmt(db, "SELECT * FROM claims WHERE session_id = ? ORDER BY worktree, path").all(
+    sessionId,
+  ) as ClaimRow[];
 }
 
 export function allClaims(db: Db): ClaimRow[] {
-  return db.prepare("SELECT * FROM claims ORDER BY worktree, path").all() as ClaimRow[];
+  return stmt(db, "SELECT * FROM claims ORDER BY worktree, path").all() as ClaimRow[];
 }
 
 export function maxSeq(db: Db): number {
-  return (db.prepare("SELECT coalesce(max(seq), 0) AS m FROM events").get() as { m: number }).m;
+  return (stmt(db, "SELECT coalesce(max(seq), 0) AS m FROM events").get() as { m: number }).m;
 }

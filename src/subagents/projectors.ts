@@ -1,4 +1,5 @@
 import type { Db } from "../store/db.js";
+import { stmt } from "../store/db.js";
 import type { EventData, EventKind } from "../store/event-schemas.js";
 import type { StoredEvent } from "../store/projections.js";
 
@@ -17,7 +18,8 @@ const json = (v: unknown): string => JSON.stringify(v);
  * on to another capture they reset, so an old acknowledgement never covers new work.
  */
 function upsertApply(db: Db, ev: StoredEvent, key: { id: string; target: string; captureId: string }): void {
-  db.prepare(
+  stmt(
+    db,
     `INSERT INTO subagent_applies (sub_id, target, capture_id, stage, updated_seq) VALUES (?, ?, ?, 'none', ?)
      ON CONFLICT (sub_id, target) DO UPDATE SET
        ack_uncaptured = CASE WHEN capture_id = excluded.capture_id THEN ack_uncaptured ELSE 0 END,
@@ -28,7 +30,8 @@ function upsertApply(db: Db, ev: StoredEvent, key: { id: string; target: string;
 
 function updateApply(db: Db, key: { id: string; target: string }, set: Record<string, unknown>): void {
   const cols = Object.keys(set);
-  db.prepare(
+  stmt(
+    db,
     `UPDATE subagent_applies SET ${cols.map((c) => `${c} = ?`).join(", ")} WHERE sub_id = ? AND target = ?`,
   ).run(...cols.map((c) => set[c]), key.id, key.target);
 }
@@ -37,7 +40,8 @@ function updateApply(db: Db, key: { id: string; target: string }, set: Record<st
 export const SUBAGENT_PROJECTORS: Partial<Record<EventKind, Projector>> = {
   "subagent.created": (db, ev) => {
     const s = d(ev, "subagent.created");
-    db.prepare(
+    stmt(
+      db,
       `INSERT INTO subagents (id, name, client, parent_session, child_session, origin, worktree, branch, base,
          base_ref, args, log, runner_pid, runner_start, created_seq, created_ts)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -62,26 +66,24 @@ export const SUBAGENT_PROJECTORS: Partial<Record<EventKind, Projector>> = {
   },
   "subagent.spawned": (db, ev) => {
     const s = d(ev, "subagent.spawned");
-    db.prepare("UPDATE subagents SET child_pid = ?, child_start = ? WHERE id = ?").run(
-      s.pid,
-      s.pidStart,
-      s.id,
-    );
+    stmt(db, "UPDATE subagents SET child_pid = ?, child_start = ? WHERE id = ?").run(s.pid, s.pidStart, s.id);
   },
   "subagent.exited": (db, ev) => {
     const s = d(ev, "subagent.exited");
-    db.prepare(
+    stmt(
+      db,
       `UPDATE subagents SET exited_seq = ?, exit_code = ?, exit_signal = ?, exit_reason = ?, exit_message = ?
        WHERE id = ?`,
     ).run(ev.seq, s.exitCode, s.signal, s.reason, s.message, s.id);
   },
   "capture.recorded": (db, ev) => {
     const c = d(ev, "capture.recorded");
-    db.prepare("UPDATE subagents SET captures = captures + 1, latest_capture = ? WHERE id = ?").run(
+    stmt(db, "UPDATE subagents SET captures = captures + 1, latest_capture = ? WHERE id = ?").run(
       c.captureId,
       c.id,
     );
-    db.prepare(
+    stmt(
+      db,
       `INSERT INTO subagent_captures (id, sub_id, number, recorded_seq, recorded_ts, ok, base, head, commit_count,
          mbox_blob, mbox_bytes, patch_blob, patch_bytes, had_uncommitted, dirty_paths, uncaptured, series)
        VALUES (?, ?, (SELECT captures FROM subagents WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -141,7 +143,8 @@ export const SUBAGENT_PROJECTORS: Partial<Record<EventKind, Projector>> = {
   "apply.acknowledged": (db, ev) => {
     const a = d(ev, "apply.acknowledged");
     const col = a.what === "uncaptured" ? "ack_uncaptured" : "ack_partial";
-    db.prepare(
+    stmt(
+      db,
       `UPDATE subagent_applies SET ${col} = 1, updated_seq = ? WHERE sub_id = ? AND target = ? AND capture_id = ?`,
     ).run(ev.seq, a.id, a.target, a.captureId);
   },
@@ -165,13 +168,13 @@ export const SUBAGENT_PROJECTORS: Partial<Record<EventKind, Projector>> = {
     if (a.partial) updateApply(db, a, { ack_partial: 1 });
   },
   "subagent.removed": (db, ev) => {
-    db.prepare("UPDATE subagents SET removed_seq = ?, removal = 'removed' WHERE id = ?").run(
+    stmt(db, "UPDATE subagents SET removed_seq = ?, removal = 'removed' WHERE id = ?").run(
       ev.seq,
       d(ev, "subagent.removed").id,
     );
   },
   "subagent.discarded": (db, ev) => {
-    db.prepare("UPDATE subagents SET removed_seq = ?, removal = 'discarded' WHERE id = ?").run(
+    stmt(db, "UPDATE subagents SET removed_seq = ?, removal = 'discarded' WHERE id = ?").run(
       ev.seq,
       d(ev, "subagent.discarded").id,
     );
