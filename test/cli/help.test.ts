@@ -24,12 +24,15 @@ const COMMANDS = [
 ];
 
 describe("help", () => {
-  it.each(COMMANDS.map((c) => [c.join(" "), c]))("`tandem %s --help` describes the command with an example", (_name, cmd) => {
-    const r = tandem([...cmd, "--help"], { cwd: tempDir() });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Usage: tandem /);
-    expect(r.stdout).toMatch(/Examples?:\n\s+tandem /);
-  });
+  it.each(COMMANDS.map((c) => [c.join(" "), c]))(
+    "`tandem %s --help` describes the command with an example",
+    (_name, cmd) => {
+      const r = tandem([...cmd, "--help"], { cwd: tempDir() });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: tandem /);
+      expect(r.stdout).toMatch(/Examples?:\n\s+tandem /);
+    },
+  );
 
   it("lists every command in `tandem --help`", () => {
     const r = tandem(["--help"], { cwd: tempDir() });
