@@ -13,8 +13,9 @@ import {
 import { loadConfig } from "../config/load.js";
 import { stateDirOf } from "../config/root.js";
 import { errorMessage } from "../errors.js";
-import { openDb, StateCorruptError } from "../store/db.js";
+import { type Db, openDb, StateCorruptError } from "../store/db.js";
 import { appendOne } from "../store/ledger.js";
+import { sessionByNative } from "../store/queries.js";
 import { type HookCtx, type HookRequest, hookRoot, openHookCtx } from "./context.js";
 import { runGitHook } from "./git-hooks.js";
 import { onOther, onSessionEnd, onSessionStart } from "./lifecycle.js";
@@ -73,6 +74,7 @@ function recordFailure(
           session: null,
           data: { client: client.name, event, message: `${f.message}${who}`, failed },
         });
+        if (input?.kind === "stop") recordFailOpenStop(db, client, input, f.message);
       } finally {
         db.close();
       }
@@ -86,6 +88,17 @@ function recordFailure(
   } catch {
     // Nowhere to record: the verdict still follows the fail-open/closed rule.
   }
+}
+
+/** Every Stop leaves a `turn.stopped`, also one whose check failed: it let the turn end (PRODUCT §6.3). */
+function recordFailOpenStop(db: Db, client: ClientSpec, input: HookInput, message: string): void {
+  const session = sessionByNative(db, client.name, input.sessionId);
+  if (!session) return;
+  appendOne(db, {
+    kind: "turn.stopped",
+    session: session.id,
+    data: { verdict: "pass", rule: null, enforcement: "fail_open", reason: message },
+  });
 }
 
 function parsePayload(

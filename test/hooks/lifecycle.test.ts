@@ -153,3 +153,33 @@ describe("bad input to hooks", () => {
     expect(ledger(repo).events.map((e) => e.kind)).toEqual(["session.started", "activity.set"]);
   });
 });
+
+describe("a Stop hook that fails", () => {
+  it("lets the turn end and records turn.stopped as fail_open beside the error", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    hook(
+      "claude-code",
+      "user-prompt-submit",
+      { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" },
+      { cwd: repo },
+    );
+    // A broken index makes the turn's dirty-set probe fail.
+    writeFileSync(join(repo, ".git", "index"), "not an index");
+    const r = hook(
+      "claude-code",
+      "stop",
+      { session_id: "A", cwd: repo, hook_event_name: "Stop", stop_hook_active: false },
+      { cwd: repo },
+    );
+    expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    const events = ledger(repo).events;
+    expect(events.find((e) => e.kind === "hook.error")!.data).toMatchObject({
+      event: "stop",
+      failed: "open",
+    });
+    expect(events.find((e) => e.kind === "turn.stopped")!.data).toMatchObject({
+      verdict: "pass",
+      enforcement: "fail_open",
+    });
+  });
+});
