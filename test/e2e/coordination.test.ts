@@ -104,8 +104,8 @@ describe("real Claude Code and Codex sharing one repository", () => {
     );
 
     const a = claude(p, "write f, then commit it", { id: A }, quiet);
-    await until(() => claims(p).some((c) => c.path === "f.txt"));
-    expect(p.read("f.txt")).toBe("from A\n");
+    // The claim is taken before the write happens: wait for both.
+    await until(() => claims(p).some((c) => c.path === "f.txt") && p.read("f.txt") === "from A\n");
 
     const b = await claude(p, "write f too", { id: B }, quiet);
     expect(b.exitCode, b.stderr).toBe(0);
