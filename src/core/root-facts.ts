@@ -2,6 +2,7 @@
  * The filesystem and Git edge of the root classifier: gathers the facts that roots.ts decides on.
  */
 import { lstatSync, statSync } from "node:fs";
+import { enclosingWorkTrees } from "../config/git-discovery.js";
 import { GitError, gitStatus } from "../git/run.js";
 import { lexicalTarget, relativeKey } from "./paths.js";
 import { physicalPath } from "./physical.js";
@@ -62,6 +63,10 @@ function factFor(lexical: string): RootFact {
  * no working tree, so the Git directory stands in: it is still "inside a repository".
  */
 function repoOf(dir: string): RepoOf {
+  // The usual answer from the filesystem alone (as root discovery does): a git process per
+  // configured root cost every end-turn check and every hook of a project with sibling roots.
+  const tree = enclosingWorkTrees(dir)[0];
+  if (tree) return { top: tree.top };
   try {
     const top = gitStatus(dir, ["rev-parse", "--show-toplevel"]);
     if (top.status === 0) return { top: chomp(top.stdout) };
