@@ -153,6 +153,7 @@ export function endTurnBench({ rounds = Number(process.env.BENCH_ROUNDS ?? 15) }
       table(result),
       "",
       `- \`--end-turn\` / one \`git status --porcelain\` per repository: **${(tandemCase.median / gitCase.median).toFixed(2)}×**`,
+      `- time above \`node -e 0\` / one \`git status --porcelain\` per repository (the issue's measure, target ≤ 5×): **${((tandemCase.median - result.baseline.median) / gitCase.median).toFixed(2)}×**`,
       `- \`--end-turn\` above \`node -e 0\`: **${(tandemCase.median - result.baseline.median).toFixed(1)} ms**` +
         ` (above plain \`tandem status\`: ${(tandemCase.median - plainCase.median).toFixed(1)} ms)`,
       "",
