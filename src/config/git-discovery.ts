@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 /** A working tree found by looking for `.git` on disk (no git process: this runs on every hook). */
@@ -20,6 +20,8 @@ function readGitFile(file: string): string | null {
 }
 
 function readCommonDir(gitDir: string): string | null {
+  // Asked first: a main repository has no commondir, and a thrown ENOENT costs on every hook.
+  if (!existsSync(join(gitDir, "commondir"))) return null;
   try {
     const rel = readFileSync(join(gitDir, "commondir"), "utf8").trim();
     return rel ? resolve(gitDir, rel) : null;
@@ -30,7 +32,7 @@ function readCommonDir(gitDir: string): string | null {
 
 function isDir(path: string): boolean {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }
@@ -39,12 +41,14 @@ function isDir(path: string): boolean {
 /** The working tree whose top is exactly `dir`, if any. */
 export function workTreeAt(dir: string): WorkTree | null {
   const dotGit = join(dir, ".git");
-  let st: ReturnType<typeof statSync>;
+  let st: ReturnType<typeof statSync> | undefined;
   try {
-    st = statSync(dotGit);
+    // Most directories walked have no .git: answering without an exception keeps discovery cheap.
+    st = statSync(dotGit, { throwIfNoEntry: false });
   } catch {
     return null;
   }
+  if (!st) return null;
   if (st.isDirectory()) {
     if (!isDir(join(dotGit, "objects")) && !isDir(join(dotGit, "refs"))) return null;
     return { top: dir, gitDir: dotGit, commonDir: readCommonDir(dotGit) ?? dotGit, linked: false };

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { findNodeAtLocation, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
@@ -50,6 +50,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 /** Parses one config file; a file that does not exist is `null`, anything unreadable is an error. */
 export function readConfigFile(file: string): ConfigFile | null {
+  // Usually absent (both the user and the project file): ask before reading, no exception.
+  if (!existsSync(file)) return null;
   let text: string;
   try {
     text = readFileSync(file, "utf8");
