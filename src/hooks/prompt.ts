@@ -3,8 +3,8 @@ import { digest } from "../core/digest.js";
 import { REMEDIATION_MARKER } from "../core/ritual.js";
 import { codexFooterInstruction, ritualReminder } from "../core/ritual-messages.js";
 import { sessionStartContext } from "../core/session-context.js";
+import { stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
-import { listEvents } from "../store/queries.js";
 import { type HookCtx, hookSession } from "./context.js";
 import { livePeers } from "./peers.js";
 import { saveTurnSnapshot } from "./shell-delta.js";
@@ -12,10 +12,13 @@ import { saveTurnSnapshot } from "./shell-delta.js";
 /** Prompts are stored clamped; nothing decides on their full text. */
 const PROMPT_LIMIT = 4000;
 
+/** Only the newest prompt matters; reading every earlier one grew with the session. */
 function lastPeersDigest(ctx: HookCtx, session: string): string | null {
-  const prompts = listEvents(ctx.db, { session, kind: "prompt.submitted" });
-  const last = prompts[prompts.length - 1]?.data as { peersDigest?: string } | undefined;
-  return last?.peersDigest ?? null;
+  const row = stmt(
+    ctx.db,
+    "SELECT data FROM events WHERE session_id = ? AND kind = 'prompt.submitted' ORDER BY seq DESC LIMIT 1",
+  ).get(session) as { data: string } | undefined;
+  return row ? ((JSON.parse(row.data) as { peersDigest?: string }).peersDigest ?? null) : null;
 }
 
 /**

@@ -3,7 +3,7 @@ import { groupOf, holderOf } from "../claims/holders.js";
 import type { ToolCall } from "../clients/types.js";
 import { relativeKey } from "../core/paths.js";
 import { dirtySnapshot, snapshotDelta } from "../git/status.js";
-import type { Db } from "../store/db.js";
+import { type Db, stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
 import { sessionById } from "../store/queries.js";
 import { type HookCtx, hookSession } from "./context.js";
@@ -22,11 +22,10 @@ function saveSnapshot(ctx: HookCtx, key: string): void {
   const dirty = dirtySnapshot(top);
   write(ctx.db, () => {
     const session = hookSession(ctx);
-    ctx.db
-      .prepare(
-        "INSERT OR REPLACE INTO shell_snapshots (session_id, tool_use_id, started_at, worktree, dirty) VALUES (?, ?, ?, ?, ?)",
-      )
-      .run(session.id, key, ctx.now, top, JSON.stringify(dirty));
+    stmt(
+      ctx.db,
+      "INSERT OR REPLACE INTO shell_snapshots (session_id, tool_use_id, started_at, worktree, dirty) VALUES (?, ?, ?, ?, ?)",
+    ).run(session.id, key, ctx.now, top, JSON.stringify(dirty));
   });
 }
 
@@ -50,18 +49,24 @@ interface Attribution {
 /** Paths another live session (outside our group) claimed or touched. */
 function peerOwned(db: Db, ctx: HookCtx, self: string, group: string): Map<string, string> {
   const owners = new Map<string, string>();
-  const rows = db
-    .prepare(
-      `SELECT path, session_id FROM claims WHERE worktree = ?
+  const rows = stmt(
+    db,
+    `SELECT path, session_id FROM claims WHERE worktree = ?
        UNION SELECT path, session_id FROM touched WHERE worktree = ? AND unattributed = 0`,
-    )
-    .all(ctx.root.root, ctx.root.root) as { path: string; session_id: string }[];
+  ).all(ctx.root.root, ctx.root.root) as { path: string; session_id: string }[];
+  // Judged once per session, not once per path it owns.
+  const peers = new Map<string, string | null>();
+  const livePeer = (id: string): string | null => {
+    if (!peers.has(id)) {
+      const s = sessionById(db, id);
+      const h = s && groupOf(db, s) !== group ? holderOf(db, s, ctx.now, ctx.config.freshnessSeconds) : null;
+      peers.set(id, h?.live ? h.name : null);
+    }
+    return peers.get(id)!;
+  };
   for (const r of rows) {
-    if (r.session_id === self) continue;
-    const s = sessionById(db, r.session_id);
-    if (!s || groupOf(db, s) === group) continue;
-    const h = holderOf(db, s, ctx.now, ctx.config.freshnessSeconds);
-    if (h.live) owners.set(r.path, h.name);
+    const name = r.session_id === self ? null : livePeer(r.session_id);
+    if (name) owners.set(r.path, name);
   }
   return owners;
 }
@@ -71,19 +76,19 @@ const OPEN_WINDOW_MS = 10 * 60_000;
 
 /** Whether a peer's shell command ran in the same worktree during [start, end]. */
 function concurrentPeers(db: Db, self: string, worktree: string, start: number, end: number): boolean {
-  const row = db
-    .prepare(
-      `SELECT count(*) AS n FROM shell_snapshots WHERE session_id != ? AND worktree = ? AND tool_use_id != 'turn:' AND started_at <= ?
+  const row = stmt(
+    db,
+    `SELECT count(*) AS n FROM shell_snapshots WHERE session_id != ? AND worktree = ? AND tool_use_id != 'turn:' AND started_at <= ?
          AND (ended_at >= ? OR (ended_at IS NULL AND started_at >= ?))`,
-    )
-    .get(self, worktree, end, start, end - OPEN_WINDOW_MS) as { n: number };
+  ).get(self, worktree, end, start, end - OPEN_WINDOW_MS) as { n: number };
   return row.n > 0;
 }
 
 function ownHistory(db: Db, session: string, worktree: string): Set<string> {
-  const rows = db
-    .prepare("SELECT path FROM claim_history WHERE session_id = ? AND worktree = ?")
-    .all(session, worktree);
+  const rows = stmt(db, "SELECT path FROM claim_history WHERE session_id = ? AND worktree = ?").all(
+    session,
+    worktree,
+  );
   return new Set((rows as { path: string }[]).map((r) => r.path));
 }
 
@@ -123,14 +128,17 @@ function recordDelta(ctx: HookCtx, key: string, via: string): Attribution | null
   const after = dirtySnapshot(top);
   return write(ctx.db, () => {
     const session = hookSession(ctx);
-    const row = ctx.db
-      .prepare("SELECT * FROM shell_snapshots WHERE session_id = ? AND tool_use_id = ?")
-      .get(session.id, key) as { started_at: number; ended_at: number | null; dirty: string } | undefined;
+    const row = stmt(ctx.db, "SELECT * FROM shell_snapshots WHERE session_id = ? AND tool_use_id = ?").get(
+      session.id,
+      key,
+    ) as { started_at: number; ended_at: number | null; dirty: string } | undefined;
     if (!row || row.ended_at !== null) return null;
-    ctx.db
-      .prepare("UPDATE shell_snapshots SET ended_at = ? WHERE session_id = ? AND tool_use_id = ?")
-      .run(ctx.now, session.id, key);
-    ctx.db.prepare("DELETE FROM shell_snapshots WHERE started_at < ?").run(ctx.now - 6 * OPEN_WINDOW_MS);
+    stmt(ctx.db, "UPDATE shell_snapshots SET ended_at = ? WHERE session_id = ? AND tool_use_id = ?").run(
+      ctx.now,
+      session.id,
+      key,
+    );
+    stmt(ctx.db, "DELETE FROM shell_snapshots WHERE started_at < ?").run(ctx.now - 6 * OPEN_WINDOW_MS);
     const keys = snapshotDelta(JSON.parse(row.dirty), after).map((p) =>
       relativeKey(ctx.root.root, join(top, p)),
     );

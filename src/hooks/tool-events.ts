@@ -1,16 +1,14 @@
 import { ALLOW, type Verdict } from "../clients/types.js";
 import { append, write } from "../store/ledger.js";
-import { toolTargets } from "../targets/tool-targets.js";
+import { SHELL_TOOLS } from "../targets/tool-targets.js";
 import { type HookCtx, hookSession } from "./context.js";
 import { recordShellDelta } from "./shell-delta.js";
-
-const SHELL_NAMES = new Set(["Bash", "Shell", "shell", "shell_command", "local_shell", "exec_command"]);
 
 /**
  * post-tool-use: record completion; for shell tools, what the command actually
  * changed. A changed file a live peer holds earns a warning, never a block.
  */
-export async function onPostTool(ctx: HookCtx): Promise<Verdict> {
+export function onPostTool(ctx: HookCtx): Verdict {
   const tool = ctx.input.tool;
   if (!tool) return ALLOW;
   write(ctx.db, () => {
@@ -22,7 +20,8 @@ export async function onPostTool(ctx: HookCtx): Promise<Verdict> {
       data: { tool: tool.name, toolUseId: tool.useId },
     });
   });
-  if (!SHELL_NAMES.has(tool.name) || !(await toolTargets(tool)).shell) return ALLOW;
+  // The name alone says it is a shell: re-parsing the command here loaded the shell parser for nothing.
+  if (!SHELL_TOOLS.has(tool.name)) return ALLOW;
   const delta = recordShellDelta(ctx, tool);
   if (!delta || delta.peerHeld.length === 0) return ALLOW;
   const list = delta.peerHeld.map((p) => `${p.path} (held by ${p.holder})`).join(", ");

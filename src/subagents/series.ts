@@ -42,6 +42,11 @@ async function seriesFrom(
 }
 
 /** One series per target whose applied child head differs from the capture's base. */
+/** A target that gets no series from this capture, and why; apply there refuses until a new capture. */
+function noSeries(a: AppliedBase, error: string): SeriesRecord {
+  return { target: a.target, base: a.appliedChildHead, commitCount: 0, mboxBlob: null, mboxBytes: 0, error };
+}
+
 export async function targetSeries(
   worktree: string,
   blobsDir: string,
@@ -53,27 +58,13 @@ export async function targetSeries(
   for (const a of applied) {
     if (a.appliedChildHead === base) continue;
     if (head === null) {
-      out.push({
-        target: a.target,
-        base: a.appliedChildHead,
-        commitCount: 0,
-        mboxBlob: null,
-        mboxBytes: 0,
-        error: "the capture could not read the child's HEAD",
-      });
+      out.push(noSeries(a, "the capture could not read the child's HEAD"));
       continue;
     }
     try {
       out.push({ ...(await seriesFrom(worktree, blobsDir, a.appliedChildHead, head)), target: a.target });
     } catch (err) {
-      out.push({
-        target: a.target,
-        base: a.appliedChildHead,
-        commitCount: 0,
-        mboxBlob: null,
-        mboxBytes: 0,
-        error: `could not make this target's series: ${errorMessage(err)}`,
-      });
+      out.push(noSeries(a, `could not make this target's series: ${errorMessage(err)}`));
     }
   }
   return out;

@@ -13,7 +13,15 @@ export interface ToolTargets {
 
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "StrReplace", "Delete"]);
 const PATCH_TOOLS = new Set(["apply_patch"]);
-const SHELL_TOOLS = new Set(["Bash", "Shell", "shell", "shell_command", "local_shell", "exec_command"]);
+/** Tool names under which each client runs a shell command. */
+export const SHELL_TOOLS: ReadonlySet<string> = new Set([
+  "Bash",
+  "Shell",
+  "shell",
+  "shell_command",
+  "local_shell",
+  "exec_command",
+]);
 
 function field(input: unknown, ...keys: string[]): string | null {
   if (typeof input !== "object" || input === null) return null;
