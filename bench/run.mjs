@@ -12,6 +12,10 @@ import { compare, table } from "./lib.mjs";
 import { subagentBench } from "./subagents.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+// BENCH_ONLY=startup,hooks,end-turn,subagents runs some sections and only prints
+// them: RESULTS.md is written by a full run alone.
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
+const wanted = (section) => only === null || only.has(section);
 const bin = fileURLToPath(new URL("../dist/tandem.cjs", import.meta.url));
 const resultsFile = fileURLToPath(new URL("./RESULTS.md", import.meta.url));
 
@@ -21,16 +25,18 @@ execFileSync("git", ["init", "-q", "-b", "main", repo]);
 const env = { ...process.env, XDG_CONFIG_HOME: join(work, "xdg") };
 const node = (name, args, extra = {}) => ({ name, cmd: process.execPath, args, cwd: repo, env, ...extra });
 
-const startup = compare(
-  node("node -e 0", ["-e", "0"]),
-  [
-    node("tandem --version", [bin, "--version"]),
-    node("tandem hook, unknown event (no-op)", [bin, "hook", "claude-code", "notification"], {
-      input: JSON.stringify({ session_id: "noop", cwd: repo, hook_event_name: "Notification" }),
-    }),
-  ],
-  ROUNDS,
-);
+const startup = wanted("startup")
+  ? compare(
+      node("node -e 0", ["-e", "0"]),
+      [
+        node("tandem --version", [bin, "--version"]),
+        node("tandem hook, unknown event (no-op)", [bin, "hook", "claude-code", "notification"], {
+          input: JSON.stringify({ session_id: "noop", cwd: repo, hook_event_name: "Notification" }),
+        }),
+      ],
+      ROUNDS,
+    )
+  : null;
 rmSync(work, { recursive: true, force: true });
 
 const when = new Date().toISOString();
@@ -41,14 +47,11 @@ const report = [
   `Each figure is the median wall time of ${ROUNDS} runs; in every round the baseline and each case run once,`,
   "alternating, so machine noise affects both. Ratios are to the baseline measured in the same run.",
   "",
-  "## Start-up",
-  "",
-  table(startup),
-  "",
-  benchHooks(bin, ROUNDS),
-  endTurnBench({ rounds: Math.min(ROUNDS, 15) }),
+  ...(startup ? ["## Start-up", "", table(startup), ""] : []),
+  wanted("hooks") ? benchHooks(bin, ROUNDS) : "",
+  wanted("end-turn") ? endTurnBench({ rounds: Math.min(ROUNDS, 15) }) : "",
   // Each round moves 50 MB through git several times: a few rounds are plenty.
-  subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 3) }),
+  wanted("subagents") ? subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 3) }) : "",
 ].join("\n");
-writeFileSync(resultsFile, report);
+if (only === null) writeFileSync(resultsFile, report);
 process.stdout.write(`${report}\n`);

@@ -25,7 +25,10 @@ const common = {
   platform: "node",
   format: "cjs",
   target: "node20",
-  external: ["better-sqlite3", "mvdan-sh"],
+  // better-sqlite3's JavaScript is bundled (a hook would otherwise resolve and
+  // compile its ten files on every call); its compiled addon is loaded by path
+  // (src/store/db.ts), so `bindings`, its addon finder, is never reached.
+  external: ["bindings", "mvdan-sh"],
   // jsonc-parser's UMD build requires its parts at run time; its ESM build bundles.
   mainFields: ["module", "main"],
   define: { __TANDEM_VERSION__: JSON.stringify(pkg.version) },

@@ -67,7 +67,7 @@ export function readConfigFile(file: string): ConfigFile | null {
       `config ${file}:${lineCol(text, first.offset)}: ${printParseErrorCode(first.error)}; fix the JSON (comments are allowed).`,
     );
   }
-  const result = configFileSchema.safeParse(data ?? {});
+  const result = configFileSchema().safeParse(data ?? {});
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const path =

@@ -1,46 +1,61 @@
 import * as z from "zod/mini";
 
-const positiveInt = z.number().check(z.int(), z.positive());
+const positiveInt = () => z.number().check(z.int(), z.positive());
 
-const finalizationRoot = z.strictObject({
-  path: z.string().check(z.minLength(1)),
-  disposition: z.enum(["git", "output"]),
-});
+const finalizationRoot = () =>
+  z.strictObject({
+    path: z.string().check(z.minLength(1)),
+    disposition: z.enum(["git", "output"]),
+  });
 
-const clientLaunch = z.strictObject({
-  command: z.string().check(z.minLength(1)),
-  args: z.optional(z.array(z.string())),
-});
+const clientLaunch = () =>
+  z.strictObject({
+    command: z.string().check(z.minLength(1)),
+    args: z.optional(z.array(z.string())),
+  });
 
-/** The shape of `.tandem/config.jsonc` and the user config (PRODUCT §3). Unknown keys are errors. */
-export const configFileSchema = z.strictObject({
-  $schema: z.optional(z.string()),
-  agents: z.optional(
-    z.strictObject({
-      stopRitual: z.optional(z.enum(["enforce", "observe", "off"])),
-      requireGitFinalization: z.optional(z.boolean()),
-      finalizationRoots: z.optional(z.array(finalizationRoot)),
-      freshnessSeconds: z.optional(positiveInt),
-      failClosed: z.optional(z.boolean()),
-    }),
-  ),
-  subagents: z.optional(
-    z.strictObject({
-      worktreeRoot: z.optional(z.string().check(z.minLength(1))),
-      clients: z.optional(z.partialRecord(z.enum(["claude-code", "codex", "cursor", "exec"]), clientLaunch)),
-      capture: z.optional(
-        z.strictObject({
-          maxPatchBytes: z.optional(positiveInt),
-          maxDirtyBytes: z.optional(positiveInt),
-        }),
-      ),
-    }),
-  ),
-});
+/**
+ * The shape of `.tandem/config.jsonc` and the user config (PRODUCT §3). Unknown
+ * keys are errors. Built when a config file is first read: most hooks find none.
+ */
+const buildConfigFileSchema = () =>
+  z.strictObject({
+    $schema: z.optional(z.string()),
+    agents: z.optional(
+      z.strictObject({
+        stopRitual: z.optional(z.enum(["enforce", "observe", "off"])),
+        requireGitFinalization: z.optional(z.boolean()),
+        finalizationRoots: z.optional(z.array(finalizationRoot())),
+        freshnessSeconds: z.optional(positiveInt()),
+        failClosed: z.optional(z.boolean()),
+      }),
+    ),
+    subagents: z.optional(
+      z.strictObject({
+        worktreeRoot: z.optional(z.string().check(z.minLength(1))),
+        clients: z.optional(
+          z.partialRecord(z.enum(["claude-code", "codex", "cursor", "exec"]), clientLaunch()),
+        ),
+        capture: z.optional(
+          z.strictObject({
+            maxPatchBytes: z.optional(positiveInt()),
+            maxDirtyBytes: z.optional(positiveInt()),
+          }),
+        ),
+      }),
+    ),
+  });
 
-export type ConfigFile = z.infer<typeof configFileSchema>;
-export type FinalizationRootEntry = z.infer<typeof finalizationRoot>;
-export type ClientLaunch = z.infer<typeof clientLaunch>;
+let configFile: ReturnType<typeof buildConfigFileSchema> | undefined;
+
+export function configFileSchema(): ReturnType<typeof buildConfigFileSchema> {
+  configFile ??= buildConfigFileSchema();
+  return configFile;
+}
+
+export type ConfigFile = z.infer<ReturnType<typeof buildConfigFileSchema>>;
+export type FinalizationRootEntry = z.infer<ReturnType<typeof finalizationRoot>>;
+export type ClientLaunch = z.infer<ReturnType<typeof clientLaunch>>;
 
 export interface Config {
   stopRitual: "enforce" | "observe" | "off";

@@ -107,28 +107,36 @@ function migrate(db: Db, file: string): void {
 
 let binding: { nativeBinding?: string } | undefined;
 
+const ADDON = ["better-sqlite3", "build", "Release", "better_sqlite3.node"];
+
 /**
- * Where better-sqlite3's compiled addon is, so the `bindings` package need not
- * search a dozen candidate paths on every hook call. Only when running bundled
- * (CommonJS `require`); otherwise, or when the addon is elsewhere, the default.
+ * Where better-sqlite3's compiled addon is, so neither module resolution nor
+ * the `bindings` package searches for it on every hook call. Bundled, this file
+ * is `<package>/dist/*.cjs`: the addon is in the package's own node_modules, or
+ * beside the package when npm hoisted it; otherwise resolution finds it, and
+ * failing that better-sqlite3 searches itself.
  */
 function nativeBindingOption(): { nativeBinding?: string } {
   if (binding) return binding;
   binding = {};
-  if (typeof require === "function") {
-    try {
-      const addon = join(
-        dirname(require.resolve("better-sqlite3/package.json")),
-        "build",
-        "Release",
-        "better_sqlite3.node",
-      );
-      if (existsSync(addon)) binding = { nativeBinding: addon };
-    } catch {
-      // Resolved differently (a prebuilt layout): let better-sqlite3 find its addon itself.
-    }
+  if (typeof __dirname !== "string" || typeof require !== "function") return binding;
+  for (const candidate of addonCandidates(__dirname)) {
+    if (!existsSync(candidate)) continue;
+    binding = { nativeBinding: candidate };
+    break;
   }
   return binding;
+}
+
+/** Lazily, so resolution runs only when both guesses miss. */
+function* addonCandidates(dir: string): Generator<string> {
+  yield join(dir, "..", "node_modules", ...ADDON);
+  yield join(dir, "..", "..", ...ADDON);
+  try {
+    yield join(dirname(require.resolve("better-sqlite3/package.json")), ...ADDON.slice(1));
+  } catch {
+    // Not resolvable from here either: better-sqlite3 searches itself.
+  }
 }
 
 export interface OpenOptions {

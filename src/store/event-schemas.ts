@@ -1,9 +1,9 @@
 import * as z from "zod/mini";
 import { SUBAGENT_EVENT_SCHEMAS } from "../subagents/events.js";
 
-const client = z.enum(["claude-code", "codex", "cursor", "exec", "cli"]);
-const relPath = z.string().check(z.minLength(1));
-const disposition = z.enum(["git", "output"]);
+const client = () => z.enum(["claude-code", "codex", "cursor", "exec", "cli"]);
+const relPath = () => z.string().check(z.minLength(1));
+const disposition = () => z.enum(["git", "output"]);
 
 /**
  * One schema per event kind (PRODUCT §4.2), built on first use: constructing
@@ -14,7 +14,7 @@ const disposition = z.enum(["git", "output"]);
 const EVENT_SCHEMAS = {
   "session.started": () =>
     z.object({
-      client,
+      client: client(),
       nativeId: z.string().check(z.minLength(1)),
       name: z.string().check(z.minLength(1)),
       kind: z.enum(["session", "subagent"]),
@@ -53,15 +53,16 @@ const EVENT_SCHEMAS = {
   "files.touched": () =>
     z.object({
       worktree: z.string(),
-      paths: z.array(relPath),
-      unattributed: z.optional(z.array(relPath)),
+      paths: z.array(relPath()),
+      unattributed: z.optional(z.array(relPath())),
       via: z.string(),
     }),
-  "claim.acquired": () => z.object({ worktree: z.string(), path: relPath, disposition, root: z.string() }),
+  "claim.acquired": () =>
+    z.object({ worktree: z.string(), path: relPath(), disposition: disposition(), root: z.string() }),
   "claim.released": () =>
     z.object({
       worktree: z.string(),
-      path: relPath,
+      path: relPath(),
       reason: z.enum(["commit", "checkout", "explicit", "session_end", "stale_takeover"]),
       /** The session whose claim ends, when it is not the event's own session (stale takeover). */
       holder: z.optional(z.string()),

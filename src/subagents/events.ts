@@ -1,27 +1,28 @@
 import * as z from "zod/mini";
 
-const sha = z.string().check(z.regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/));
-const blob = z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/)));
-const count = z.number().check(z.int(), z.nonnegative());
-const paths = z.array(z.string());
-const uncaptured = z.array(z.object({ reason: z.string(), paths }));
-const stage = z.enum(["am-started", "commits-applied", "worktree-started"]);
+const sha = () => z.string().check(z.regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/));
+const blob = () => z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/)));
+const count = () => z.number().check(z.int(), z.nonnegative());
+const paths = () => z.array(z.string());
+const uncaptured = () => z.array(z.object({ reason: z.string(), paths: paths() }));
+const stage = () => z.enum(["am-started", "commits-applied", "worktree-started"]);
 /** A patch path and the blob it had in the target just before the uncommitted patch (null: absent). */
-const preApply = z.array(z.object({ path: z.string(), blob: z.nullable(z.string()) }));
+const preApply = () => z.array(z.object({ path: z.string(), blob: z.nullable(z.string()) }));
 
 /** The commit series offered to one target whose earlier apply moved its base (PRODUCT §7.2). */
-const series = z.object({
-  target: z.string(),
-  base: sha,
-  commitCount: count,
-  mboxBlob: blob,
-  mboxBytes: count,
-  /** Why no series could be made for this target; apply there refuses until a new capture. */
-  error: z.nullable(z.string()),
-});
+const series = () =>
+  z.object({
+    target: z.string(),
+    base: sha(),
+    commitCount: count(),
+    mboxBlob: blob(),
+    mboxBytes: count(),
+    /** Why no series could be made for this target; apply there refuses until a new capture. */
+    error: z.nullable(z.string()),
+  });
 
 /** Which sub-agent, which capture, which target: the key of every apply event. */
-const applyKey = { id: z.string(), captureId: z.string(), target: z.string() };
+const applyKey = () => ({ id: z.string(), captureId: z.string(), target: z.string() });
 
 /** Event kinds of fork-isolated sub-agents (PRODUCT §7), merged into the ledger's schema factories. */
 export const SUBAGENT_EVENT_SCHEMAS = {
@@ -36,7 +37,7 @@ export const SUBAGENT_EVENT_SCHEMAS = {
       origin: z.string(),
       worktree: z.string(),
       branch: z.string(),
-      base: sha,
+      base: sha(),
       baseRef: z.string(),
       args: z.array(z.string()),
       log: z.string(),
@@ -57,60 +58,60 @@ export const SUBAGENT_EVENT_SCHEMAS = {
       id: z.string(),
       captureId: z.string(),
       ok: z.boolean(),
-      base: sha,
-      head: z.nullable(sha),
-      commitCount: count,
-      mboxBlob: blob,
-      mboxBytes: count,
-      patchBlob: blob,
-      patchBytes: count,
+      base: sha(),
+      head: z.nullable(sha()),
+      commitCount: count(),
+      mboxBlob: blob(),
+      mboxBytes: count(),
+      patchBlob: blob(),
+      patchBytes: count(),
       hadUncommittedChanges: z.boolean(),
-      dirtyPaths: paths,
-      uncaptured,
-      series: z.array(series),
+      dirtyPaths: paths(),
+      uncaptured: uncaptured(),
+      series: z.array(series()),
     }),
   "apply.staged": () =>
     z.object({
-      ...applyKey,
-      stage,
+      ...applyKey(),
+      stage: stage(),
       /** HEAD before anything of this apply touched the target. */
-      fence: sha,
-      seriesBase: sha,
-      seriesBlob: blob,
+      fence: sha(),
+      seriesBase: sha(),
+      seriesBlob: blob(),
       /** HEAD once the commit series is in (null while it is not). */
-      amHead: z.nullable(sha),
-      stagedBefore: z.optional(paths),
-      preApply: z.optional(preApply),
+      amHead: z.nullable(sha()),
+      stagedBefore: z.optional(paths()),
+      preApply: z.optional(preApply()),
     }),
   "apply.failed": () =>
     z.object({
-      ...applyKey,
-      stage,
+      ...applyKey(),
+      stage: stage(),
       message: z.string(),
       failingCommit: z.nullable(z.string()),
-      paths,
+      paths: paths(),
       /** What the marker becomes: cleared, back to commits-applied, or kept as it was (fail closed). */
       next: z.enum(["none", "commits-applied", "unchanged"]),
     }),
-  "apply.blocked": () => z.object({ ...applyKey, paths, message: z.string() }),
+  "apply.blocked": () => z.object({ ...applyKey(), paths: paths(), message: z.string() }),
   "apply.acknowledged": () =>
     z.object({
-      ...applyKey,
+      ...applyKey(),
       what: z.enum(["uncaptured", "partial"]),
       detail: z.string(),
     }),
   "apply.completed": () =>
     z.object({
-      ...applyKey,
-      fence: sha,
-      seriesBase: sha,
-      postHead: sha,
+      ...applyKey(),
+      fence: sha(),
+      seriesBase: sha(),
+      postHead: sha(),
       /** The child commit the target now contains; the base of later series for this target. */
-      appliedChildHead: sha,
-      commitsApplied: count,
+      appliedChildHead: sha(),
+      commitsApplied: count(),
       patchApplied: z.boolean(),
       partial: z.boolean(),
-      preApply,
+      preApply: preApply(),
     }),
   "subagent.removed": () => z.object({ id: z.string(), worktree: z.string(), branch: z.string() }),
   "subagent.discarded": () =>
@@ -119,6 +120,6 @@ export const SUBAGENT_EVENT_SCHEMAS = {
       worktree: z.string(),
       branch: z.string(),
       /** What the latest capture did not hold, now gone for good. */
-      lost: uncaptured,
+      lost: uncaptured(),
     }),
 } as const;
