@@ -1,5 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { createInterface } from "node:readline";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 
 /**
  * A minimal client for `codex app-server` (JSON-RPC 2.0 over stdio, one JSON object per line, the
@@ -60,7 +59,10 @@ export class CodexAppServer {
     private readonly child: ChildProcessWithoutNullStreams,
     private readonly timeoutMs: number,
   ) {
-    createInterface({ input: child.stdout }).on("line", (line) => this.onLine(line));
+    process
+      .getBuiltinModule("node:readline")
+      .createInterface({ input: child.stdout })
+      .on("line", (line) => this.onLine(line));
     child.stderr.on("data", (b: Buffer) => {
       this.stderr = (this.stderr + b.toString("utf8")).slice(-4000);
     });
@@ -75,7 +77,9 @@ export class CodexAppServer {
   static async start(opts: AppServerOptions): Promise<CodexAppServer> {
     const env = { ...(opts.env ?? process.env) };
     if (opts.codexHome) env.CODEX_HOME = opts.codexHome;
-    const child = spawn(opts.bin, ["app-server"], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = process
+      .getBuiltinModule("node:child_process")
+      .spawn(opts.bin, ["app-server"], { env, stdio: ["pipe", "pipe", "pipe"] });
     const server = new CodexAppServer(child, opts.timeoutMs ?? 30_000);
     const started = new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);

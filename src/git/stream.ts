@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 import { GitError, scrubbedEnv } from "./run.js";
 
@@ -34,7 +33,7 @@ export function gitToFile(
 ): Promise<StreamToFileResult> {
   const fd = openSync(opts.file, "wx", 0o600);
   return new Promise((resolve, reject) => {
-    const child = spawn("git", args as string[], {
+    const child = process.getBuiltinModule("node:child_process").spawn("git", args as string[], {
       cwd,
       env: scrubbedEnv(opts.env),
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   chmodSync,
   closeSync,
@@ -45,7 +44,7 @@ export function writeAtomic(path: string, text: string, executable: boolean): vo
   const mode = modeFor(file, executable);
   const tmp = join(
     dirname(file),
-    `.${basename(file)}.tandem-${process.pid}-${randomBytes(4).toString("hex")}`,
+    `.${basename(file)}.tandem-${process.pid}-${process.getBuiltinModule("node:crypto").randomBytes(4).toString("hex")}`,
   );
   const fd = openSync(tmp, "w", mode);
   try {

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from "node:util";
 import type { JsonOp, JsonPath } from "./json-edit.js";
 
 /**
@@ -49,7 +48,7 @@ export function describeDifference(has: unknown, want: unknown): string {
     const name = key.split(".").at(-1) ?? key;
     if (!a.has(key)) parts.push(`${name} missing (want ${JSON.stringify(b.get(key))})`);
     else if (!b.has(key)) parts.push(`unexpected ${name}`);
-    else if (!isDeepStrictEqual(a.get(key), b.get(key))) {
+    else if (!process.getBuiltinModule("node:util").isDeepStrictEqual(a.get(key), b.get(key))) {
       parts.push(`${name} is ${JSON.stringify(a.get(key))}, want ${JSON.stringify(b.get(key))}`);
     }
   }
@@ -92,7 +91,7 @@ function reconcileEvent(
     // Updating our first dedicated unit in place keeps every index (and Codex trust key) stable.
     if (want && kept < 0 && mine.length === 1 && layout.size(unit) === 1) {
       kept = i;
-      if (!isDeepStrictEqual(unit, want.unit)) {
+      if (!process.getBuiltinModule("node:util").isDeepStrictEqual(unit, want.unit)) {
         sets.push({ op: "set", path: [...base, i], value: want.unit });
         changes.push({
           event,

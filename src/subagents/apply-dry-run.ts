@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { git, gitStatus } from "../git/run.js";
@@ -38,7 +37,10 @@ function removeScratch(top: string, dir: string): void {
 function simulate(run: Run, head: string, am: boolean): ApplyOutcome {
   const { art } = run;
   mkdirSync(run.ctx.scratchDir, { recursive: true });
-  const dir = join(run.ctx.scratchDir, `dry-${randomBytes(6).toString("hex")}`);
+  const dir = join(
+    run.ctx.scratchDir,
+    `dry-${process.getBuiltinModule("node:crypto").randomBytes(6).toString("hex")}`,
+  );
   git(run.top, [...NO_HOOKS, "worktree", "add", "--detach", "-q", dir, head]);
   try {
     const commits = am ? art.commits.length : 0;

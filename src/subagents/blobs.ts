@@ -1,4 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
+/** node:crypto on first use: loading it costs every command a few ms. */
+const crypto = () => process.getBuiltinModule("node:crypto");
+
 import {
   closeSync,
   copyFileSync,
@@ -36,7 +38,7 @@ export function blobPath(blobsDir: string, sha256: string): string {
 
 /** A fresh temp path inside the blobs directory, so the final rename never crosses filesystems. */
 export function blobTempPath(blobsDir: string): string {
-  return join(blobsDir, `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString("hex")}`);
+  return join(blobsDir, `${TEMP_PREFIX}${process.pid}-${crypto().randomBytes(8).toString("hex")}`);
 }
 
 /** Creates the directory; a newly created one is fsynced into its parent so it survives a crash. */
@@ -57,7 +59,7 @@ function fsyncDir(dir: string): void {
 
 /** Hashes an open file in chunks (never the whole file in memory). */
 function hashFd(fd: number): BlobRef {
-  const hash = createHash("sha256");
+  const hash = crypto().createHash("sha256");
   const buf = Buffer.allocUnsafe(CHUNK);
   let bytes = 0;
   for (let n = readSync(fd, buf, 0, CHUNK, null); n > 0; n = readSync(fd, buf, 0, CHUNK, null)) {
@@ -155,7 +157,7 @@ export function verifyBlob(blobsDir: string, sha256: string): boolean {
 export function* blobLines(blobsDir: string, sha256: string): Generator<string> {
   const fd = openSync(blobPath(blobsDir, sha256), "r");
   try {
-    const hash = createHash("sha256");
+    const hash = crypto().createHash("sha256");
     const decoder = new StringDecoder("utf8");
     const buf = Buffer.allocUnsafe(CHUNK);
     let carry = "";
@@ -176,7 +178,7 @@ export function* blobLines(blobsDir: string, sha256: string): Generator<string> 
 /** Reads a whole blob, refusing bytes that no longer match their name. */
 export function readBlob(blobsDir: string, sha256: string): Buffer {
   const data = readFileSync(blobPath(blobsDir, sha256));
-  const actual = createHash("sha256").update(data).digest("hex");
+  const actual = crypto().createHash("sha256").update(data).digest("hex");
   if (actual !== sha256) throw new Error(`blob ${sha256} is corrupt (content hashes to ${actual})`);
   return data;
 }

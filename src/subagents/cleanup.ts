@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { gitStatus } from "../git/run.js";
@@ -35,7 +34,10 @@ async function unchangedSince(ctx: SubCtx, sub: SubRecord, c: CaptureRecord): Pr
     return resolveCommit(ctx.root, `refs/heads/${sub.branch}`) === c.head || c.head === null;
   }
   mkdirSync(ctx.scratchDir, { recursive: true });
-  const scratch = join(ctx.scratchDir, `verify-${randomBytes(6).toString("hex")}`);
+  const scratch = join(
+    ctx.scratchDir,
+    `verify-${process.getBuiltinModule("node:crypto").randomBytes(6).toString("hex")}`,
+  );
   try {
     const again = await captureWorktree({
       worktree: sub.worktree,

@@ -1,4 +1,5 @@
-import { randomBytes } from "node:crypto";
+/** node:crypto on first use: loading it costs every command a few ms. */
+const randomBytes = (n: number) => process.getBuiltinModule("node:crypto").randomBytes(n);
 
 /** A sub-agent id: short enough to type, random so two runs at once never collide. */
 export function newSubId(): string {

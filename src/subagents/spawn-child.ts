@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 
 export interface ChildSpec {
@@ -74,7 +73,7 @@ export function runChild(spec: ChildSpec): Promise<ChildExit> {
     let settled = false;
     let timer: NodeJS.Timeout | null = null;
     let graceTimer: NodeJS.Timeout | null = null;
-    const child = spawn(spec.command, spec.args, {
+    const child = process.getBuiltinModule("node:child_process").spawn(spec.command, spec.args, {
       cwd: spec.cwd,
       env: spec.env,
       stdio: ["ignore", log, log],

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { Command, InvalidArgumentError } from "commander";
 import { UsageError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
@@ -57,7 +56,7 @@ async function follow(
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   while (!stop) {
-    await sleep(200);
+    await process.getBuiltinModule("node:timers/promises").setTimeout(200);
     last = printBatch(io, db, opts, session, last);
   }
 }

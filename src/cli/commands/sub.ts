@@ -1,4 +1,3 @@
-import { createInterface } from "node:readline/promises";
 import { Command } from "commander";
 import { TandemError, UsageError } from "../../errors.js";
 import { subRunning } from "../../subagents/apply.js";
@@ -103,7 +102,9 @@ async function confirm(sub: SubRecord): Promise<boolean> {
       `sub discard ${sub.id} deletes work for good; pass --yes to confirm it non-interactively.`,
     );
   }
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const rl = process
+    .getBuiltinModule("node:readline/promises")
+    .createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await rl.question(
       `Discard ${sub.id}: delete ${sub.worktree} and branch ${sub.branch}, with anything not applied? Type the id to confirm: `,
