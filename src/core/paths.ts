@@ -51,6 +51,12 @@ export function normalizeAbsolute(path: string): string {
  * beside it. Both arguments are absolute.
  */
 export function relativeKey(root: string, absPath: string): string {
+  // The usual case, a normal path below a normal root, needs no splitting.
+  if (isNormal(root) && isNormal(absPath)) {
+    if (absPath === root) return ".";
+    if (root === "/") return absPath.slice(1);
+    if (absPath.startsWith(`${root}/`)) return absPath.slice(root.length + 1);
+  }
   const from = segments(root);
   const to = segments(absPath);
   let common = 0;

@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { DirListings } from "./dir-listing.js";
 import type { PathResult } from "./paths.js";
 
 /** Linux gives up after 40 links (ELOOP); so do we, instead of spinning on a cycle. */
@@ -28,6 +29,42 @@ export function physicalPath(abs: string): PathResult {
   } catch (err) {
     return unresolvable(abs, err);
   }
+}
+
+export type PhysicalResolver = (abs: string) => PathResult;
+
+/** `.` or `..` as a whole component: such a path is left to the full walk. */
+const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
+
+/**
+ * physicalPath for a batch of targets (a 1,000-path end-turn scope, a 100-file patch): each
+ * directory is resolved once and each leaf costs one lstat at most (none once its directory has
+ * been listed), where realpath would walk every component of every path. A leaf that is a
+ * symlink, or anything unusual, takes the full walk.
+ */
+export function physicalResolver(listings: DirListings = new DirListings()): PhysicalResolver {
+  const dirs = new Map<string, PathResult>();
+  return (abs) => {
+    const cut = abs.lastIndexOf("/");
+    const leaf = abs.slice(cut + 1);
+    if (cut < 0 || leaf === "" || DOT_SEGMENT.test(abs)) return physicalPath(abs);
+    const dir = cut === 0 ? "/" : abs.slice(0, cut);
+    let parent = dirs.get(dir);
+    if (!parent) {
+      parent = physicalPath(dir);
+      dirs.set(dir, parent);
+    }
+    if (!parent.ok) return physicalPath(abs);
+    const at = parent.path === "/" ? `/${leaf}` : `${parent.path}/${leaf}`;
+    const known = listings.typeOf(parent.path, leaf);
+    if (known !== undefined) return known === "symlink" ? physicalPath(abs) : { ok: true, path: at };
+    try {
+      if (!lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) return { ok: true, path: at };
+    } catch {
+      // ENOTDIR, EACCES…: the full walk decides and words the failure.
+    }
+    return physicalPath(abs);
+  };
 }
 
 /** Component-by-component resolution, for paths whose tail does not exist. */

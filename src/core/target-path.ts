@@ -1,5 +1,5 @@
 import { absoluteTarget, isInside, normalizeAbsolute, type PathEnv } from "./paths.js";
-import { physicalPath } from "./physical.js";
+import { type PhysicalResolver, physicalPath } from "./physical.js";
 
 /** A target that passes through root `root` on its way to a physical location outside it. */
 export interface SymlinkEscape {
@@ -21,20 +21,22 @@ export type TargetResult = { ok: true; target: ResolvedTarget } | { ok: false; r
 
 /**
  * raw → lexical → physical for one write target, reporting a symlink escape against `rootPaths`
- * (physical paths of every configured root, valid or not).
+ * (physical paths of every configured root, valid or not). A batch passes one
+ * `physicalResolver()` so directories shared by its targets are resolved once.
  */
 export function resolveTarget(
   raw: string,
   cwd: string,
   rootPaths: readonly string[],
   env: PathEnv = {},
+  physicalOf: PhysicalResolver = physicalPath,
 ): TargetResult {
   const abs = absoluteTarget(raw, cwd, env);
   if (!abs.ok) return abs;
-  const physical = physicalPath(abs.path);
+  const physical = physicalOf(abs.path);
   if (!physical.ok) return physical;
   const lexical = normalizeAbsolute(abs.path);
-  const escaped = findEscape(lexical, physical.path, rootPaths);
+  const escaped = findEscape(lexical, physical.path, rootPaths, physicalOf);
   if (!escaped.ok) return escaped;
   return { ok: true, target: { raw, lexical, physical: physical.path, escape: escaped.value } };
 }
@@ -46,13 +48,18 @@ type EscapeResult = { ok: true; value: SymlinkEscape | null } | { ok: false; rea
  * the final location is not. Walking the prefixes physically (rather than comparing strings)
  * also catches paths that reach R through an alias such as a symlinked home directory.
  */
-function findEscape(lexical: string, physical: string, rootPaths: readonly string[]): EscapeResult {
+function findEscape(
+  lexical: string,
+  physical: string,
+  rootPaths: readonly string[],
+  physicalOf: PhysicalResolver,
+): EscapeResult {
   // A fully physical path has no symlink on it, so every prefix is where it appears to be.
   if (lexical === physical) return { ok: true, value: null };
   let found: SymlinkEscape | null = null;
   let cur = "/";
   for (const seg of lexical.split("/").filter(Boolean)) {
-    const step = physicalPath(cur === "/" ? `/${seg}` : `${cur}/${seg}`);
+    const step = physicalOf(cur === "/" ? `/${seg}` : `${cur}/${seg}`);
     if (!step.ok) return step;
     cur = step.path;
     // The deepest prefix wins: that is the root the target most specifically appears to be in.

@@ -4,6 +4,7 @@
  * verdict is core/finalization.ts.
  */
 import type { Config } from "../config/schema.js";
+import { DirListings } from "../core/dir-listing.js";
 import { evaluate, type Findings, passed } from "../core/finalization.js";
 import { gatherRootFacts } from "../core/root-facts.js";
 import { resolveRoots } from "../core/roots.js";
@@ -32,11 +33,13 @@ export async function endTurnCheck(
   const scope = ownedScope(db, session.id);
   // Authority comes from the project config as it is now, exactly as at pre-tool-use.
   const roots = resolveRoots(gatherRootFacts(ctx.root, ctx.config.finalizationRoots, ctx.repoTop));
-  const paths = classifyScope(scope.owned, roots);
+  // Directory listings read while classifying also answer which owned paths could hold a `.git`.
+  const listings = new DirListings();
+  const paths = classifyScope(scope.owned, roots, listings);
   const gitPaths = paths.flatMap((p) =>
     p.ok && !p.escape && p.classification.kind === "git" ? [p.physical] : [],
   );
-  const git = await gatherGitFacts(gitPaths, gitAuthority(roots));
+  const git = await gatherGitFacts(gitPaths, gitAuthority(roots), listings);
   const findings = evaluate({
     incompleteHistory: scope.incompleteHistory,
     paths,

@@ -1,16 +1,19 @@
 /**
  * The Git edge of the end-turn check: turns owned physical paths into the facts
  * core/finalization.ts decides on. Git runs a fixed number of times per repository, never per path,
- * and never in a directory that no valid `git` root authorizes.
+ * and never in a directory that no valid `git` root authorizes. A superproject's own status also
+ * settles its submodule pointers, so a clean submodule costs no process beyond the two statuses.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname } from "node:path";
 import { type WorkTree, workTreeAt } from "../config/git-discovery.js";
-import type { DirtyEntry, GitFacts, GitlinkFact, RepoFacts, SyncFacts } from "../core/finalization.js";
+import { DirListings } from "../core/dir-listing.js";
+import type { GitFacts, GitlinkFact, RepoFacts } from "../core/finalization.js";
 import { isInside, relativeKey } from "../core/paths.js";
 import type { ResolvedRoots } from "../core/roots.js";
 import { gitStatusAsync, splitZ } from "../git/run.js";
 import { literal } from "../git/status.js";
+import { type LinkRecord, parseStatus } from "./status-records.js";
 
 /** Whether Tandem may run git with this directory as its working directory. */
 export type GitAuthority = (dir: string) => boolean;
@@ -24,13 +27,17 @@ export function gitAuthority(resolved: ResolvedRoots): GitAuthority {
 /** Past this many bytes of pathspecs, one whole-repository status is cheaper and never too long. */
 const PATHSPEC_BYTES = 64 * 1024;
 
-export function gatherGitFacts(paths: readonly string[], may: GitAuthority): Promise<GitFacts> {
-  return new Gatherer(may).run(paths);
+export function gatherGitFacts(
+  paths: readonly string[],
+  may: GitAuthority,
+  listings = new DirListings(),
+): Promise<GitFacts> {
+  return new Gatherer(may, listings).run(paths);
 }
 
 class Gatherer {
   private readonly trees = new Map<string, WorkTree[]>();
-  private readonly status = new Map<string, Promise<RepoFacts>>();
+  private readonly status = new Map<string, Promise<Probe>>();
   private readonly reached = new Set<string>();
   private readonly climbed = new Set<string>();
   private readonly pathRepo: Record<string, { top: string } | { error: string }> = {};
@@ -38,21 +45,46 @@ class Gatherer {
   private readonly blocked: { repo: string; reason: string }[] = [];
   private readonly may: GitAuthority;
 
-  constructor(may: GitAuthority) {
+  constructor(
+    may: GitAuthority,
+    private readonly listings: DirListings,
+  ) {
     const known = new Map<string, boolean>();
     this.may = (dir) => known.get(dir) ?? known.set(dir, may(dir)).get(dir)!;
   }
 
   async run(paths: readonly string[]): Promise<GitFacts> {
     const groups = this.locate(paths);
+    const links = this.linkPaths([...groups.keys()]);
+    // Every status starts at once, superprojects' included: they run side by side.
     for (const [top, rels] of groups) {
       this.reached.add(top);
-      this.repo(top, rels);
+      this.repo(top, rels, links.get(top));
     }
+    for (const [top, rels] of links) this.repo(top, [], rels);
     let level = [...groups.keys()];
     while (level.length > 0) level = await this.climb(level);
-    const repos = await Promise.all([...this.reached].map((top) => this.status.get(top)!));
+    const probes = await Promise.all([...this.reached].map((top) => this.status.get(top)!));
+    const repos = probes.map((p) => p.facts);
     return { pathRepo: this.pathRepo, repos, gitlinks: this.gitlinks, blocked: this.blocked };
+  }
+
+  /**
+   * From the filesystem alone: each authorized superproject above a reached repository, with the
+   * submodule paths its status should also report on.
+   */
+  private linkPaths(tops: readonly string[]): Map<string, string[]> {
+    const out = new Map<string, Set<string>>();
+    for (const top of tops) {
+      const chain = this.treesOf(top);
+      for (let i = 0; i + 1 < chain.length; i++) {
+        const child = chain[i]!;
+        const parent = chain[i + 1]!;
+        if (child.linked || !this.may(parent.top)) break;
+        out.set(parent.top, (out.get(parent.top) ?? new Set()).add(relativeKey(parent.top, child.top)));
+      }
+    }
+    return new Map([...out].map(([top, rels]) => [top, [...rels]]));
   }
 
   /** Which repository holds each path, from the filesystem alone; grouped by repository top. */
@@ -74,14 +106,17 @@ class Gatherer {
     return groups;
   }
 
-  /** One status per repository (memoized, started at once); its branch header also answers the upstream question. */
-  private repo(top: string, rels: string[]): Promise<RepoFacts> {
-    let facts = this.status.get(top);
-    if (!facts) {
-      facts = probeRepo(top, rels, this.may);
-      this.status.set(top, facts);
+  /**
+   * One status per repository (memoized, started at once) over the owned paths and the submodule
+   * paths to settle; its branch header also answers the upstream question.
+   */
+  private repo(top: string, rels: string[], links: string[] = []): Promise<Probe> {
+    let probe = this.status.get(top);
+    if (!probe) {
+      probe = probeRepo(top, rels, links, this.may);
+      this.status.set(top, probe);
     }
-    return facts;
+    return probe;
   }
 
   /**
@@ -95,7 +130,7 @@ class Gatherer {
       this.climbed.add(top);
       const chain = this.treesOf(top);
       const [child, parent] = chain;
-      if (!child || child.linked || !parent || !(await this.status.get(top))?.ok) continue;
+      if (!child || child.linked || !parent || !(await this.status.get(top))?.facts.ok) continue;
       const entry = byParent.get(parent.top) ?? { parent, children: [] };
       entry.children.push(child);
       byParent.set(parent.top, entry);
@@ -119,13 +154,13 @@ class Gatherer {
   /** Records the gitlink of each child in `parent`; true when `parent` is a superproject of any. */
   private async probeGitlinks(parent: WorkTree, kids: WorkTree[]): Promise<boolean> {
     const rels = kids.map((k) => relativeKey(parent.top, k.top));
-    const pending = this.repo(parent.top, rels);
-    const childHeads = await Promise.all(kids.map(async (k) => this.status.get(k.top)));
-    let links: { head: Map<string, string>; index: Map<string, string> };
+    const pending = this.repo(parent.top, [], rels);
+    const children = await Promise.all(kids.map(async (k) => this.status.get(k.top)));
+    let links: Map<string, Pointer>;
     try {
-      const facts = await pending;
-      if (!facts.ok) throw new Error(facts.error);
-      links = await gitlinks(parent.top, rels, facts.sync.head !== null, this.may);
+      const probe = await pending;
+      if (!probe.facts.ok) throw new Error(probe.facts.error);
+      links = await pointers(parent.top, rels, probe, this.may);
     } catch (err) {
       this.blocked.push({
         repo: parent.top,
@@ -136,17 +171,26 @@ class Gatherer {
     let any = false;
     kids.forEach((_kid, i) => {
       const path = rels[i]!;
-      const parentHead = links.head.get(path) ?? null;
-      const parentIndex = links.index.get(path) ?? null;
+      const child = children[i]?.facts;
+      const childHead = child?.ok ? child.sync.head : null;
+      const link = links.get(path)!;
+      // "unchanged": git compared the submodule's HEAD, the index and HEAD itself and found them equal.
+      const { head: parentHead, index: parentIndex } =
+        link === "unchanged" ? { head: childHead, index: childHead } : link;
       // Neither HEAD nor the index records it: an independent repository nested in the tree.
       if (parentHead === null && parentIndex === null) return;
-      const child = childHeads[i];
-      const childHead = child?.ok ? child.sync.head : null;
       this.gitlinks.push({ superproject: parent.top, path, parentHead, parentIndex, childHead });
       any = true;
     });
     if (any) this.reached.add(parent.top);
     return any;
+  }
+
+  /** Only a directory can hold `.git`; a listed parent answers without a syscall per file. */
+  private mayHoldGit(path: string): boolean {
+    const type = path === "/" ? "dir" : this.listings.typeOf(dirname(path), basename(path));
+    if (type !== undefined) return type === "dir";
+    return existsSync(`${path === "/" ? "" : path}/.git`);
   }
 
   /** enclosingWorkTrees(), memoized per directory: a thousand paths share a handful of parents. */
@@ -158,7 +202,7 @@ class Gatherer {
     else {
       // existsSync answers without throwing; workTreeAt failing on a plain file throws and
       // catches, which is what costs when there is one call per owned path.
-      const own = existsSync(join(path, ".git")) ? workTreeAt(path) : null;
+      const own = this.mayHoldGit(path) ? workTreeAt(path) : null;
       const parent = dirname(path);
       const above = own?.linked || parent === path ? [] : this.treesOf(parent);
       out = own ? [own, ...above] : above;
@@ -168,9 +212,20 @@ class Gatherer {
   }
 }
 
-async function probeRepo(top: string, rels: string[], may: GitAuthority): Promise<RepoFacts> {
+/** A repository's status, and what it proves about the submodule paths it was asked about. */
+interface Probe {
+  facts: RepoFacts;
+  /** The pointer at `rel` as the status settles it; null when only the index and HEAD can tell. */
+  link(rel: string): LinkRecord | "unchanged" | null;
+}
+
+/** The commits a superproject records for a submodule path, or "the same as the submodule's HEAD". */
+type Pointer = { head: string | null; index: string | null } | "unchanged";
+
+async function probeRepo(top: string, rels: string[], links: string[], may: GitAuthority): Promise<Probe> {
   try {
-    const status = parseStatus(await runGit(top, statusArgs(rels), may));
+    const { args, settles } = statusArgs(rels, links);
+    const status = parseStatus(await runGit(top, args, may), new Set(links));
     const sync = status.sync;
     if (sync.head !== null && sync.ahead === null) {
       sync.containedIn = lines(
@@ -182,65 +237,52 @@ async function probeRepo(top: string, rels: string[], may: GitAuthority): Promis
       );
       if (sync.containedIn.length === 0) sync.remotes = lines(await runGit(top, ["remote"], may));
     }
-    return { top, ok: true, dirty: status.dirty, sync };
+    return {
+      facts: { top, ok: true, dirty: status.dirty, sync },
+      link: (rel) => status.links.get(rel) ?? (settles && links.includes(rel) ? "unchanged" : null),
+    };
   } catch (err) {
-    return { top, ok: false, error: msg(err) };
+    return { facts: { top, ok: false, error: msg(err) }, link: () => null };
   }
 }
 
-function statusArgs(rels: string[]): string[] {
+/**
+ * The status call over `rels` (owned) and `links` (submodule paths). Limited to those paths, it
+ * also lists ignored ones, so a submodule path it does not mention is a tracked gitlink on which
+ * the submodule's HEAD, the index and HEAD agree (`settles`); a whole-repository status does not.
+ */
+function statusArgs(rels: string[], links: string[]): { args: string[]; settles: boolean } {
   const args = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--no-renames"];
   // Dirt inside a submodule is checked in the submodule, for owned paths only; the superproject
   // still reports a changed pointer.
   args.push("--ignore-submodules=dirty");
-  const specs = rels.map(literal);
+  const specs = [...new Set([...rels, ...links])].map(literal);
   const whole = rels.includes(".") || specs.reduce((n, s) => n + s.length + 1, 0) > PATHSPEC_BYTES;
-  return whole ? args : [...args, "--", ...specs];
+  if (whole) return { args, settles: false };
+  if (links.length > 0) args.push("--ignored=matching");
+  return { args: [...args, "--", ...specs], settles: links.length > 0 };
 }
 
-/** Parses `git status --porcelain=v2 --branch -z`. */
-export function parseStatus(out: string): { dirty: DirtyEntry[]; sync: SyncFacts } {
-  const sync: SyncFacts = {
-    head: null,
-    branch: null,
-    upstream: null,
-    ahead: null,
-    containedIn: null,
-    remotes: null,
-  };
-  const dirty: DirtyEntry[] = [];
-  const records = splitZ(out);
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i]!;
-    if (r.startsWith("# ")) header(r.slice(2), sync);
-    else if (r.startsWith("? ")) dirty.push({ path: r.slice(2), state: "??" });
-    else if (r.startsWith("1 ")) dirty.push({ path: field(r, 8), state: r.slice(2, 4) });
-    else if (r.startsWith("u ")) dirty.push({ path: field(r, 10), state: r.slice(2, 4) });
-    else if (r.startsWith("2 ")) {
-      dirty.push({ path: field(r, 9), state: r.slice(2, 4) });
-      i++; // the rename source follows as its own record
-    }
+/**
+ * The pointer at each submodule path: from the superproject's status where it settles it, from
+ * the index (`ls-files`) and HEAD (`ls-tree`) for the rest.
+ */
+async function pointers(top: string, rels: string[], probe: Probe, may: GitAuthority) {
+  const out = new Map<string, Pointer>();
+  const ask: string[] = [];
+  for (const rel of rels) {
+    const link = probe.link(rel);
+    if (link === null || (link !== "unchanged" && link.kind === "unmerged")) ask.push(rel);
+    else if (link === "unchanged") out.set(rel, link);
+    else if (link.kind === "independent") out.set(rel, { head: null, index: null });
+    else out.set(rel, { head: link.head, index: link.index });
   }
-  return { dirty, sync };
-}
-
-function header(h: string, sync: SyncFacts): void {
-  const [key, ...rest] = h.split(" ");
-  const value = rest.join(" ");
-  if (key === "branch.oid") sync.head = value === "(initial)" ? null : value;
-  else if (key === "branch.head") sync.branch = value === "(detached)" ? null : value;
-  else if (key === "branch.upstream") sync.upstream = value;
-  else if (key === "branch.ab") {
-    const ahead = /^\+(\d+) /.exec(value)?.[1];
-    sync.ahead = ahead === undefined ? null : Number(ahead);
-  }
-}
-
-/** The path after `n` space-separated fields; the path itself may contain spaces. */
-function field(record: string, n: number): string {
-  let at = 0;
-  for (let k = 0; k < n; k++) at = record.indexOf(" ", at) + 1;
-  return record.slice(at);
+  if (ask.length === 0) return out;
+  const hasHead = probe.facts.ok && probe.facts.sync.head !== null;
+  const found = await gitlinks(top, ask, hasHead, may);
+  for (const rel of ask)
+    out.set(rel, { head: found.head.get(rel) ?? null, index: found.index.get(rel) ?? null });
+  return out;
 }
 
 /** The commit each child path records in the parent's HEAD tree and in its index (stage 0). */

@@ -5,7 +5,9 @@
  * pre-tool-use target.
  */
 
+import { DirListings } from "../core/dir-listing.js";
 import { lexicalTarget } from "../core/paths.js";
+import { physicalResolver } from "../core/physical.js";
 import { fsTargetProbe } from "../core/root-facts.js";
 import { classify, type ResolvedRoots, rootPaths } from "../core/roots.js";
 import { resolveTarget } from "../core/target-path.js";
@@ -70,32 +72,37 @@ function absolute(r: LedgerPath): string | null {
  * Resolves and classifies each owned path against the roots as configured now. Only the
  * filesystem is consulted here (realpath, lstat); no git runs for any path.
  */
-export function classifyScope(owned: readonly LedgerPath[], roots: ResolvedRoots): TargetFacts[] {
+export function classifyScope(
+  owned: readonly LedgerPath[],
+  roots: ResolvedRoots,
+  listings = new DirListings(),
+): TargetFacts[] {
   const paths = rootPaths(roots);
   const seen = new Set<string>();
   const out: TargetFacts[] = [];
+  const physicalOf = physicalResolver(listings);
   for (const row of owned) {
-    const raw = describe(row);
     // A root that is not absolute cannot be placed anywhere: it is refused, never guessed.
     if (!row.worktree.startsWith("/")) {
       out.push({
-        raw,
+        raw: describe(row),
         ok: false,
         reason: `the ledger records it under ${JSON.stringify(row.worktree)}, which is not an absolute path`,
       });
       continue;
     }
-    const r = resolveTarget(row.path, row.worktree, paths);
+    const r = resolveTarget(row.path, row.worktree, paths, {}, physicalOf);
     if (!r.ok) {
-      out.push({ raw, ok: false, reason: r.reason });
+      out.push({ raw: describe(row), ok: false, reason: r.reason });
       continue;
     }
-    const key = `${r.target.lexical}\0${r.target.physical}`;
+    const t = r.target;
+    const key = `${t.lexical}\0${t.physical}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const t = r.target;
     const classification = classify(t.physical, roots, fsTargetProbe);
-    out.push({ raw, ok: true, physical: t.physical, escape: t.escape, classification });
+    // The lexical path is what describe() would have computed, already at hand.
+    out.push({ raw: t.lexical, ok: true, physical: t.physical, escape: t.escape, classification });
   }
   return out;
 }

@@ -10,6 +10,7 @@ import {
   overlaps,
 } from "../core/claims.js";
 import { digest } from "../core/digest.js";
+import { physicalResolver } from "../core/physical.js";
 import { fsTargetProbe, gatherRootFacts } from "../core/root-facts.js";
 import { classify, type ResolvedRoots, resolveRoots, rootPaths } from "../core/roots.js";
 import { resolveTarget } from "../core/target-path.js";
@@ -35,8 +36,9 @@ function targetFacts(
 ): TargetFacts[] {
   const paths = rootPaths(roots);
   const wslDistro = env.WSL_DISTRO_NAME || undefined;
+  const physicalOf = physicalResolver();
   return raws.map((raw) => {
-    const r = resolveTarget(raw, cwd, paths, wslDistro ? { wslDistro } : {});
+    const r = resolveTarget(raw, cwd, paths, wslDistro ? { wslDistro } : {}, physicalOf);
     if (!r.ok) return { raw, ok: false, reason: r.reason };
     return {
       raw,

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { physicalPath } from "../../src/core/physical.js";
+import { physicalPath, physicalResolver } from "../../src/core/physical.js";
 import { tempDir, writeFiles } from "../helpers/repo.js";
 
 /**
@@ -55,6 +55,38 @@ describe("physicalPath", () => {
   it.each(cases)("%s", (_name, rel, expected) => {
     const d = layout();
     expect(physicalPath(`${d.root}/${rel}`)).toEqual({ ok: true, path: expected(d) });
+  });
+
+  it.each(cases)("the batch resolver agrees: %s", (_name, rel, expected) => {
+    const d = layout();
+    const resolve = physicalResolver();
+    // Twice: the second answer comes from the cached directory.
+    expect(resolve(`${d.root}/${rel}`)).toEqual({ ok: true, path: expected(d) });
+    expect(resolve(`${d.root}/${rel}`)).toEqual({ ok: true, path: expected(d) });
+  });
+
+  it("the batch resolver follows a leaf symlink and a symlinked parent shared by many paths", () => {
+    const d = layout();
+    const resolve = physicalResolver();
+    const results = ["in/a.ts", "in/b.ts", "out/c.ts", "src/a.ts", "dangling", "chain"].map((rel) =>
+      resolve(`${d.root}/${rel}`),
+    );
+    expect(results).toEqual([
+      { ok: true, path: `${d.root}/src/a.ts` },
+      { ok: true, path: `${d.root}/src/b.ts` },
+      { ok: true, path: `${d.ext}/c.ts` },
+      { ok: true, path: `${d.root}/src/a.ts` },
+      { ok: true, path: `${d.ext}/new/file.txt` },
+      { ok: true, path: `${d.root}/src` },
+    ]);
+  });
+
+  it("the batch resolver refuses what physicalPath refuses", () => {
+    const d = layout();
+    const resolve = physicalResolver();
+    expect(resolve(`${d.root}/loop1/x`).ok).toBe(false);
+    expect(resolve(`${d.root}/loop1`).ok).toBe(false);
+    expect(resolve("relative/x").ok).toBe(false);
   });
 
   it("keeps spaces, newlines and leading dashes in the missing remainder", () => {

@@ -10,7 +10,7 @@ import {
 } from "../../src/core/finalization.js";
 import type { Classification } from "../../src/core/roots.js";
 import type { TargetFacts } from "../../src/core/target-plan.js";
-import { parseStatus } from "../../src/finalization/facts.js";
+import { parseStatus } from "../../src/finalization/status-records.js";
 
 const R = "/w/repo";
 const OID = "a".repeat(40);
@@ -237,6 +237,7 @@ describe("parseStatus", () => {
       "",
     ].join("\0");
     expect(parseStatus(out)).toEqual({
+      links: new Map(),
       dirty: [
         { path: "dir/a file.txt", state: ".M" },
         { path: "new.txt", state: "A." },
@@ -268,5 +269,42 @@ describe("parseStatus", () => {
       upstream: "o/m",
       ahead: null,
     });
+  });
+
+  const H = "1".repeat(40);
+  const I = "2".repeat(40);
+  it.each<[string, string, Record<string, unknown>]>([
+    [
+      "a moved pointer gives HEAD's and the index's commits",
+      `1 .M SC.. 160000 160000 160000 ${H} ${I} sub`,
+      { sub: { kind: "changed", head: H, index: I } },
+    ],
+    [
+      "a staged removal has no index commit",
+      `1 D. N... 160000 000000 000000 ${H} ${"0".repeat(40)} sub`,
+      { sub: { kind: "changed", head: H, index: null } },
+    ],
+    [
+      "a newly added pointer has no HEAD commit",
+      `1 A. N... 000000 160000 160000 ${"0".repeat(40)} ${I} sub`,
+      { sub: { kind: "changed", head: null, index: I } },
+    ],
+    ["an untracked repository is independent", "? sub/", { sub: { kind: "independent" } }],
+    ["an ignored repository is independent", "! sub/", { sub: { kind: "independent" } }],
+    [
+      "a repository inside an ignored directory is independent",
+      "! vendor/",
+      { "vendor/lib": { kind: "independent" } },
+    ],
+    [
+      "a conflicted pointer is unmerged",
+      `u UU N... 160000 160000 160000 160000 ${H} ${I} ${H} sub`,
+      { sub: { kind: "unmerged" } },
+    ],
+    ["paths not asked about are not recorded", `1 .M N... 100644 100644 100644 ${H} ${I} other`, {}],
+    ["a sibling directory with a common prefix is not the path", "! sub2/", {}],
+  ])("link records: %s", (_name, record, expected) => {
+    const asked = new Set(["sub", "vendor/lib"]);
+    expect(Object.fromEntries(parseStatus(`${record}\0`, asked).links)).toEqual(expected);
   });
 });

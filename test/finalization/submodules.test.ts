@@ -1,6 +1,8 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { g, tempDir, writeFiles } from "../helpers/repo.js";
 import {
+  clonedRepo,
   commit,
   endTurn,
   endTurnText,
@@ -161,5 +163,66 @@ describe("end-turn through submodules", () => {
     });
     expect(shim.calls().length).toBeGreaterThan(0);
     expect(shim.calls().filter((c) => c.split("\t")[0] === sup)).toEqual([]);
+  });
+
+  it("settles a clean submodule pointer from the superproject's own status, with no ls-files or ls-tree", () => {
+    const base = tempDir();
+    const { sup, sub } = superWithSub(base);
+    write(sup, "A", "sub/a.txt");
+    commit(sub, "a", "a.txt");
+    g(sub, "push", "-q");
+    commit(sup, "bump sub", "sub");
+    g(sup, "push", "-q");
+    const shim = gitShim(base);
+    expect(endTurn(sup, "A", shim.env)).toMatchObject({ code: 0, json: { ok: true } });
+    const subcommands = shim.calls().map((c) => c.split("\t")[1]!.split(" ")[0]);
+    expect(subcommands.sort()).toEqual(["status", "status"]);
+  });
+
+  it.each([
+    ["ignored by name", "vendor/lib/\n"],
+    ["inside an ignored directory", "vendor/\n"],
+    ["untracked", ""],
+  ])(
+    "treats a repository nested in the root but %s as independent: the outer push state is not asked",
+    (_n, ignore) => {
+      const base = tempDir();
+      const { repo: main } = clonedRepo(base, "main");
+      const { remote } = clonedRepo(base, "lib");
+      g(base, "clone", "-q", remote, join(main, "vendor", "lib"));
+      writeFiles(main, { ".gitignore": ignore, "local.txt": "not pushed\n" });
+      commit(main, "local only", ".gitignore", "local.txt");
+      const lib = join(main, "vendor", "lib");
+      write(main, "A", "vendor/lib/a.txt");
+      commit(lib, "a", "a.txt");
+      g(lib, "push", "-q");
+      expect(problems(endTurn(main, "A").json.findings)).toEqual({});
+    },
+  );
+
+  it("falls back to the index and HEAD for a conflicted submodule pointer", () => {
+    const { sup, sub } = superWithSub(tempDir());
+    const recorded = head(sub);
+    write(sup, "A", "sub/a.txt");
+    // The pointer moves one way on a branch and another way on main; merging them conflicts.
+    commit(sub, "a", "a.txt");
+    g(sub, "push", "-q");
+    g(sup, "checkout", "-q", "-b", "other");
+    commit(sup, "bump on other", "sub");
+    g(sup, "checkout", "-q", "main");
+    g(sub, "checkout", "-q", recorded);
+    writeFiles(sub, { "b.txt": "b\n" });
+    commit(sub, "b", "b.txt");
+    g(sub, "push", "-q", "origin", "HEAD:refs/heads/side");
+    const ours = head(sub);
+    commit(sup, "bump on main", "sub");
+    expect(() => g(sup, "merge", "-q", "--no-edit", "other")).toThrow();
+    expect(g(sup, "ls-files", "-u", "--", "sub")).not.toBe("");
+    expect(problems(endTurn(sup, "A").json.findings)).toEqual({
+      unpushed: [{ repo: sup, branch: "main", upstream: "origin/main", ahead: 1 }],
+      gitlinkMismatch: [
+        { superproject: sup, path: "sub", parentHead: ours, parentIndex: null, childHead: ours },
+      ],
+    });
   });
 });

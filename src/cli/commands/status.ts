@@ -53,7 +53,10 @@ export function statusCommand(io: Io): Command {
           repoTop: project.resolved.repo?.top ?? null,
           config: project.loaded.config,
         };
-        const check = opts.endTurn ? await endTurnCheck(db, session, ctx) : null;
+        // The check's git processes start first; the box is built while they run.
+        const checking = opts.endTurn ? endTurnCheck(db, session, ctx) : null;
+        const model = statusModel(db, session, { ...ctx, endTurn: checking !== null });
+        const check = checking ? await checking : null;
         if (check && !check.ok) {
           // A failed check leaves no evidence behind: no status event, nothing on stdout but JSON.
           if (opts.json) io.out(`${JSON.stringify({ ok: false, findings: check.findings, status: null })}\n`);
@@ -64,7 +67,6 @@ export function statusCommand(io: Io): Command {
         write(db, () =>
           append(db, { kind: "status.checked", session: session.id, data: { end_turn: check !== null } }),
         );
-        const model = statusModel(db, session, { ...ctx, endTurn: check !== null });
         io.out(opts.json ? statusJson(session, model, check?.findings ?? {}) : renderStatusBox(model));
       } finally {
         db.close();
