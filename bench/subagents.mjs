@@ -282,7 +282,7 @@ function settleIndexes(ws, dirs) {
   for (const dir of dirs) spawnSync("git", ["update-index", "-q", "--refresh"], { cwd: dir, env: ws.env });
 }
 
-function workspace(total, spaces) {
+export function workspace(total, spaces) {
   const base = mkdtempSync(join(tmpdir(), "tandem-bench-sub-"));
   spaces.push({ base });
   const env = benchEnv(base);
@@ -326,7 +326,7 @@ function workspace(total, spaces) {
 }
 
 /** Fresh worktrees of `main` at the base for apply targets, made ahead so their indexes can settle. */
-function makeTargets(ws, count) {
+export function makeTargets(ws, count) {
   const dirs = [];
   for (let i = 0; i < count; i++) {
     const dir = join(ws.base, `target-${ws.targets++}`);
@@ -387,7 +387,7 @@ function captureCases(ws) {
 }
 
 /** The latest capture's mbox and patch, copied out of the store for the baseline. */
-function artifactFiles(ws) {
+export function artifactFiles(ws) {
   const shown = tandemJson(ws, "sub", "show", "--json", ws.id);
   const c = shown.capture;
   if (!c?.mboxBlob || !c.patchBlob) throw new Error("the capture should hold both an mbox and a patch");

@@ -162,21 +162,26 @@ export function unstage(top: string, paths: readonly string[]): void {
   });
 }
 
-/** The blob of each path in `commit` (null when absent; a directory reads as `tree:<id>`). */
+/** Past this many bytes of pathspecs the whole tree is listed instead (argument lists have limits). */
+const LS_TREE_SPEC_BYTES = 256 * 1024;
+
+/**
+ * The blob of each path in `commit` (null when absent or a submodule; a directory reads as
+ * `tree:<id>`), from one `ls-tree` walk: looking each path up by name re-reads the trees above
+ * it every time, ~10x slower for a 2,000-file patch.
+ */
 export function treeBlobs(top: string, commit: string, paths: readonly string[]): Map<string, string | null> {
-  const out = new Map<string, string | null>();
-  const simple = paths.filter((p) => !p.includes("\n"));
-  const input = simple.map((p) => `${commit}:${p}\n`).join("");
-  const lines = simple.length
-    ? git(top, ["cat-file", "--batch-check=%(objecttype) %(objectname)"], { input }).split("\n")
-    : [];
-  for (const [i, p] of simple.entries()) {
-    const [type, id] = (lines[i] ?? "").split(" ");
-    out.set(p, type === "blob" ? id! : type === "tree" ? `tree:${id}` : null);
-  }
-  for (const p of paths.filter((x) => x.includes("\n"))) {
-    const r = gitStatus(top, ["rev-parse", "--verify", "-q", `${commit}:${p}`]);
-    out.set(p, r.status === 0 ? r.stdout.trim() : null);
+  const out = new Map<string, string | null>(paths.map((p) => [p, null]));
+  if (paths.length === 0) return out;
+  const args = ["ls-tree", "-r", "-t", "-z", "--full-tree", commit];
+  if (paths.reduce((n, p) => n + p.length + 1, 0) <= LS_TREE_SPEC_BYTES) args.push("--", ...paths);
+  for (const rec of splitZ(git(top, args, { env: LITERAL }))) {
+    // <mode> SP <type> SP <object> TAB <path>
+    const tab = rec.indexOf("\t");
+    const path = rec.slice(tab + 1);
+    if (!out.has(path)) continue;
+    const [, type, id] = rec.slice(0, tab).split(" ");
+    out.set(path, type === "blob" ? id! : type === "tree" ? `tree:${id}` : null);
   }
   return out;
 }

@@ -163,7 +163,8 @@ export function amFailed(run: Run, fence: string, r: GitResult): ApplyOutcome {
   const paths = failedPaths(`${r.stderr}\n${r.stdout}`);
   const aborted = operationInProgress(run.top) === "am" ? abortAm(run.top) : true;
   const clean = aborted && headOf(run.top) === fence && operationInProgress(run.top) !== "am";
-  const subject = failing && run.art.mbox ? mboxSubject(run.art.mbox.toString("utf8"), failing) : null;
+  const mbox = failing ? run.art.readMbox() : null;
+  const subject = failing && mbox ? mboxSubject(mbox.toString("utf8"), failing) : null;
   const which = failing
     ? `child commit ${short(failing)}${subject ? ` "${subject}"` : ""}`
     : "the commit series";

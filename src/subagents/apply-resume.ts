@@ -43,9 +43,18 @@ export function commitFacts(run: Run, row: ApplyRecord): CommitFacts {
     fenceIsAncestor,
     amHeadIsAncestor: head !== null && row.amHead !== null && isAncestor(top, row.amHead, head),
     seriesLanded: checkSeries
-      ? landed !== null && art.mbox !== null && sameSeries(landed, mboxSeries(top, art.mbox, art.commits))
+      ? landed !== null && seriesMatches(top, landed, art.readMbox(), art.commits)
       : null,
   };
+}
+
+function seriesMatches(
+  top: string,
+  landed: NonNullable<ReturnType<typeof rangeSeries>>,
+  mbox: Buffer | null,
+  commits: readonly string[],
+): boolean {
+  return mbox !== null && sameSeries(landed, mboxSeries(top, mbox, commits));
 }
 
 /** Whether the uncommitted patch of a worktree-started or blocked apply is in the worktree. */

@@ -1,9 +1,8 @@
 import { TandemError } from "../errors.js";
-import { blobLines, blobPath, readBlob } from "./blobs.js";
+import { blobPath, readBlob, streamBlob } from "./blobs.js";
 import type { SubCtx } from "./ctx.js";
 import { short } from "./ids.js";
-import { mboxCommits } from "./mbox.js";
-import { patchPaths, patchPathsOf } from "./patch-paths.js";
+import { PatchScanner } from "./patch-scan.js";
 import type { ApplyRecord, CaptureRecord } from "./records.js";
 
 /** One capture as offered to one target: which commits, which patch, which paths. */
@@ -16,7 +15,8 @@ export interface Artifact {
   /** Why this target cannot get this capture (refused before anything changes). */
   error: string | null;
   mboxFile: string | null;
-  mbox: Buffer | null;
+  /** The mbox's bytes, read (and verified) when needed: a failed am's subject, a crashed apply's patch ids. */
+  readMbox(): Buffer | null;
   /** Child commit ids of the series, in order. */
   commits: string[];
   patchFile: string | null;
@@ -26,24 +26,29 @@ export interface Artifact {
   childHead: string;
 }
 
+function corrupt(sha: string, err: unknown): TandemError {
+  return new TandemError(
+    `artifact blob ${sha} is missing or corrupt (${(err as Error).message.split("\n")[0]}); capture again with \`tandem sub capture\`.`,
+  );
+}
+
 function load(ctx: SubCtx, sha: string): Buffer {
   try {
     return readBlob(ctx.blobsDir, sha);
   } catch (err) {
-    throw new TandemError(
-      `artifact blob ${sha} is missing or corrupt (${(err as Error).message.split("\n")[0]}); capture again with \`tandem sub capture\`.`,
-    );
+    throw corrupt(sha, err);
   }
 }
 
-function loadLines(ctx: SubCtx, sha: string): Set<string> {
+/** Paths and commit ids of a stored patch or mbox, verified against its name as it streams. */
+function scan(ctx: SubCtx, sha: string, kind: "mbox" | "diff"): { paths: Set<string>; commits: string[] } {
+  const scanner = new PatchScanner(kind);
   try {
-    return patchPathsOf(blobLines(ctx.blobsDir, sha));
+    streamBlob(ctx.blobsDir, sha, (chunk) => scanner.push(chunk));
   } catch (err) {
-    throw new TandemError(
-      `artifact blob ${sha} is missing or corrupt (${(err as Error).message.split("\n")[0]}); capture again with \`tandem sub capture\`.`,
-    );
+    throw corrupt(sha, err);
   }
+  return scanner.end();
 }
 
 function build(
@@ -51,27 +56,26 @@ function build(
   capture: CaptureRecord,
   series: { base: string; blob: string | null; commitCount: number; anchor: string; error: string | null },
 ): Artifact {
-  const mbox = series.blob ? load(ctx, series.blob) : null;
-  const mboxText = mbox?.toString("utf8") ?? null;
-  // The uncommitted patch is the large one: its paths are read as it streams, never held whole.
-  const patchPathList = capture.patchBlob ? [...loadLines(ctx, capture.patchBlob)] : [];
-  const commits = mboxText ? mboxCommits(mboxText) : [];
+  const mbox = series.blob ? scan(ctx, series.blob, "mbox") : null;
+  const patch = capture.patchBlob ? scan(ctx, capture.patchBlob, "diff") : null;
+  const commits = mbox?.commits ?? [];
   let error = series.error;
   if (mbox && commits.length !== series.commitCount) {
     error = `the commit series holds ${commits.length} messages but ${series.commitCount} commits were recorded`;
   }
+  const mboxBlob = series.blob;
   return {
     capture,
     seriesBase: series.base,
     seriesBlob: series.blob,
     anchor: series.anchor,
     error,
-    mboxFile: series.blob ? blobPath(ctx.blobsDir, series.blob) : null,
-    mbox,
+    mboxFile: mboxBlob ? blobPath(ctx.blobsDir, mboxBlob) : null,
+    readMbox: () => (mboxBlob ? load(ctx, mboxBlob) : null),
     commits,
     patchFile: capture.patchBlob ? blobPath(ctx.blobsDir, capture.patchBlob) : null,
-    seriesPaths: mboxText ? [...patchPaths(mboxText)] : [],
-    patchPaths: patchPathList,
+    seriesPaths: mbox ? [...mbox.paths] : [],
+    patchPaths: patch ? [...patch.paths] : [],
     // Commits that were not captured do not land, so later series must still offer them.
     childHead: series.commitCount > 0 && !mbox ? series.base : (capture.head ?? series.base),
   };

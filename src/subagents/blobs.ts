@@ -18,7 +18,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import { StringDecoder } from "node:string_decoder";
 
 /** A stored blob: its name (hex SHA-256 of the bytes) and its length. */
 export interface BlobRef {
@@ -150,26 +149,22 @@ export function verifyBlob(blobsDir: string, sha256: string): boolean {
 }
 
 /**
- * The lines of a blob, read in chunks so a 50 MB patch never sits in memory
- * whole; the hash is checked as the last line is handed out, and a mismatch
- * throws, so a caller that used the lines must still fail as for readBlob.
+ * Hands a blob to `onChunk` in 1 MiB pieces, so a 50 MB patch never sits in memory whole. The
+ * hash is checked after the last piece and a mismatch throws, so a caller that used the pieces
+ * must still fail as for readBlob. A piece is only valid during its call.
  */
-export function* blobLines(blobsDir: string, sha256: string): Generator<string> {
+export function streamBlob(blobsDir: string, sha256: string, onChunk: (chunk: Buffer) => void): void {
   const fd = openSync(blobPath(blobsDir, sha256), "r");
   try {
     const hash = crypto().createHash("sha256");
-    const decoder = new StringDecoder("utf8");
     const buf = Buffer.allocUnsafe(CHUNK);
-    let carry = "";
     for (let n = readSync(fd, buf, 0, CHUNK, null); n > 0; n = readSync(fd, buf, 0, CHUNK, null)) {
-      hash.update(buf.subarray(0, n));
-      const lines = (carry + decoder.write(buf.subarray(0, n))).split("\n");
-      carry = lines.pop()!;
-      yield* lines;
+      const chunk = buf.subarray(0, n);
+      hash.update(chunk);
+      onChunk(chunk);
     }
     const actual = hash.digest("hex");
     if (actual !== sha256) throw new Error(`blob ${sha256} is corrupt (content hashes to ${actual})`);
-    yield carry + decoder.end();
   } finally {
     closeSync(fd);
   }

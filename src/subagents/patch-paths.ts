@@ -7,22 +7,18 @@ import { unquoteAt, unquoteField } from "./cquote.js";
  * unquoted header whose names contain spaces is split at every candidate point
  * unless one split gives two equal names, and lines that only look like headers
  * (inside a commit message) count too. A path gate built on it may refuse too
- * much, never too little.
+ * much, never too little. Stored blobs are read by patch-scan.ts, which feeds the header lines
+ * of a streamed patch to the same parser.
  */
 export function patchPaths(text: string): Set<string> {
-  return patchPathsOf(text.split("\n"));
-}
-
-/** patchPaths over lines as they are read, for patches too large to hold as one string. */
-export function patchPathsOf(lines: Iterable<string>): Set<string> {
   const out = new Set<string>();
   const state: ParseState = { hunk: null, binary: false };
-  for (const line of lines) parseLine(line, state, out);
+  for (const line of text.split("\n")) parseLine(line, state, out);
   out.delete("");
   return out;
 }
 
-interface ParseState {
+export interface ParseState {
   /** Lines still expected in the current hunk (old side, new side); null outside a hunk. */
   hunk: { old: number; new: number } | null;
   /** Inside base85 binary data, which has no path lines. */
@@ -33,7 +29,8 @@ const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 const MBOX_FROM = /^From [0-9a-f]{40,64} Mon Sep 17 00:00:00 2001$/;
 const NAMED = /^(?:rename from|rename to|copy from|copy to) (.*)$/;
 
-function parseLine(line: string, state: ParseState, out: Set<string>): void {
+/** One line of a patch: the paths it names go into `out`. */
+export function parseLine(line: string, state: ParseState, out: Set<string>): void {
   // A section header can never be a hunk line (those start with ' ', '+', '-' or '\').
   if (line.startsWith("diff --git ")) {
     state.hunk = null;

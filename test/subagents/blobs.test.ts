@@ -3,11 +3,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  blobLines,
   blobPath,
   blobTempPath,
   readBlob,
   removeStaleTempFiles,
+  streamBlob,
   verifyBlob,
   writeBlob,
   writeBlobFromFile,
@@ -99,19 +99,24 @@ describe("blob store", () => {
   });
 });
 
-describe("reading a blob line by line", () => {
-  it("yields the same lines as splitting the whole text, across chunk boundaries and multi-byte characters", () => {
+describe("streaming a blob", () => {
+  it("hands over every byte in order, in pieces of at most 1 MiB", () => {
     const dir = tempDir();
-    // ~3 MiB of lines mixing ASCII and multi-byte characters, so chunk edges fall inside both.
-    const text = Array.from({ length: 60_000 }, (_, i) => `${i} ${"é漢".repeat(i % 17)} line`).join("\n");
-    const { sha256 } = writeBlob(dir, Buffer.from(text));
-    expect([...blobLines(dir, sha256)]).toEqual(text.split("\n"));
+    const data = Buffer.alloc(3 * 1024 * 1024 + 17);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 31) % 251;
+    const { sha256 } = writeBlob(dir, data);
+    const pieces: Buffer[] = [];
+    streamBlob(dir, sha256, (c) => pieces.push(Buffer.from(c)));
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThanOrEqual(1024 * 1024);
+    expect(Buffer.concat(pieces).equals(data)).toBe(true);
   });
 
-  it("refuses a blob whose bytes no longer match its name", () => {
+  it("refuses a blob whose bytes no longer match its name, after the last piece", () => {
     const dir = tempDir();
     const { sha256 } = writeBlob(dir, Buffer.from("a\nb\n"));
     writeFileSync(join(dir, sha256), "a\nc\n");
-    expect(() => [...blobLines(dir, sha256)]).toThrow(/is corrupt/);
+    let seen = 0;
+    expect(() => streamBlob(dir, sha256, (c) => (seen += c.length))).toThrow(/is corrupt/);
+    expect(seen).toBe(4);
   });
 });
