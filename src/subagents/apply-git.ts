@@ -32,6 +32,8 @@ export interface GitResult {
   ok: boolean;
   stderr: string;
   stdout: string;
+  /** Set by applyPatch when the plain apply went through: nothing was staged. */
+  plain?: boolean;
 }
 
 function run(top: string, args: string[], extra: string[] = []): GitResult {
@@ -146,7 +148,7 @@ export function applyPatch(top: string, patch: string, mode: PatchMode, extra: s
     // `--3way` tries a merge for every file, ~3x slower on a 2,000-file change (bench/RESULTS.md).
     // Only when it does not apply cleanly does the three-way merge run.
     const plain = run(top, ["apply", "--binary", "--whitespace=nowarn", patch], extra);
-    if (plain.ok) return plain;
+    if (plain.ok) return { ...plain, plain: true };
   }
   const flags =
     mode === "3way" ? ["--3way", "--binary"] : mode === "check" ? ["--check"] : ["--check", "--reverse"];

@@ -110,7 +110,8 @@ export function worktreeStage(
   const r = applyPatch(run.top, run.art.patchFile, "3way");
   crashPoint("apply:after-worktree-patch");
   if (!r.ok) return worktreeFailed(run, stagedBefore, r);
-  unstageNew(run, stagedBefore);
+  // A plain apply never touches the index; only the three-way merge stages what it merged.
+  if (!r.plain) unstageNew(run, stagedBefore);
   return complete(run, fence, preApply, true);
 }
 

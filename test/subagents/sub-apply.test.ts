@@ -94,6 +94,24 @@ describe("sub apply", () => {
     expect(sub(s.repo, ["apply", json.id, "--target", t]).stdout).toMatch(/already applied/);
   });
 
+  it("merges an uncommitted patch the target's own commit moved under, leaving the result unstaged", () => {
+    const twenty = Array.from({ length: 20 }, (_, i) => `line ${i + 1}\n`).join("");
+    const s = subRepo({ "long.txt": twenty, "side.txt": "side\n" });
+    const { json } = runScript(s.repo, "sed -i 's/^line 12$/child 12/' long.txt && echo new > new.txt");
+    const t = addTarget(s, "t");
+    // Line 10 sits in the patch's context: a plain apply refuses, the three-way merge does not.
+    writeFiles(t, { "long.txt": twenty.replace("line 10\n", "target 10\n") });
+    g(t, "commit", "-qam", "target edits line 10");
+    writeFiles(t, { "side.txt": "side, staged by the target\n" });
+    g(t, "add", "side.txt");
+    expectOk(sub(s.repo, ["apply", json.id, "--target", t]));
+    const merged = readFileSync(join(t, "long.txt"), "utf8");
+    expect(merged).toContain("target 10\n");
+    expect(merged).toContain("child 12\n");
+    expect(stagedNames(t)).toEqual(["side.txt"]);
+    expect(g(t, "status", "--porcelain")).toBe(" M long.txt\nM  side.txt\n?? new.txt\n");
+  });
+
   it("aborts a failing git am, leaves the target as it was and names the failing commit", () => {
     const s = subRepo({ "shared.txt": LINES, "notes.txt": "notes\n" });
     const { json } = runScript(
