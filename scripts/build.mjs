@@ -4,7 +4,7 @@
 //   dist/cli.cjs     the command line (commander, help texts, init, sub-agents).
 // A hook process compiles the dispatcher and the hook bundle only. CommonJS
 // because Node 20 loads it faster than ESM, and that cost is paid per hook.
-import { chmodSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -49,4 +49,4 @@ await Promise.all([
 ]);
 chmodSync("dist/tandem.cjs", 0o755);
 // V8 would reject code caches of the previous bundles anyway; start clean.
-for (const b of ["hook.cjs", "cli.cjs"]) rmSync(`dist/${b}.v8cache`, { force: true });
+for (const f of readdirSync("dist")) if (f.endsWith(".v8cache")) rmSync(`dist/${f}`, { force: true });

@@ -19,17 +19,28 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (first === "hook" || first === "git-hook") {
-    const half = load<HookHalf>("hook.cjs", () => require("./hooks/process.js"));
+    const words = first === "hook" ? 3 : 2;
+    const half = load<HookHalf>("hook.cjs", cacheKey(argv, words), () => require("./hooks/process.js"));
     return half.exports.runHookProcess(argv).finally(half.save);
   }
-  const half = load<CliHalf>("cli.cjs", () => require("./cli/program.js"));
+  const half = load<CliHalf>("cli.cjs", cacheKey(argv, first === "sub" ? 2 : 1), () =>
+    require("./cli/program.js"),
+  );
   return half.exports.runCli(argv).finally(half.save);
 }
 
+/** Names the code cache after the command (`status`, `sub-apply`, `hook-pre-tool-use`). */
+function cacheKey(argv: readonly string[], words: number): string {
+  const picked = argv.filter((a) => !a.startsWith("-")).slice(0, words);
+  if (picked[0] === "hook") picked.splice(1, 1); // every client's hook runs the same code
+  const key = picked.join("-");
+  return /^[a-z][a-z-]{0,40}$/.test(key) ? key : "other";
+}
+
 /** The bundle beside this one, through V8's code cache; plain `require` when not bundled. */
-function load<T>(bundle: string, plain: () => unknown): Loaded<T> {
+function load<T>(bundle: string, key: string, plain: () => unknown): Loaded<T> {
   if (typeof __dirname === "string" && existsSync(join(__dirname, bundle))) {
-    return loadWithCodeCache<T>(join(__dirname, bundle));
+    return loadWithCodeCache<T>(join(__dirname, bundle), key);
   }
   return { exports: plain() as T, save: () => {} };
 }
