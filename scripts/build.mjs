@@ -1,7 +1,8 @@
-// Bundles Tandem into three CommonJS files (see docs/decisions/0002-bundling.md):
-//   dist/tandem.cjs  the `tandem` binary: a dispatcher of a few KB;
-//   dist/hook.cjs    everything `tandem hook` / `git-hook` need, nothing else;
-//   dist/cli.cjs     the command line (commander, help texts, init, sub-agents).
+// Bundles Tandem into four CommonJS files (see docs/decisions/0002-bundling.md):
+//   dist/tandem.cjs     the `tandem` binary: a dispatcher of a few KB;
+//   dist/hook.cjs       everything `tandem hook` / `git-hook` need, nothing else;
+//   dist/cli-light.cjs  the commands agents run every turn (status, task, claims…);
+//   dist/cli.cjs        the whole command line (help, init, doctor, sub-agents, watch).
 // A hook process compiles the dispatcher and the hook bundle only. CommonJS
 // because Node 20 loads it faster than ESM, and that cost is paid per hook.
 import { chmodSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -9,13 +10,19 @@ import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
-/** main.ts imports the two halves by their source paths; in the bundle they are sibling files. */
+const BUNDLE_OF = {
+  "./hooks/process.js": "./hook.cjs",
+  "./cli/full.js": "./cli.cjs",
+  "./cli/light.js": "./cli-light.cjs",
+};
+
+/** main.ts imports the bundles by their source paths; in dist they are sibling files. */
 const splitHalves = {
   name: "split-halves",
   setup(b) {
-    b.onResolve({ filter: /^\.\/(hooks\/process|cli\/program)\.js$/ }, (args) => {
+    b.onResolve({ filter: /^\.\/(hooks\/process|cli\/full|cli\/light)\.js$/ }, (args) => {
       if (!args.importer.endsWith("main.ts")) return undefined;
-      return { path: args.path.startsWith("./hooks") ? "./hook.cjs" : "./cli.cjs", external: true };
+      return { path: BUNDLE_OF[args.path], external: true };
     });
   },
 };
@@ -45,7 +52,8 @@ await Promise.all([
     plugins: [splitHalves],
   }),
   build({ ...common, entryPoints: ["src/hooks/process.ts"], outfile: "dist/hook.cjs" }),
-  build({ ...common, entryPoints: ["src/cli/program.ts"], outfile: "dist/cli.cjs" }),
+  build({ ...common, entryPoints: ["src/cli/full.ts"], outfile: "dist/cli.cjs" }),
+  build({ ...common, entryPoints: ["src/cli/light.ts"], outfile: "dist/cli-light.cjs" }),
 ]);
 chmodSync("dist/tandem.cjs", 0o755);
 // V8 would reject code caches of the previous bundles anyway; start clean.

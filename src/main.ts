@@ -1,15 +1,17 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { isLight } from "./cli/light-names.js";
 import { type Loaded, loadWithCodeCache } from "./code-cache.js";
 import { VERSION } from "./version.js";
 
 type HookHalf = typeof import("./hooks/process.js");
-type CliHalf = typeof import("./cli/program.js");
+type CliHalf = typeof import("./cli/full.js");
 
 /**
  * Entry point. Hooks are on the agents' hot path, so `hook` and `git-hook`
  * load only the hook bundle: the CLI framework, help texts and sub-agent code
- * are never read for a hook. Not `import()`: a dynamic import of a CommonJS
+ * are never read for a hook. The commands agents run every turn load the light
+ * CLI bundle; everything else the full one. Not `import()`: a dynamic import of a CommonJS
  * file makes Node scan the whole file for exports first (~40 ms).
  */
 async function main(argv: string[]): Promise<number> {
@@ -23,9 +25,10 @@ async function main(argv: string[]): Promise<number> {
     const half = load<HookHalf>("hook.cjs", cacheKey(argv, words), () => require("./hooks/process.js"));
     return half.exports.runHookProcess(argv).finally(half.save);
   }
-  const half = load<CliHalf>("cli.cjs", cacheKey(argv, first === "sub" ? 2 : 1), () =>
-    require("./cli/program.js"),
-  );
+  const key = cacheKey(argv, first === "sub" ? 2 : 1);
+  const half = isLight(argv)
+    ? load<CliHalf>("cli-light.cjs", key, () => require("./cli/light.js"))
+    : load<CliHalf>("cli.cjs", key, () => require("./cli/full.js"));
   return half.exports.runCli(argv).finally(half.save);
 }
 

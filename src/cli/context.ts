@@ -13,7 +13,20 @@ export interface Io {
   exitCode: number;
 }
 
+/**
+ * A reader that stops early (`tandem events | head`) closes the pipe: the rest of the output has
+ * nowhere to go, which is no failure of the command. Without a listener Node would throw EPIPE
+ * from the next write as an uncaught exception with a stack trace.
+ */
+function quietOnClosedPipe(): void {
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 export function processIo(): Io {
+  quietOnClosedPipe();
   return {
     cwd: process.cwd(),
     env: process.env,

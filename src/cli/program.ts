@@ -1,38 +1,11 @@
 import { Command, CommanderError } from "commander";
 import { errorMessage, TandemError } from "../errors.js";
 import { VERSION } from "../version.js";
-import { claimsCommand } from "./commands/claims.js";
-import { deinitCommand } from "./commands/deinit.js";
-import { demoCommand } from "./commands/demo.js";
-import { doctorCommand } from "./commands/doctor.js";
-import { eventsCommand } from "./commands/events.js";
-import { initCommand } from "./commands/init.js";
-import { releaseCommand } from "./commands/release.js";
-import { sessionsCommand } from "./commands/sessions.js";
-import { statusCommand } from "./commands/status.js";
-import { subCommand } from "./commands/sub.js";
-import { taskCommand } from "./commands/task.js";
-import { watchCommand } from "./commands/watch.js";
 import { type Io, processIo } from "./context.js";
 
 export type CommandFactory = (io: Io) => Command;
 
-const COMMANDS: CommandFactory[] = [
-  initCommand,
-  deinitCommand,
-  statusCommand,
-  taskCommand,
-  claimsCommand,
-  releaseCommand,
-  sessionsCommand,
-  eventsCommand,
-  doctorCommand,
-  demoCommand,
-  subCommand,
-  watchCommand,
-];
-
-export function buildProgram(io: Io): Command {
+export function buildProgram(io: Io, commands: readonly CommandFactory[]): Command {
   const program = new Command("tandem")
     .description("Coordinate several AI coding agents in one git repository.")
     .version(VERSION, "-V, --version")
@@ -45,13 +18,17 @@ export function buildProgram(io: Io): Command {
       outputError: (s, write) =>
         write(`tandem: ${s.replace(/^error: /, "").trim()} (see \`tandem --help\`)\n`),
     });
-  for (const make of COMMANDS) program.addCommand(make(io).copyInheritedSettings(program));
+  for (const make of commands) program.addCommand(make(io).copyInheritedSettings(program));
   return program;
 }
 
 /** Runs the CLI and returns the exit code (PRODUCT §11: 0 ok, 1 refused/failed, 2 usage). */
-export async function runCli(argv: string[], io: Io = processIo()): Promise<number> {
-  const program = buildProgram(io);
+export async function runProgram(
+  argv: string[],
+  commands: readonly CommandFactory[],
+  io: Io = processIo(),
+): Promise<number> {
+  const program = buildProgram(io, commands);
   try {
     await program.parseAsync(argv, { from: "user" });
     return io.exitCode;

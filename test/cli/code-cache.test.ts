@@ -10,8 +10,9 @@ function privateDist(): string {
   const pkg = tempDir();
   const dist = join(pkg, "dist");
   mkdirSync(dist);
-  for (const f of ["tandem.cjs", "cli.cjs", "hook.cjs"])
+  for (const f of readdirSync(dirname(TANDEM_BIN)).filter((n) => n.endsWith(".cjs"))) {
     copyFileSync(join(dirname(TANDEM_BIN), f), join(dist, f));
+  }
   symlinkSync(join(dirname(TANDEM_BIN), "..", "node_modules"), join(pkg, "node_modules"));
   return join(dist, "tandem.cjs");
 }
@@ -30,15 +31,15 @@ describe("the V8 code cache", () => {
         .filter((f) => f.endsWith(".v8cache"))
         .sort();
     const first = run(bin, repo, ["sessions", "--json"]);
-    const written = statSync(join(dirname(bin), "cli.cjs.sessions.v8cache")).mtimeMs;
+    const written = statSync(join(dirname(bin), "cli-light.cjs.sessions.v8cache")).mtimeMs;
     expect(run(bin, repo, ["sessions", "--json"])).toEqual(first);
-    expect(statSync(join(dirname(bin), "cli.cjs.sessions.v8cache")).mtimeMs).toBe(written);
+    expect(statSync(join(dirname(bin), "cli-light.cjs.sessions.v8cache")).mtimeMs).toBe(written);
     run(bin, repo, ["sub", "list"]);
     const payload = JSON.stringify({ session_id: "s1", cwd: repo, hook_event_name: "Notification" });
     run(bin, repo, ["hook", "claude-code", "notification"], payload);
     run(bin, repo, ["hook", "codex", "notification"], payload);
     expect(caches()).toEqual([
-      "cli.cjs.sessions.v8cache",
+      "cli-light.cjs.sessions.v8cache",
       "cli.cjs.sub-list.v8cache",
       "hook.cjs.hook-notification.v8cache",
     ]);

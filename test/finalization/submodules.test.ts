@@ -165,6 +165,29 @@ describe("end-turn through submodules", () => {
     expect(shim.calls().filter((c) => c.split("\t")[0] === sup)).toEqual([]);
   });
 
+  it.each([
+    [
+      "submodule.sub.ignore=all in .gitmodules",
+      (sup: string) => g(sup, "config", "-f", ".gitmodules", "submodule.sub.ignore", "all"),
+    ],
+    [
+      "diff.ignoreSubmodules=all in the config",
+      (sup: string) => g(sup, "config", "diff.ignoreSubmodules", "all"),
+    ],
+  ])("still sees a moved pointer with %s", (_name, configure) => {
+    const { sup, sub } = superWithSub(tempDir());
+    const recorded = head(sub);
+    configure(sup);
+    write(sup, "A", "sub/a.txt");
+    commit(sub, "a", "a.txt");
+    g(sub, "push", "-q");
+    expect(problems(endTurn(sup, "A").json.findings)).toMatchObject({
+      gitlinkMismatch: [
+        { superproject: sup, path: "sub", parentHead: recorded, parentIndex: recorded, childHead: head(sub) },
+      ],
+    });
+  });
+
   it("settles a clean submodule pointer from the superproject's own status, with no ls-files or ls-tree", () => {
     const base = tempDir();
     const { sup, sub } = superWithSub(base);
