@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compare, table } from "./lib.mjs";
+import { compare, table, verdicts } from "./lib.mjs";
 
 function repoFixture() {
   const work = mkdtempSync(join(tmpdir(), "tandem-bench-hooks-"));
@@ -96,6 +96,8 @@ export function benchHooks(bin, rounds) {
     "Same session and payload every round (the claim is already held after the first call, as for an agent editing one file repeatedly).",
     "",
     table(result),
+    "",
+    verdicts(result),
     "",
   ].join("\n");
 }

@@ -58,3 +58,14 @@ export function table(result) {
   ];
   return rows.join("\n");
 }
+
+/** One line per case that has a target: its ratio, and whether the target is met. */
+export function verdicts(result) {
+  return result.cases
+    .filter((c) => c.target)
+    .map((c) => {
+      const verdict = c.ratio <= c.target ? "within" : `**${(c.ratio / c.target).toFixed(2)}× over**`;
+      return `- ${c.name} / ${result.baseline.name}: **${c.ratio.toFixed(2)}×** (target ≤ ${c.target}×: ${verdict})`;
+    })
+    .join("\n");
+}
