@@ -8,6 +8,8 @@ export interface StreamToFileOptions {
   file: string;
   /** Hard cap on stdout bytes; one byte more kills git and deletes the file. */
   maxBytes: number;
+  /** Sees every chunk as it is written (valid during the call only); a throw fails the run. */
+  onChunk?: (chunk: Buffer) => void;
 }
 
 export type StreamToFileResult = { exceeded: false; bytes: number } | { exceeded: true; bytesSeen: number };
@@ -74,6 +76,7 @@ export function gitToFile(
       }
       try {
         writeAll(fd, chunk);
+        opts.onChunk?.(chunk);
       } catch (err) {
         abort(err as Error);
       }

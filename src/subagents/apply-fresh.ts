@@ -1,5 +1,5 @@
 import { crashPoint } from "../testing/crash.js";
-import { headOf, isAncestor, operationInProgress, runAm, stagedPaths, targetDirty } from "./apply-git.js";
+import { headOf, isAncestor, operationInProgress, runAm, targetState } from "./apply-git.js";
 import { amFailed, complete, worktreeStage } from "./apply-machine.js";
 import { type PreflightFacts, preflight } from "./apply-preflight.js";
 import { type Run, record, staged } from "./apply-record.js";
@@ -27,7 +27,7 @@ export function gateFacts(run: Run, ackRecorded: boolean) {
 /** Reads the target for the preflight of a fresh apply (PRODUCT §7.3). */
 export function preflightFacts(run: Run, running: boolean): PreflightFacts {
   const { art, req, top } = run;
-  const head = headOf(top);
+  const { head, staged, dirty } = targetState(top);
   return {
     ...gateFacts(run, false),
     running,
@@ -37,8 +37,8 @@ export function preflightFacts(run: Run, running: boolean): PreflightFacts {
     anchorIsAncestor: head !== null && isAncestor(top, art.anchor, head),
     operation: head === null ? null : operationInProgress(top),
     hasCommits: art.commits.length > 0,
-    staged: head === null ? [] : stagedPaths(top),
-    dirty: targetDirty(top),
+    staged: head === null ? [] : staged,
+    dirty,
   };
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { workTreeAt } from "../config/git-discovery.js";
 import { git, gitStatus, splitZ } from "../git/run.js";
 import { dirtyPaths } from "../git/status.js";
 
@@ -64,24 +65,17 @@ export function isAncestor(top: string, a: string, b: string): boolean {
   return gitStatus(top, ["merge-base", "--is-ancestor", a, b]).status === 0;
 }
 
-/** A git operation that owns the index right now (am, rebase, merge, cherry-pick, revert). */
+/**
+ * A git operation that owns the index right now (am, rebase, merge, cherry-pick, revert). Their
+ * state lives in the worktree's own git directory, found on disk; git is asked only when that
+ * cannot be read.
+ */
 export function operationInProgress(top: string): string | null {
-  const paths = git(top, [
-    "rev-parse",
-    "--git-path",
-    "rebase-apply",
-    "--git-path",
-    "rebase-merge",
-    "--git-path",
-    "MERGE_HEAD",
-    "--git-path",
-    "CHERRY_PICK_HEAD",
-    "--git-path",
-    "REVERT_HEAD",
-  ])
-    .split("\n")
-    // Linked worktrees get absolute paths, the main one relative ones.
-    .map((p) => resolve(top, p));
+  const gitDir = workTreeAt(top)?.gitDir;
+  const at = (name: string) => (gitDir ? join(gitDir, name) : null);
+  const paths = gitDir
+    ? ["rebase-apply", "rebase-merge", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD"].map((n) => at(n)!)
+    : gitPaths(top);
   const [rebaseApply, rebaseMerge, merge, pick, revert] = paths;
   if (existsSync(join(rebaseApply!, "applying"))) return "am";
   if (existsSync(rebaseApply!) || existsSync(rebaseMerge!)) return "rebase";
@@ -89,6 +83,67 @@ export function operationInProgress(top: string): string | null {
   if (existsSync(pick!)) return "cherry-pick";
   if (existsSync(revert!)) return "revert";
   return null;
+}
+
+function gitPaths(top: string): string[] {
+  return (
+    git(top, [
+      "rev-parse",
+      "--git-path",
+      "rebase-apply",
+      "--git-path",
+      "rebase-merge",
+      "--git-path",
+      "MERGE_HEAD",
+      "--git-path",
+      "CHERRY_PICK_HEAD",
+      "--git-path",
+      "REVERT_HEAD",
+    ])
+      .split("\n")
+      // Linked worktrees get absolute paths, the main one relative ones.
+      .map((p) => resolve(top, p))
+  );
+}
+
+/** HEAD, the staged paths and every dirty path of a target, from one status. */
+export interface TargetState {
+  head: string | null;
+  /** Index differs from HEAD (unmerged included), as `stagedPaths` reports them. */
+  staged: string[];
+  /** Staged, unstaged and untracked, as `targetDirty` reports them. */
+  dirty: string[];
+}
+
+export function targetState(top: string): TargetState {
+  const out = git(top, [
+    "status",
+    "--porcelain=v2",
+    "--branch",
+    "-z",
+    "--untracked-files=all",
+    "--no-renames",
+  ]);
+  const state: TargetState = { head: null, staged: [], dirty: [] };
+  for (const rec of splitZ(out)) {
+    if (rec.startsWith("# branch.oid ")) {
+      const oid = rec.slice("# branch.oid ".length);
+      state.head = oid === "(initial)" ? null : oid;
+    } else if (rec.startsWith("? ")) state.dirty.push(rec.slice(2));
+    else if (rec.startsWith("1 ") || rec.startsWith("u ")) {
+      const path = afterFields(rec, rec.startsWith("1 ") ? 8 : 10);
+      state.dirty.push(path);
+      if (rec.startsWith("u ") || rec[2] !== ".") state.staged.push(path);
+    }
+  }
+  return state;
+}
+
+/** The path after `n` space-separated fields; the path itself may contain spaces. */
+function afterFields(record: string, n: number): string {
+  let at = 0;
+  for (let k = 0; k < n; k++) at = record.indexOf(" ", at) + 1;
+  return record.slice(at);
 }
 
 /** Paths whose index entry differs from HEAD, unmerged ones included. */

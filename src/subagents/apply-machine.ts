@@ -45,9 +45,11 @@ export function complete(
   preApply: PreApply[],
   patchApplied: boolean,
   partial = false,
+  /** HEAD when the caller knows it: `git apply` cannot move it. */
+  knownHead: string | null = null,
 ): ApplyOutcome {
   crashPoint("apply:before-complete-record");
-  const postHead = headOf(run.top)!;
+  const postHead = knownHead ?? headOf(run.top)!;
   const commitsApplied = run.art.commits.length;
   const data = {
     ...applyKey(run),
@@ -112,7 +114,7 @@ export function worktreeStage(
   if (!r.ok) return worktreeFailed(run, stagedBefore, r);
   // A plain apply never touches the index; only the three-way merge stages what it merged.
   if (!r.plain) unstageNew(run, stagedBefore);
-  return complete(run, fence, preApply, true);
+  return complete(run, fence, preApply, true, false, amHead);
 }
 
 export function blockedOutcome(run: Run, paths: string[], reason: string): ApplyOutcome {

@@ -3,7 +3,7 @@ import { blobPath, readBlob, streamBlob } from "./blobs.js";
 import type { SubCtx } from "./ctx.js";
 import { short } from "./ids.js";
 import { PatchScanner } from "./patch-scan.js";
-import type { ApplyRecord, CaptureRecord } from "./records.js";
+import { type ApplyRecord, type CaptureRecord, recordedPatchPaths } from "./records.js";
 
 /** One capture as offered to one target: which commits, which patch, which paths. */
 export interface Artifact {
@@ -51,13 +51,28 @@ function scan(ctx: SubCtx, sha: string, kind: "mbox" | "diff"): { paths: Set<str
   return scanner.end();
 }
 
+/**
+ * The uncommitted patch's paths: as the capture read them while git wrote the patch, once the
+ * blob's bytes are verified; scanned afresh for a capture that did not keep them.
+ */
+function patchPathsOf(ctx: SubCtx, capture: CaptureRecord, sha: string): string[] {
+  const kept = recordedPatchPaths(ctx.db, capture);
+  if (kept === null) return [...scan(ctx, sha, "diff").paths];
+  try {
+    streamBlob(ctx.blobsDir, sha, () => {});
+  } catch (err) {
+    throw corrupt(sha, err);
+  }
+  return kept;
+}
+
 function build(
   ctx: SubCtx,
   capture: CaptureRecord,
   series: { base: string; blob: string | null; commitCount: number; anchor: string; error: string | null },
 ): Artifact {
   const mbox = series.blob ? scan(ctx, series.blob, "mbox") : null;
-  const patch = capture.patchBlob ? scan(ctx, capture.patchBlob, "diff") : null;
+  const patch = capture.patchBlob ? patchPathsOf(ctx, capture, capture.patchBlob) : null;
   const commits = mbox?.commits ?? [];
   let error = series.error;
   if (mbox && commits.length !== series.commitCount) {
@@ -75,7 +90,7 @@ function build(
     commits,
     patchFile: capture.patchBlob ? blobPath(ctx.blobsDir, capture.patchBlob) : null,
     seriesPaths: mbox ? [...mbox.paths] : [],
-    patchPaths: patch ? [...patch.paths] : [],
+    patchPaths: patch ?? [],
     // Commits that were not captured do not land, so later series must still offer them.
     childHead: series.commitCount > 0 && !mbox ? series.base : (capture.head ?? series.base),
   };

@@ -189,7 +189,8 @@ export function streamWorktreeDiff(
   env: Record<string, string>,
   file: string,
   maxBytes: number,
+  onChunk?: (chunk: Buffer) => void,
 ): Promise<StreamToFileResult> {
   const args = [...CAPTURE_CONFIG, "diff", "--cached", ...DIFF_OPTIONS, head, "--"];
-  return gitToFile(top, args, { env, file, maxBytes });
+  return gitToFile(top, args, { env, file, maxBytes, ...(onChunk ? { onChunk } : {}) });
 }

@@ -41,6 +41,7 @@ export function snapshotWorktree(
   tmpRoot: string,
   patchFile: string,
   maxBytes: number,
+  onChunk?: (chunk: Buffer) => void,
 ): Promise<StreamToFileResult> {
   const tmpIndex = join(tmpRoot, "index");
   const objects = join(tmpRoot, "objects");
@@ -54,5 +55,5 @@ export function snapshotWorktree(
     env,
     input: addPathspecs(excluded),
   });
-  return streamWorktreeDiff(repo.top, repo.head, env, patchFile, maxBytes);
+  return streamWorktreeDiff(repo.top, repo.head, env, patchFile, maxBytes, onChunk);
 }

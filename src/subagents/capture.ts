@@ -6,6 +6,7 @@ import { blobTempPath, ensureBlobsDir, writeBlobFromFile } from "./blobs.js";
 import { inspectRange, locateRepo, type RepoInfo, streamFormatPatch } from "./capture-git.js";
 import { snapshotWorktree } from "./capture-snapshot.js";
 import { type DirtyState, dirtyBytes, readDirtyState } from "./capture-status.js";
+import { PatchScanner } from "./patch-scan.js";
 
 /** Why some of the child's work is not in the artifact. Any entry blocks apply/remove until acknowledged. */
 export type UncapturedReason =
@@ -53,6 +54,11 @@ export interface CaptureResult {
   hadUncommittedChanges: boolean;
   dirtyPaths: string[];
   uncaptured: Uncaptured[];
+  /**
+   * Every path the uncommitted patch names, read from it as git wrote it (patch-scan.ts), so an
+   * apply need not scan 50 MB again; null without a patch.
+   */
+  patchPaths: string[] | null;
 }
 
 interface Ctx {
@@ -128,7 +134,10 @@ async function snapshotDirty(ctx: Ctx, state: DirtyState): Promise<void> {
   }
   const excluded = [...state.submodules, ...state.embeddedRepos];
   const tmp = newTemp(ctx);
-  const out = await snapshotWorktree(repo, excluded, ctx.tmpRoot, tmp, opts.maxPatchBytes);
+  const scanner = new PatchScanner("diff");
+  const out = await snapshotWorktree(repo, excluded, ctx.tmpRoot, tmp, opts.maxPatchBytes, (chunk) =>
+    scanner.push(chunk),
+  );
   if (out.exceeded) {
     result.uncaptured.push({ reason: "patch-size-exceeded", paths: state.capturable });
     return;
@@ -138,6 +147,7 @@ async function snapshotDirty(ctx: Ctx, state: DirtyState): Promise<void> {
   const ref = writeBlobFromFile(opts.blobsDir, tmp);
   result.patchBlob = ref.sha256;
   result.patchBytes = ref.bytes;
+  result.patchPaths = [...scanner.end().paths];
 }
 
 async function captureDirty(ctx: Ctx): Promise<void> {
@@ -184,6 +194,7 @@ function emptyResult(base: string): CaptureResult {
     hadUncommittedChanges: false,
     dirtyPaths: [],
     uncaptured: [],
+    patchPaths: null,
   };
 }
 

@@ -67,6 +67,8 @@ export const SUBAGENT_EVENT_SCHEMAS = {
       patchBytes: count(),
       hadUncommittedChanges: z.boolean(),
       dirtyPaths: paths(),
+      /** The uncommitted patch's paths, as captured; absent in captures recorded before it was kept. */
+      patchPaths: z.optional(z.nullable(paths())),
       uncaptured: uncaptured(),
       series: z.array(series()),
     }),

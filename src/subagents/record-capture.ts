@@ -54,6 +54,7 @@ export async function recordCapture(ctx: SubCtx, sub: SubRecord): Promise<Captur
         patchBytes: result.patchBytes,
         hadUncommittedChanges: result.hadUncommittedChanges,
         dirtyPaths: result.dirtyPaths,
+        patchPaths: result.patchPaths,
         uncaptured: result.uncaptured,
         series,
       },

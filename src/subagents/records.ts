@@ -49,8 +49,11 @@ export interface SeriesRecord {
   error: string | null;
 }
 
-/** A stored capture: what captureWorktree found, plus its row's identity and the per-target series. */
-export interface CaptureRecord extends CaptureResult {
+/**
+ * A stored capture: what captureWorktree found, plus its row's identity and the per-target series.
+ * Its patch paths stay in the event (recordedPatchPaths): only an apply reads them.
+ */
+export interface CaptureRecord extends Omit<CaptureResult, "patchPaths"> {
   id: string;
   subId: string;
   number: number;
@@ -204,6 +207,16 @@ export function nameTaken(db: Db, name: string): boolean {
 export function captureById(db: Db, id: string): CaptureRecord | null {
   const row = db.prepare("SELECT * FROM subagent_captures WHERE id = ?").get(id) as Row | undefined;
   return row ? toCapture(row) : null;
+}
+
+/** The patch paths the capture event kept; null for a capture recorded before they were kept. */
+export function recordedPatchPaths(db: Db, capture: CaptureRecord): string[] | null {
+  const row = db
+    .prepare("SELECT data FROM events WHERE seq = ? AND kind = 'capture.recorded'")
+    .get(capture.recordedSeq) as { data: string } | undefined;
+  if (!row) return null;
+  const kept = (JSON.parse(row.data) as { patchPaths?: unknown }).patchPaths;
+  return Array.isArray(kept) && kept.every((p) => typeof p === "string") ? kept : null;
 }
 
 export function capturesOf(db: Db, subId: string): CaptureRecord[] {

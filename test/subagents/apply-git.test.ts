@@ -1,6 +1,15 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { treeBlobs } from "../../src/subagents/apply-git.js";
-import { g, initRepo, tempDir } from "../helpers/repo.js";
+import {
+  headOf,
+  operationInProgress,
+  stagedPaths,
+  targetDirty,
+  targetState,
+  treeBlobs,
+} from "../../src/subagents/apply-git.js";
+import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
 const AWKWARD = ["a*b.txt", "[x].txt", "sp ace.txt", "new\nline.txt", "-dash.txt", "ünï.txt", "d/deep/f.txt"];
 
@@ -28,5 +37,47 @@ describe("treeBlobs", () => {
 
   it("answers an empty question without running git", () => {
     expect(treeBlobs("/nonexistent", "HEAD", [])).toEqual(new Map());
+  });
+});
+
+describe("targetState", () => {
+  const reference = (top: string) => {
+    const head = headOf(top);
+    return { head, staged: head === null ? [] : stagedPaths(top).sort(), dirty: targetDirty(top).sort() };
+  };
+  const sorted = (t: ReturnType<typeof targetState>) => ({
+    head: t.head,
+    staged: t.head === null ? [] : [...t.staged].sort(),
+    dirty: [...t.dirty].sort(),
+  });
+
+  it("reads HEAD, staged and dirty paths as the separate probes do, awkward names and conflicts included", () => {
+    const repo = initRepo(tempDir(), { "a.txt": "a\n", "sp ace.txt": "s\n", "c.txt": "base\n" });
+    g(repo, "checkout", "-q", "-b", "other");
+    writeFiles(repo, { "c.txt": "other\n" });
+    g(repo, "commit", "-qam", "other");
+    g(repo, "checkout", "-q", "main");
+    writeFiles(repo, { "c.txt": "main\n" });
+    g(repo, "commit", "-qam", "main");
+    expect(() => g(repo, "merge", "-q", "other")).toThrow();
+    writeFiles(repo, {
+      "a.txt": "staged\n",
+      "sp ace.txt": "unstaged\n",
+      "new\nline.txt": "n\n",
+      "-dash.txt": "d\n",
+    });
+    g(repo, "add", "a.txt");
+    expect(sorted(targetState(repo))).toEqual(reference(repo));
+    expect(targetState(repo).staged.sort()).toEqual(["a.txt", "c.txt"]);
+    expect(operationInProgress(repo)).toBe("merge");
+  });
+
+  it("reads an unborn branch as no HEAD", () => {
+    const repo = tempDir();
+    g(repo, "init", "-q", "-b", "main");
+    writeFileSync(join(repo, "x.txt"), "x\n");
+    g(repo, "add", "x.txt");
+    expect(sorted(targetState(repo))).toEqual(reference(repo));
+    expect(targetState(repo).head).toBeNull();
   });
 });

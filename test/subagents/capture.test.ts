@@ -20,6 +20,7 @@ import { git } from "../../src/git/run.js";
 import { gitToFile } from "../../src/git/stream.js";
 import { blobPath, readBlob, verifyBlob } from "../../src/subagents/blobs.js";
 import { type CaptureOptions, type CaptureResult, captureWorktree } from "../../src/subagents/capture.js";
+import { patchPaths } from "../../src/subagents/patch-paths.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
 const BIG = 1 << 30;
@@ -224,6 +225,9 @@ describe("captureWorktree: what is captured", () => {
     const text = patchText(f, r);
     expect(text).toContain("rename from old name.txt");
     expect(text).toContain("rename to new name.txt");
+    // Read while git wrote the patch: the same paths a scan of the stored blob finds.
+    expect(r.patchPaths?.sort()).toEqual([...patchPaths(text)].sort());
+    expect(r.patchPaths?.sort()).toEqual(["new name.txt", "old name.txt"]);
     expectRoundTrip(f, r);
   });
 
@@ -295,6 +299,7 @@ describe("captureWorktree: what is captured", () => {
       hadUncommittedChanges: false,
       dirtyPaths: [],
       uncaptured: [],
+      patchPaths: null,
     });
     expect(existsSync(f.blobs) ? readdirSync(f.blobs) : []).toEqual([]);
   });

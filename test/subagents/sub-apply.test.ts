@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git } from "../../src/git/run.js";
+import { openDb } from "../../src/store/db.js";
 import { g, writeFiles } from "../helpers/repo.js";
 import { addTarget, expectOk, runScript, stagedNames, sub, subRepo, targetState } from "./sub-fixture.js";
 
@@ -286,6 +287,24 @@ describe("sub apply", () => {
     expect(head(s.repo)).toBe(s.base);
     expect(g(s.repo, "status", "--porcelain")).toBe("");
     expectOk(sub(s.repo, ["apply", json.id, "--only", "src/", "old"]));
+    expect(existsSync(join(s.repo, "src", "z.txt"))).toBe(true);
+  });
+
+  it("reads the patch paths afresh for a capture recorded before they were kept", () => {
+    const s = subRepo({ "old/z.txt": "z\n".repeat(20), "src/keep.txt": "k\n" });
+    const { json } = runScript(s.repo, "mkdir -p src && mv old/z.txt src/z.txt");
+    // An older tandem wrote capture events without patchPaths.
+    const db = openDb(join(s.repo, ".git", "tandem"));
+    try {
+      db.prepare(
+        "UPDATE events SET data = json_remove(data, '$.patchPaths') WHERE kind = 'capture.recorded'",
+      ).run();
+    } finally {
+      db.close();
+    }
+    const r = sub(s.repo, ["apply", json.id, "--only", "src"]);
+    expect(r.stderr).toMatch(/outside --only src: old\/z.txt; nothing was applied/);
+    expectOk(sub(s.repo, ["apply", json.id]));
     expect(existsSync(join(s.repo, "src", "z.txt"))).toBe(true);
   });
 
