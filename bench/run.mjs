@@ -39,6 +39,22 @@ const startup = wanted("startup")
   : null;
 rmSync(work, { recursive: true, force: true });
 
+const READING = [
+  "## Reading these figures",
+  "",
+  "- The machine is a shared 2-core box whose speed drifts by tens of percent within minutes (`node -e 0`",
+  "  alone has measured 55–90 ms here). Every table alternates its cases with the baseline in each round, so",
+  "  both see the same drift, and reports medians; still, single figures move by a few hundredths between",
+  "  runs, and the sub-agent rows (a few 50 MB rounds, each dominated by `git apply` writing 2,000 files)",
+  "  by about a tenth.",
+  "- Hook and start-up cases are whole processes: Node's own start-up is in the baseline, and the ratio is",
+  "  what Tandem adds to it. The end-turn figure is the issue's own measure: time above `node -e 0` divided",
+  "  by one `git status --porcelain` per repository.",
+  "- Where the time goes, and what was changed to get here, is in docs/decisions/0002 (start-up),",
+  "  0006 (end-turn check) and 0005 (sub-agent apply).",
+  "",
+];
+
 const when = new Date().toISOString();
 const report = [
   "# Benchmark results",
@@ -51,7 +67,8 @@ const report = [
   wanted("hooks") ? benchHooks(bin, ROUNDS) : "",
   wanted("end-turn") ? endTurnBench({ rounds: Math.min(ROUNDS, 15) }) : "",
   // Each round moves 50 MB through git several times: a few rounds are plenty.
-  wanted("subagents") ? subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 3) }) : "",
+  wanted("subagents") ? subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 5) }) : "",
+  ...(only === null ? READING : []),
 ].join("\n");
 if (only === null) writeFileSync(resultsFile, report);
 process.stdout.write(`${report}\n`);

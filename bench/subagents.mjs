@@ -503,7 +503,7 @@ function shapeLines(plan, files) {
 }
 
 /** Runs the benchmark and returns a markdown section for bench/RESULTS.md. */
-export function subagentBench({ rounds = Number(process.env.BENCH_ROUNDS ?? 3) } = {}) {
+export function subagentBench({ rounds = Number(process.env.BENCH_ROUNDS ?? 5) } = {}) {
   const spaces = [];
   try {
     const large = workspace(LARGE, spaces);
