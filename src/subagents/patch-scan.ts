@@ -12,9 +12,9 @@ import { type ParseState, parseLine } from "./patch-paths.js";
  */
 export class PatchScanner {
   readonly paths = new Set<string>();
+  readonly commits: string[] = [];
   /** A plain diff has no `From` separators: searching only for headers halves the byte scan. */
   private readonly needles: readonly Buffer[];
-  readonly commits: string[] = [];
   private readonly header: ParseState = { hunk: null, binary: false };
   /** The unfinished line at the end of the last chunk, kept only while it may matter. */
   private partial: Buffer[] = [];
