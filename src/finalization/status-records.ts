@@ -4,6 +4,7 @@
  * status can settle its gitlinks without further git processes.
  */
 import type { DirtyEntry, SyncFacts } from "../core/finalization.js";
+import { afterFields } from "../git/porcelain.js";
 import { splitZ } from "../git/run.js";
 
 /** What a superproject's status records about one of its paths that holds a repository. */
@@ -52,15 +53,15 @@ export function parseStatus(out: string, linkPaths: ReadonlySet<string> = new Se
         }
       } else if (linkPaths.has(path)) links.set(path, { kind: "independent" });
     } else if (kind === "1 ") {
-      const path = field(r, 8);
+      const path = afterFields(r, 8).rest;
       dirty.push({ path, state: r.slice(2, 4) });
       if (linkPaths.has(path)) links.set(path, ordinary(r));
     } else if (kind === "u ") {
-      const path = field(r, 10);
+      const path = afterFields(r, 10).rest;
       dirty.push({ path, state: r.slice(2, 4) });
       if (linkPaths.has(path)) links.set(path, { kind: "unmerged" });
     } else if (kind === "2 ") {
-      dirty.push({ path: field(r, 9), state: r.slice(2, 4) });
+      dirty.push({ path: afterFields(r, 9).rest, state: r.slice(2, 4) });
       i++; // the rename source follows as its own record
     }
   }
@@ -83,11 +84,4 @@ function header(h: string, sync: SyncFacts): void {
     const ahead = /^\+(\d+) /.exec(value)?.[1];
     sync.ahead = ahead === undefined ? null : Number(ahead);
   }
-}
-
-/** The path after `n` space-separated fields; the path itself may contain spaces. */
-function field(record: string, n: number): string {
-  let at = 0;
-  for (let k = 0; k < n; k++) at = record.indexOf(" ", at) + 1;
-  return record.slice(at);
 }

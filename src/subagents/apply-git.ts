@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { workTreeAt } from "../config/git-discovery.js";
+import { afterFields } from "../git/porcelain.js";
 import { git, gitStatus, splitZ } from "../git/run.js";
 import { dirtyPaths } from "../git/status.js";
 
@@ -131,19 +132,12 @@ export function targetState(top: string): TargetState {
       state.head = oid === "(initial)" ? null : oid;
     } else if (rec.startsWith("? ")) state.dirty.push(rec.slice(2));
     else if (rec.startsWith("1 ") || rec.startsWith("u ")) {
-      const path = afterFields(rec, rec.startsWith("1 ") ? 8 : 10);
+      const path = afterFields(rec, rec.startsWith("1 ") ? 8 : 10).rest;
       state.dirty.push(path);
       if (rec.startsWith("u ") || rec[2] !== ".") state.staged.push(path);
     }
   }
   return state;
-}
-
-/** The path after `n` space-separated fields; the path itself may contain spaces. */
-function afterFields(record: string, n: number): string {
-  let at = 0;
-  for (let k = 0; k < n; k++) at = record.indexOf(" ", at) + 1;
-  return record.slice(at);
 }
 
 /** Paths whose index entry differs from HEAD, unmerged ones included. */

@@ -1,5 +1,6 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
+import { afterFields } from "../git/porcelain.js";
 import { gitRaw } from "../git/run.js";
 import { CAPTURE_CONFIG } from "./capture-git.js";
 
@@ -21,16 +22,6 @@ export interface DirtyState {
   embeddedRepos: string[];
   /** Paths the temporary index will pick up. */
   capturable: string[];
-}
-
-/** The text after the first `n` space-separated fields; paths may themselves contain spaces. */
-function afterFields(record: string, n: number): { fields: string[]; rest: string } {
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    at = record.indexOf(" ", at) + 1;
-    if (at === 0) throw new Error(`malformed git status record: ${JSON.stringify(record)}`);
-  }
-  return { fields: record.slice(0, at - 1).split(" "), rest: record.slice(at) };
 }
 
 /** Parses porcelain v2 `-z` output. Unknown record types throw: an unread record could be lost work. */
