@@ -24,6 +24,8 @@ const bin = fileURLToPath(new URL("../dist/tandem.cjs", import.meta.url));
 const MB = 1e6;
 const LARGE = 50 * MB;
 const SMALL = 10 * MB;
+/** Only for the memory table: twice the timed shape, to show whether peaks keep growing. */
+const HUGE = 100 * MB;
 const TIME = "/usr/bin/time";
 const t0 = Date.now();
 /** Progress on stderr with BENCH_VERBOSE=1. */
@@ -518,6 +520,9 @@ export function subagentBench({ rounds = Number(process.env.BENCH_ROUNDS ?? 5) }
     note("apply rounds done");
     const small = workspace(SMALL, spaces);
     const smallPeaks = measurePeaks(small);
+    const huge = workspace(HUGE, spaces);
+    const hugePeaks = measurePeaks(huge);
+    note("peaks (huge) done");
     note("peaks (small) done");
 
     const [tCap] = captureResult.cases;
@@ -526,11 +531,11 @@ export function subagentBench({ rounds = Number(process.env.BENCH_ROUNDS ?? 5) }
     const artifact = (p) => p.files.capture.mboxBytes + p.files.capture.patchBytes;
     const peakRow = (what, ws, p, step) =>
       `| ${what} | ${mb(ws.plan.changedBytes)} | ${mb(artifact(p))} | ${mib(step.tandem.node)} | ${mib(step.tandem.tree)} | ${mib(step.git.tree)} |`;
-    const growth = (step) => {
-      const dNode = largePeaks[step].tandem.node - smallPeaks[step].tandem.node;
-      const dGit = largePeaks[step].git.tree - smallPeaks[step].git.tree;
-      const dBytes = (artifact(largePeaks) - artifact(smallPeaks)) / 1048576;
-      return `${step}: tandem's node process +${dNode.toFixed(0)} MiB (${(dNode / dBytes).toFixed(2)} MiB per MiB of artifact), plain git +${dGit.toFixed(0)} MiB`;
+    const growth = (step, from, to, what) => {
+      const dNode = to[step].tandem.node - from[step].tandem.node;
+      const dGit = to[step].git.tree - from[step].git.tree;
+      const dBytes = (artifact(to) - artifact(from)) / 1048576;
+      return `${step}, ${what}: tandem's node process ${dNode >= 0 ? "+" : ""}${dNode.toFixed(0)} MiB (${(dNode / dBytes).toFixed(2)} MiB per MiB of artifact), plain git +${dGit.toFixed(0)} MiB`;
     };
     return [
       "## Sub-agents: capture and apply",
@@ -571,7 +576,7 @@ export function subagentBench({ rounds = Number(process.env.BENCH_ROUNDS ?? 5) }
       "### Peak memory",
       "",
       "One run each, outside the timed rounds, at this shape and at the same shape with every file a fifth",
-      "the size. *tandem (node)* is the node process's own `maxRSS` (recorded by a `-r` preload); *whole tree*",
+      "and twice the size. *tandem (node)* is the node process's own `maxRSS` (recorded by a `-r` preload); *whole tree*",
       "is GNU `/usr/bin/time -f %M`, the largest RSS of any one process in the tree (node or a git it runs);",
       "*plain git* is the same for the baseline command.",
       "",
@@ -579,11 +584,15 @@ export function subagentBench({ rounds = Number(process.env.BENCH_ROUNDS ?? 5) }
       "|---|---:|---:|---:|---:|---:|",
       peakRow("capture", small, smallPeaks, smallPeaks.capture),
       peakRow("capture", large, largePeaks, largePeaks.capture),
+      peakRow("capture", huge, hugePeaks, hugePeaks.capture),
       peakRow("apply", small, smallPeaks, smallPeaks.apply),
       peakRow("apply", large, largePeaks, largePeaks.apply),
+      peakRow("apply", huge, hugePeaks, hugePeaks.apply),
       "",
-      `- ${growth("capture")}`,
-      `- ${growth("apply")}`,
+      ...["capture", "apply"].flatMap((step) => [
+        `- ${growth(step, smallPeaks, largePeaks, "10 → 50 MB")}`,
+        `- ${growth(step, largePeaks, hugePeaks, "50 → 100 MB")}`,
+      ]),
       "",
     ].join("\n");
   } finally {

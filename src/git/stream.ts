@@ -14,6 +14,33 @@ export interface StreamToFileOptions {
 
 export type StreamToFileResult = { exceeded: false; bytes: number } | { exceeded: true; bytesSeen: number };
 
+/**
+ * Bytes streamed between two minor garbage collections. The pipe hands over a fresh buffer for
+ * every read; V8 lets tens of MiB of those dead buffers wait for its external-memory limit, so a
+ * 100 MB patch raised the peak by ~30 MiB. A young-generation collection every 4 MiB costs well
+ * under a millisecond and keeps the peak where a small capture's is.
+ */
+const COLLECT_EVERY = 4 * 1024 * 1024;
+
+let minorGc: ((opts: { type: "minor" }) => void) | null | undefined;
+
+/** V8's collector, exposed once at run time; without it (an unusual runtime) nothing is collected early. */
+function collectYoung(): void {
+  if (minorGc === undefined) {
+    const v8 = process.getBuiltinModule("node:v8");
+    try {
+      v8.setFlagsFromString("--expose-gc");
+      minorGc = process.getBuiltinModule("node:vm").runInNewContext("gc") as typeof minorGc;
+    } catch {
+      minorGc = null;
+    } finally {
+      // V8 checks code caches against its flags: leave them as they were (the function stays usable).
+      v8.setFlagsFromString("--no-expose-gc");
+    }
+  }
+  minorGc?.({ type: "minor" });
+}
+
 /** Enough stderr for an error message without letting a chatty git grow memory. */
 const STDERR_LIMIT = 64 * 1024;
 
@@ -41,6 +68,7 @@ export function gitToFile(
       stdio: ["ignore", "pipe", "pipe"],
     });
     let bytes = 0;
+    let collectAt = COLLECT_EVERY;
     let exceeded = false;
     let failure: Error | null = null;
     let stderr = "";
@@ -77,6 +105,10 @@ export function gitToFile(
       try {
         writeAll(fd, chunk);
         opts.onChunk?.(chunk);
+        if (bytes >= collectAt) {
+          collectAt = bytes + COLLECT_EVERY;
+          collectYoung();
+        }
       } catch (err) {
         abort(err as Error);
       }
