@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 
-export type EntryType = "file" | "dir" | "symlink" | "other" | "missing";
+export type EntryType = "file" | "dir" | "symlink" | "other";
 
 /** Questions about one directory before it is read whole: below this, one lstat per name is cheaper. */
 const READ_AFTER = 8;
@@ -11,7 +11,8 @@ const MAX_DIR_BYTES = 1 << 20;
  * Entry types of the directories a batch keeps asking about. A thousand owned files sit in a few
  * dozen directories: after a few questions a directory is read once, with the types the kernel
  * reports alongside the names, instead of one lstat per file. `undefined` means "not known here:
- * ask the filesystem".
+ * ask the filesystem" — also for a name the listing lacks, which a case-insensitive filesystem
+ * may still resolve, or which may have appeared since.
  */
 export class DirListings {
   private readonly asks = new Map<string, number>();
@@ -26,7 +27,7 @@ export class DirListings {
       listing = read(dir);
       this.listings.set(dir, listing);
     }
-    return listing === null ? undefined : (listing.get(name) ?? "missing");
+    return listing?.get(name);
   }
 }
 
