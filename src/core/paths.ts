@@ -65,6 +65,15 @@ export function relativeKey(root: string, absPath: string): string {
   return [...ups, ...to.slice(common)].join("/") || ".";
 }
 
+/**
+ * A claim key as the ledger stores it below its root (`src/a.ts`, not `.`, `../x` or `a//b`):
+ * joined to a normal root it is already normal, and it is never an agent's spelling, so it is not
+ * read as a Windows path (a file may be named `C:notes`).
+ */
+export function isPlainKey(key: string): boolean {
+  return key !== "" && !key.includes("\0") && !/^\/|\/$|\/\/|(?:^|\/)\.\.?(?:\/|$)/.test(key);
+}
+
 /** True when `child` is `parent` or lies below it, comparing whole segments (`/a/bc` is not in `/a/b`). */
 export function isInside(parent: string, child: string): boolean {
   const p = isNormal(parent) ? parent : normalizeAbsolute(parent);
@@ -73,7 +82,7 @@ export function isInside(parent: string, child: string): boolean {
 }
 
 /** Already in normal form (the usual case: physical paths), so the per-call split can be skipped. */
-function isNormal(path: string): boolean {
+export function isNormal(path: string): boolean {
   if (path === "/") return true;
   return path.startsWith("/") && !path.endsWith("/") && !/\/\/|\/\.\.?(?:\/|$)/.test(path);
 }

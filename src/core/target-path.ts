@@ -33,9 +33,28 @@ export function resolveTarget(
 ): TargetResult {
   const abs = absoluteTarget(raw, cwd, env);
   if (!abs.ok) return abs;
-  const physical = physicalOf(abs.path);
+  return resolveAbsolute(raw, abs.path, normalizeAbsolute(abs.path), rootPaths, physicalOf);
+}
+
+/** resolveTarget for a path already absolute and lexically normal: a ledger key under its root. */
+export function resolveNormal(
+  raw: string,
+  abs: string,
+  rootPaths: readonly string[],
+  physicalOf: PhysicalResolver,
+): TargetResult {
+  return resolveAbsolute(raw, abs, abs, rootPaths, physicalOf);
+}
+
+function resolveAbsolute(
+  raw: string,
+  abs: string,
+  lexical: string,
+  rootPaths: readonly string[],
+  physicalOf: PhysicalResolver,
+): TargetResult {
+  const physical = physicalOf(abs);
   if (!physical.ok) return physical;
-  const lexical = normalizeAbsolute(abs.path);
   const escaped = findEscape(lexical, physical.path, rootPaths, physicalOf);
   if (!escaped.ok) return escaped;
   return { ok: true, target: { raw, lexical, physical: physical.path, escape: escaped.value } };

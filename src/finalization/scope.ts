@@ -6,11 +6,11 @@
  */
 
 import { DirListings } from "../core/dir-listing.js";
-import { lexicalTarget } from "../core/paths.js";
+import { isNormal, isPlainKey, lexicalTarget } from "../core/paths.js";
 import { physicalResolver } from "../core/physical.js";
 import { fsTargetProbe } from "../core/root-facts.js";
 import { classify, type ResolvedRoots, rootPaths } from "../core/roots.js";
-import { resolveTarget } from "../core/target-path.js";
+import { resolveNormal, resolveTarget } from "../core/target-path.js";
 import type { TargetFacts } from "../core/target-plan.js";
 import type { Db } from "../store/db.js";
 
@@ -91,7 +91,15 @@ export function classifyScope(
       });
       continue;
     }
-    const r = resolveTarget(row.path, row.worktree, paths, {}, physicalOf);
+    const r =
+      isNormal(row.worktree) && isPlainKey(row.path)
+        ? resolveNormal(
+            row.path,
+            `${row.worktree === "/" ? "" : row.worktree}/${row.path}`,
+            paths,
+            physicalOf,
+          )
+        : resolveTarget(row.path, row.worktree, paths, {}, physicalOf);
     if (!r.ok) {
       out.push({ raw: describe(row), ok: false, reason: r.reason });
       continue;

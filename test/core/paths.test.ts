@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { absoluteTarget, isInside, lexicalTarget, relativeKey } from "../../src/core/paths.js";
+import { absoluteTarget, isInside, isPlainKey, lexicalTarget, relativeKey } from "../../src/core/paths.js";
 
 const CWD = "/home/u/proj/src";
 
@@ -92,6 +92,28 @@ describe("lexicalTarget", () => {
 describe("absoluteTarget", () => {
   it("keeps POSIX .. so a symlink's parent can be resolved physically", () => {
     expect(absoluteTarget("link/../x", "/r")).toEqual({ ok: true, path: "/r/link/../x" });
+  });
+});
+
+describe("isPlainKey", () => {
+  it.each<[string, boolean]>([
+    ["src/a.ts", true],
+    ["C:notes.txt", true],
+    ["dir with space/-dash", true],
+    ["a\\b", true],
+    [".hidden/x", true],
+    ["..dots", true],
+    ["", false],
+    [".", false],
+    ["../beside", false],
+    ["a/../b", false],
+    ["a/./b", false],
+    ["/abs", false],
+    ["a//b", false],
+    ["trailing/", false],
+    ["nul\0", false],
+  ])("%j → %s", (key, plain) => {
+    expect(isPlainKey(key)).toBe(plain);
   });
 });
 

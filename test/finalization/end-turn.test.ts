@@ -24,6 +24,17 @@ describe("tandem status --end-turn in one repository", () => {
     expect(box.stdout).toContain("end-turn check passed");
   });
 
+  it("re-reads a stored key that looks like a Windows drive path as the file it names", () => {
+    const { repo } = clonedRepo(tempDir(), "repo");
+    write(repo, "A", "C:notes.txt");
+    expect(problems(endTurn(repo, "A").json.findings)).toEqual({
+      dirty: [{ repo, path: "C:notes.txt", state: "??" }],
+    });
+    commit(repo, "notes", "C:notes.txt");
+    g(repo, "push", "-q");
+    expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
+  });
+
   it("fails on a dirty owned file and ignores dirty files another session owns or nobody owns", () => {
     const { repo } = clonedRepo(tempDir(), "repo");
     write(repo, "A", "mine.txt");
