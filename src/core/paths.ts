@@ -71,7 +71,7 @@ export function relativeKey(root: string, absPath: string): string {
  * read as a Windows path (a file may be named `C:notes`).
  */
 export function isPlainKey(key: string): boolean {
-  return key !== "" && !key.includes("\0") && !/^\/|\/$|\/\/|(?:^|\/)\.\.?(?:\/|$)/.test(key);
+  return key !== "" && !key.includes("\0") && isNormal(`/${key}`);
 }
 
 /** True when `child` is `parent` or lies below it, comparing whole segments (`/a/bc` is not in `/a/b`). */

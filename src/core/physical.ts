@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { DirListings } from "./dir-listing.js";
-import type { PathResult } from "./paths.js";
+import { isNormal, type PathResult } from "./paths.js";
 
 /** Linux gives up after 40 links (ELOOP); so do we, instead of spinning on a cycle. */
 const MAX_LINKS = 40;
@@ -33,9 +33,6 @@ export function physicalPath(abs: string): PathResult {
 
 export type PhysicalResolver = (abs: string) => PathResult;
 
-/** `.` or `..` as a whole component: such a path is left to the full walk. */
-const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
-
 /**
  * physicalPath for a batch of targets (a 1,000-path end-turn scope, a 100-file patch): each
  * directory is resolved once and each leaf costs one lstat at most (none once its directory has
@@ -47,7 +44,8 @@ export function physicalResolver(listings: DirListings = new DirListings()): Phy
   return (abs) => {
     const cut = abs.lastIndexOf("/");
     const leaf = abs.slice(cut + 1);
-    if (cut < 0 || leaf === "" || DOT_SEGMENT.test(abs)) return physicalPath(abs);
+    // `.`/`..` components or doubled slashes are left to the full walk.
+    if (cut < 0 || leaf === "" || !isNormal(abs)) return physicalPath(abs);
     const dir = cut === 0 ? "/" : abs.slice(0, cut);
     let parent = dirs.get(dir);
     if (!parent) {

@@ -13,7 +13,7 @@ import { isInside, relativeKey } from "../core/paths.js";
 import type { ResolvedRoots } from "../core/roots.js";
 import { gitStatusAsync, splitZ } from "../git/run.js";
 import { literal } from "../git/status.js";
-import { type LinkRecord, parseStatus } from "./status-records.js";
+import { type LinkRecord, parseStatus } from "../git/status-v2.js";
 
 /** Whether Tandem may run git with this directory as its working directory. */
 export type GitAuthority = (dir: string) => boolean;

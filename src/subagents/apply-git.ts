@@ -1,9 +1,9 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { workTreeAt } from "../config/git-discovery.js";
-import { afterFields } from "../git/porcelain.js";
 import { git, gitStatus, splitZ } from "../git/run.js";
 import { dirtyPaths } from "../git/status.js";
+import { parseStatus } from "../git/status-v2.js";
 
 /**
  * Git steps of an apply, run in the target worktree. User config must not change
@@ -73,10 +73,7 @@ export function isAncestor(top: string, a: string, b: string): boolean {
  */
 export function operationInProgress(top: string): string | null {
   const gitDir = workTreeAt(top)?.gitDir;
-  const at = (name: string) => (gitDir ? join(gitDir, name) : null);
-  const paths = gitDir
-    ? ["rebase-apply", "rebase-merge", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD"].map((n) => at(n)!)
-    : gitPaths(top);
+  const paths = gitDir ? OPERATION_FILES.map((n) => join(gitDir, n)) : gitPaths(top);
   const [rebaseApply, rebaseMerge, merge, pick, revert] = paths;
   if (existsSync(join(rebaseApply!, "applying"))) return "am";
   if (existsSync(rebaseApply!) || existsSync(rebaseMerge!)) return "rebase";
@@ -86,21 +83,11 @@ export function operationInProgress(top: string): string | null {
   return null;
 }
 
+const OPERATION_FILES = ["rebase-apply", "rebase-merge", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD"];
+
 function gitPaths(top: string): string[] {
   return (
-    git(top, [
-      "rev-parse",
-      "--git-path",
-      "rebase-apply",
-      "--git-path",
-      "rebase-merge",
-      "--git-path",
-      "MERGE_HEAD",
-      "--git-path",
-      "CHERRY_PICK_HEAD",
-      "--git-path",
-      "REVERT_HEAD",
-    ])
+    git(top, ["rev-parse", ...OPERATION_FILES.flatMap((n) => ["--git-path", n])])
       .split("\n")
       // Linked worktrees get absolute paths, the main one relative ones.
       .map((p) => resolve(top, p))
@@ -117,27 +104,15 @@ export interface TargetState {
 }
 
 export function targetState(top: string): TargetState {
-  const out = git(top, [
-    "status",
-    "--porcelain=v2",
-    "--branch",
-    "-z",
-    "--untracked-files=all",
-    "--no-renames",
-  ]);
-  const state: TargetState = { head: null, staged: [], dirty: [] };
-  for (const rec of splitZ(out)) {
-    if (rec.startsWith("# branch.oid ")) {
-      const oid = rec.slice("# branch.oid ".length);
-      state.head = oid === "(initial)" ? null : oid;
-    } else if (rec.startsWith("? ")) state.dirty.push(rec.slice(2));
-    else if (rec.startsWith("1 ") || rec.startsWith("u ")) {
-      const path = afterFields(rec, rec.startsWith("1 ") ? 8 : 10).rest;
-      state.dirty.push(path);
-      if (rec.startsWith("u ") || rec[2] !== ".") state.staged.push(path);
-    }
-  }
-  return state;
+  const { dirty, sync } = parseStatus(
+    git(top, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--no-renames"]),
+  );
+  return {
+    head: sync.head,
+    // X is the index against HEAD; an unmerged entry (UU, AA…) counts as staged too.
+    staged: dirty.filter((d) => d.state !== "??" && d.state[0] !== ".").map((d) => d.path),
+    dirty: dirty.map((d) => d.path),
+  };
 }
 
 /** Paths whose index entry differs from HEAD, unmerged ones included. */

@@ -10,7 +10,7 @@ import {
 } from "../../src/core/finalization.js";
 import type { Classification } from "../../src/core/roots.js";
 import type { TargetFacts } from "../../src/core/target-plan.js";
-import { parseStatus } from "../../src/finalization/status-records.js";
+import { parseStatus } from "../../src/git/status-v2.js";
 
 const R = "/w/repo";
 const OID = "a".repeat(40);

@@ -1,11 +1,11 @@
 /**
- * Reading `git status --porcelain=v2 --branch -z` for the end-turn check: the dirty entries, the
- * branch headers, and what the status says about chosen submodule paths, so a superproject's own
- * status can settle its gitlinks without further git processes.
+ * Reading `git status --porcelain=v2 --branch -z` (the end-turn check, the apply preflight): the
+ * dirty entries, the branch headers, and what the status says about chosen submodule paths, so a
+ * superproject's own status can settle its gitlinks without further git processes.
  */
 import type { DirtyEntry, SyncFacts } from "../core/finalization.js";
-import { afterFields } from "../git/porcelain.js";
-import { splitZ } from "../git/run.js";
+import { afterFields } from "./porcelain.js";
+import { splitZ } from "./run.js";
 
 /** What a superproject's status records about one of its paths that holds a repository. */
 export type LinkRecord =
