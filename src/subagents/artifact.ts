@@ -1,5 +1,5 @@
 import { TandemError } from "../errors.js";
-import { blobPath, readBlob, streamBlob } from "./blobs.js";
+import { blobPath, readBlob, streamBlob } from "../store/blobs.js";
 import type { SubCtx } from "./ctx.js";
 import { short } from "./ids.js";
 import { PatchScanner } from "./patch-scan.js";

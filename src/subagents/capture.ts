@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GitError } from "../git/run.js";
-import { blobTempPath, ensureBlobsDir, writeBlobFromFile } from "./blobs.js";
+import { blobTempPath, ensureBlobsDir, writeBlobFromFile } from "../store/blobs.js";
 import { inspectRange, locateRepo, type RepoInfo, streamFormatPatch } from "./capture-git.js";
 import { snapshotWorktree } from "./capture-snapshot.js";
 import { type DirtyState, dirtyBytes, readDirtyState } from "./capture-status.js";

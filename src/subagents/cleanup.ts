@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { gitStatus } from "../git/run.js";
+import { verifyBlob } from "../store/blobs.js";
 import { append, write } from "../store/ledger.js";
 import { subRunning } from "./apply.js";
 import { resolveCommit, worktreeTop } from "./apply-git.js";
-import { verifyBlob } from "./blobs.js";
 import { captureWorktree } from "./capture.js";
 import type { SubCtx } from "./ctx.js";
 import { appliesOf, type CaptureRecord, latestCapture, type SubRecord } from "./records.js";

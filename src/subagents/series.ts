@@ -1,6 +1,6 @@
 import { errorMessage } from "../errors.js";
+import { blobTempPath, ensureBlobsDir, writeBlobFromFile } from "../store/blobs.js";
 import { isAncestor } from "./apply-git.js";
-import { blobTempPath, ensureBlobsDir, writeBlobFromFile } from "./blobs.js";
 import { inspectRange, streamFormatPatch } from "./capture-git.js";
 import type { SeriesRecord } from "./records.js";
 
