@@ -3,6 +3,7 @@ import { deinitCommand } from "./commands/deinit.js";
 import { demoCommand } from "./commands/demo.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { initCommand } from "./commands/init.js";
+import { recoverCommand } from "./commands/recover.js";
 import { subCommand } from "./commands/sub.js";
 import { watchCommand } from "./commands/watch.js";
 import type { Io } from "./context.js";
@@ -14,6 +15,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   initCommand,
   deinitCommand,
   ...LIGHT,
+  recoverCommand,
   doctorCommand,
   demoCommand,
   subCommand,

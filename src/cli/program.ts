@@ -2,13 +2,25 @@ import { Command, CommanderError } from "commander";
 import { errorMessage, TandemError } from "../errors.js";
 import { VERSION } from "../version.js";
 import { type Io, processIo } from "./context.js";
+import { commandWord } from "./light-names.js";
 
 export type CommandFactory = (io: Io) => Command;
 
-export function buildProgram(io: Io, commands: readonly CommandFactory[]): Command {
-  const program = new Command("tandem")
-    .description("Coordinate several AI coding agents in one git repository.")
-    .version(VERSION, "-V, --version")
+/**
+ * `--version` is the program's only before a command word: after one it belongs
+ * to the command (`tandem recover f --version 2`), which commander would otherwise
+ * never see.
+ */
+export function buildProgram(
+  io: Io,
+  commands: readonly CommandFactory[],
+  argv: readonly string[] = [],
+): Command {
+  const program = new Command("tandem").description(
+    "Coordinate several AI coding agents in one git repository.",
+  );
+  if (commandWord(argv) === null) program.version(VERSION, "-V, --version");
+  program
     .option("--root <dir>", "coordination root (default: discovered from the current directory)")
     .showSuggestionAfterError(true)
     .exitOverride()
@@ -28,7 +40,7 @@ export async function runProgram(
   commands: readonly CommandFactory[],
   io: Io = processIo(),
 ): Promise<number> {
-  const program = buildProgram(io, commands);
+  const program = buildProgram(io, commands, argv);
   try {
     await program.parseAsync(argv, { from: "user" });
     return io.exitCode;

@@ -17,9 +17,11 @@ import { resolveTarget } from "../core/target-path.js";
 import { planTargets, type TargetFacts } from "../core/target-plan.js";
 import { dirtyPaths } from "../git/status.js";
 import { append, write } from "../store/ledger.js";
+import { sessionByNative } from "../store/queries.js";
 import { toolTargets } from "../targets/tool-targets.js";
 import { crashPoint } from "../testing/crash.js";
 import { type HookCtx, hookSession } from "./context.js";
+import { preservePeerWork } from "./safety-net.js";
 import { saveShellSnapshot } from "./shell-delta.js";
 
 export function hookRoots(ctx: HookCtx): ResolvedRoots {
@@ -156,6 +158,14 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   });
   if (!decision.allow)
     return { allow: false, rule: "claim-conflict", reason: denialMessage(decision, ctx.now) };
-  if (found.shell) saveShellSnapshot(ctx, tool);
+  if (found.shell) protectShell(ctx, tool);
   return ALLOW;
+}
+
+/** Before a shell command: its dirty-set snapshot, and copies of live peers' uncommitted files. */
+function protectShell(ctx: HookCtx, tool: ToolCall): void {
+  const dirty = saveShellSnapshot(ctx, tool);
+  if (!dirty || Object.keys(dirty).length === 0) return;
+  const session = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+  if (session) preservePeerWork(ctx, session, dirty);
 }

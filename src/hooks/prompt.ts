@@ -7,6 +7,7 @@ import { stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
 import { type HookCtx, hookSession } from "./context.js";
 import { livePeers } from "./peers.js";
+import { takeOwnerNotice } from "./safety-net.js";
 import { saveTurnSnapshot } from "./shell-delta.js";
 
 /** Prompts are stored clamped; nothing decides on their full text. */
@@ -48,8 +49,9 @@ export function onPrompt(ctx: HookCtx): Verdict {
         peersDigest: peers64,
       },
     });
-    if (session.kind === "subagent") return null;
-    const parts: string[] = [];
+    const notice = takeOwnerNotice(ctx, session);
+    if (session.kind === "subagent") return notice;
+    const parts: string[] = notice ? [notice] : [];
     if (changed && peers.length > 0) {
       const full = sessionStartContext({
         name: session.name,

@@ -1,12 +1,11 @@
-import { join } from "node:path";
-import { groupOf, holderOf } from "../claims/holders.js";
+import type { PeerOwners } from "../claims/peer-owned.js";
 import type { ToolCall } from "../clients/types.js";
-import { relativeKey } from "../core/paths.js";
+import type { NamedClobber } from "../core/clobber.js";
 import { dirtySnapshot, snapshotDelta } from "../git/status.js";
 import { type Db, stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
-import { sessionById } from "../store/queries.js";
 import { type HookCtx, hookSession } from "./context.js";
+import { ownersFor, recordClobbers, rootKeyed } from "./safety-net.js";
 
 /** Shell calls without an id (Cursor's shell events) share one slot per session. */
 function slot(tool: ToolCall): string {
@@ -16,9 +15,10 @@ function slot(tool: ToolCall): string {
 /** The whole turn is one slot too: it catches writes that fired no post-tool-use hook. */
 const TURN_SLOT = "turn:";
 
-function saveSnapshot(ctx: HookCtx, key: string): void {
+/** Saves the dirty set (keyed relative to the repository top) and returns it root-keyed. */
+function saveSnapshot(ctx: HookCtx, key: string): Record<string, string> | null {
   const top = ctx.root.repo?.top;
-  if (!top) return;
+  if (!top) return null;
   const dirty = dirtySnapshot(top);
   write(ctx.db, () => {
     const session = hookSession(ctx);
@@ -27,11 +27,15 @@ function saveSnapshot(ctx: HookCtx, key: string): void {
       "INSERT OR REPLACE INTO shell_snapshots (session_id, tool_use_id, started_at, worktree, dirty) VALUES (?, ?, ?, ?, ?)",
     ).run(session.id, key, ctx.now, top, JSON.stringify(dirty));
   });
+  return rootKeyed(ctx, top, dirty);
 }
 
-/** Before a shell command runs: remember the repository's dirty set, to measure what it changed. */
-export function saveShellSnapshot(ctx: HookCtx, tool: ToolCall): void {
-  saveSnapshot(ctx, slot(tool));
+/**
+ * Before a shell command runs: remember the repository's dirty set, to measure
+ * what it changed. Returns that set keyed relative to the root.
+ */
+export function saveShellSnapshot(ctx: HookCtx, tool: ToolCall): Record<string, string> | null {
+  return saveSnapshot(ctx, slot(tool));
 }
 
 /** At a prompt: remember the dirty set, so Stop can record what the whole turn changed. */
@@ -44,31 +48,8 @@ interface Attribution {
   unattributed: string[];
   /** Paths a live peer holds: the agent is warned. */
   peerHeld: { path: string; holder: string }[];
-}
-
-/** Paths another live session (outside our group) claimed or touched. */
-function peerOwned(db: Db, ctx: HookCtx, self: string, group: string): Map<string, string> {
-  const owners = new Map<string, string>();
-  const rows = stmt(
-    db,
-    `SELECT path, session_id FROM claims WHERE worktree = ?
-       UNION SELECT path, session_id FROM touched WHERE worktree = ? AND unattributed = 0`,
-  ).all(ctx.root.root, ctx.root.root) as { path: string; session_id: string }[];
-  // Judged once per session, not once per path it owns.
-  const peers = new Map<string, string | null>();
-  const livePeer = (id: string): string | null => {
-    if (!peers.has(id)) {
-      const s = sessionById(db, id);
-      const h = s && groupOf(db, s) !== group ? holderOf(db, s, ctx.now, ctx.config.freshnessSeconds) : null;
-      peers.set(id, h?.live ? h.name : null);
-    }
-    return peers.get(id)!;
-  };
-  for (const r of rows) {
-    const name = r.session_id === self ? null : livePeer(r.session_id);
-    if (name) owners.set(r.path, name);
-  }
-  return owners;
+  /** Peers' uncommitted files the command changed or removed (the safety net). */
+  clobbered: NamedClobber[];
 }
 
 /** Commands older than this without a post-tool-use (Codex heredoc patches fire none) are forgotten. */
@@ -92,15 +73,10 @@ function ownHistory(db: Db, session: string, worktree: string): Set<string> {
   return new Set((rows as { path: string }[]).map((r) => r.path));
 }
 
-function attribute(
-  paths: string[],
-  owners: Map<string, string>,
-  concurrent: boolean,
-  own: Set<string>,
-): Attribution {
-  const a: Attribution = { mine: [], unattributed: [], peerHeld: [] };
+function attribute(paths: string[], owners: PeerOwners, concurrent: boolean, own: Set<string>): Attribution {
+  const a: Attribution = { mine: [], unattributed: [], peerHeld: [], clobbered: [] };
   for (const p of paths) {
-    const owner = owners.get(p);
+    const owner = owners.get(p)?.name;
     if (owner) a.peerHeld.push({ path: p, holder: owner });
     if (owner || (concurrent && !own.has(p))) a.unattributed.push(p);
     else a.mine.push(p);
@@ -139,13 +115,13 @@ function recordDelta(ctx: HookCtx, key: string, via: string): Attribution | null
       key,
     );
     stmt(ctx.db, "DELETE FROM shell_snapshots WHERE started_at < ?").run(ctx.now - 6 * OPEN_WINDOW_MS);
-    const keys = snapshotDelta(JSON.parse(row.dirty), after).map((p) =>
-      relativeKey(ctx.root.root, join(top, p)),
-    );
-    if (keys.length === 0) return { mine: [], unattributed: [], peerHeld: [] };
-    const owners = peerOwned(ctx.db, ctx, session.id, groupOf(ctx.db, session));
+    const before = rootKeyed(ctx, top, JSON.parse(row.dirty) as Record<string, string>);
+    const keys = snapshotDelta(before, rootKeyed(ctx, top, after));
+    if (keys.length === 0) return { mine: [], unattributed: [], peerHeld: [], clobbered: [] };
+    const owners = ownersFor(ctx, session);
     const concurrent = concurrentPeers(ctx.db, session.id, top, row.started_at, ctx.now);
     const a = attribute(keys, owners, concurrent, ownHistory(ctx.db, session.id, ctx.root.root));
+    a.clobbered = recordClobbers(ctx, session, owners, keys, before, via);
     append(ctx.db, {
       kind: "files.touched",
       session: session.id,

@@ -1,17 +1,21 @@
 import { ALLOW, type Verdict } from "../clients/types.js";
+import { actorWarning } from "../core/clobber.js";
 import { append, write } from "../store/ledger.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
 import { type HookCtx, hookSession } from "./context.js";
+import { takeOwnerNotice } from "./safety-net.js";
 import { recordShellDelta } from "./shell-delta.js";
 
 /**
  * post-tool-use: record completion; for shell tools, what the command actually
- * changed. A changed file a live peer holds earns a warning, never a block.
+ * changed. A changed file a live peer holds earns a warning, never a block; a
+ * peer's uncommitted file it overwrote is recorded for recovery. The session is
+ * also told here when a peer overwrote its own work.
  */
 export function onPostTool(ctx: HookCtx): Verdict {
   const tool = ctx.input.tool;
   if (!tool) return ALLOW;
-  write(ctx.db, () => {
+  const notice = write(ctx.db, () => {
     const session = hookSession(ctx);
     append(ctx.db, {
       kind: "tool.completed",
@@ -19,14 +23,26 @@ export function onPostTool(ctx: HookCtx): Verdict {
       ts: ctx.now,
       data: { tool: tool.name, toolUseId: tool.useId },
     });
+    return takeOwnerNotice(ctx, session);
   });
+  const parts = notice ? [notice] : [];
   // The name alone says it is a shell: re-parsing the command here loaded the shell parser for nothing.
-  if (!SHELL_TOOLS.has(tool.name)) return ALLOW;
-  const delta = recordShellDelta(ctx, tool);
-  if (!delta || delta.peerHeld.length === 0) return ALLOW;
-  const list = delta.peerHeld.map((p) => `${p.path} (held by ${p.holder})`).join(", ");
-  return {
-    ...ALLOW,
-    context: `Tandem warning: that command changed files another live agent holds: ${list}. Do not commit them as your own; coordinate with their holder.`,
-  };
+  if (SHELL_TOOLS.has(tool.name)) parts.push(...shellWarnings(ctx));
+  return parts.length === 0 ? ALLOW : { ...ALLOW, context: parts.join("\n\n") };
+}
+
+function shellWarnings(ctx: HookCtx): string[] {
+  const delta = recordShellDelta(ctx, ctx.input.tool!);
+  if (!delta) return [];
+  const out: string[] = [];
+  if (delta.clobbered.length > 0) out.push(actorWarning(delta.clobbered));
+  const clobbered = new Set(delta.clobbered.map((c) => c.key));
+  const held = delta.peerHeld.filter((p) => !clobbered.has(p.path));
+  if (held.length > 0) {
+    const list = held.map((p) => `${p.path} (held by ${p.holder})`).join(", ");
+    out.push(
+      `Tandem warning: that command changed files another live agent holds: ${list}. Do not commit them as your own; coordinate with their holder.`,
+    );
+  }
+  return out;
 }

@@ -96,6 +96,42 @@ const EVENT_SCHEMAS = {
       outcome: z.enum(["allowed", "refused", "warned", "bypassed"]),
       paths: z.array(z.object({ path: z.string(), holder: z.string() })),
     }),
+  /** A live peer's uncommitted file, copied into the blob store before another session's shell command. */
+  "work.preserved": () =>
+    z.object({
+      worktree: z.string(),
+      path: relPath(),
+      owner: z.string(),
+      version: z.number(),
+      blob: z.string(),
+      bytes: z.number(),
+      /** size:mtime:mode when preserved; an unchanged stamp needs no new copy. */
+      stamp: z.string(),
+      reason: z.enum(["peer-command", "before-recover"]),
+    }),
+  /** Another session's command changed or removed a live peer's uncommitted file. */
+  "work.clobbered": () =>
+    z.object({
+      worktree: z.string(),
+      path: relPath(),
+      owner: z.string(),
+      actor: z.nullable(z.string()),
+      /** The preserved version holding the owner's bytes from before the change; null if none. */
+      version: z.nullable(z.number()),
+      change: z.enum(["changed", "removed"]),
+      via: z.string(),
+    }),
+  /** The owner was told of its clobbered files up to this event. */
+  "work.noticed": () => z.object({ upToSeq: z.number() }),
+  "work.recovered": () =>
+    z.object({
+      worktree: z.string(),
+      path: relPath(),
+      owner: z.string(),
+      version: z.number(),
+      /** The version the bytes found in the file were kept as, when they differed; else null. */
+      kept: z.nullable(z.number()),
+    }),
   ...SUBAGENT_EVENT_SCHEMAS,
 } as const;
 

@@ -60,6 +60,8 @@ export const PROJECTION_TABLES = [
   "subagents",
   "subagent_captures",
   "subagent_applies",
+  "preserved",
+  "clobbers",
 ] as const;
 
 /**
@@ -145,6 +147,40 @@ export const SUBAGENT_PROJECTION_DDL = [
 ];
 
 /**
+ * The safety net (docs/safety-net.md): every preserved version of a live peer's
+ * uncommitted file, and every change another session's command made to one.
+ */
+export const WORK_PROJECTION_DDL = [
+  `CREATE TABLE preserved (
+     worktree TEXT NOT NULL,
+     path TEXT NOT NULL,
+     owner TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     blob TEXT NOT NULL,
+     bytes INTEGER NOT NULL,
+     stamp TEXT NOT NULL,
+     reason TEXT NOT NULL,
+     seq INTEGER NOT NULL,
+     ts INTEGER NOT NULL,
+     PRIMARY KEY (worktree, path, owner, version)
+   )`,
+  `CREATE TABLE clobbers (
+     seq INTEGER PRIMARY KEY,
+     ts INTEGER NOT NULL,
+     worktree TEXT NOT NULL,
+     path TEXT NOT NULL,
+     owner TEXT NOT NULL,
+     actor TEXT,
+     version INTEGER,
+     change TEXT NOT NULL,
+     via TEXT NOT NULL,
+     noticed INTEGER NOT NULL DEFAULT 0,
+     recovered INTEGER NOT NULL DEFAULT 0
+   )`,
+  "CREATE INDEX clobbers_by_owner ON clobbers (owner, noticed)",
+];
+
+/**
  * Scratch state that is not a projection: the dirty set a shell command saw
  * before it ran, kept until its post-tool-use hook measures the delta, and for
  * an hour after, so overlapping commands of peers can be recognised.
@@ -176,6 +212,7 @@ export const MIGRATIONS: readonly string[][] = [
   ],
   SCRATCH_DDL,
   SUBAGENT_PROJECTION_DDL,
+  WORK_PROJECTION_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

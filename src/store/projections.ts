@@ -96,6 +96,35 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
     for (const p of t.paths) insert.run(ev.session, t.worktree, p, ev.seq, 0);
     for (const p of t.unattributed ?? []) insert.run(ev.session, t.worktree, p, ev.seq, 1);
   },
+  "work.preserved": (db, ev) => {
+    const w = d(ev, "work.preserved");
+    stmt(
+      db,
+      `INSERT OR REPLACE INTO preserved (worktree, path, owner, version, blob, bytes, stamp, reason, seq, ts)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(w.worktree, w.path, w.owner, w.version, w.blob, w.bytes, w.stamp, w.reason, ev.seq, ev.ts);
+  },
+  "work.clobbered": (db, ev) => {
+    const w = d(ev, "work.clobbered");
+    stmt(
+      db,
+      `INSERT INTO clobbers (seq, ts, worktree, path, owner, actor, version, change, via)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(ev.seq, ev.ts, w.worktree, w.path, w.owner, w.actor, w.version, w.change, w.via);
+  },
+  "work.noticed": (db, ev) => {
+    stmt(db, "UPDATE clobbers SET noticed = 1 WHERE owner = ? AND seq <= ?").run(
+      ev.session,
+      d(ev, "work.noticed").upToSeq,
+    );
+  },
+  "work.recovered": (db, ev) => {
+    const w = d(ev, "work.recovered");
+    stmt(
+      db,
+      "UPDATE clobbers SET recovered = 1, noticed = 1 WHERE worktree = ? AND path = ? AND owner = ?",
+    ).run(w.worktree, w.path, w.owner);
+  },
   ...SUBAGENT_PROJECTORS,
 };
 

@@ -1,0 +1,138 @@
+import { Command } from "commander";
+import { formatAge } from "../../core/liveness.js";
+import { relativeKey } from "../../core/paths.js";
+import { resolveTarget } from "../../core/target-path.js";
+import { TandemError, UsageError } from "../../errors.js";
+import { blobsDirOf } from "../../safety/preserve.js";
+import { preservedPaths, RecoverError, recoverFile, versionsOf } from "../../safety/recover.js";
+import { resolveCaller } from "../../sessions/resolve.js";
+import type { Db } from "../../store/db.js";
+import { findSessions, type SessionRow } from "../../store/queries.js";
+import { findProject, type Io, openProjectDb, type Project } from "../context.js";
+import { callerSession } from "../session-opts.js";
+
+interface RecoverOptions {
+  list?: boolean;
+  version?: string;
+  session?: string;
+  root?: string;
+}
+
+function ownerOf(db: Db, io: Io, project: Project, flag: string | undefined): SessionRow {
+  if (!flag) return callerSession(db, io, project, undefined).session;
+  const found = findSessions(db, flag);
+  if (found.length !== 1)
+    throw new UsageError(
+      `--session ${flag} matches ${found.length} sessions; see \`tandem sessions --all\`.`,
+    );
+  return found[0]!;
+}
+
+function parseVersion(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`--version ${raw} is not a version number; see --list.`);
+  return n;
+}
+
+function keyOf(project: Project, io: Io, raw: string): string {
+  const root = project.resolved.root;
+  const r = resolveTarget(raw, io.cwd, [root]);
+  if (!r.ok) throw new UsageError(`cannot recover ${raw}: ${r.reason}`);
+  return relativeKey(root, r.target.physical);
+}
+
+function listVersions(io: Io, db: Db, project: Project, owner: SessionRow, key: string | null): void {
+  const root = project.resolved.root;
+  const now = Date.now();
+  if (key === null) {
+    const paths = preservedPaths(db, owner.id).filter((p) => p.worktree === root);
+    if (paths.length === 0) io.out(`No preserved files for ${owner.name}.\n`);
+    for (const p of paths) io.out(`${p.path}  (${p.versions} version${p.versions === 1 ? "" : "s"})\n`);
+    return;
+  }
+  const versions = versionsOf(db, root, key, owner.id);
+  if (versions.length === 0) throw new TandemError(`no preserved version of ${key} for ${owner.name}.`);
+  for (const v of versions) {
+    const why = v.reason === "before-recover" ? "kept before a recovery" : "before a peer's command";
+    io.out(`version ${v.version}  ${formatAge(now - v.ts)} ago  ${v.bytes} bytes  ${why}\n`);
+  }
+}
+
+export function recoverCommand(io: Io): Command {
+  return new Command("recover")
+    .description("Put back your uncommitted bytes of PATH that another agent's command overwrote")
+    .argument("[path]", "the file to put back (omit with --list to see every preserved file)")
+    .option("--list", "list the preserved versions instead of recovering")
+    .option("--version <n>", "recover this version (default: the one from before the last overwrite)")
+    .option("--session <owner>", "whose preserved bytes (default: the calling agent's)")
+    .addHelpText(
+      "after",
+      "\nThe bytes now in the file are kept as a new version first, never overwritten silently.\n\nExample:\n  tandem recover src/parser.ts --list\n  tandem recover src/parser.ts --version 2\n",
+    )
+    .action((raw: string | undefined, _o: RecoverOptions, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<RecoverOptions>();
+      const project = findProject(io, opts.root);
+      const db = openProjectDb(project, { create: false });
+      if (!db) throw new TandemError("this repository has no Tandem store yet: nothing was ever preserved.");
+      try {
+        const owner = ownerOf(db, io, project, opts.session);
+        const key = raw === undefined ? null : keyOf(project, io, raw);
+        if (opts.list || key === null) {
+          listVersions(io, db, project, owner, key);
+          return;
+        }
+        const actor = resolveCaller(db, {
+          env: io.env,
+          pid: process.pid,
+          freshnessSeconds: project.loaded.config.freshnessSeconds,
+          allowSingleLive: false,
+        });
+        const result = recover(
+          db,
+          project,
+          owner,
+          key,
+          parseVersion(opts.version),
+          actor?.session.id ?? null,
+        );
+        if (result.unchanged) io.out(`${key} already holds version ${result.version}; nothing to do.\n`);
+        else io.out(`recovered ${key}: version ${result.version} (${result.bytes} bytes)\n`);
+        if (result.kept !== null)
+          io.out(
+            `the bytes it held are kept as version ${result.kept}: \`tandem recover ${key} --version ${result.kept}\` brings them back.\n`,
+          );
+      } finally {
+        db.close();
+      }
+    });
+}
+
+function recover(
+  db: Db,
+  project: Project,
+  owner: SessionRow,
+  key: string,
+  version: number | undefined,
+  actor: string | null,
+) {
+  try {
+    return recoverFile({
+      db,
+      blobsDir: blobsDirOf(project.stateDir),
+      worktree: project.resolved.root,
+      key,
+      owner: owner.id,
+      actor,
+      now: Date.now(),
+      ...(version === undefined ? {} : { version }),
+    });
+  } catch (err) {
+    if (err instanceof RecoverError)
+      throw new TandemError(
+        `cannot recover ${key} for ${owner.name}: ${err.message}; see \`tandem recover ${key} --list\`.`,
+      );
+    throw err;
+  }
+}

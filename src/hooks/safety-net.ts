@@ -1,0 +1,139 @@
+/**
+ * The safety net around shell commands (docs/safety-net.md): before a command,
+ * live peers' uncommitted files are copied into the blob store; after it, any it
+ * changed or removed is recorded as `work.clobbered`, the actor is warned and the
+ * owner is told on its next prompt or tool call.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { groupOf } from "../claims/holders.js";
+import { type PeerOwners, peerOwned } from "../claims/peer-owned.js";
+import {
+  type Clobber,
+  findClobbers,
+  type NamedClobber,
+  ownerNotice,
+  type PeerFile,
+} from "../core/clobber.js";
+import { relativeKey } from "../core/paths.js";
+import { blobsDirOf, preserveFiles } from "../safety/preserve.js";
+import { stmt } from "../store/db.js";
+import { append } from "../store/ledger.js";
+import { type SessionRow, sessionById } from "../store/queries.js";
+import type { HookCtx } from "./context.js";
+
+export function ownersFor(ctx: HookCtx, session: SessionRow): PeerOwners {
+  return peerOwned(ctx.db, {
+    worktree: ctx.root.root,
+    self: session.id,
+    group: groupOf(ctx.db, session),
+    now: ctx.now,
+    freshnessSeconds: ctx.config.freshnessSeconds,
+  });
+}
+
+/** Dirty-snapshot keys (relative to the repository top) as root keys. */
+export function rootKeyed(ctx: HookCtx, top: string, snap: Record<string, string>): Record<string, string> {
+  if (top === ctx.root.root) return snap;
+  const out: Record<string, string> = {};
+  for (const [p, stamp] of Object.entries(snap)) out[relativeKey(ctx.root.root, join(top, p))] = stamp;
+  return out;
+}
+
+/** Before a shell command: copy every live peer's dirty file whose bytes are not yet preserved. */
+export function preservePeerWork(ctx: HookCtx, session: SessionRow, dirty: Record<string, string>): number {
+  const owners = ownersFor(ctx, session);
+  if (owners.size === 0) return 0;
+  const files: PeerFile[] = [];
+  for (const [key, stamp] of Object.entries(dirty)) {
+    const owner = owners.get(key);
+    if (owner) files.push({ key, stamp, owner: owner.id });
+  }
+  if (files.length === 0) return 0;
+  return preserveFiles({
+    db: ctx.db,
+    blobsDir: blobsDirOf(ctx.stateDir),
+    worktree: ctx.root.root,
+    files,
+    actor: session.id,
+    reason: "peer-command",
+    now: ctx.now,
+  });
+}
+
+function versionAt(ctx: HookCtx, key: string, owner: string, stamp: string): number | null {
+  const row = stmt(
+    ctx.db,
+    "SELECT max(version) AS v FROM preserved WHERE worktree = ? AND path = ? AND owner = ? AND stamp = ?",
+  ).get(ctx.root.root, key, owner, stamp) as { v: number | null };
+  return row.v;
+}
+
+/** After a command, inside its write transaction: record what it did to peers' uncommitted files. */
+export function recordClobbers(
+  ctx: HookCtx,
+  actor: SessionRow,
+  owners: PeerOwners,
+  changed: readonly string[],
+  before: Record<string, string>,
+  via: string,
+): NamedClobber[] {
+  const found: Clobber[] = findClobbers({
+    changed,
+    before,
+    ownerOf: (key) => owners.get(key)?.id,
+    existsNow: (key) => existsSync(join(ctx.root.root, key)),
+    versionAt: (key, owner, stamp) => versionAt(ctx, key, owner, stamp),
+  });
+  for (const c of found) {
+    append(ctx.db, {
+      kind: "work.clobbered",
+      session: actor.id,
+      ts: ctx.now,
+      data: {
+        worktree: ctx.root.root,
+        path: c.key,
+        owner: c.owner,
+        actor: actor.id,
+        version: c.version,
+        change: c.change,
+        via,
+      },
+    });
+  }
+  return found.map((c) => ({ ...c, ownerName: owners.get(c.key)?.name ?? c.owner }));
+}
+
+interface ClobberRow {
+  seq: number;
+  path: string;
+  actor: string | null;
+  version: number | null;
+  change: "changed" | "removed";
+}
+
+/**
+ * Inside a write transaction: the owner's not yet told clobbers, as a message,
+ * marked as told. Null when there are none (one indexed lookup).
+ */
+export function takeOwnerNotice(ctx: HookCtx, owner: SessionRow): string | null {
+  const rows = stmt(
+    ctx.db,
+    "SELECT seq, path, actor, version, change FROM clobbers WHERE owner = ? AND noticed = 0 ORDER BY seq",
+  ).all(owner.id) as ClobberRow[];
+  if (rows.length === 0) return null;
+  append(ctx.db, {
+    kind: "work.noticed",
+    session: owner.id,
+    ts: ctx.now,
+    data: { upToSeq: rows[rows.length - 1]!.seq },
+  });
+  return ownerNotice(
+    rows.map((r) => ({
+      key: r.path,
+      change: r.change,
+      actorName: r.actor ? (sessionById(ctx.db, r.actor)?.name ?? r.actor) : null,
+      version: r.version,
+    })),
+  );
+}

@@ -1,0 +1,125 @@
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import { fileStamp } from "../git/status.js";
+import { readBlob } from "../store/blobs.js";
+import { type Db, stmt } from "../store/db.js";
+import { append, write } from "../store/ledger.js";
+import { newestPreserved, type PreservedRow, preserveFiles } from "./preserve.js";
+
+export interface RecoverRequest {
+  db: Db;
+  blobsDir: string;
+  worktree: string;
+  /** Path relative to the worktree. */
+  key: string;
+  owner: string;
+  /** A chosen version; default: the one the newest clobber points at, else the newest. */
+  version?: number;
+  /** Who runs the recovery (null: a person outside any session). */
+  actor: string | null;
+  now: number;
+}
+
+export interface RecoverResult {
+  version: number;
+  bytes: number;
+  /** The file already held exactly these bytes. */
+  unchanged: boolean;
+  /** The version the bytes found in the file were kept as, when they differed. */
+  kept: number | null;
+}
+
+export function versionsOf(db: Db, worktree: string, key: string, owner: string): PreservedRow[] {
+  return stmt(
+    db,
+    "SELECT * FROM preserved WHERE worktree = ? AND path = ? AND owner = ? ORDER BY version",
+  ).all(worktree, key, owner) as PreservedRow[];
+}
+
+/** Every path of `owner` with a preserved version, newest activity first. */
+export function preservedPaths(
+  db: Db,
+  owner: string,
+): { worktree: string; path: string; versions: number }[] {
+  return stmt(
+    db,
+    `SELECT worktree, path, count(*) AS versions, max(seq) AS last FROM preserved WHERE owner = ?
+     GROUP BY worktree, path ORDER BY last DESC`,
+  ).all(owner) as { worktree: string; path: string; versions: number }[];
+}
+
+function defaultVersion(db: Db, worktree: string, key: string, owner: string): number | undefined {
+  const clobber = stmt(
+    db,
+    "SELECT version FROM clobbers WHERE worktree = ? AND path = ? AND owner = ? AND version IS NOT NULL ORDER BY seq DESC LIMIT 1",
+  ).get(worktree, key, owner) as { version: number } | undefined;
+  return clobber?.version ?? newestPreserved(db, worktree, key, owner)?.version;
+}
+
+/** Replaces the file in one rename, so a crash leaves the old bytes or the new ones, never half. */
+function writeAtomically(abs: string, data: Buffer, mode: number): void {
+  mkdirSync(dirname(abs), { recursive: true });
+  const tmp = join(dirname(abs), `.tandem-recover-${process.pid}-${Date.now()}`);
+  try {
+    writeFileSync(tmp, data, { flag: "wx", mode });
+    chmodSync(tmp, mode);
+    renameSync(tmp, abs);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+export class RecoverError extends Error {}
+
+/**
+ * Puts a preserved version back. Bytes found in the file that differ from it are
+ * first preserved as a new version, so a recovery never silently loses a newer edit.
+ */
+export function recoverFile(req: RecoverRequest): RecoverResult {
+  const { db, worktree, key, owner } = req;
+  const version = req.version ?? defaultVersion(db, worktree, key, owner);
+  const row = versionsOf(db, worktree, key, owner).find((v) => v.version === version);
+  if (version === undefined || !row) throw new RecoverError(`no preserved version ${version ?? ""}`.trim());
+  const data = readBlob(req.blobsDir, row.blob);
+  const abs = join(worktree, key);
+  const present = existsSync(abs);
+  if (present && readFileSync(abs).equals(data))
+    return { version: row.version, bytes: data.length, unchanged: true, kept: null };
+  let kept: number | null = null;
+  if (present) {
+    const stamp = fileStamp(abs);
+    preserveFiles({
+      db,
+      blobsDir: req.blobsDir,
+      worktree,
+      files: [{ key, stamp, owner }],
+      actor: req.actor,
+      reason: "before-recover",
+      now: req.now,
+    });
+    const newest = newestPreserved(db, worktree, key, owner);
+    if (newest?.stamp !== stamp)
+      throw new RecoverError(`could not keep the bytes now in ${key} before replacing them`);
+    kept = newest.version;
+  }
+  const mode = present ? statSync(abs).mode & 0o7777 : 0o644;
+  writeAtomically(abs, data, mode);
+  write(db, () =>
+    append(db, {
+      kind: "work.recovered",
+      session: req.actor,
+      ts: req.now,
+      data: { worktree, path: key, owner, version: row.version, kept },
+    }),
+  );
+  return { version: row.version, bytes: data.length, unchanged: false, kept };
+}

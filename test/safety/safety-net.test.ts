@@ -1,0 +1,124 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tandem } from "../helpers/cli.js";
+import { claudeBash, claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { initRepo, tempDir } from "../helpers/repo.js";
+
+interface World {
+  repo: string;
+  a: Record<string, string>;
+  b: Record<string, string>;
+}
+
+/** A holds f.txt with uncommitted edits; B is a second live session in the same checkout. */
+function world(): World {
+  const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n", "README.md": "hi\n" });
+  const a = fakeAgent();
+  const b = fakeAgent();
+  expect(
+    denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo, env: a })),
+  ).toBeNull();
+  writeFileSync(join(repo, "f.txt"), "A's precious edit\n");
+  hook(
+    "claude-code",
+    "post-tool-use",
+    { ...claudeWrite(repo, "A", "f.txt"), hook_event_name: "PostToolUse" },
+    { cwd: repo, env: a },
+  );
+  hook(
+    "claude-code",
+    "user-prompt-submit",
+    { session_id: "B", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "tidy up" },
+    { cwd: repo, env: b },
+  );
+  return { repo, a, b };
+}
+
+/** B's shell command through the real pre-tool hook, the command itself, and the real post-tool hook. */
+function runAsB(w: World, command: string): { refused: string | null; post: string } {
+  const pre = hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), {
+    cwd: w.repo,
+    env: w.b,
+  });
+  const refused = denied(pre);
+  if (refused !== null) return { refused, post: "" };
+  try {
+    execFileSync("bash", ["-c", command], { cwd: w.repo, stdio: "ignore" });
+  } catch {
+    // A failing command still ran; what it did is what counts.
+  }
+  const post = hook("claude-code", "post-tool-use", claudeBash(w.repo, "B", command, "PostToolUse"), {
+    cwd: w.repo,
+    env: w.b,
+  });
+  return { refused: null, post: post.stdout };
+}
+
+const read = (w: World) => readFileSync(join(w.repo, "f.txt"), "utf8");
+
+describe("the safety net under commands Tandem cannot read", () => {
+  it("preserves A's bytes before B's python write, warns B, tells A, and recover puts them back", () => {
+    const w = world();
+    const { refused, post } = runAsB(w, `python3 -c "open('f.txt','w').write('B was here')"`);
+    expect(refused).toBeNull();
+    expect(read(w)).toBe("B was here");
+    expect(post).toMatch(/overwrote other live agents' uncommitted work: f\.txt/);
+    const kinds = ledger(w.repo).events.map((e) => e.kind);
+    expect(kinds).toContain("work.preserved");
+    expect(kinds).toContain("work.clobbered");
+
+    const prompt = hook(
+      "claude-code",
+      "user-prompt-submit",
+      { session_id: "A", cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go on" },
+      { cwd: w.repo, env: w.a },
+    );
+    expect(prompt.stdout).toMatch(/tandem recover f\.txt/);
+    const again = hook(
+      "claude-code",
+      "user-prompt-submit",
+      { session_id: "A", cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "more" },
+      { cwd: w.repo, env: w.a },
+    );
+    expect(again.stdout).not.toMatch(/overwrote your uncommitted work/);
+
+    const rec = tandem(["recover", "f.txt", "--session", "A"], { cwd: w.repo });
+    expect(rec.stderr).toBe("");
+    expect(rec.code).toBe(0);
+    expect(read(w)).toBe("A's precious edit\n");
+    expect(rec.stdout).toMatch(/kept as version 2/);
+  });
+
+  it("keeps the newer bytes when recovering over them, and brings them back by version", () => {
+    const w = world();
+    runAsB(w, "rm -f $(ls | grep f.txt)");
+    expect(existsSync(join(w.repo, "f.txt"))).toBe(false);
+    writeFileSync(join(w.repo, "f.txt"), "someone's newer edit\n");
+    expect(tandem(["recover", "f.txt", "--session", "A"], { cwd: w.repo }).code).toBe(0);
+    expect(read(w)).toBe("A's precious edit\n");
+    const list = tandem(["recover", "f.txt", "--list", "--session", "A"], { cwd: w.repo });
+    expect(list.stdout).toMatch(/version 1 .* before a peer's command/);
+    expect(list.stdout).toMatch(/version 2 .* kept before a recovery/);
+    expect(tandem(["recover", "f.txt", "--version", "2", "--session", "A"], { cwd: w.repo }).code).toBe(0);
+    expect(read(w)).toBe("someone's newer edit\n");
+  });
+
+  it("copies an unchanged file once: a second command costs only a stat", () => {
+    const w = world();
+    runAsB(w, "python3 -c 'pass'");
+    runAsB(w, "python3 -c 'pass'");
+    const preserved = ledger(w.repo).events.filter((e) => e.kind === "work.preserved");
+    expect(preserved).toHaveLength(1);
+  });
+
+  it("says nothing is preserved for a file nobody else owns", () => {
+    const w = world();
+    runAsB(w, "python3 -c \"open('mine.txt','w').write('x')\"");
+    expect(ledger(w.repo).events.filter((e) => e.kind === "work.clobbered")).toEqual([]);
+    expect(tandem(["recover", "--list", "--session", "B"], { cwd: w.repo }).stdout).toMatch(
+      /No preserved files/,
+    );
+  });
+});
