@@ -47,16 +47,45 @@ function claimsInRepo(ctx: GitHookCtx): Map<string, ClaimRow[]> {
   return out;
 }
 
-/** post-commit / post-checkout: release every claim whose file is clean now (PRODUCT §4.4). */
+/** The agent session whose command ran git, or null for a person (no agent among the callers). */
+function gitCaller(ctx: GitHookCtx) {
+  return (
+    resolveCaller(ctx.db, {
+      env: ctx.req.env,
+      pid: ctx.req.pid,
+      freshnessSeconds: ctx.freshness,
+      allowSingleLive: false,
+    })?.session ?? null
+  );
+}
+
+/**
+ * Whether a claim may end because its file is clean: only when the commit or
+ * checkout came from its holder's group, from a person, or the holder is no
+ * longer live. A live peer's checkout over the file is the safety net's business
+ * (recorded as a clobber after the command), never a release in the peer's favour.
+ */
+function releasable(ctx: GitHookCtx, claim: ClaimRow, callerGroup: string | null): boolean {
+  if (callerGroup === null) return true;
+  const holder = sessionById(ctx.db, claim.session_id);
+  if (!holder) return true;
+  const h = holderOf(ctx.db, holder, ctx.now, ctx.freshness);
+  return !h.live || h.group === callerGroup;
+}
+
+/** post-commit / post-checkout: release the claims whose file is clean now (PRODUCT §4.4). */
 function releaseClean(ctx: GitHookCtx, reason: "commit" | "checkout"): void {
   const inRepo = claimsInRepo(ctx);
   const paths = [...inRepo.keys()].filter((p) => p !== ".");
   if (paths.length === 0) return;
   const dirty = [...dirtyPaths(ctx.repoTop, paths)];
   const clean = paths.filter((p) => !dirty.some((d) => d === p || d.startsWith(`${p}/`)));
+  const caller = gitCaller(ctx);
+  const callerGroup = caller ? groupOf(ctx.db, caller) : null;
   write(ctx.db, () => {
     for (const p of clean) {
       for (const c of inRepo.get(p) ?? []) {
+        if (!releasable(ctx, c, callerGroup)) continue;
         append(ctx.db, {
           kind: "claim.released",
           session: c.session_id,

@@ -65,6 +65,32 @@ describe("git hooks", () => {
     });
   });
 
+  it("post-checkout keeps A's claim when a live peer's checkout discarded A's changes", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    installGitHooks(repo);
+    claimAndWrite(repo, "A", "README.md", "A's edit\n");
+    claimAndWrite(repo, "B", "other.txt", "b\n");
+    const r = spawnSync("git", ["checkout", "--", "README.md"], {
+      cwd: repo,
+      env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent", CLAUDE_CODE_SESSION_ID: "B" },
+    });
+    expect(r.status).toBe(0);
+    expect(ledger(repo).claims).toContainEqual({ path: "README.md", holder: "A" });
+    expect(ledger(repo).events.filter((e) => e.kind === "claim.released")).toEqual([]);
+  });
+
+  it("post-commit keeps A's claim when a live peer committed A's file past the pre-commit hook", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    installGitHooks(repo);
+    claimAndWrite(repo, "A", "a.txt", "A's work\n");
+    claimAndWrite(repo, "B", "b.txt", "b\n");
+    g(repo, "add", "a.txt", "b.txt");
+    expect(commit(repo, { CLAUDE_CODE_SESSION_ID: "B" }, "--no-verify", "-m", "took A's file").status).toBe(
+      0,
+    );
+    expect(ledger(repo).claims).toEqual([{ path: "a.txt", holder: "A" }]);
+  });
+
   it("pre-commit refuses an agent's commit of a file a live peer holds, naming path and holder", () => {
     const repo = initRepo(join(tempDir(), "repo"));
     installGitHooks(repo);
