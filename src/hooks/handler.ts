@@ -12,11 +12,13 @@ import {
 } from "../clients/types.js";
 import { loadConfig } from "../config/load.js";
 import { stateDirOf } from "../config/root.js";
+import { forgeryMessage } from "../core/forgery.js";
 import { errorMessage } from "../errors.js";
 import { type Db, openDb, StateCorruptError } from "../store/db.js";
 import { appendOne } from "../store/ledger.js";
 import { sessionByNative } from "../store/queries.js";
 import { type HookCtx, type HookRequest, hookRoot, openHookCtx } from "./context.js";
+import { forgedBy } from "./forgery.js";
 import { runGitHook } from "./git-hooks.js";
 import { onOther, onSessionEnd, onSessionStart } from "./lifecycle.js";
 import { onPreTool } from "./pre-tool.js";
@@ -125,10 +127,28 @@ async function run(
 ): Promise<Verdict> {
   const ctx = openHookCtx(client, wired, input, req);
   try {
+    const forged = forgedBy(ctx.db, client, input, req);
+    if (forged) return refuseForged(ctx, forged);
     return await HANDLERS[input.kind](ctx);
   } finally {
     ctx.db.close();
   }
+}
+
+/** A hook call forged from inside another agent's tool call changes nothing and is recorded. */
+function refuseForged(ctx: HookCtx, forged: { id: string; name: string; named: string }): Verdict {
+  const message = forgeryMessage(forged.named, forged.name);
+  appendOne(ctx.db, {
+    kind: "hook.error",
+    session: forged.id,
+    data: {
+      client: ctx.client.name,
+      event: ctx.input.event,
+      message: `forged hook call: ${message}`,
+      failed: "closed",
+    },
+  });
+  return { allow: false, rule: "forged-hook", reason: `Tandem refused: ${message}` };
 }
 
 /** `tandem hook <client> <event>`: a function of its inputs that never touches `process`. */
@@ -144,7 +164,11 @@ export async function handleHook(req: HookRequest & { stdin: string }): Promise<
   let failure: Failure;
   if (input) {
     try {
-      return client.render(kind, wired, await run(client, wired, input, req));
+      const verdict = await run(client, wired, input, req);
+      // Not a client's call: the shell that forged it gets a plain refusal, not a client answer.
+      if (verdict.rule === "forged-hook")
+        return { exitCode: 2, stdout: "", stderr: `tandem: ${verdict.reason}\n` };
+      return client.render(kind, wired, verdict);
     } catch (err) {
       failure = { message: errorMessage(err), corrupt: err instanceof StateCorruptError };
     }

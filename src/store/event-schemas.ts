@@ -63,7 +63,9 @@ const EVENT_SCHEMAS = {
     z.object({
       worktree: z.string(),
       path: relPath(),
-      reason: z.enum(["commit", "checkout", "explicit", "session_end", "stale_takeover"]),
+      reason: z.enum(["commit", "checkout", "explicit", "forced", "session_end", "stale_takeover"]),
+      /** Who forced the release of another session's claim: a session id, or "person". */
+      forcedBy: z.optional(z.string()),
       /** The session whose claim ends, when it is not the event's own session (stale takeover). */
       holder: z.optional(z.string()),
     }),

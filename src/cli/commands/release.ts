@@ -2,28 +2,56 @@ import { join } from "node:path";
 import { Command } from "commander";
 import { resolveTarget } from "../../core/target-path.js";
 import { TandemError, UsageError } from "../../errors.js";
+import { resolveCaller } from "../../sessions/resolve.js";
+import type { Db } from "../../store/db.js";
 import { append, write } from "../../store/ledger.js";
 import { allClaims } from "../../store/queries.js";
-import { findProject, type Io, openProjectDb } from "../context.js";
+import { findProject, type Io, openProjectDb, type Project } from "../context.js";
 import { callerSession } from "../session-opts.js";
 
 interface ReleaseOptions {
   session?: string;
+  force?: boolean;
   root?: string;
+}
+
+/**
+ * Whose claims are released, and by whom. Only a session proven to be the caller
+ * (its client's variables or its agent among our ancestors) releases its own
+ * claims; naming another session, or a guess from the single live session, needs
+ * --force, and the forcing is recorded.
+ */
+function parties(db: Db, io: Io, project: Project, opts: ReleaseOptions) {
+  const proven = resolveCaller(db, {
+    env: io.env,
+    pid: process.pid,
+    freshnessSeconds: project.loaded.config.freshnessSeconds,
+    allowSingleLive: false,
+  });
+  const owner = callerSession(db, io, project, opts.session).session;
+  const own = proven?.session.id === owner.id;
+  if (!own && !opts.force) {
+    const who = proven ? `you are ${proven.session.name}` : "this command does not run inside that agent";
+    throw new TandemError(
+      `the claims are ${owner.name}'s and ${who}; only a claim's owner releases it. Ask ${owner.name} to release them, or, as a person who knows that session is done with them, add --force (recorded).`,
+    );
+  }
+  return { owner, forcedBy: own ? null : (proven?.session.id ?? "person") };
 }
 
 export function releaseCommand(io: Io): Command {
   return new Command("release")
     .description("Release your claims on PATHs (a directory releases everything under it)")
     .argument("<paths...>", "files or directories you hold")
-    .option("--session <id>", "the session releasing (default: the calling agent's)")
+    .option("--session <id>", "whose claims (default: the calling agent's); another's needs --force")
+    .option("--force", "release claims of a session other than the caller's (recorded)")
     .addHelpText("after", "\nExample:\n  tandem release src/parser.ts docs/\n")
     .action((paths: string[], _o: ReleaseOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<ReleaseOptions>();
       const project = findProject(io, opts.root);
       const db = openProjectDb(project, { create: true })!;
       try {
-        const { session } = callerSession(db, io, project, opts.session);
+        const { owner: session, forcedBy } = parties(db, io, project, opts);
         const keys = paths.map((raw) => {
           const r = resolveTarget(raw, io.cwd, [project.resolved.root]);
           if (!r.ok) throw new UsageError(`cannot release ${raw}: ${r.reason}`);
@@ -38,7 +66,12 @@ export function releaseCommand(io: Io): Command {
             append(db, {
               kind: "claim.released",
               session: session.id,
-              data: { worktree: c.worktree, path: c.path, reason: "explicit" },
+              data: {
+                worktree: c.worktree,
+                path: c.path,
+                reason: forcedBy ? "forced" : "explicit",
+                ...(forcedBy ? { forcedBy } : {}),
+              },
             });
           }
           return mine;
