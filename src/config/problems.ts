@@ -33,7 +33,8 @@ export interface ProblemText {
   fix: string;
 }
 
-function shownSource(source: string, root: string | undefined): string {
+/** A file shown relative to the root when it lies inside it, else whole. */
+export function shownSource(source: string, root: string | undefined): string {
   if (!root) return source;
   const rel = relative(root, source);
   return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : source;
