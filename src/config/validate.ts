@@ -155,10 +155,18 @@ function valueProblem(
   });
 }
 
-function validated(w: Walk, at: At, schema: Schema, value: unknown): unknown {
+/**
+ * The value if the schema takes it, else a problem. For an object rebuilt from its valid keys,
+ * `rebuilt` is true: an issue about a key present in the text was already told when that key was
+ * dropped, so only what is missing altogether (a required key) is told here.
+ */
+function validated(w: Walk, at: At, schema: Schema, value: unknown, rebuilt = false): unknown {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  w.problems.push(valueProblem(w, at, schema, result.error.issues[0]!, value));
+  const issue = rebuilt
+    ? result.error.issues.find((i) => !findNodeAtLocation(at.valueNode, i.path as Segment[]))
+    : result.error.issues[0];
+  if (issue) w.problems.push(valueProblem(w, at, schema, issue, value));
   return undefined;
 }
 
@@ -213,7 +221,7 @@ function walkObject(
     };
     let value: unknown;
     if (sub && valueNode?.type === "object") {
-      value = validated(w, at, schema, walkObject(w, valueNode, sub, keyPathHere, [...at.pattern]));
+      value = validated(w, at, schema, walkObject(w, valueNode, sub, keyPathHere, [...at.pattern]), true);
     } else {
       const end = props[i + 1]?.offset ?? node.offset + node.length;
       if (unreadable(w, prop, end, keyNode, keyPathHere)) return;

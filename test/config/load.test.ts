@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig, readConfigFile, userConfigPath } from "../../src/config/load.js";
-import { DEFAULT_CONFIG } from "../../src/config/schema.js";
+import { ALLOWED, DEFAULT_CONFIG } from "../../src/config/schema.js";
 import { readConfigText } from "../../src/config/validate.js";
 import { tempDir, writeFiles } from "../helpers/repo.js";
 
@@ -105,6 +105,12 @@ const CASES: Case[] = [
     problems: [["bad-value", "subagents.clients.codex.command", "1:31"]],
   },
   {
+    name: "a bad required key is told once, not again as missing",
+    text: '{ "subagents": { "clients": { "exec": { "command": "" } } } }',
+    data: { subagents: { clients: {} } },
+    problems: [["bad-value", "subagents.clients.exec.command", "1:41"]],
+  },
+  {
     name: "an object where a value belongs, and a value where an object belongs",
     text: '{ "agents": 5, "subagents": { "worktreeRoot": { "path": "x" } } }',
     data: { subagents: {} },
@@ -182,6 +188,30 @@ describe("reading a config file", () => {
       '"stopRitual", "requireGitFinalization", "finalizationRoots", "freshnessSeconds" and "failClosed"',
     );
     expect(bad).toMatchObject({ problem: 'is "sometimes"', allowed: 'one of "enforce", "observe" or "off"' });
+  });
+});
+
+describe("the allowed values", () => {
+  /** `{ "a": { "b": value } }` for the key `a.b`. */
+  const nest = (key: string, value: string) =>
+    key.split(".").reduceRight((inner, k) => `{ "${k}": ${inner} }`, value);
+
+  it.each([
+    ["$schema", nest("$schema", "1")],
+    ["agents.stopRitual", nest("agents.stopRitual", "1")],
+    ["agents.requireGitFinalization", nest("agents.requireGitFinalization", "1")],
+    ["agents.finalizationRoots", nest("agents.finalizationRoots", "1")],
+    ["agents.freshnessSeconds", nest("agents.freshnessSeconds", '"1"')],
+    ["agents.failClosed", nest("agents.failClosed", "1")],
+    ["subagents.worktreeRoot", nest("subagents.worktreeRoot", "1")],
+    ["subagents.clients.exec.command", nest("subagents.clients.exec.command", "1")],
+    ["subagents.clients.exec.args", nest("subagents.clients.exec", '{ "command": "x", "args": 1 }')],
+    ["subagents.capture.maxPatchBytes", nest("subagents.capture.maxPatchBytes", '"1"')],
+    ["subagents.capture.maxDirtyBytes", nest("subagents.capture.maxDirtyBytes", '"1"')],
+  ])("are described for %s", (key, text) => {
+    const [problem] = readConfigText(text, "/c.jsonc").problems;
+    expect(problem).toMatchObject({ kind: "bad-value", key });
+    expect(Object.values(ALLOWED)).toContain(problem!.allowed);
   });
 });
 
