@@ -1,15 +1,18 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { findNodeAtLocation, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
-import type * as z from "zod/mini";
 import { TandemError } from "../errors.js";
+import { applyEnv } from "./env.js";
+import { type ConfigProblem, formatConfigProblem } from "./problems.js";
 import { PROJECT_CONFIG } from "./root.js";
-import { type Config, type ConfigFile, configFileSchema, DEFAULT_CONFIG } from "./schema.js";
+import { type Config, type ConfigFile, DEFAULT_CONFIG } from "./schema.js";
+import { type ConfigRead, readConfigText } from "./validate.js";
 
 export interface LoadedConfig {
   config: Config;
   warnings: string[];
+  /** What could not be used, in files and TANDEM_* variables; each fell back. */
+  problems: ConfigProblem[];
   /** Files that were read, for messages and `doctor`. */
   files: string[];
 }
@@ -21,64 +24,38 @@ export function userConfigPath(env: Env): string {
   return join(base, "tandem", "config.jsonc");
 }
 
-function lineCol(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  const col = offset - before.lastIndexOf("\n");
-  return `${line}:${col}`;
-}
-
-function issueLocation(text: string, path: readonly PropertyKey[]): string {
-  const tree = parseTree(text);
-  const segments = path.filter((p): p is string | number => typeof p !== "symbol");
-  for (let n = segments.length; n >= 0 && tree; n--) {
-    const node = findNodeAtLocation(tree, segments.slice(0, n));
-    if (node) return lineCol(text, node.parent?.type === "property" ? node.parent.offset : node.offset);
-  }
-  return "1:1";
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const key = issue.path.map(String).join(".") || "(top level)";
-  if (issue.code === "unrecognized_keys") {
-    const keys = (issue as { keys?: string[] }).keys ?? [];
-    const at = [...issue.path.map(String), keys[0] ?? ""].filter(Boolean).join(".");
-    return `unknown key "${at}"`;
-  }
-  return `key "${key}": ${issue.message}`;
-}
-
-/** Parses one config file; a file that does not exist is `null`, anything unreadable is an error. */
-export function readConfigFile(file: string): ConfigFile | null {
+/** Reads one config file, keeping what is valid; a file that does not exist is `null`. Never throws. */
+export function loadConfigFile(file: string): ConfigRead | null {
   // Usually absent (both the user and the project file): ask before reading, no exception.
   if (!existsSync(file)) return null;
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new TandemError(`cannot read config ${file}: ${(err as Error).message}; fix its permissions.`);
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "ENOENT") return null;
+    const problem: ConfigProblem = {
+      source: file,
+      kind: "unreadable",
+      key: "",
+      line: null,
+      column: null,
+      problem: e.code ?? e.message,
+      allowed: null,
+      didYouMean: null,
+      using: null,
+    };
+    return { data: {}, problems: [problem] };
   }
-  const errors: ParseError[] = [];
-  const data: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  const first = errors[0];
-  if (first) {
-    throw new TandemError(
-      `config ${file}:${lineCol(text, first.offset)}: ${printParseErrorCode(first.error)}; fix the JSON (comments are allowed).`,
-    );
-  }
-  const result = configFileSchema().safeParse(data ?? {});
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const path =
-      issue.code === "unrecognized_keys"
-        ? [...issue.path, (issue as { keys: string[] }).keys[0]!]
-        : issue.path;
-    throw new TandemError(
-      `config ${file}:${issueLocation(text, path)}: ${describeIssue(issue)}; see the commented keys written by \`tandem init\`.`,
-    );
-  }
-  return result.data;
+  return readConfigText(text, file);
+}
+
+/** The strict reading, for checks that must not guess: any problem is an error. */
+export function readConfigFile(file: string): ConfigFile | null {
+  const read = loadConfigFile(file);
+  const first = read?.problems[0];
+  if (first) throw new TandemError(formatConfigProblem(first));
+  return read?.data ?? null;
 }
 
 function merge(base: Config, file: ConfigFile): Config {
@@ -97,63 +74,76 @@ function merge(base: Config, file: ConfigFile): Config {
   };
 }
 
-function envFlag(env: Env, name: string): boolean | undefined {
-  const v = env[name];
-  if (v === undefined || v === "") return undefined;
-  if (v === "1" || v === "true") return true;
-  if (v === "0" || v === "false") return false;
-  throw new TandemError(`${name}=${v} is not understood; use 1 or 0.`, 2);
-}
+const SETTINGS: Record<string, keyof Config> = {
+  "agents.stopRitual": "stopRitual",
+  "agents.requireGitFinalization": "requireGitFinalization",
+  "agents.finalizationRoots": "finalizationRoots",
+  "agents.freshnessSeconds": "freshnessSeconds",
+  "agents.failClosed": "failClosed",
+  "subagents.worktreeRoot": "worktreeRoot",
+  "subagents.capture.maxPatchBytes": "maxPatchBytes",
+  "subagents.capture.maxDirtyBytes": "maxDirtyBytes",
+};
 
-function envPositiveInt(env: Env, name: string): number | undefined {
-  const v = env[name];
-  if (v === undefined || v === "") return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new TandemError(`${name}=${v} is not a positive whole number.`, 2);
-  return n;
-}
-
-function applyEnv(config: Config, env: Env): Config {
-  const ritual = env.TANDEM_STOP_RITUAL;
-  if (ritual !== undefined && ritual !== "" && !["enforce", "observe", "off"].includes(ritual)) {
-    throw new TandemError(`TANDEM_STOP_RITUAL=${ritual} is not understood; use enforce, observe or off.`, 2);
+/** What the setting at (or holding) `key` is now, for "Tandem uses … instead". */
+export function inEffect(config: Config, key: string): string | null {
+  const client = /^subagents\.clients\.([\w-]+)/.exec(key)?.[1];
+  if (client) {
+    const launch = config.clients[client as keyof Config["clients"]];
+    return launch ? JSON.stringify(launch) : "the built-in command";
   }
-  return {
-    ...config,
-    stopRitual: (ritual || config.stopRitual) as Config["stopRitual"],
-    requireGitFinalization: envFlag(env, "TANDEM_REQUIRE_GIT_FINALIZATION") ?? config.requireGitFinalization,
-    freshnessSeconds: envPositiveInt(env, "TANDEM_FRESHNESS") ?? config.freshnessSeconds,
-    failClosed: envFlag(env, "TANDEM_FAIL_CLOSED") ?? config.failClosed,
-  };
+  const setting = Object.keys(SETTINGS).find((s) => key === s || key.startsWith(`${s}[`));
+  if (!setting) return null;
+  const value = config[SETTINGS[setting]!];
+  const shown = value === null ? "the default" : JSON.stringify(value);
+  return setting === key ? shown : `${shown} for ${setting}`;
+}
+
+function withUsing(problems: ConfigProblem[], config: Config): ConfigProblem[] {
+  return problems.map((p) => {
+    if (p.kind === "unknown-key")
+      return { ...p, using: p.didYouMean ? inEffect(config, p.didYouMean) : null };
+    return p.key ? { ...p, using: inEffect(config, p.key) } : p;
+  });
 }
 
 /**
  * Defaults, then the user config (preferences only), then the project config
  * (what every agent of the project shares), then TANDEM_* variables for this
  * process. Filesystem authority (`finalizationRoots`) comes from the project only.
+ * Never throws for what the files or variables hold: what cannot be used falls
+ * back and is returned as a problem.
  */
 export function loadConfig(root: string, env: Env): LoadedConfig {
   const warnings: string[] = [];
   const files: string[] = [];
+  const problems: ConfigProblem[] = [];
   let config = DEFAULT_CONFIG;
   const userFile = userConfigPath(env);
-  const user = readConfigFile(userFile);
+  const user = loadConfigFile(userFile);
   if (user) {
     files.push(userFile);
-    if (user.agents?.finalizationRoots !== undefined) {
+    problems.push(...user.problems);
+    if (user.data.agents?.finalizationRoots !== undefined) {
       warnings.push(
         `${userFile}: agents.finalizationRoots is ignored in the user config (only the project's .tandem/config.jsonc may grant filesystem authority); move it there.`,
       );
-      user.agents = { ...user.agents, finalizationRoots: undefined };
+      user.data.agents = { ...user.data.agents, finalizationRoots: undefined };
     }
-    config = merge(config, user);
+    config = merge(config, user.data);
   }
   const projectFile = join(root, PROJECT_CONFIG);
-  const project = readConfigFile(projectFile);
+  const project = loadConfigFile(projectFile);
   if (project) {
     files.push(projectFile);
-    config = merge(config, project);
+    problems.push(...project.problems);
+    config = merge(config, project.data);
   }
-  return { config: applyEnv(config, env), warnings, files };
+  const fromEnv = applyEnv(config, env);
+  return {
+    config: fromEnv.config,
+    warnings,
+    problems: [...withUsing(problems, fromEnv.config), ...fromEnv.problems],
+    files,
+  };
 }

@@ -15,8 +15,9 @@ const clientLaunch = () =>
   });
 
 /**
- * The shape of `.tandem/config.jsonc` and the user config (PRODUCT §3). Unknown
- * keys are errors. Built when a config file is first read: most hooks find none.
+ * The shape of `.tandem/config.jsonc` and the user config (PRODUCT §3). Unknown keys
+ * are refused: the loader reports them and leaves them out (src/config/validate.ts).
+ * Built when a config file is first read: most hooks find none.
  */
 const buildConfigFileSchema = () =>
   z.strictObject({
@@ -52,6 +53,30 @@ export function configFileSchema(): ReturnType<typeof buildConfigFileSchema> {
   configFile ??= buildConfigFileSchema();
   return configFile;
 }
+
+/**
+ * What each key accepts, in words that read after "it must be" and "set it to". Keys are dotted
+ * paths; `[]` stands for any list item and `*` for any client name. Objects are described from
+ * their keys, so only leaves are listed.
+ */
+const ROOT_ENTRY = '{ "path": "<directory relative to the root>", "disposition": "git" or "output" }';
+
+export const ALLOWED: Readonly<Record<string, string>> = {
+  $schema: "a string (the URL of a JSON schema)",
+  "agents.stopRitual": 'one of "enforce", "observe" or "off"',
+  "agents.requireGitFinalization": "true or false",
+  "agents.finalizationRoots": `a list of ${ROOT_ENTRY}`,
+  "agents.finalizationRoots[]": ROOT_ENTRY,
+  "agents.finalizationRoots[].path": "a non-empty path relative to the root",
+  "agents.finalizationRoots[].disposition": '"git" or "output"',
+  "agents.freshnessSeconds": "a whole number of seconds above 0",
+  "agents.failClosed": "true or false",
+  "subagents.worktreeRoot": "a non-empty directory path",
+  "subagents.clients.*.command": "a non-empty command",
+  "subagents.clients.*.args": "a list of strings",
+  "subagents.capture.maxPatchBytes": "a whole number of bytes above 0",
+  "subagents.capture.maxDirtyBytes": "a whole number of bytes above 0",
+};
 
 export type ConfigFile = z.infer<ReturnType<typeof buildConfigFileSchema>>;
 export type FinalizationRootEntry = z.infer<ReturnType<typeof finalizationRoot>>;

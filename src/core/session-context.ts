@@ -14,6 +14,8 @@ export interface SessionContextInput {
   kind: "session" | "subagent";
   parentName: string | null;
   requireGitFinalization: boolean;
+  /** Formatted config problems, each with its fix. */
+  configProblems?: string[];
   peers: PeerSummary[];
   now: number;
 }
@@ -33,6 +35,14 @@ function peerLine(p: PeerSummary, now: number): string {
   return `- ${p.name} (${p.client}, ${task}, ${claims}; seen ${formatAge(now - p.lastSeen)} ago)`;
 }
 
+function configLines(problems: readonly string[]): string[] {
+  if (problems.length === 0) return [];
+  return [
+    `Tandem's configuration has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}. Coordination stays on: Tandem ignores what it cannot use and falls back to its defaults for it. Tell your user, so they can fix it:`,
+    ...problems.map((p) => `- ${p}`),
+  ];
+}
+
 /** What an agent is told when its session starts (PRODUCT §4.5). */
 export function sessionStartContext(c: SessionContextInput): string {
   const lines = [
@@ -45,6 +55,7 @@ export function sessionStartContext(c: SessionContextInput): string {
   } else {
     lines.push(ritualLine(c.requireGitFinalization));
   }
+  lines.push(...configLines(c.configProblems ?? []));
   lines.push(c.peers.length ? "Live peers right now:" : "No other live agent sessions right now.");
   lines.push(...c.peers.map((p) => peerLine(p, c.now)));
   return lines.join("\n");

@@ -1,5 +1,6 @@
 import type { ClientSpec, HookInput, WiredEvent } from "../clients/types.js";
 import { loadConfig } from "../config/load.js";
+import type { ConfigProblem } from "../config/problems.js";
 import { type ResolvedRoot, resolveRoot, stateDirOf } from "../config/root.js";
 import type { Config } from "../config/schema.js";
 import { discoverAgent } from "../sessions/discover.js";
@@ -21,6 +22,8 @@ export interface HookCtx {
   req: HookRequest;
   root: ResolvedRoot;
   config: Config;
+  /** What the config could not supply (it fell back); session start tells the agent. */
+  configProblems: ConfigProblem[];
   stateDir: string;
   db: Db;
   now: number;
@@ -40,9 +43,10 @@ export function openHookCtx(
   req: HookRequest,
 ): HookCtx {
   const root = hookRoot(client, input, req);
-  const { config } = loadConfig(root.root, req.env);
+  const { config, problems: configProblems } = loadConfig(root.root, req.env);
   const stateDir = stateDirOf(root);
-  return { client, wired, input, req, root, config, stateDir, db: openDb(stateDir), now: Date.now() };
+  const db = openDb(stateDir);
+  return { client, wired, input, req, root, config, configProblems, stateDir, db, now: Date.now() };
 }
 
 /** The caller's session, recorded on first sight. Call inside the hook's write transaction. */

@@ -1,11 +1,15 @@
 import { ALLOW, type Verdict } from "../clients/types.js";
+import { formatConfigProblem } from "../config/problems.js";
 import { sessionStartContext } from "../core/session-context.js";
 import { append, write } from "../store/ledger.js";
 import { claimsOf, sessionById } from "../store/queries.js";
 import { type HookCtx, hookSession } from "./context.js";
 import { livePeers } from "./peers.js";
 
-/** session-start: register, then tell the agent who it is, the ritual, and its live peers. */
+/**
+ * session-start: register, then tell the agent who it is, the ritual, its live peers, and any
+ * config problem (the agent passes it on to its user, who can fix the file).
+ */
 export function onSessionStart(ctx: HookCtx): Verdict {
   const session = write(ctx.db, () => hookSession(ctx));
   const parent = session.parent_id ? sessionById(ctx.db, session.parent_id) : undefined;
@@ -15,6 +19,7 @@ export function onSessionStart(ctx: HookCtx): Verdict {
     kind: session.kind,
     parentName: parent?.name ?? session.parent_id,
     requireGitFinalization: ctx.config.requireGitFinalization,
+    configProblems: ctx.configProblems.map((p) => formatConfigProblem(p, ctx.root.root)),
     peers: livePeers(ctx.db, session.id, ctx.config.freshnessSeconds, ctx.now),
     now: ctx.now,
   });

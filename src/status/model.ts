@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { type ConfigProblem, shortConfigProblem } from "../config/problems.js";
 import type { Config } from "../config/schema.js";
 import type { StatusModel } from "../core/status-box.js";
 import { dirtyPaths } from "../git/status.js";
@@ -60,10 +61,21 @@ function warnings(db: Db, s: SessionRow, config: Config, now: number): string[] 
   return out;
 }
 
+/** One short row per config problem; the full messages follow the box. */
+function configWarnings(problems: readonly ConfigProblem[], root: string): string[] {
+  return problems.map((p) => shortConfigProblem(p, root));
+}
+
 export function statusModel(
   db: Db,
   s: SessionRow,
-  ctx: { root: string; repoTop: string | null; config: Config; endTurn: boolean },
+  ctx: {
+    root: string;
+    repoTop: string | null;
+    config: Config;
+    configProblems: readonly ConfigProblem[];
+    endTurn: boolean;
+  },
 ): StatusModel {
   const now = Date.now();
   const held = claimsOf(db, s.id);
@@ -89,7 +101,7 @@ export function statusModel(
       claims: p.claims.length,
     })),
     subagents,
-    warnings: warnings(db, s, ctx.config, now),
+    warnings: [...configWarnings(ctx.configProblems, ctx.root), ...warnings(db, s, ctx.config, now)],
     endTurn: ctx.endTurn,
     now,
   };

@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { configFindings } from "../../doctor/config-checks.js";
 import { checkStore, type Finding, type StoreReport } from "../../doctor/store-checks.js";
 import { nodeFinding, staleSessionFindings } from "../../doctor/system-checks.js";
 import { checkWiring } from "../../doctor/wiring-checks.js";
@@ -57,6 +58,7 @@ export function doctorCommand(io: Io): Command {
       const store = checkStore(project.stateDir, { rebuild: opts.rebuild === true });
       const other = [
         nodeFinding(),
+        ...configFindings(project.loaded, project.resolved.root),
         ...(await checkWiring(project.resolved.root, io.env)),
         ...staleSessionFindings(project.stateDir, project.loaded.config.freshnessSeconds),
       ];

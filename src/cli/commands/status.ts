@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { type ConfigProblem, formatConfigProblem } from "../../config/problems.js";
 import type { Findings } from "../../core/finalization.js";
 import { formatFindings } from "../../core/finalization-format.js";
 import { renderStatusBox, type StatusModel } from "../../core/status-box.js";
@@ -16,7 +17,13 @@ interface StatusOptions {
   root?: string;
 }
 
-function statusObject(s: SessionRow, m: StatusModel, findings: Findings | Record<string, never>) {
+interface Shown {
+  model: StatusModel;
+  findings: Findings | Record<string, never>;
+  config: { root: string; problems: readonly ConfigProblem[] };
+}
+
+function statusObject(s: SessionRow, { model: m, findings, config }: Shown) {
   return {
     ok: true,
     session: { id: s.id, name: s.name, client: s.client, task: s.task, activity: s.activity },
@@ -25,14 +32,22 @@ function statusObject(s: SessionRow, m: StatusModel, findings: Findings | Record
     peers: m.peers,
     subagents: m.subagents,
     warnings: m.warnings,
+    configProblems: config.problems.map((p) => ({ ...p, message: formatConfigProblem(p, config.root) })),
     findings,
   };
 }
 
 /** PRODUCT §5: one object whatever the outcome; the status keys stay at the top level too. */
-function statusJson(s: SessionRow, m: StatusModel, findings: Findings | Record<string, never>): string {
-  const status = statusObject(s, m, findings);
+function statusJson(s: SessionRow, shown: Shown): string {
+  const status = statusObject(s, shown);
   return `${JSON.stringify({ ...status, status })}\n`;
+}
+
+/** The box, then each config problem in full: the box has room for where and which key only. */
+function statusText({ model, config }: Shown): string {
+  if (config.problems.length === 0) return renderStatusBox(model);
+  const lines = config.problems.map((p) => `- ${formatConfigProblem(p, config.root)}`);
+  return `${renderStatusBox(model)}Config problems (coordination stays on; Tandem ignores what it cannot use and falls back to its defaults):\n${lines.join("\n")}\n`;
 }
 
 export function statusCommand(io: Io): Command {
@@ -55,7 +70,12 @@ export function statusCommand(io: Io): Command {
         };
         // The check's git processes start first; the box is built while they run.
         const checking = opts.endTurn ? endTurnCheck(db, session, ctx) : null;
-        const model = statusModel(db, session, { ...ctx, endTurn: checking !== null });
+        const problems = project.loaded.problems;
+        const model = statusModel(db, session, {
+          ...ctx,
+          configProblems: problems,
+          endTurn: checking !== null,
+        });
         const check = checking ? await checking : null;
         if (check && !check.ok) {
           // A failed check leaves no evidence behind: no status event, nothing on stdout but JSON.
@@ -67,7 +87,8 @@ export function statusCommand(io: Io): Command {
         write(db, () =>
           append(db, { kind: "status.checked", session: session.id, data: { end_turn: check !== null } }),
         );
-        io.out(opts.json ? statusJson(session, model, check?.findings ?? {}) : renderStatusBox(model));
+        const shown = { model, findings: check?.findings ?? {}, config: { root: ctx.root, problems } };
+        io.out(opts.json ? statusJson(session, shown) : statusText(shown));
       } finally {
         db.close();
       }
