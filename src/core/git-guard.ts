@@ -22,7 +22,10 @@ export interface GitGuardFinding {
   effect: "overwrite" | "commit";
 }
 
-export function judgeGitCalls(calls: readonly JudgedGitCall[], owners: ReadonlyMap<string, Holder>): GitGuardFinding[] {
+export function judgeGitCalls(
+  calls: readonly JudgedGitCall[],
+  owners: ReadonlyMap<string, Holder>,
+): GitGuardFinding[] {
   const out: GitGuardFinding[] = [];
   for (const call of calls) {
     for (const path of call.atRisk) {
@@ -53,7 +56,9 @@ export function gitGuardMessage(findings: readonly GitGuardFinding[], now: numbe
     lines.push(...overwrite.filter((f) => f.command === command).map((f) => holderLine(f, now)));
   }
   for (const command of new Set(commit.map((f) => f.command))) {
-    lines.push(`\`${command}\` skips the pre-commit hook and would commit files another live agent is editing:`);
+    lines.push(
+      `\`${command}\` skips the pre-commit hook and would commit files another live agent is editing:`,
+    );
     lines.push(...commit.filter((f) => f.command === command).map((f) => holderLine(f, now)));
   }
   const holders = [...new Set(findings.map((f) => f.holder.name))].join(", ");
