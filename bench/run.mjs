@@ -9,10 +9,11 @@ import { fileURLToPath } from "node:url";
 import { endTurnBench } from "./end-turn.mjs";
 import { benchHooks } from "./hooks.mjs";
 import { compare, table } from "./lib.mjs";
+import { safetyBench } from "./safety.mjs";
 import { subagentBench } from "./subagents.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-// BENCH_ONLY=startup,hooks,end-turn,subagents runs some sections and only prints
+// BENCH_ONLY=startup,hooks,safety,end-turn,subagents runs some sections and only prints
 // them: RESULTS.md is written by a full run alone.
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (section) => only === null || only.has(section);
@@ -65,6 +66,7 @@ const report = [
   "",
   ...(startup ? ["## Start-up", "", table(startup), ""] : []),
   wanted("hooks") ? benchHooks(bin, ROUNDS) : "",
+  wanted("safety") ? safetyBench(bin, Math.min(ROUNDS, 20)) : "",
   wanted("end-turn") ? endTurnBench({ rounds: Math.min(ROUNDS, 15) }) : "",
   // Each round moves 50 MB through git several times: a few rounds are plenty.
   wanted("subagents") ? subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 5) }) : "",
