@@ -89,6 +89,16 @@ export function wiringMatcher(facts: WiringFacts): (path: string) => WiringHit |
   };
 }
 
+/** A repository path a change touches that is part of Tandem's wiring. */
+export interface WiringChange {
+  path: string;
+  what: string;
+}
+
+export function describeWiring(changes: readonly WiringChange[]): string {
+  return changes.map((c) => `${c.path} (${c.what})`).join(", ");
+}
+
 /** Is `path` (physical, absolute) one of Tandem's wiring files, or a directory holding one? */
 export function wiringFile(path: string, facts: WiringFacts): WiringHit | null {
   return wiringMatcher(facts)(path);

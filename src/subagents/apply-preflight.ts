@@ -1,4 +1,4 @@
-import { describeWiring, type WiringChange } from "./apply-wiring.js";
+import { describeWiring, type WiringChange } from "../core/wiring.js";
 import type { Uncaptured } from "./capture.js";
 import { short } from "./ids.js";
 import { outsidePrefixes, overlapping } from "./path-policy.js";

@@ -1,17 +1,11 @@
 import { isAbsolute, join, relative } from "node:path";
 import { enclosingWorkTrees } from "../config/git-discovery.js";
-import { type WiringFacts, wiringMatcher } from "../core/wiring.js";
+import { type WiringChange, type WiringFacts, wiringMatcher } from "../core/wiring.js";
 import { errorMessage } from "../errors.js";
 import { gitHooksDir } from "../init/snapshot.js";
 import { artifactFor } from "./artifact.js";
 import type { SubCtx } from "./ctx.js";
 import type { CaptureRecord } from "./records.js";
-
-/** A path an artifact changes that is part of Tandem's wiring. */
-export interface WiringChange {
-  path: string;
-  what: string;
-}
 
 /**
  * The wiring of `top`, a checkout of the project's repository: the coordination root `root`
@@ -39,10 +33,6 @@ export function wiringChanges(paths: readonly string[], top: string, root: strin
     if (hit) out.push({ path, what: hit.what });
   }
   return out;
-}
-
-export function describeWiring(changes: readonly WiringChange[]): string {
-  return changes.map((c) => `${c.path} (${c.what})`).join(", ");
 }
 
 export interface CaptureWiring {

@@ -1,6 +1,7 @@
+import { describeWiring } from "../core/wiring.js";
 import { describeUncaptured } from "./apply-preflight.js";
 import type { ApplyOutcome } from "./apply-types.js";
-import { type CaptureWiring, describeWiring } from "./apply-wiring.js";
+import type { CaptureWiring } from "./apply-wiring.js";
 import { short } from "./ids.js";
 import type { ApplyRecord, CaptureRecord, SubRecord } from "./records.js";
 
