@@ -2,7 +2,14 @@ import type { ClaimTarget, RefusedTarget } from "./claims.js";
 import { relativeKey } from "./paths.js";
 import type { Classification } from "./roots.js";
 import type { SymlinkEscape } from "./target-path.js";
-import { ALLOW_WIRING_ENV, WIRING_RULE, type WiringFacts, type WiringHit, wiringMatcher } from "./wiring.js";
+import {
+  ALLOW_WIRING_ENV,
+  grantsWiringEdits,
+  WIRING_RULE,
+  type WiringFacts,
+  type WiringHit,
+  wiringMatcher,
+} from "./wiring.js";
 
 export type TargetFacts =
   | {
@@ -20,6 +27,8 @@ export type TargetFacts =
 export interface WiringGuard {
   facts: WiringFacts;
   allowed: boolean;
+  /** A shell tool call's command text, to see whether it hands out the permission itself. */
+  command: string | null;
 }
 
 export interface TargetPlan {
@@ -92,6 +101,13 @@ export function planTargets(
 ): TargetPlan {
   const plan: TargetPlan = { claim: [], refused: [], uncoordinated: [] };
   const wiringRefusal = wiringCheck(wiring);
+  if (wiring && !wiring.allowed && wiring.command !== null && grantsWiringEdits(wiring.command)) {
+    plan.refused.push({
+      raw: ALLOW_WIRING_ENV,
+      rule: WIRING_RULE,
+      reason: `only the person who starts an agent may set it, since it lets the agent change Tandem's wiring; run the command without it, or ask the user`,
+    });
+  }
   for (const f of facts) {
     if (!f.ok) {
       plan.refused.push({ raw: f.raw, rule: "bad-path", reason: f.reason });

@@ -32,6 +32,14 @@ export const PROJECT_WIRING: readonly WiringRow[] = [
   { file: PROJECT_CONFIG, what: "Tandem's project configuration" },
 ];
 
+/**
+ * A shell command that hands the permission to a process it starts (`TANDEM_ALLOW_WIRING_EDITS=1
+ * claude -p …`, `export …`): only the person starting an agent may give it.
+ */
+export function grantsWiringEdits(command: string): boolean {
+  return command.includes(`${ALLOW_WIRING_ENV}=`);
+}
+
 /** Where the wiring of one checkout lives; every path is physical and absolute. */
 export interface WiringFacts {
   /** The coordination root and the top of its working tree (often the same directory). */

@@ -54,12 +54,14 @@ function targetFacts(
 }
 
 /** The wiring facts only cost anything when a target resolved; the person's env decides the rest. */
-function wiringGuard(ctx: HookCtx, facts: readonly TargetFacts[]): WiringGuard {
+function wiringGuard(ctx: HookCtx, facts: readonly TargetFacts[], shell: boolean): WiringGuard {
   const allowed = ctx.req.env[ALLOW_WIRING_ENV] === "1";
   const paths = allowed
     ? []
     : facts.flatMap((f) => (f.ok ? [f.physical, ...(f.lexical ? [f.lexical] : [])] : []));
-  return { facts: hookWiringFacts(ctx, paths, physicalResolver()), allowed };
+  // The serialized input holds the command however the client shaped it (string or argv).
+  const command = shell ? JSON.stringify(ctx.input.tool?.input ?? null) : null;
+  return { facts: hookWiringFacts(ctx, paths, physicalResolver()), allowed, command };
 }
 
 function inputDigest(input: unknown): { inputBytes: number; inputDigest: string } {
@@ -152,7 +154,7 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   const found = await toolTargets(tool);
   const cwd = ctx.input.cwd ?? ctx.root.root;
   const facts = targetFacts(found.raws, cwd, hookRoots(ctx), ctx.req.env);
-  const plan = planTargets(facts, ctx.config.requireGitFinalization, wiringGuard(ctx, facts));
+  const plan = planTargets(facts, ctx.config.requireGitFinalization, wiringGuard(ctx, facts, found.shell));
   const decision = record(ctx, tool, found.raws, (caller, group) => {
     const held = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);
     markClean(held, plan.claim, { id: caller, group }, ctx.now);

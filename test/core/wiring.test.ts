@@ -125,7 +125,11 @@ const at = (physical: string, lexical = physical): TargetFacts => ({
   escape: null,
   classification: git,
 });
-const guard = (allowed: boolean): WiringGuard => ({ facts: FACTS, allowed });
+const guard = (allowed: boolean, command: string | null = null): WiringGuard => ({
+  facts: FACTS,
+  allowed,
+  command,
+});
 
 describe("planTargets and the wiring", () => {
   it("refuses a wiring file with protected-wiring, saying who may change it and how", () => {
@@ -169,6 +173,19 @@ describe("planTargets and the wiring", () => {
     const plan = planTargets([at("/w/proj/.git/hooks/pre-commit")], false, guard(true));
     expect(plan.refused).toEqual([]);
     expect(plan.claim.map((c) => c.path)).toEqual([".git/hooks/pre-commit"]);
+  });
+
+  it.each<[string, string, boolean]>([
+    ["an inline assignment", "TANDEM_ALLOW_WIRING_EDITS=1 claude -p 'fix the hooks'", true],
+    ["an export", "export TANDEM_ALLOW_WIRING_EDITS=1; codex exec x", true],
+    ["env", "env TANDEM_ALLOW_WIRING_EDITS=1 cursor-agent", true],
+    ["a search for the name", "grep -rn TANDEM_ALLOW_WIRING_EDITS src", false],
+  ])("judges a shell command handing out the permission: %s", (_name, command, refused) => {
+    const plan = planTargets([], false, guard(false, command));
+    expect(plan.refused.map((r) => r.rule)).toEqual(refused ? ["protected-wiring"] : []);
+    if (refused) expect(plan.refused[0]?.reason).toMatch(/only the person who starts an agent/);
+    // An agent the person already allowed hands on nothing it did not have.
+    expect(planTargets([], false, guard(true, command)).refused).toEqual([]);
   });
 
   it("leaves the wiring to the claim rules without a guard", () => {

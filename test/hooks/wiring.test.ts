@@ -143,6 +143,16 @@ describe("an agent's edit of Tandem's wiring at pre-tool-use", () => {
     );
   });
 
+  it("refuses a shell command that starts a process with TANDEM_ALLOW_WIRING_EDITS=1, and allows a search for it", () => {
+    const repo = wiredRepo();
+    const run = (command: string) =>
+      denied(hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo }));
+    expect(run("TANDEM_ALLOW_WIRING_EDITS=1 claude -p 'turn the hooks off'")).toMatch(
+      /TANDEM_ALLOW_WIRING_EDITS: only the person who starts an agent may set it/,
+    );
+    expect(run("grep -rn TANDEM_ALLOW_WIRING_EDITS .")).toBeNull();
+  });
+
   it("allows the ordinary files beside the wiring", () => {
     const repo = wiredRepo();
     for (const file of [
