@@ -14,7 +14,8 @@ import { physicalResolver } from "../core/physical.js";
 import { fsTargetProbe, gatherRootFacts } from "../core/root-facts.js";
 import { classify, type ResolvedRoots, resolveRoots, rootPaths } from "../core/roots.js";
 import { resolveTarget } from "../core/target-path.js";
-import { planTargets, type TargetFacts } from "../core/target-plan.js";
+import { planTargets, type TargetFacts, type WiringGuard } from "../core/target-plan.js";
+import { ALLOW_WIRING_ENV, WIRING_RULE } from "../core/wiring.js";
 import { dirtyPaths } from "../git/status.js";
 import { append, write } from "../store/ledger.js";
 import { sessionByNative } from "../store/queries.js";
@@ -23,6 +24,7 @@ import { crashPoint } from "../testing/crash.js";
 import { type HookCtx, hookSession } from "./context.js";
 import { preservePeerWork } from "./safety-net.js";
 import { saveShellSnapshot } from "./shell-delta.js";
+import { hookWiringFacts } from "./wiring-facts.js";
 
 export function hookRoots(ctx: HookCtx): ResolvedRoots {
   return resolveRoots(
@@ -46,10 +48,22 @@ function targetFacts(
       raw,
       ok: true,
       physical: r.target.physical,
+      lexical: r.target.lexical,
       escape: r.target.escape,
       classification: classify(r.target.physical, roots, fsTargetProbe),
     };
   });
+}
+
+/** The wiring facts only cost anything when a target resolved; the person's env decides the rest. */
+function wiringGuard(ctx: HookCtx, facts: readonly TargetFacts[], shell: boolean): WiringGuard {
+  const allowed = ctx.req.env[ALLOW_WIRING_ENV] === "1";
+  const paths = allowed
+    ? []
+    : facts.flatMap((f) => (f.ok ? [f.physical, ...(f.lexical ? [f.lexical] : [])] : []));
+  // The serialized input holds the command however the client shaped it (string or argv).
+  const command = shell ? JSON.stringify(ctx.input.tool?.input ?? null) : null;
+  return { facts: hookWiringFacts(ctx, paths, physicalResolver()), allowed, command };
 }
 
 function inputDigest(input: unknown): { inputBytes: number; inputDigest: string } {
@@ -141,10 +155,8 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   if (!tool) return ALLOW;
   const found = await toolTargets(tool);
   const cwd = ctx.input.cwd ?? ctx.root.root;
-  const plan = planTargets(
-    targetFacts(found.raws, cwd, hookRoots(ctx), ctx.req.env),
-    ctx.config.requireGitFinalization,
-  );
+  const facts = targetFacts(found.raws, cwd, hookRoots(ctx), ctx.req.env);
+  const plan = planTargets(facts, ctx.config.requireGitFinalization, wiringGuard(ctx, facts, found.shell));
   const decision = record(ctx, tool, found.raws, (caller, group) => {
     const held = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);
     markClean(held, plan.claim, { id: caller, group }, ctx.now);
@@ -156,8 +168,14 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
       now: ctx.now,
     });
   });
-  if (!decision.allow)
-    return { allow: false, rule: "claim-conflict", reason: denialMessage(decision, ctx.now) };
+  if (!decision.allow) {
+    const wiring = decision.refused.some((r) => r.rule === WIRING_RULE);
+    return {
+      allow: false,
+      rule: wiring ? WIRING_RULE : "claim-conflict",
+      reason: denialMessage(decision, ctx.now),
+    };
+  }
   if (found.shell) protectShell(ctx, tool);
   return ALLOW;
 }

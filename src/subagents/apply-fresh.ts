@@ -1,9 +1,10 @@
 import { crashPoint } from "../testing/crash.js";
 import { headOf, isAncestor, operationInProgress, runAm, targetState } from "./apply-git.js";
 import { amFailed, complete, worktreeStage } from "./apply-machine.js";
-import { type PreflightFacts, preflight } from "./apply-preflight.js";
+import { type GateFacts, type PreflightFacts, preflight } from "./apply-preflight.js";
 import { type Run, record, staged } from "./apply-record.js";
 import { type ApplyOutcome, outcome } from "./apply-types.js";
+import { wiringChanges } from "./apply-wiring.js";
 import type { Artifact } from "./artifact.js";
 
 /** Every path the artifact touches: the commit series and the uncommitted patch. */
@@ -11,7 +12,7 @@ export function touchedPaths(art: Artifact): string[] {
   return [...new Set([...art.seriesPaths, ...art.patchPaths])];
 }
 
-export function gateFacts(run: Run, ackRecorded: boolean) {
+export function gateFacts(run: Run, ackRecorded: boolean): GateFacts {
   const { art, req } = run;
   return {
     running: false,
@@ -21,6 +22,9 @@ export function gateFacts(run: Run, ackRecorded: boolean) {
     touched: touchedPaths(art),
     only: req.only,
     worktree: req.sub.worktree,
+    wiring: wiringChanges(touchedPaths(art), run.top, run.ctx.root),
+    allowConfig: req.allowConfig,
+    subId: req.sub.id,
   };
 }
 

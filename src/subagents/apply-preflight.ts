@@ -1,3 +1,4 @@
+import { describeWiring, type WiringChange } from "../core/wiring.js";
 import type { Uncaptured } from "./capture.js";
 import { short } from "./ids.js";
 import { outsidePrefixes, overlapping } from "./path-policy.js";
@@ -13,6 +14,12 @@ export interface GateFacts {
   touched: readonly string[];
   only: readonly string[] | null;
   worktree: string;
+  /** Touched paths that are Tandem's wiring (hooks settings, git hooks, project config). */
+  wiring: readonly WiringChange[];
+  /** `--allow-config`: a person accepts the artifact's changes to the wiring. */
+  allowConfig: boolean;
+  /** The sub-agent, for the commands a message suggests. */
+  subId: string;
 }
 
 /** Facts about the target for a fresh apply (PRODUCT §7.3 preflight). */
@@ -39,10 +46,29 @@ export function describeUncaptured(u: readonly Uncaptured[]): string {
 
 const refuse = (reason: string, paths: string[] = []): Verdict => ({ ok: false, reason, paths });
 
+/**
+ * A sub-agent must not switch coordination off by changing its wiring: those changes land only
+ * when a person passes --allow-config, and are named either way.
+ */
+function wiringGate(f: GateFacts, warnings: string[]): Verdict | null {
+  if (f.wiring.length === 0) return null;
+  const files = describeWiring(f.wiring);
+  if (f.allowConfig) {
+    warnings.push(`this artifact changes Tandem's wiring, accepted with --allow-config: ${files}.`);
+    return null;
+  }
+  return refuse(
+    `the artifact changes Tandem's wiring: ${files}. Such changes can switch coordination off, so apply refuses them without --allow-config: review them (\`tandem sub show ${f.subId}\`, or git diff in ${f.worktree}), and if a person accepts them, run apply again with --allow-config; nothing was applied.`,
+    f.wiring.map((w) => w.path),
+  );
+}
+
 export function gates(f: GateFacts): Verdict {
   if (f.running) return refuse("the child is still running; wait for it to end (or stop it), then apply.");
   if (f.artifactError) return refuse(`cannot apply: ${f.artifactError}.`);
   const warnings: string[] = [];
+  const wiring = wiringGate(f, warnings);
+  if (wiring) return wiring;
   if (f.uncaptured.length > 0) {
     const what = describeUncaptured(f.uncaptured);
     if (!f.ackUncaptured) {

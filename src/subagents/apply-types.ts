@@ -9,6 +9,8 @@ export interface ApplyRequest {
   only: string[] | null;
   ackUncaptured: boolean;
   ackPartial: boolean;
+  /** `--allow-config`: apply changes to Tandem's wiring too. */
+  allowConfig: boolean;
 }
 
 export type ApplyOutcomeKind =

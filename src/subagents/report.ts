@@ -1,5 +1,7 @@
+import { describeWiring } from "../core/wiring.js";
 import { describeUncaptured } from "./apply-preflight.js";
 import type { ApplyOutcome } from "./apply-types.js";
+import type { CaptureWiring } from "./apply-wiring.js";
 import { short } from "./ids.js";
 import type { ApplyRecord, CaptureRecord, SubRecord } from "./records.js";
 
@@ -62,6 +64,15 @@ export function captureLines(c: CaptureRecord | null): string[] {
   return lines;
 }
 
+/** What a capture does to Tandem's wiring, when anything: apply needs a person's --allow-config. */
+export function wiringLines(w: CaptureWiring): string[] {
+  if (w.error !== null) return [`wiring     could not be checked: ${w.error}`];
+  if (w.changes.length === 0) return [];
+  return [
+    `WIRING     changes Tandem's wiring: ${describeWiring(w.changes)}; \`sub apply\` refuses it without --allow-config`,
+  ];
+}
+
 /** One target's apply state (PRODUCT §7.5). */
 export function applyLine(a: ApplyRecord, latest: string | null): string {
   const stale = latest !== null && a.captureId !== latest ? " (an older capture)" : "";
@@ -82,6 +93,7 @@ export function showText(
   running: boolean,
   c: CaptureRecord | null,
   applies: readonly ApplyRecord[],
+  wiring: CaptureWiring,
 ): string {
   const lines = [
     `${sub.id}${sub.name ? ` "${sub.name}"` : ""} — ${sub.client} child ${exitText(sub, running)}`,
@@ -90,6 +102,7 @@ export function showText(
     `command    ${sub.args.join(" ")}`,
     `log        ${sub.log}`,
     ...captureLines(c),
+    ...wiringLines(wiring),
     ...(applies.length
       ? applies.map((a) => `target     ${applyLine(a, c?.id ?? null)}`)
       : ["target     not applied anywhere yet"]),

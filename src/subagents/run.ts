@@ -16,6 +16,8 @@ export interface RunRequest extends CreateRequest {
   env: Readonly<Record<string, string | undefined>>;
   timeoutMs: number | null;
   apply: boolean;
+  /** With apply: accept changes to Tandem's wiring (`--allow-config`). */
+  allowConfig: boolean;
   rm: boolean;
   progress: ((label: string) => Progress) | null;
 }
@@ -44,7 +46,13 @@ function recordExit(ctx: SubCtx, sub: SubRecord, exit: ChildExit): void {
 }
 
 /** Applies into the caller's checkout only a clean result: a failed or partly captured child is left for a human. */
-function autoApply(ctx: SubCtx, sub: SubRecord, capture: CaptureRecord, exit: ChildExit): ApplyOutcome {
+function autoApply(
+  ctx: SubCtx,
+  sub: SubRecord,
+  capture: CaptureRecord,
+  exit: ChildExit,
+  allowConfig: boolean,
+): ApplyOutcome {
   const req = {
     sub,
     target: sub.origin,
@@ -53,6 +61,7 @@ function autoApply(ctx: SubCtx, sub: SubRecord, capture: CaptureRecord, exit: Ch
     only: null,
     ackUncaptured: false,
     ackPartial: false,
+    allowConfig,
   };
   if (exit.reason !== "exited" || exit.exitCode !== 0) {
     return outcome(req, capture.id, {
@@ -98,7 +107,9 @@ export async function runSub(ctx: SubCtx, req: RunRequest): Promise<RunResult> {
   }
   recordExit(ctx, created, exit);
   const capture = await recordCapture(ctx, subById(ctx.db, created.id)!);
-  const applied = req.apply ? autoApply(ctx, subById(ctx.db, created.id)!, capture, exit) : null;
+  const applied = req.apply
+    ? autoApply(ctx, subById(ctx.db, created.id)!, capture, exit, req.allowConfig)
+    : null;
   const removal = req.rm && applied?.ok ? await removeSub(ctx, subById(ctx.db, created.id)!) : null;
   const ok =
     exit.reason === "exited" &&

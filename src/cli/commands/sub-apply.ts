@@ -14,6 +14,7 @@ interface ApplyOptions extends CommonOptions {
   only?: string[];
   acknowledgeUncaptured?: boolean;
   acknowledgePartial?: boolean;
+  allowConfig?: boolean;
 }
 
 export function subApplyCommand(io: Io): Command {
@@ -28,6 +29,10 @@ export function subApplyCommand(io: Io): Command {
     .option("--only <prefix...>", "refuse if the artifact touches any path outside these prefixes")
     .option("--acknowledge-uncaptured", "apply even though some of the child's work was not captured")
     .option("--acknowledge-partial", "record a blocked or interrupted apply as finished by hand")
+    .option(
+      "--allow-config",
+      "also apply changes to Tandem's wiring (hook settings, git hooks, .tandem/config.jsonc), refused without it",
+    )
     .option("--json", "print the outcome as JSON")
     .option("--session <id>", "the calling session (default: the calling agent's)")
     .addHelpText(
@@ -55,6 +60,7 @@ export function subApplyCommand(io: Io): Command {
           only: opts.only ?? null,
           ackUncaptured: opts.acknowledgeUncaptured === true,
           ackPartial: opts.acknowledgePartial === true,
+          allowConfig: opts.allowConfig === true,
         });
       });
       if (opts.json) printJson(io, result);

@@ -12,6 +12,7 @@ interface RunOptions extends CommonOptions {
   name?: string;
   base?: string;
   apply?: boolean;
+  allowConfig?: boolean;
   rm?: boolean;
   timeout?: number;
 }
@@ -52,6 +53,10 @@ export function subRunCommand(io: Io): Command {
     .option("--name <name>", "a name to refer to the sub-agent by")
     .option("--base <ref>", "commit the child starts from (default: HEAD of this checkout)")
     .option("--apply", "apply the artifact to this checkout afterwards")
+    .option(
+      "--allow-config",
+      "with --apply: also apply changes to Tandem's wiring (hook settings, git hooks, .tandem/config.jsonc)",
+    )
     .option("--rm", "with --apply: remove the worktree after a successful apply, when allowed")
     .option("--timeout <seconds>", "stop the child after this long (it is still captured)", parseSeconds)
     .option("--json", "print one JSON object on stdout")
@@ -64,6 +69,7 @@ export function subRunCommand(io: Io): Command {
     .action(async (args: string[], _o: RunOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<RunOptions>();
       if (opts.rm && !opts.apply) throw new UsageError("--rm only works with --apply.");
+      if (opts.allowConfig && !opts.apply) throw new UsageError("--allow-config only works with --apply.");
       const tty = process.stderr.isTTY === true;
       const result = await withSubCtx(io, opts, (ctx) =>
         runSub(ctx, {
@@ -75,6 +81,7 @@ export function subRunCommand(io: Io): Command {
           env: io.env,
           timeoutMs: opts.timeout ? opts.timeout * 1000 : null,
           apply: opts.apply === true,
+          allowConfig: opts.allowConfig === true,
           rm: opts.rm === true,
           progress: tty ? (label) => ttyProgress((t) => io.err(t), label) : null,
         }),

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { TandemError, UsageError } from "../../errors.js";
 import { subRunning } from "../../subagents/apply.js";
+import { captureWiring } from "../../subagents/apply-wiring.js";
 import { discardSub, removeSub } from "../../subagents/cleanup.js";
 import type { SubCtx } from "../../subagents/ctx.js";
 import { recordCapture } from "../../subagents/record-capture.js";
@@ -54,9 +55,12 @@ function showCommand(io: Io): Command {
     .option("--json", "print a JSON object")
     .action(async (id: string, _o: CommonOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<CommonOptions>();
-      const d = await withSubCtx(io, opts, (ctx) => details(ctx, findSub(ctx.db, id)));
+      const d = await withSubCtx(io, opts, (ctx) => {
+        const found = details(ctx, findSub(ctx.db, id));
+        return { ...found, wiring: captureWiring(ctx, found.capture) };
+      });
       if (opts.json) printJson(io, d);
-      else io.out(showText(d.sub, d.running, d.capture, d.applies));
+      else io.out(showText(d.sub, d.running, d.capture, d.applies, d.wiring));
     });
 }
 

@@ -1,0 +1,113 @@
+import { CLIENTS } from "../clients/index.js";
+import { PROJECT_CONFIG } from "../config/root.js";
+import { GIT_HOOK_NAMES } from "../init/git-hooks.js";
+import { isInside, normalizeAbsolute } from "./paths.js";
+
+/**
+ * Which paths are Tandem's own wiring: the files that decide whether its hooks run at all. An
+ * agent that may edit them can switch coordination off, so they are told apart here, purely.
+ */
+
+/** The rule an agent's refused edit of the wiring is reported under. */
+export const WIRING_RULE = "protected-wiring";
+/** Set to 1 in an agent's environment (by the person starting it) to let that agent edit the wiring. */
+export const ALLOW_WIRING_ENV = "TANDEM_ALLOW_WIRING_EDITS";
+
+export interface WiringRow {
+  /** Relative to a project directory (the coordination root and the repository top). */
+  file: string;
+  /** What the file holds, for messages. */
+  what: string;
+}
+
+/** The project's wiring files. A new client adds its rows here. */
+export const PROJECT_WIRING: readonly WiringRow[] = [
+  { file: CLIENTS["claude-code"].settingsFile, what: "Claude Code's hooks" },
+  // Claude Code (and Cursor) run the hooks of the local file too, and it can disable them all.
+  { file: ".claude/settings.local.json", what: "Claude Code's local hooks" },
+  { file: CLIENTS.codex.settingsFile, what: "Codex's hooks" },
+  // `[features] hooks = false` here turns every Codex hook off (CLIENTS §2.1).
+  { file: ".codex/config.toml", what: "Codex's hook settings" },
+  { file: CLIENTS.cursor.settingsFile, what: "Cursor's hooks" },
+  { file: PROJECT_CONFIG, what: "Tandem's project configuration" },
+];
+
+/**
+ * A shell command that hands the permission to a process it starts (`TANDEM_ALLOW_WIRING_EDITS=1
+ * claude -p …`, `export …`): only the person starting an agent may give it.
+ */
+export function grantsWiringEdits(command: string): boolean {
+  return command.includes(`${ALLOW_WIRING_ENV}=`);
+}
+
+/** Where the wiring of one checkout lives; every path is physical and absolute. */
+export interface WiringFacts {
+  /** The coordination root and the top of its working tree (often the same directory). */
+  tops: readonly string[];
+  /** Git's common directory: `<common>/hooks` is where git looks for hooks by default. */
+  commonDir: string | null;
+  /** Where core.hooksPath sends git for its hooks, when it is set; null when unset or unknown. */
+  hooksDir: string | null;
+}
+
+export interface WiringHit {
+  /** The wiring file itself (absolute): the target, or a file inside the directory targeted. */
+  file: string;
+  what: string;
+}
+
+function inDir(dir: string, rel: string): string {
+  return normalizeAbsolute(`${dir}/${rel}`);
+}
+
+function gitHooks(dir: string, where: string): WiringHit[] {
+  return GIT_HOOK_NAMES.map((name) => ({ file: inDir(dir, name), what: `the git ${name} hook${where}` }));
+}
+
+/** Every wiring file of a checkout, as absolute paths. */
+export function wiringFiles(facts: WiringFacts): WiringHit[] {
+  const out: WiringHit[] = [];
+  for (const top of new Set(facts.tops)) {
+    for (const row of PROJECT_WIRING) out.push({ file: inDir(top, row.file), what: row.what });
+  }
+  if (facts.commonDir !== null) {
+    out.push(...gitHooks(inDir(facts.commonDir, "hooks"), ""));
+    // core.hooksPath lives here: pointing it elsewhere silences every git hook.
+    out.push({ file: inDir(facts.commonDir, "config"), what: "git's config (core.hooksPath)" });
+  }
+  if (facts.hooksDir !== null) out.push(...gitHooks(facts.hooksDir, " (core.hooksPath)"));
+  return out;
+}
+
+/**
+ * A matcher over one checkout's wiring: the hit for a path that is a wiring file, or a directory
+ * holding one (`rm -rf .claude` removes the hooks as surely as editing them). A project top and
+ * its ancestors are never counted as such a directory: everything lies below them, and the
+ * ordinary claim rules judge whole-tree commands.
+ */
+export function wiringMatcher(facts: WiringFacts): (path: string) => WiringHit | null {
+  const files = wiringFiles(facts);
+  const byPath = new Map(files.map((f) => [f.file, f]));
+  return (path) => {
+    const p = normalizeAbsolute(path);
+    const exact = byPath.get(p);
+    if (exact) return exact;
+    if (facts.tops.some((top) => isInside(p, top))) return null;
+    return files.find((f) => isInside(p, f.file)) ?? null;
+  };
+}
+
+/** A repository path a change touches that is part of Tandem's wiring. */
+export interface WiringChange {
+  path: string;
+  what: string;
+}
+
+export function describeWiring(changes: readonly WiringChange[]): string {
+  return changes.map((c) => `${c.path} (${c.what})`).join(", ");
+}
+
+/** Is `path` (physical, absolute) one of Tandem's wiring files, or a directory holding one? */
+export function wiringFile(path: string, facts: WiringFacts): WiringHit | null {
+  return wiringMatcher(facts)(path);
+}
