@@ -15,7 +15,7 @@ const clientLaunch = () =>
   });
 
 /**
- * The shape of `.tandem/config.jsonc` and the user config (PRODUCT §3). Unknown
+ * The shape of `.tandem/config.jsonc` and the user config (docs/product.md §3). Unknown
  * keys are errors. Built when a config file is first read: most hooks find none.
  */
 const buildConfigFileSchema = () =>

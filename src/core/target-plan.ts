@@ -39,7 +39,7 @@ function unverifiable(f: Extract<TargetFacts, { ok: true }>): RefusedTarget | nu
 }
 
 /**
- * Which targets are claimed, refused or left uncoordinated (PRODUCT §4.3 steps 2–3).
+ * Which targets are claimed, refused or left uncoordinated (docs/product.md §4.3 steps 2–3).
  * With requireGitFinalization on, anything the end-turn check could not verify is
  * refused before it is written; otherwise it is allowed but not claimed.
  */

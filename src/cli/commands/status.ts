@@ -29,7 +29,7 @@ function statusObject(s: SessionRow, m: StatusModel, findings: Findings | Record
   };
 }
 
-/** PRODUCT §5: one object whatever the outcome; the status keys stay at the top level too. */
+/** docs/product.md §5: one object whatever the outcome; the status keys stay at the top level too. */
 function statusJson(s: SessionRow, m: StatusModel, findings: Findings | Record<string, never>): string {
   const status = statusObject(s, m, findings);
   return `${JSON.stringify({ ...status, status })}\n`;
