@@ -1,6 +1,6 @@
 /**
  * An error meant for the user: one line saying what is wrong and what to do.
- * `exitCode` follows PRODUCT §11: 1 refused/failed, 2 bad usage or input.
+ * `exitCode` follows docs/product.md §11: 1 refused/failed, 2 bad usage or input.
  */
 export class TandemError extends Error {
   constructor(

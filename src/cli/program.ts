@@ -34,7 +34,7 @@ export function buildProgram(
   return program;
 }
 
-/** Runs the CLI and returns the exit code (PRODUCT §11: 0 ok, 1 refused/failed, 2 usage). */
+/** Runs the CLI and returns the exit code (docs/product.md §11: 0 ok, 1 refused/failed, 2 usage). */
 export async function runProgram(
   argv: string[],
   commands: readonly CommandFactory[],

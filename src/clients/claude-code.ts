@@ -21,7 +21,7 @@ const EVENTS: WiredEvent[] = [
 ];
 
 function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
-  // Exit 2 keeps the same turn going with stderr as the model's next instruction (CLIENTS §1.3).
+  // Exit 2 keeps the same turn going with stderr as the model's next instruction (docs/clients.md §1.3).
   if (kind === "stop" && v.block) return { exitCode: 2, stdout: "", stderr: `${v.reason}\n` };
   return nestedAnswer(kind, event, v);
 }
@@ -35,7 +35,7 @@ export const claudeCode: ClientSpec = {
   processName: "claude",
   parse(cliEvent, payload) {
     if (!isObj(payload)) return fail("payload is not a JSON object");
-    // Cursor runs Claude's hook files with its own payloads; its own hooks handle those (CLIENTS §4).
+    // Cursor runs Claude's hook files with its own payloads; its own hooks handle those (docs/clients.md §4).
     if ("cursor_version" in payload)
       return { ok: false, skip: true, reason: "Cursor payload on a Claude Code hook" };
     const sessionId = str(payload, "session_id");

@@ -31,7 +31,7 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
       ? out({ permission: "allow" })
       : out({ permission: "deny", user_message: v.reason, agent_message: v.reason });
   }
-  // Cursor's stop cannot block; a followup message opens a new turn instead (CLIENTS §3.3).
+  // Cursor's stop cannot block; a followup message opens a new turn instead (docs/clients.md §3.3).
   if (kind === "stop") return out(v.block && v.reason ? { followup_message: v.reason } : {});
   if (kind === "session-start" && v.context) return out({ additional_context: v.context });
   if (event?.native === "beforeSubmitPrompt") return out({ continue: true });

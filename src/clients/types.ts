@@ -13,7 +13,7 @@ export type HookKind =
 /** One hook a client module registers: the native event, its CLI name, and an optional matcher. */
 export interface WiredEvent {
   native: string;
-  /** Kebab-case form used in `tandem hook <client> <event>` (PRODUCT §11). */
+  /** Kebab-case form used in `tandem hook <client> <event>` (docs/product.md §11). */
   cli: string;
   kind: HookKind;
   matcher?: string;
@@ -74,7 +74,7 @@ export interface ClientSpec {
   /** `nested`: `{hooks: {Event: [{matcher, hooks: [{type, command}]}]}}`; `flat`: Cursor's `{version, hooks: {event: [{command}]}}`. */
   layout: "nested" | "flat";
   events: readonly WiredEvent[];
-  /** Variables the client sets in its agent's shell that carry the native session id (CLIENTS §11). */
+  /** Variables the client sets in its agent's shell that carry the native session id (docs/clients.md §11). */
   sessionEnv: readonly string[];
   /** A substring of the agent's process command line, for process discovery. */
   processName: string;

@@ -57,7 +57,7 @@ function discoveredRoot(cwd: string): { root: string; source: RootSource } | nul
 }
 
 /**
- * The one root resolution used by every hook and command (PRODUCT §2):
+ * The one root resolution used by every hook and command (docs/product.md §2):
  * --root, TANDEM_ROOT, CLAUDE_PROJECT_DIR (hooks), the nearest ancestor with
  * .tandem/config.jsonc, else the outermost working tree (superprojects win).
  */

@@ -15,7 +15,7 @@ const clientLaunch = () =>
   });
 
 /**
- * The shape of `.tandem/config.jsonc` and the user config (PRODUCT §3). Unknown keys
+ * The shape of `.tandem/config.jsonc` and the user config (docs/product.md §3). Unknown keys
  * are refused: the loader reports them and leaves them out (src/config/validate.ts).
  * Built when a config file is first read: most hooks find none.
  */

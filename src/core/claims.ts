@@ -1,5 +1,5 @@
 /**
- * The claim decision (PRODUCT §4.3 steps 4–5): pure over plain data, so every
+ * The claim decision (docs/product.md §4.3 steps 4–5): pure over plain data, so every
  * rule is tested with tables and the hook only gathers facts and records results.
  */
 

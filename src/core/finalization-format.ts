@@ -1,5 +1,5 @@
 /**
- * The end-turn failure message (PRODUCT §5): every problem grouped by kind, each group saying
+ * The end-turn failure message (docs/product.md §5): every problem grouped by kind, each group saying
  * what is wrong and what to do. Remedies only ever ask for Git operations in Git repositories;
  * a non-Git path gets a configuration or relocation remedy instead.
  */

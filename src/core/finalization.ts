@@ -1,5 +1,5 @@
 /**
- * The end-turn Git finalization verdict (PRODUCT §5). Pure: the owned paths arrive already
+ * The end-turn Git finalization verdict (docs/product.md §5). Pure: the owned paths arrive already
  * classified (finalization/scope.ts) and every Git fact arrives as data (finalization/facts.ts),
  * so every rule here is a table test away.
  */
@@ -224,7 +224,7 @@ export type SyncVerdict =
   | { kind: "unpushed"; finding: UnpushedFinding }
   | { kind: "unverifiable"; reason: string };
 
-/** PRODUCT §5.3 "Synchronized", with no fetch: only local remote-tracking refs are consulted. */
+/** docs/product.md §5.3 "Synchronized", with no fetch: only local remote-tracking refs are consulted. */
 export function syncVerdict(repo: string, s: SyncFacts): SyncVerdict {
   const branch = s.branch;
   // An unborn branch has no commit that could be missing from a remote.

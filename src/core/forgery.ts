@@ -1,5 +1,5 @@
 /**
- * Whether a hook call comes from inside another agent's tool call (PRODUCT: only
+ * Whether a hook call comes from inside another agent's tool call (docs/product.md §12: only
  * the client runs hooks). Pure: the hook gathers which agent process it runs
  * under and which sessions are recorded for that process.
  */

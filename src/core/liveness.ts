@@ -1,4 +1,4 @@
-/** Facts about a session needed to judge liveness (PRODUCT §4.1). */
+/** Facts about a session needed to judge liveness (docs/product.md §4.1). */
 export interface LivenessFacts {
   lastSeen: number;
   ended: boolean;

@@ -1,5 +1,5 @@
 /**
- * Lexical path handling for write targets (PRODUCT §4.3 step 2). Pure: no filesystem access.
+ * Lexical path handling for write targets (docs/product.md §4.3 step 2). Pure: no filesystem access.
  *
  * Agents report targets in many spellings: relative to the payload cwd, absolute, or — when the
  * client runs on Windows against a WSL checkout — as `\\wsl$\<distro>\…` UNC paths or `C:\…`

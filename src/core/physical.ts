@@ -6,7 +6,7 @@ import { isNormal, type PathResult } from "./paths.js";
 const MAX_LINKS = 40;
 
 /**
- * Where a write to `abs` would physically land (PRODUCT §4.3 step 2).
+ * Where a write to `abs` would physically land (docs/product.md §4.3 step 2).
  *
  * `abs` is absolute and may still contain `..`: those are resolved against the physical parent,
  * as the kernel does. Components that do not exist yet are kept as written (treated like the

@@ -34,7 +34,7 @@ export function ritualReminder(requireGitFinalization: boolean): string {
   return `Tandem reminder: if you use tools this turn, finish with \`tandem task "…"\` and \`${statusCommand(requireGitFinalization)}\`.`;
 }
 
-/** Codex human-facing sessions: the answer must carry the status as its footer (PRODUCT §4.5). */
+/** Codex human-facing sessions: the answer must carry the status as its footer (docs/product.md §4.5). */
 export function codexFooterInstruction(requireGitFinalization: boolean): string {
   const status = statusCommand(requireGitFinalization);
   return `Tandem: finish the user's request first. Then run \`tandem task "<one line: what you worked on>"\` and, as your final shell call, \`${status}\`; append its output verbatim in a fenced code block at the bottom of this same reply.`;

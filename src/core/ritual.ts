@@ -1,5 +1,5 @@
 /**
- * The end-of-turn ritual (PRODUCT §6) as a pure function over the session's
+ * The end-of-turn ritual (docs/product.md §6) as a pure function over the session's
  * events: which window counts, which rule is unmet, and how it is enforced.
  */
 

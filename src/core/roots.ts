@@ -1,5 +1,5 @@
 /**
- * Finalization roots and dispositions (PRODUCT §5.2). Pure: every filesystem and Git fact arrives
+ * Finalization roots and dispositions (docs/product.md §5.2). Pure: every filesystem and Git fact arrives
  * as data (see root-facts.ts), so the same decisions run at pre-tool-use and at end-turn.
  */
 import { isInside, lexicalTarget, relativeKey } from "./paths.js";

@@ -43,7 +43,7 @@ function configLines(problems: readonly string[]): string[] {
   ];
 }
 
-/** What an agent is told when its session starts (PRODUCT §4.5). */
+/** What an agent is told when its session starts (docs/product.md §4.5). */
 export function sessionStartContext(c: SessionContextInput): string {
   const lines = [
     `Tandem: you are ${c.name}. Other AI agents may work in this repository at the same time; an edit of a file another live agent holds is refused with a message naming it — then work on something else or coordinate, never work around it.`,

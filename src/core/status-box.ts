@@ -33,7 +33,7 @@ function list(items: string[], max: number): string {
   return items.length > max ? `${shown} (+${items.length - max} more)` : shown;
 }
 
-/** The fixed-width, plain-text status box (PRODUCT §8). */
+/** The fixed-width, plain-text status box (docs/product.md §8). */
 export function renderStatusBox(m: StatusModel): string {
   const head = `${BOX_HEAD}${m.session.name} `;
   const lines = [

@@ -89,7 +89,7 @@ function wiringCheck(
 }
 
 /**
- * Which targets are claimed, refused or left uncoordinated (PRODUCT §4.3 steps 2–3). Tandem's
+ * Which targets are claimed, refused or left uncoordinated (docs/product.md §4.3 steps 2–3). Tandem's
  * wiring is refused first, wherever it lies, unless the guard allows it.
  * With requireGitFinalization on, anything the end-turn check could not verify is
  * refused before it is written; otherwise it is allowed but not claimed.

@@ -26,7 +26,7 @@ export const PROJECT_WIRING: readonly WiringRow[] = [
   // Claude Code (and Cursor) run the hooks of the local file too, and it can disable them all.
   { file: ".claude/settings.local.json", what: "Claude Code's local hooks" },
   { file: CLIENTS.codex.settingsFile, what: "Codex's hooks" },
-  // `[features] hooks = false` here turns every Codex hook off (CLIENTS §2.1).
+  // `[features] hooks = false` here turns every Codex hook off (docs/clients.md §2.1).
   { file: ".codex/config.toml", what: "Codex's hook settings" },
   { file: CLIENTS.cursor.settingsFile, what: "Cursor's hooks" },
   { file: PROJECT_CONFIG, what: "Tandem's project configuration" },

@@ -1,5 +1,5 @@
 /**
- * `tandem status --end-turn` (PRODUCT §5): proves the session's own Git work is committed and
+ * `tandem status --end-turn` (docs/product.md §5): proves the session's own Git work is committed and
  * pushed. Scope and classification (scope.ts) and Git facts (facts.ts) are gathered here; the
  * verdict is core/finalization.ts.
  */

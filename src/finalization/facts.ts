@@ -120,7 +120,7 @@ class Gatherer {
   }
 
   /**
-   * One level of the superproject walk (PRODUCT §5.3 "Submodules"): every child reached so far is
+   * One level of the superproject walk (docs/product.md §5.3 "Submodules"): every child reached so far is
    * checked against its enclosing repository, batched per parent. Returns the superprojects reached.
    */
   private async climb(children: string[]): Promise<string[]> {

@@ -1,5 +1,5 @@
 /**
- * The end-turn scope (PRODUCT §5.1): every path the session ever owned, re-classified now.
+ * The end-turn scope (docs/product.md §5.1): every path the session ever owned, re-classified now.
  * Ledger rows are evidence of what the session did, never authority over where Tandem looks:
  * a stored disposition or root is ignored and each path goes through the same classifier as a
  * pre-tool-use target.

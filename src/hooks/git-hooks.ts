@@ -73,7 +73,7 @@ function releasable(ctx: GitHookCtx, claim: ClaimRow, callerGroup: string | null
   return !h.live || h.group === callerGroup;
 }
 
-/** post-commit / post-checkout: release the claims whose file is clean now (PRODUCT §4.4). */
+/** post-commit / post-checkout: release the claims whose file is clean now (docs/product.md §4.4). */
 function releaseClean(ctx: GitHookCtx, reason: "commit" | "checkout"): void {
   const inRepo = claimsInRepo(ctx);
   const paths = [...inRepo.keys()].filter((p) => p !== ".");
@@ -128,7 +128,7 @@ function contamination(ctx: GitHookCtx, staged: string[], committerGroup: string
   return found;
 }
 
-/** pre-commit: refuse an agent's commit of files another live session holds (PRODUCT §4.4). */
+/** pre-commit: refuse an agent's commit of files another live session holds (docs/product.md §4.4). */
 function guardCommit(ctx: GitHookCtx): HookResult {
   const committer = resolveCaller(ctx.db, {
     env: ctx.req.env,
@@ -186,7 +186,7 @@ export async function runGitHook(req: HookRequest): Promise<HookResult> {
     releaseClean(ctx, name === "post-commit" ? "commit" : "checkout");
     return OK;
   } catch (err) {
-    // Unreadable state is a gate failure for pre-commit (PRODUCT §9); the post hooks never fail git.
+    // Unreadable state is a gate failure for pre-commit (docs/product.md §9); the post hooks never fail git.
     if (name === "pre-commit" && err instanceof StateCorruptError && req.env.TANDEM_BYPASS !== "1") {
       return {
         exitCode: 1,

@@ -43,7 +43,7 @@ const USAGE = "tandem: usage: tandem hook <claude-code|codex|cursor> <event> (pa
 
 interface Failure {
   message: string;
-  /** Corrupt state closes gates whatever agents.failClosed says (PRODUCT §9). */
+  /** Corrupt state closes gates whatever agents.failClosed says (docs/product.md §9). */
   corrupt: boolean;
 }
 
@@ -92,7 +92,7 @@ function recordFailure(
   }
 }
 
-/** Every Stop leaves a `turn.stopped`, also one whose check failed: it let the turn end (PRODUCT §6.3). */
+/** Every Stop leaves a `turn.stopped`, also one whose check failed: it let the turn end (docs/product.md §6.3). */
 function recordFailOpenStop(db: Db, client: ClientSpec, input: HookInput, message: string): void {
   const session = sessionByNative(db, client.name, input.sessionId);
   if (!session) return;

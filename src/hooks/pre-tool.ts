@@ -149,7 +149,7 @@ function record(
   });
 }
 
-/** PRODUCT §4.3: find every target, resolve them all, then acquire all or none in one transaction. */
+/** docs/product.md §4.3: find every target, resolve them all, then acquire all or none in one transaction. */
 export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   const tool = ctx.input.tool;
   if (!tool) return ALLOW;

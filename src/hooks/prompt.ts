@@ -23,7 +23,7 @@ function lastPeersDigest(ctx: HookCtx, session: string): string | null {
 }
 
 /**
- * user-prompt-submit (PRODUCT §4.5): record the prompt, tell the agent when its
+ * user-prompt-submit (docs/product.md §4.5): record the prompt, tell the agent when its
  * peers changed since its last prompt, remind it of the ritual; human-facing
  * Codex sessions get the status-footer instruction on every prompt.
  */

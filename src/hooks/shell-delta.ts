@@ -86,7 +86,7 @@ function attribute(paths: string[], owners: PeerOwners, concurrent: boolean, own
 
 /**
  * After a shell command: record what it changed as touched by this session
- * (PRODUCT §4.5). A path a live peer claimed or touched, or any change made while
+ * (docs/product.md §4.5). A path a live peer claimed or touched, or any change made while
  * a peer's command also ran, is recorded as unattributed instead.
  */
 export function recordShellDelta(ctx: HookCtx, tool: ToolCall): Attribution | null {

@@ -18,7 +18,7 @@ function recentEvents(ctx: HookCtx, session: string): RitualEvent[] {
 }
 
 /**
- * Stop (PRODUCT §6): refresh the session and record what the turn changed, then
+ * Stop (docs/product.md §6): refresh the session and record what the turn changed, then
  * judge the ritual and record `turn.stopped` whatever the client will do with it.
  */
 export function onStop(ctx: HookCtx): Verdict {

@@ -11,7 +11,7 @@ import { errorMessage } from "../errors.js";
 import { parseOurCommand } from "./hook-command.js";
 
 /**
- * Codex skips untrusted hooks silently (CLIENTS §2.1), so after wiring Codex, init asks Codex
+ * Codex skips untrusted hooks silently (docs/clients.md §2.1), so after wiring Codex, init asks Codex
  * itself (`hooks/list` over `codex app-server`) which of our hooks still need review. It only
  * reports: trusting is the user's decision, made in Codex's `/hooks`.
  */

@@ -4,7 +4,7 @@ import { hookCommand, parseOurCommand } from "./hook-command.js";
 import { isObject, type Layout, type WantedHook } from "./reconcile.js";
 import { isEmptyObject } from "./settings-json.js";
 
-/** Cursor's flat `.cursor/hooks.json`: `{version: 1, hooks: {event: [{command, matcher?, loop_limit?}]}}` (CLIENTS §3.1). */
+/** Cursor's flat `.cursor/hooks.json`: `{version: 1, hooks: {event: [{command, matcher?, loop_limit?}]}}` (docs/clients.md §3.1). */
 
 /**
  * Cursor's stop cannot block; a followup message opens a new turn instead, and `loop_limit` caps how

@@ -24,7 +24,7 @@ export function parseClients(list: string | undefined): ClientName[] {
   return [...new Set(names)] as ClientName[];
 }
 
-/** The coordination root (PRODUCT §2); init wires git hooks, so it must lie inside a repository. */
+/** The coordination root (docs/product.md §2); init wires git hooks, so it must lie inside a repository. */
 export function initRoot(cwd: string, flag: string | undefined, env: Env): string {
   const resolved = resolveRoot({ cwd, flag, env });
   if (!resolved.repo) {

@@ -1,7 +1,7 @@
 import { DEFAULT_CONFIG } from "../config/schema.js";
 
 /**
- * The `.tandem/config.jsonc` that `tandem init` creates: every key of PRODUCT §3, commented out
+ * The `.tandem/config.jsonc` that `tandem init` creates: every key of docs/product.md §3, commented out
  * with its default and meaning, so the file parses to an empty config (all defaults) and a user
  * changes a setting by uncommenting one line. Defaults come from DEFAULT_CONFIG so the two cannot
  * drift apart.

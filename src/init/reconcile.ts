@@ -1,7 +1,7 @@
 import type { JsonOp, JsonPath } from "./json-edit.js";
 
 /**
- * The registration algorithm of CLIENTS §1.1, shared by the nested (Claude, Codex) and flat
+ * The registration algorithm of docs/clients.md §1.1, shared by the nested (Claude, Codex) and flat
  * (Cursor) layouts. A "unit" is one element of an event's array: a matcher group, or a flat entry.
  * Pure: it looks at parsed data and answers with edit operations.
  */

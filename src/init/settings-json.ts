@@ -5,10 +5,10 @@ import { isObject, type Layout, type WantedHook } from "./reconcile.js";
 
 /**
  * Claude Code's `.claude/settings.json` and Codex's `.codex/hooks.json`:
- * `{hooks: {Event: [{matcher?, hooks: [{type: "command", command, timeout?}]}]}}` (CLIENTS §1.1, §2.1).
+ * `{hooks: {Event: [{matcher?, hooks: [{type: "command", command, timeout?}]}]}}` (docs/clients.md §1.1, §2.1).
  */
 
-/** Codex rejects the whole file for any other top-level key (CLIENTS §2.1, observed in 0.171.0). */
+/** Codex rejects the whole file for any other top-level key (docs/clients.md §2.1, observed in 0.171.0). */
 const CODEX_TOP_LEVEL = new Set(["description", "hooks"]);
 
 function handlers(group: unknown): unknown[] {

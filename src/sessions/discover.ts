@@ -4,7 +4,7 @@ import { ancestors, type ProcInfo, procInfo } from "./proc.js";
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "fish", "ash", "node", "timeout", "env"]);
 
 /**
- * The agent process behind a hook (PRODUCT §4.1): Claude exports CLAUDE_PID;
+ * The agent process behind a hook (docs/product.md §4.1): Claude exports CLAUDE_PID;
  * otherwise the nearest ancestor whose name matches the client, else the first
  * ancestor that is not a shell. Returns null when nothing plausible is found.
  */

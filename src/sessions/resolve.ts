@@ -53,7 +53,7 @@ function fromAncestry(pid: number, among: SessionRow[]): SessionRow | null {
 }
 
 /**
- * Finds the session a command runs for (PRODUCT §4.1): --session, TANDEM_SESSION,
+ * Finds the session a command runs for (docs/product.md §4.1): --session, TANDEM_SESSION,
  * the client's session variables, the caller's process ancestry, the single live
  * session. Returns null when nothing resolves.
  */

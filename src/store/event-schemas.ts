@@ -6,7 +6,7 @@ const relPath = () => z.string().check(z.minLength(1));
 const disposition = () => z.enum(["git", "output"]);
 
 /**
- * One schema per event kind (PRODUCT §4.2), built on first use: constructing
+ * One schema per event kind (docs/product.md §4.2), built on first use: constructing
  * every schema up front cost each hook ~5 ms, and a hook validates two or three
  * kinds. The ledger refuses an event whose data does not match, so every stored
  * event is readable by every later version.

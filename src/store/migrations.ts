@@ -65,7 +65,7 @@ export const PROJECTION_TABLES = [
 ] as const;
 
 /**
- * Sub-agent views (PRODUCT §7): created by their own migration, so they are not
+ * Sub-agent views (docs/product.md §7): created by their own migration, so they are not
  * part of PROJECTION_DDL (spread into migration 1); `doctor --rebuild` recreates
  * them from this list. JSON columns hold event data verbatim.
  */

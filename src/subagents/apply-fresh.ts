@@ -28,7 +28,7 @@ export function gateFacts(run: Run, ackRecorded: boolean): GateFacts {
   };
 }
 
-/** Reads the target for the preflight of a fresh apply (PRODUCT §7.3). */
+/** Reads the target for the preflight of a fresh apply (docs/product.md §7.3). */
 export function preflightFacts(run: Run, running: boolean): PreflightFacts {
   const { art, req, top } = run;
   const { head, staged, dirty } = targetState(top);

@@ -22,7 +22,7 @@ export interface GateFacts {
   subId: string;
 }
 
-/** Facts about the target for a fresh apply (PRODUCT §7.3 preflight). */
+/** Facts about the target for a fresh apply (docs/product.md §7.3 preflight). */
 export interface PreflightFacts extends GateFacts {
   head: string | null;
   expectedHead: string | null;

@@ -128,7 +128,7 @@ function worktreeAfterLanding(run: Run, row: ApplyRecord, amHead: string): Apply
 }
 
 /**
- * Continues an interrupted apply from its durable marker (PRODUCT §7.3).
+ * Continues an interrupted apply from its durable marker (docs/product.md §7.3).
  * Returns null when HEAD is still at the fence: nothing landed, start fresh.
  */
 export function resumeApply(run: Run, row: ApplyRecord, running: boolean): ApplyOutcome | null {

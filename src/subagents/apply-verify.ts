@@ -5,7 +5,7 @@ import type { ApplyRecord } from "./records.js";
 export type AppliedCheck = { ok: true } | { ok: false; reason: string; paths: string[] };
 
 /**
- * Whether a completed apply is still in the target (PRODUCT §7.3): the
+ * Whether a completed apply is still in the target (docs/product.md §7.3): the
  * post-apply HEAD must be in HEAD's history, and the uncommitted changes must
  * not have been discarded. Later edits or commits of them still count; every
  * patch path back at its pre-apply content does not. A completion the user

@@ -59,7 +59,7 @@ function finishedCapture(sub: SubRecord, capture: CaptureRecord | null): string 
 }
 
 /**
- * `sub apply` (PRODUCT §7.3): continue an interrupted apply of this sub-agent
+ * `sub apply` (docs/product.md §7.3): continue an interrupted apply of this sub-agent
  * into this target from its marker, report an existing completion after
  * checking it still holds, or apply the latest capture fresh.
  */

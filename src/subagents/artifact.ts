@@ -99,7 +99,7 @@ function build(
 /**
  * The series a fresh apply offers `target`: the whole capture, or, when the
  * target already holds commits of this child from an earlier completed apply,
- * only what came after them (PRODUCT §7.2). A capture made before that apply
+ * only what came after them (docs/product.md §7.2). A capture made before that apply
  * completed has no such series, and the target is told to capture again.
  */
 export function artifactFor(ctx: SubCtx, capture: CaptureRecord, row: ApplyRecord | null): Artifact {

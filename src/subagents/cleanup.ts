@@ -16,7 +16,7 @@ export interface CleanupResult {
 
 const refuse = (message: string): CleanupResult => ({ ok: false, message });
 
-/** Blobs present and hashes verified for everything the capture names (PRODUCT §7.4). */
+/** Blobs present and hashes verified for everything the capture names (docs/product.md §7.4). */
 function durable(ctx: SubCtx, c: CaptureRecord): boolean {
   const blobs = [c.mboxBlob, c.patchBlob, ...c.series.map((s) => s.mboxBlob)].filter(
     (b): b is string => b !== null,
@@ -97,7 +97,7 @@ async function removalBlocker(ctx: SubCtx, sub: SubRecord): Promise<string | nul
   return null;
 }
 
-/** `sub remove`: only when the latest capture holds everything (PRODUCT §7.4). */
+/** `sub remove`: only when the latest capture holds everything (docs/product.md §7.4). */
 export async function removeSub(ctx: SubCtx, sub: SubRecord): Promise<CleanupResult> {
   if (sub.removal) return { ok: true, message: `${sub.id} was already ${sub.removal}; nothing to do.` };
   const blocker = await removalBlocker(ctx, sub);

@@ -54,7 +54,7 @@ function checkName(ctx: SubCtx, name: string | null): void {
 
 /**
  * Creates the child's worktree on `tandem/sub/<id>` at the exact base commit and
- * records it (PRODUCT §7.1). An exec child gets its session recorded here, with
+ * records it (docs/product.md §7.1). An exec child gets its session recorded here, with
  * `sub run` as its agent process; a client child's own hooks register it.
  */
 export function createSub(ctx: SubCtx, req: CreateRequest): SubRecord {

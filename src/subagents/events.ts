@@ -9,7 +9,7 @@ const stage = () => z.enum(["am-started", "commits-applied", "worktree-started"]
 /** A patch path and the blob it had in the target just before the uncommitted patch (null: absent). */
 const preApply = () => z.array(z.object({ path: z.string(), blob: z.nullable(z.string()) }));
 
-/** The commit series offered to one target whose earlier apply moved its base (PRODUCT §7.2). */
+/** The commit series offered to one target whose earlier apply moved its base (docs/product.md §7.2). */
 const series = () =>
   z.object({
     target: z.string(),
@@ -24,7 +24,7 @@ const series = () =>
 /** Which sub-agent, which capture, which target: the key of every apply event. */
 const applyKey = () => ({ id: z.string(), captureId: z.string(), target: z.string() });
 
-/** Event kinds of fork-isolated sub-agents (PRODUCT §7), merged into the ledger's schema factories. */
+/** Event kinds of fork-isolated sub-agents (docs/product.md §7), merged into the ledger's schema factories. */
 export const SUBAGENT_EVENT_SCHEMAS = {
   "subagent.created": () =>
     z.object({

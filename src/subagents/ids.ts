@@ -10,7 +10,7 @@ export function newCaptureId(): string {
   return `cap_${randomBytes(6).toString("hex")}`;
 }
 
-/** The branch a child works on (PRODUCT §7.1). */
+/** The branch a child works on (docs/product.md §7.1). */
 export function subBranch(id: string): string {
   return `tandem/sub/${id}`;
 }

@@ -35,7 +35,7 @@ const BUILT_IN: Record<Exclude<SubClient, "exec">, LaunchLine> = {
 };
 
 /**
- * The command that runs a child (PRODUCT §7.1). `exec`: ARGS is the command
+ * The command that runs a child (docs/product.md §7.1). `exec`: ARGS is the command
  * itself (an override is a wrapper put in front of it). A client: ARGS joined
  * is the prompt, appended after the client's command and flags, which
  * `subagents.clients.<name>` replaces.

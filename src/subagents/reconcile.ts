@@ -24,7 +24,7 @@ export type CommitDecision =
 const failClosed = (reason: string): CommitDecision => ({ kind: "fail-closed", reason });
 
 /**
- * Reconciles a durable stage marker with the repository (PRODUCT §7.3). An
+ * Reconciles a durable stage marker with the repository (docs/product.md §7.3). An
  * am-started marker with an am session running asks the user; with HEAD still
  * at the fence nothing landed; with exactly the artifact's commits after the
  * fence they landed; anything else fails closed. Later stages only need their
@@ -94,7 +94,7 @@ export interface PartialFacts {
   markersLeft: readonly string[];
 }
 
-/** Why an acknowledgement cannot be taken, or null. The ancestry check stays (PRODUCT §7.3). */
+/** Why an acknowledgement cannot be taken, or null. The ancestry check stays (docs/product.md §7.3). */
 export function partialRefusal(f: PartialFacts): string | null {
   if (f.amInProgress)
     return "a `git am` session is still in progress; run `git am --continue` or `git am --abort` first";

@@ -14,7 +14,7 @@ function appliedBases(ctx: SubCtx, sub: SubRecord) {
 }
 
 /**
- * Captures the child's worktree and records the artifact (PRODUCT §7.2). The
+ * Captures the child's worktree and records the artifact (docs/product.md §7.2). The
  * record is appended only after every blob it names is durable; it supersedes
  * earlier captures, a failed one too (as work not captured).
  */

@@ -5,7 +5,7 @@ import type { CaptureWiring } from "./apply-wiring.js";
 import { short } from "./ids.js";
 import type { ApplyRecord, CaptureRecord, SubRecord } from "./records.js";
 
-/** The `capture` object of `sub run --json` (PRODUCT §11). */
+/** The `capture` object of `sub run --json` (docs/product.md §11). */
 export function captureJson(c: CaptureRecord | null) {
   if (!c) return null;
   return {
@@ -17,7 +17,7 @@ export function captureJson(c: CaptureRecord | null) {
   };
 }
 
-/** Exactly the keys of PRODUCT §11 for `sub run --json`. */
+/** Exactly the keys of docs/product.md §11 for `sub run --json`. */
 export function runJson(sub: SubRecord, c: CaptureRecord | null, applied: ApplyOutcome | null) {
   return {
     id: sub.id,
@@ -50,7 +50,7 @@ export function exitText(sub: SubRecord, running: boolean): string {
   }
 }
 
-/** What a capture holds and what it does not (PRODUCT §7.5). */
+/** What a capture holds and what it does not (docs/product.md §7.5). */
 export function captureLines(c: CaptureRecord | null): string[] {
   if (!c) return ["captured   nothing yet (run `tandem sub capture`)"];
   const held = [
@@ -73,7 +73,7 @@ export function wiringLines(w: CaptureWiring): string[] {
   ];
 }
 
-/** One target's apply state (PRODUCT §7.5). */
+/** One target's apply state (docs/product.md §7.5). */
 export function applyLine(a: ApplyRecord, latest: string | null): string {
   const stale = latest !== null && a.captureId !== latest ? " (an older capture)" : "";
   switch (a.stage) {

@@ -73,7 +73,7 @@ function autoApply(
 }
 
 /**
- * `sub run` (PRODUCT §7.1): worktree and branch at the base, the child headless
+ * `sub run` (docs/product.md §7.1): worktree and branch at the base, the child headless
  * with its output in the log, then capture whatever happened to the child,
  * then (with --apply) apply and (with --rm) remove when that is allowed.
  */

@@ -12,7 +12,7 @@ export interface AppliedBase {
 
 /**
  * The commit series from `from` to the child's `head` as its own mbox blob: what
- * a target that already holds `from` still lacks (PRODUCT §7.2). A child whose
+ * a target that already holds `from` still lacks (docs/product.md §7.2). A child whose
  * history no longer contains `from` (amended or rebased after that apply) gets
  * an error instead, so apply there refuses rather than offering a landed commit.
  */

@@ -1,5 +1,5 @@
 /**
- * Write targets of a Codex `apply_patch` envelope (CLIENTS.md §5).
+ * Write targets of a Codex `apply_patch` envelope (docs/clients.md §5).
  *
  * The walk mirrors Codex's own parser (`parse_one_hunk` / `parse_update_file_chunk`)
  * so that content lines which merely look like headers are never read as headers.

@@ -60,7 +60,7 @@ async function fromShell(command: string): Promise<ToolTargets> {
 }
 
 /**
- * Every write target in the FULL tool input (PRODUCT §4.3 step 1). Tools that
+ * Every write target in the FULL tool input (docs/product.md §4.3 step 1). Tools that
  * cannot write (Read, Grep, …) have none. The shell parser loads only here.
  */
 export async function toolTargets(tool: ToolCall): Promise<ToolTargets> {

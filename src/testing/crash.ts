@@ -1,5 +1,5 @@
 /**
- * Fault injection for tests (PRODUCT §10): when TANDEM_TEST_CRASH_AT names this
+ * Fault injection for tests (docs/product.md §10): when TANDEM_TEST_CRASH_AT names this
  * point, the process dies at once — SIGKILL, exit status 137, no cleanup, no
  * rollback handlers — exactly like a crash. Inert when the variable is unset.
  */

@@ -87,7 +87,7 @@ function boardClaims(db: Db, views: readonly SessionView[], root: string): Board
       lastSeen: s?.lastSeen ?? 0,
     });
   }
-  // Claims that block come first; stale ones are shown but no longer stop anyone (PRODUCT §4.3).
+  // Claims that block come first; stale ones are shown but no longer stop anyone (docs/product.md §4.3).
   return out.sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state]);
 }
 

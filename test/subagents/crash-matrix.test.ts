@@ -13,7 +13,7 @@ import {
   targetState,
 } from "./sub-fixture.js";
 
-/** Children of three shapes (PRODUCT §7, issue 6 crash matrix). */
+/** Children of three shapes (docs/product.md §7, issue 6 crash matrix). */
 const COMMITS =
   "echo one > c1.txt && git add c1.txt && git commit -qm 'child one' && printf 'bin\\000\\001' > bin.dat && git add bin.dat && git commit -qm 'child two'";
 const DIRTY = "echo more >> README.md && echo new > 'new file.txt'";

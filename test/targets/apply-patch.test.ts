@@ -87,7 +87,7 @@ describe("parsePatchTargets on recorded Codex payloads", () => {
 });
 
 describe("parsePatchTargets", () => {
-  it("extracts the CLIENTS.md §5 worked example: add, update, delete and update+move", () => {
+  it("extracts the docs/clients.md §5 worked example: add, update, delete and update+move", () => {
     expect(parsePatchTargets(WORKED_EXAMPLE)).toEqual(WORKED_TARGETS);
   });
 

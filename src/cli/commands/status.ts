@@ -37,7 +37,7 @@ function statusObject(s: SessionRow, { model: m, findings, config }: Shown) {
   };
 }
 
-/** PRODUCT §5: one object whatever the outcome; the status keys stay at the top level too. */
+/** docs/product.md §5: one object whatever the outcome; the status keys stay at the top level too. */
 function statusJson(s: SessionRow, shown: Shown): string {
   const status = statusObject(s, shown);
   return `${JSON.stringify({ ...status, status })}\n`;

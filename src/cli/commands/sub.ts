@@ -140,7 +140,7 @@ function discardCommand(io: Io): Command {
     });
 }
 
-/** `tandem sub …`: fork-isolated sub-agents (PRODUCT §7). */
+/** `tandem sub …`: fork-isolated sub-agents (docs/product.md §7). */
 export function subCommand(io: Io): Command {
   const sub = new Command("sub")
     .description("Run child agents in their own worktrees and apply their work back")

@@ -1,5 +1,5 @@
 /**
- * Write targets of a shell command (PRODUCT.md §4.3 step 1, CLIENTS.md §5 step 1).
+ * Write targets of a shell command (docs/product.md §4.3 step 1, docs/clients.md §5 step 1).
  *
  * The command is parsed with mvdan/sh (the `mvdan-sh` package, loaded on first use;
  * see docs/decisions/0003-shell-parser.md) and walked: output redirections and the
