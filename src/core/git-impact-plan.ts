@@ -27,7 +27,7 @@ import {
 } from "./git-impact-worktree.js";
 
 export { CONFIG_KEYS, type GitConfig } from "./git-impact-history.js";
-export type { Effect, Pathspec, Pick, Rule, Source } from "./git-impact-rules.js";
+export { type Effect, NONE, type Pathspec, type Pick, type Rule, type Source } from "./git-impact-rules.js";
 
 export interface GitImpactPlan {
   effect: Effect;
@@ -120,4 +120,16 @@ export function revisionsToCheck(effect: Effect): RevisionCheck {
     if (stash?.kind === "stash") return { verify: `${stash.rev}^3`, glob: null };
   }
   return { verify: null, glob: null };
+}
+
+/** The effect with every query that named `from` naming `to` instead (a guessed branch's remote ref). */
+export function retarget(effect: Effect, from: string, to: string): Effect {
+  if (effect.kind !== "rules") return effect;
+  const rules = effect.rules.map((r) => {
+    const s = r.source;
+    if (s.kind === "changed" && s.to === from) return { ...r, source: { ...s, to } };
+    if (s.kind === "differs" && s.rev === from) return { ...r, source: { ...s, rev: to } };
+    return r;
+  });
+  return { ...effect, rules };
 }

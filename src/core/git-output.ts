@@ -109,13 +109,13 @@ export interface RevParse {
   prefix: string;
   /** Whether the name asked for with `--verify` resolved. */
   verified: boolean;
-  /** How many remote-tracking refs matched the `--glob` asked for. */
-  remoteMatches: number;
+  /** The remote-tracking refs that matched the `--glob` asked for, when the name did not resolve. */
+  remotes: string[];
 }
 
 /**
- * `rev-parse --show-toplevel --show-prefix [--glob=…] [--verify -q NAME]`: the top and
- * prefix lines, then the glob's refs, then NAME's object when it resolved (exit 0).
+ * `rev-parse --show-toplevel --show-prefix [--symbolic-full-name --glob=…] [--verify -q NAME]`:
+ * the top and prefix lines, then the glob's ref names; NAME resolved when the exit is 0.
  */
 export function parseRevParse(out: string, status: number, verifying: boolean): RevParse {
   const lines = out.split("\n");
@@ -125,7 +125,8 @@ export function parseRevParse(out: string, status: number, verifying: boolean): 
     top: lines[0] ?? "",
     prefix: lines[1] ?? "",
     verified,
-    remoteMatches: verified ? rest.length - 1 : rest.length,
+    // A resolved name makes the guess moot (and its symbolic name may print a line of its own).
+    remotes: verified ? [] : rest,
   };
 }
 

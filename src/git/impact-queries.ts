@@ -30,7 +30,10 @@ export interface QueryContext {
   stashHasUntracked: boolean;
 }
 
-const DIFF = ["--name-only", "-z", "--no-renames", "--no-relative", "--no-ext-diff"];
+/** Names only, from the top, whatever the user's diff and colour settings. */
+const DIFF = ["--name-only", "-z", "--no-renames", "--no-relative", "--no-ext-diff", "--no-color"];
+/** A log of the named commits only, root commits included, without signature lines. */
+const LOG = ["log", "--no-walk", "--root", "--no-show-signature", "--format="];
 /** A pathspec that names exactly this path from the top, whatever its characters and the cwd. */
 const topLiteral = (path: string) => `:(top,literal)${path}`;
 
@@ -38,6 +41,10 @@ export class ImpactQueries {
   private readonly statuses = new Map<string, StatusEntry[]>();
 
   constructor(private readonly ctx: QueryContext) {}
+
+  get cwd(): string {
+    return this.ctx.cwd;
+  }
 
   /** Runs git over the command's pathspecs (in its directory) or over the whole tree (at the top). */
   private run(scoped: boolean, args: string[]): string {
@@ -73,11 +80,12 @@ export class ImpactQueries {
         return names(["diff", ...DIFF, "--end-of-options", ...range]);
       }
       case "commits":
-        return names(["log", "--no-walk", "-m", "--format=", ...DIFF, "--end-of-options", ...source.revs]);
+        return names([...LOG, "-m", ...DIFF, "--end-of-options", ...source.revs]);
       case "stash": {
-        // The stash commit against its base, and the root commit of its untracked files.
+        // The stash commit against its base (not its other parents: the index, the untracked
+        // files), and the root commit of its untracked files.
         const revs = [source.rev, ...(this.ctx.stashHasUntracked ? [`${source.rev}^3`] : [])];
-        return names(["log", "--no-walk", "-m", "--root", "--format=", ...DIFF, "--end-of-options", ...revs]);
+        return names([...LOG, "--diff-merges=first-parent", ...DIFF, "--end-of-options", ...revs]);
       }
       case "patch": {
         const c = this.ctx;

@@ -4,19 +4,21 @@
  * working tree (and resolves what the plan needs resolved), one `status` finds the dirty
  * entries, and at most one more query names the paths the command touches.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { GitCall, GitImpact } from "../core/git-call.js";
 import {
   CONFIG_KEYS,
   type Effect,
   type GitImpactPlan,
+  NONE,
   planGitImpact,
   type Rule,
+  retarget,
   revisionsToCheck,
 } from "../core/git-impact-plan.js";
 import { parseConfigZ, parsePathspecFile, parseRevParse, picks, type RevParse } from "../core/git-output.js";
-import { ImpactQueries } from "./impact-queries.js";
+import { ImpactQueries, type QueryContext } from "./impact-queries.js";
 import { GitError, gitStatus } from "./run.js";
 
 /** Something that makes the effect impossible to work out; its message is the reason. */
@@ -51,21 +53,25 @@ function impact(call: GitCall, baseCwd: string, found: { top: string | null }): 
   if (plan.effect.kind === "none") return result(null);
   if (plan.effect.kind === "unknown") throw new Unworkable(plan.effect.reason);
   const cwd = resolve(baseCwd, call.cwd, ...plan.globals.chdir);
+  if (!existsSync(cwd)) throw new Unworkable(`the directory ${cwd} does not exist`);
   const check = revisionsToCheck(plan.effect);
   const rp = revParse(cwd, plan.globals.configArgs, check.verify, check.glob);
   found.top = rp.top;
-  const effect = settle(plan, call.args, cwd, rp);
-  if (effect.kind === "none") return result(rp.top);
-  if (effect.kind !== "rules") throw new Unworkable(effect.kind === "unknown" ? effect.reason : "no plan");
-  const queries = new ImpactQueries({
+  const base: QueryContext = {
     top: rp.top,
     cwd,
     prefix: rp.prefix,
     configArgs: plan.globals.configArgs,
     pathspecArgs: plan.globals.pathspecArgs,
-    specs: readPathspec(effect.pathspec, cwd),
+    specs: [],
     stashHasUntracked: rp.verified,
-  });
+  };
+  const whole = new ImpactQueries(base);
+  const effect = settle(plan, call.args, rp, whole);
+  if (effect.kind === "none") return result(rp.top);
+  if (effect.kind !== "rules") throw new Unworkable(effect.kind === "unknown" ? effect.reason : "no plan");
+  const specs = readPathspec(effect.pathspec, cwd);
+  const queries = specs.length === 0 ? whole : new ImpactQueries({ ...base, specs });
   const paths = new Set<string>();
   for (const r of effect.rules) for (const p of ruleResult(r, effect.rules, queries)) paths.add(p);
   const sorted = [...paths].sort();
@@ -77,20 +83,31 @@ function result(repoTop: string | null, atRisk: string[] = [], committed: string
 }
 
 /** Answers what the plan left open: the configuration it depends on, then branch or paths. */
-function settle(plan: GitImpactPlan, args: string[], cwd: string, rp: RevParse): Effect {
+function settle(plan: GitImpactPlan, args: string[], rp: RevParse, whole: ImpactQueries): Effect {
   let effect = plan.effect;
-  if (effect.kind === "config") effect = planGitImpact(args, readConfig(cwd, plan.globals.configArgs)).effect;
+  if (effect.kind === "config") {
+    // Merges, rebases and pulls only ever take dirty entries: with none, skip reading the config.
+    if (whole.status(false, { untracked: true }).length === 0) return NONE;
+    effect = planGitImpact(args, readConfig(whole.cwd, plan.globals.configArgs)).effect;
+  }
   if (effect.kind === "ref-or-path") {
     // A name git would guess a new branch from (a remote's branch of that name) switches too.
-    effect = rp.verified || (effect.guess && rp.remoteMatches > 0) ? effect.asRef : effect.asPath;
+    const remote = effect.guess ? preferredRemote(rp.remotes) : undefined;
+    if (rp.verified) effect = effect.asRef;
+    else effect = remote === undefined ? effect.asPath : retarget(effect.asRef, effect.name, remote);
   }
   return effect;
+}
+
+/** Of several remotes with the branch, git takes `origin`'s when told to; the first stands in otherwise. */
+function preferredRemote(refs: string[]): string | undefined {
+  return refs.find((r) => r.startsWith("refs/remotes/origin/")) ?? refs[0];
 }
 
 /** The top, the directory's prefix, and the revisions the plan asked about, in one process. */
 function revParse(cwd: string, configArgs: string[], verify: string | null, glob: string | null): RevParse {
   const args = [...configArgs, "rev-parse", "--show-toplevel", "--show-prefix"];
-  if (glob !== null) args.push(`--glob=${glob}`);
+  if (glob !== null) args.push("--symbolic-full-name", `--glob=${glob}`);
   if (verify !== null) args.push("--verify", "-q", "--end-of-options", verify);
   const res = gitStatus(cwd, args);
   if (res.status !== 0 && !(res.status === 1 && verify !== null)) {
