@@ -36,6 +36,13 @@ const DIFF = ["--name-only", "-z", "--no-renames", "--no-relative", "--no-ext-di
 const LOG = ["log", "--no-walk", "--root", "--no-show-signature", "--format="];
 /** A pathspec that names exactly this path from the top, whatever its characters and the cwd. */
 const topLiteral = (path: string) => `:(top,literal)${path}`;
+/** Our own pathspecs carry their magic: an inherited GIT_LITERAL_PATHSPECS would read it as a name. */
+const OWN_PATHSPECS = {
+  GIT_LITERAL_PATHSPECS: "0",
+  GIT_GLOB_PATHSPECS: "0",
+  GIT_NOGLOB_PATHSPECS: "0",
+  GIT_ICASE_PATHSPECS: "0",
+};
 
 export class ImpactQueries {
   private readonly statuses = new Map<string, StatusEntry[]>();
@@ -129,12 +136,8 @@ export class ImpactQueries {
     const c = this.ctx;
     const args = ["status", "--porcelain=v1", "-z", "--no-renames", "--untracked-files=all"];
     if (pick.ignored) args.push("--ignored");
-    const out = git(c.top, [
-      ...c.configArgs,
-      ...args,
-      "--",
-      ...paths.map((p) => topLiteral(p.replace(/\/$/, ""))),
-    ]);
+    const specs = paths.map((p) => topLiteral(p.replace(/\/$/, "")));
+    const out = git(c.top, [...c.configArgs, ...args, "--", ...specs], { env: OWN_PATHSPECS });
     return parseStatusZ(out).filter((e) => picks(pick, e));
   }
 

@@ -2,7 +2,8 @@
  * Before a git command runs: which dirty paths it would overwrite or remove (or, for a
  * commit that skips its hook, commit), asked of git itself. One `rev-parse` finds the
  * working tree (and resolves what the plan needs resolved), one `status` finds the dirty
- * entries, and at most one more query names the paths the command touches.
+ * entries, and, when any are dirty, one more query names the paths the command touches
+ * (merges, rebases and pulls first read the configuration that decides their autostash).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";

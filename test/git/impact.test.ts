@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gitImpact } from "../../src/git/impact.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 import { buildFixture, dirtyPathsChangedBy, impactOf, sharedDir } from "./impact-fixture.js";
 
@@ -235,49 +234,5 @@ describe("stash pop and apply onto dirty files", () => {
     const impact = impactOf(repo, "stash pop");
     expect(impact.repoTop).toBe(repo);
     expect(impact.unknown).toMatch(/stash@\{0\}/);
-  });
-});
-
-describe("pathspecs from a file", () => {
-  it("reads them relative to the command's directory, by lines or NUL-separated", () => {
-    const repo = buildFixture(tempDir());
-    writeFiles(join(repo, ".."), { "list.txt": 'dirty.txt\n"sub/deep.txt"\n', "list.nul": "deep.txt\0" });
-    expect(impactOf(repo, "checkout --pathspec-from-file=../list.txt").atRisk).toEqual(UNSTAGED);
-    const nul = "restore --pathspec-from-file ../../list.nul --pathspec-file-nul";
-    expect(impactOf(repo, nul, "sub").atRisk).toEqual(["sub/deep.txt"]);
-  });
-
-  it("cannot work them out from stdin or an unreadable file", () => {
-    const repo = buildFixture(tempDir());
-    expect(impactOf(repo, "checkout --pathspec-from-file=-").unknown).toMatch(/stdin/);
-    expect(impactOf(repo, "stash push --pathspec-from-file=missing").unknown).toMatch(/missing/);
-  });
-});
-
-describe("odd file names", () => {
-  const names = [
-    "-dash.txt",
-    "--.txt",
-    "sp ace.txt",
-    "é.txt",
-    "new\nline.txt",
-    'q"uote.txt',
-    "tab\there.txt",
-  ];
-  const call = (repo: string, ...args: string[]) => gitImpact({ cwd: "", args }, repo).atRisk;
-
-  it("names changed files with spaces, newlines, quotes, tabs, non-ASCII and leading dashes", () => {
-    const repo = initRepo(join(tempDir(), "repo"), Object.fromEntries(names.map((n) => [n, "v1\n"])));
-    writeFiles(repo, Object.fromEntries(names.map((n) => [n, "edit\n"])));
-    expect(call(repo, "checkout", ".")).toEqual([...names].sort());
-    expect(call(repo, "checkout", "--", "-dash.txt")).toEqual(["-dash.txt"]);
-    expect(call(repo, "checkout", "--", "--.txt")).toEqual(["--.txt"]);
-    expect(call(repo, "rm", "-f", "new\nline.txt")).toEqual(["new\nline.txt"]);
-    expect(call(repo, "mv", "-f", "sp ace.txt", "é.txt")).toEqual(["sp ace.txt", "é.txt"]);
-    expect(call(repo, "stash", "push", "--", 'q"uote.txt', "tab\there.txt")).toEqual([
-      'q"uote.txt',
-      "tab\there.txt",
-    ]);
-    expect(dirtyPathsChangedBy(repo, "checkout .")).toEqual([...names].sort());
   });
 });
