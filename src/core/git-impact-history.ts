@@ -89,16 +89,18 @@ export function planPull(args: readonly string[], config?: GitConfig): Effect {
   const a = parsed.argv;
   const targets = pullTargets(allOperands(a));
   if (typeof targets === "string") return unknown(targets);
+  if (given(a, "autostash") && flag(a, "autostash")) return mergeInto(targets, true, false);
   const rebaseOpt = a.opts.filter((o) => o.name === "rebase").pop();
-  const explicit = given(a, "autostash") && rebaseOpt !== undefined;
-  if (!explicit && !config) return { kind: "config" };
+  const settled = given(a, "autostash") && rebaseOpt !== undefined;
+  if (!settled && !config) return { kind: "config" };
+  // pull.rebase, or any branch's own rebase setting (which one is current is not asked).
   const rebasing = rebaseOpt
     ? rebaseOpt.value === true || (typeof rebaseOpt.value === "string" && truthy(rebaseOpt.value))
     : [...config!].some(
         ([key, v]) => (key === "pull.rebase" || /^branch\..*\.rebase$/.test(key)) && truthy(v),
       );
   const autostash = given(a, "autostash")
-    ? flag(a, "autostash")
+    ? false
     : truthy(config!.get(rebasing ? "rebase.autostash" : "merge.autostash"));
   return mergeInto(targets, autostash, !rebasing);
 }

@@ -111,12 +111,13 @@ describe("merge, rebase, pull, cherry-pick, revert", () => {
 
 describe("configuration that decides pull, merge and rebase", () => {
   it("asks for the configuration first when the command line does not settle it", () => {
-    for (const line of ["merge topic", "rebase main", "pull", "pull --rebase", "pull --autostash"]) {
+    for (const line of ["merge topic", "rebase main", "pull", "pull --rebase", "pull --no-autostash"]) {
       expect(plan(words(line))).toBe("config");
     }
     expect(plan(words("merge --no-autostash topic"))).toBe("*: SU? ∩ HEAD...topic");
     expect(plan(words("rebase --no-autostash main"))).toBe("*: SU? ∩ HEAD..main");
     expect(plan(words("pull --no-rebase --no-autostash"))).toBe("*: SU? ∩ HEAD...@{u}");
+    expect(plan(words("pull --autostash"))).toBe("*: SU?");
   });
 
   const cases: [line: string, config: Record<string, string>, expected: string][] = [
