@@ -7,6 +7,7 @@ import {
   allOperands,
   count,
   flag,
+  given,
   lastOf,
   optionSpec,
   type ParsedArgv,
@@ -64,9 +65,9 @@ function parsed(command: string, args: readonly string[], spec: ReturnType<typeo
 const isEffect = (x: ParsedArgv | Effect): x is Effect => "kind" in x;
 
 /**
- * A branch switch: git carries local changes over or refuses (and refuses to overwrite
- * untracked files), unless forced, when every tracked change goes and untracked files
- * the target tracks are overwritten; `--merge` rewrites the changed files it carries.
+ * A branch switch. Unforced, git carries local changes over or refuses, and refuses to
+ * overwrite untracked files: nothing is lost. Forced, every tracked change goes, and so do
+ * untracked files the target tracks. `--merge` merges local changes into the files that differ.
  */
 function switchTo(target: string, force: boolean, merge: boolean): Effect {
   if (force) return atRisk(rule(TRACKED), changedSince(UNTRACKED, target));
@@ -114,7 +115,7 @@ export function planCheckout(args: readonly string[]): Effect {
     kind: "ref-or-path",
     name: first,
     // git guesses a new branch from a remote one only for a lone name (`--no-guess` turns it off).
-    guess: rest.length === 0 && !a.opts.some((o) => o.name === "guess" && o.value === false),
+    guess: rest.length === 0 && (flag(a, "guess") || !given(a, "guess")),
     asRef,
     asPath: restoreFrom(null, spec(operands)),
   };
