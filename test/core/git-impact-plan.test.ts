@@ -34,6 +34,7 @@ describe("checkout as a branch switch", () => {
   table([
     ["checkout main", "main? { none | main: U@ps }"],
     ["checkout --no-guess main", "main { none | main: U@ps }"],
+    ["checkout --no-guess --guess main", "main? { none | main: U@ps }"],
     ["checkout -f main", `main? { ${FORCED_SWITCH("main")} | main: U@ps }`],
     ["checkout --force main", `main? { ${FORCED_SWITCH("main")} | main: U@ps }`],
     ["checkout -m main", "main? { *: SU? ∩ HEAD..main | main: U@ps }"],
