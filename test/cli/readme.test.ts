@@ -39,6 +39,7 @@ describe("the README", () => {
       "task",
       "claims",
       "release",
+      "recover",
       "sessions",
       "events",
       "doctor",
