@@ -137,8 +137,8 @@ function record(
 export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   const tool = ctx.input.tool;
   if (!tool) return ALLOW;
-  const found = await toolTargets(tool);
   const cwd = ctx.input.cwd ?? ctx.root.root;
+  const found = await toolTargets(tool, { cwd });
   const plan = planTargets(
     targetFacts(found.raws, cwd, hookRoots(ctx), ctx.req.env),
     ctx.config.requireGitFinalization,
