@@ -35,6 +35,7 @@ describe("a command that runs tandem hook is flagged, however tandem is reached"
     "xargs tandem < args.txt",
     "find . -name p.json -exec tandem hook codex stop {} \\;",
     "true && (tandem hook codex stop)",
+    "tandem() { :; }; command tandem hook codex stop",
   ])("%s", async (command) => {
     const found = await extractShellTargets(command, { home: HOME });
     expect(found.tandemHook).toBe(true);
@@ -60,6 +61,7 @@ describe("commands that only mention tandem are not hook calls", () => {
     { command: "tandem-other hook x", opaque: true },
     { command: "node -e 'tandem hook' tandem.cjs hook", opaque: true },
     { command: "npx vitest run", opaque: true },
+    { command: "tandem() { echo; }; tandem hook codex stop" },
   ])("$command", check);
 });
 
@@ -83,6 +85,7 @@ describe("code interpreters and forms we cannot read stay opaque", () => {
     { command: "find . -name f.txt -delete", opaque: true },
     { command: "find . -name '*.txt' -exec rm {} +", opaque: true },
     { command: "make clean", opaque: true },
+    { command: "BASH_ENV=setup.sh bash -c 'touch a'", writes: ["a"], opaque: true },
   ])("$command", check);
 
   it.each<ShellCase>([

@@ -76,6 +76,11 @@ describe("variables the script assigns are followed", () => {
       writes: ["sub/x"],
     },
     {
+      behaviour: "local outside a function assigns nothing",
+      command: "F=a; local F=b; rm $F",
+      writes: ["a"],
+    },
+    {
       behaviour: "both branches of an if agreeing",
       command: "if [ -f x ]; then F=a; else F=a; fi; rm $F",
       writes: ["a"],
@@ -130,6 +135,7 @@ describe("variables that cannot be told are unknown", () => {
     { behaviour: "an array", command: "declare -a A=(x y); rm $A", opaque: true },
     { behaviour: "a name reference", command: "F=a; declare -n R=F; R=b; rm $F", opaque: true },
     { behaviour: "a function that recurses forever", command: "f() { f; }; f", opaque: true },
+    { behaviour: "sudo runs a program, not the function", command: "f() { rm a; }; sudo f", opaque: true },
     { behaviour: "a changed IFS", command: "IFS=:; F=a:b; rm $F", opaque: true },
     { behaviour: "$PWD without the caller's directory", command: 'cd "$D"; rm $PWD/x', opaque: true },
   ])("$behaviour", run);

@@ -64,7 +64,7 @@ export interface Runner {
   stopGlobbing(): void;
   /** From here on no variable is known (`declare -n`: a name reference may assign any). */
   forgetVariables(): void;
-  /** Judges one command line; wrappers (`sudo cmd`, `env cmd` …) call back here for theirs. */
+  /** Judges one program's command line; wrappers (`sudo cmd`, `env cmd` …) call back here for theirs. */
   runCommand(argv: Arg[], ctx: CommandContext): void;
   /** Walks a script (`bash -c`, `eval`) starting in `scope`; returns the state it may end in. */
   runScript(script: string, scope: Scope): Scope;

@@ -191,7 +191,10 @@ export class Walker extends Findings implements Runner, StatementWalker {
       heredoc: heredocBody(this.parser, tree, stmt),
       countKnown,
     };
-    this.runCommand(argv, ctx);
+    // Only a command called by its name runs a function; `env f`, `sudo f`, `command f` run a program.
+    const body = typeof argv[0] === "string" ? this.functions.get(argv[0]) : undefined;
+    if (body) this.callFunction(body, ctx);
+    else this.runCommand(argv, ctx);
     return same(ctx.scope);
   }
 
@@ -199,9 +202,7 @@ export class Walker extends Findings implements Runner, StatementWalker {
     const [name, ...args] = argv;
     if (name === null) this.markOpaque();
     if (name === null || name === undefined) return; // undefined: every word expanded to nothing
-    const body = this.functions.get(name);
-    if (body) this.callFunction(body, ctx);
-    else commandHandler(name)(args, ctx);
+    commandHandler(name)(args, ctx);
   }
 
   /** A function runs in the caller's shell: its `cd` and assignments stay, its locals do not. */
@@ -225,6 +226,8 @@ export class Walker extends Findings implements Runner, StatementWalker {
     const declaration = readDeclaration(this.tree, clause);
     let start = scope;
     for (const assign of declaration.args) start = this.walkExpansions(assign.node, start);
+    // `local` outside a function fails and assigns nothing.
+    if (declaration.variant === "local" && this.locals.length === 0) return start;
     const declared = applyDecl(this.words, declaration, start);
     if (declared.nameref) this.forgetVariables();
     const frame = this.locals.at(-1);

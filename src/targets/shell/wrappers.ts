@@ -79,6 +79,9 @@ export function handleSudo(args: Arg[], ctx: CommandContext): void {
 
 /** `bash -c SCRIPT`: walk the script; a script file or stdin is opaque. */
 export function handleShell(args: Arg[], ctx: CommandContext): void {
+  const vars = childVars(ctx.scope.vars, ctx.env);
+  // A non-interactive shell first runs the file named in BASH_ENV (sh: ENV).
+  if (vars.has("BASH_ENV") || vars.has("ENV")) ctx.walker.markOpaque();
   let commandMode = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -92,7 +95,7 @@ export function handleShell(args: Arg[], ctx: CommandContext): void {
         ctx.walker.markOpaque();
         return;
       }
-      ctx.walker.runScript(script, { cwd: ctx.scope.cwd, vars: childVars(ctx.scope.vars, ctx.env) });
+      ctx.walker.runScript(script, { cwd: ctx.scope.cwd, vars });
       return;
     }
     if (arg.startsWith("--")) continue; // --login, --norc …
