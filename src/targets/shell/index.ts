@@ -54,7 +54,7 @@ export interface ShellTargetOptions {
 const GLOB_LIMIT = 10_000;
 
 /** `tandem hook` or `tandem git-hook` anywhere in a command the parser could not read. */
-const TANDEM_HOOK_TEXT = /\btandem(\.[cm]?js)?(\s+--?\S+)*\s+(git-)?hook\b/;
+const TANDEM_HOOK_TEXT = /\btandem(\.[cm]?js)?(\s+\S+){0,2}?\s+(git-)?hook\b/;
 
 /** Extracts the write targets of one shell command line (or script). */
 export async function extractShellTargets(
