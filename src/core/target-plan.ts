@@ -29,6 +29,8 @@ export interface WiringGuard {
   allowed: boolean;
   /** A shell tool call's command text, to see whether it hands out the permission itself. */
   command: string | null;
+  /** Commands of the call that change the wiring without naming a file (`tandem deinit`). */
+  commands?: readonly string[];
 }
 
 export interface TargetPlan {
@@ -107,6 +109,15 @@ export function planTargets(
       rule: WIRING_RULE,
       reason: `only the person who starts an agent may set it, since it lets the agent change Tandem's wiring; run the command without it, or ask the user`,
     });
+  }
+  if (wiring && !wiring.allowed) {
+    for (const command of wiring.commands ?? []) {
+      plan.refused.push({
+        raw: command,
+        rule: WIRING_RULE,
+        reason: `it changes Tandem's wiring, and an agent doing so could switch coordination off. Ask the user to run it themselves`,
+      });
+    }
   }
   for (const f of facts) {
     if (!f.ok) {

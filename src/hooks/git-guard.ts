@@ -20,6 +20,48 @@ export interface GitGuardResult {
   unknown: string[];
 }
 
+function subcommandAt(args: readonly string[]): number {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "-c") i++;
+    else if (!args[i]!.startsWith("-")) return i;
+  }
+  return -1;
+}
+
+/**
+ * `git add …` as the dirty paths it would stage, asked as `stash push` over the
+ * same pathspec (which takes exactly the dirty paths a pathspec matches); null for
+ * any other subcommand.
+ */
+function stagingOf(call: GitCall): GitCall | null {
+  const at = subcommandAt(call.args);
+  if (at < 0 || call.args[at] !== "add") return null;
+  const args = call.args.slice(at + 1);
+  const sep = args.indexOf("--");
+  const head = sep < 0 ? args : args.slice(0, sep);
+  const options = head.filter((a) => a.startsWith("-"));
+  const paths = [...head.filter((a) => !a.startsWith("-")), ...(sep < 0 ? [] : args.slice(sep + 1))];
+  if (options.some((o) => o === "-n" || o === "--dry-run")) return null;
+  const tracked = options.some((o) => /^(-[a-zA-Z]*u|--update)$/.test(o));
+  const all = tracked || options.some((o) => /^(-[a-zA-Z]*A|--all)$/.test(o));
+  if (paths.length === 0 && !all) return null;
+  const stash = ["stash", "push", ...(tracked ? [] : ["-u"]), "--", ...(paths.length ? paths : [":/"])];
+  return { cwd: call.cwd, args: [...call.args.slice(0, at), ...stash] };
+}
+
+/** Whether the commit skips its pre-commit hook: only then does this guard judge what it commits. */
+function skipsCommitHook(call: GitCall): boolean {
+  const at = subcommandAt(call.args);
+  if (at < 0 || call.args[at] !== "commit") return false;
+  const globals = call.args.slice(0, at);
+  const hooksOff = globals.some(
+    (g, i) => globals[i - 1] === "-c" && g.toLowerCase().startsWith("core.hookspath"),
+  );
+  return (
+    hooksOff || call.args.slice(at + 1).some((a) => a === "--no-verify" || /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a))
+  );
+}
+
 function commandText(call: GitCall): string {
   return ["git", ...call.args].join(" ");
 }
@@ -29,7 +71,16 @@ export function guardGitCalls(ctx: HookCtx, calls: readonly GitCall[]): GitGuard
   const cwd = ctx.input.cwd ?? ctx.root.root;
   const judged: JudgedGitCall[] = [];
   const unknown: string[] = [];
+  // What an earlier `git add` of the same command line stages, for a later commit that skips its hook.
+  let staged: string[] = [];
   for (const call of calls) {
+    const adds = stagingOf(call);
+    if (adds) {
+      const impact = gitImpact(adds, cwd);
+      const top = impact.repoTop;
+      if (top !== null) staged = [...staged, ...impact.atRisk.map((p) => join(top, p))];
+      continue;
+    }
     const impact = gitImpact(call, cwd);
     if (impact.unknown !== null || impact.repoTop === null) {
       unknown.push(`${commandText(call)}: ${impact.unknown ?? "not in a repository"}`);
@@ -40,7 +91,10 @@ export function guardGitCalls(ctx: HookCtx, calls: readonly GitCall[]): GitGuard
     judged.push({
       command: commandText(call),
       atRisk: impact.atRisk.map(key),
-      committed: impact.committed.map(key),
+      committed: [
+        ...impact.committed.map(key),
+        ...(skipsCommitHook(call) ? staged.map((p) => relativeKey(ctx.root.root, p)) : []),
+      ],
     });
   }
   if (judged.every((j) => j.atRisk.length === 0 && j.committed.length === 0))

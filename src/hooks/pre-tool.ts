@@ -10,6 +10,7 @@ import {
   overlaps,
 } from "../core/claims.js";
 import { digest } from "../core/digest.js";
+import { gitGuardMessage } from "../core/git-guard.js";
 import { physicalResolver } from "../core/physical.js";
 import { fsTargetProbe, gatherRootFacts } from "../core/root-facts.js";
 import { classify, type ResolvedRoots, resolveRoots, rootPaths } from "../core/roots.js";
@@ -19,9 +20,10 @@ import { ALLOW_WIRING_ENV, WIRING_RULE } from "../core/wiring.js";
 import { dirtyPaths } from "../git/status.js";
 import { append, write } from "../store/ledger.js";
 import { sessionByNative } from "../store/queries.js";
-import { toolTargets } from "../targets/tool-targets.js";
+import { type ToolTargets, toolTargets } from "../targets/tool-targets.js";
 import { crashPoint } from "../testing/crash.js";
 import { type HookCtx, hookSession } from "./context.js";
+import { guardGitCalls } from "./git-guard.js";
 import { preservePeerWork } from "./safety-net.js";
 import { saveShellSnapshot } from "./shell-delta.js";
 import { hookWiringFacts } from "./wiring-facts.js";
@@ -56,14 +58,20 @@ function targetFacts(
 }
 
 /** The wiring facts only cost anything when a target resolved; the person's env decides the rest. */
-function wiringGuard(ctx: HookCtx, facts: readonly TargetFacts[], shell: boolean): WiringGuard {
+function wiringGuard(ctx: HookCtx, facts: readonly TargetFacts[], found: ToolTargets): WiringGuard {
+  const shell = found.shell;
   const allowed = ctx.req.env[ALLOW_WIRING_ENV] === "1";
   const paths = allowed
     ? []
     : facts.flatMap((f) => (f.ok ? [f.physical, ...(f.lexical ? [f.lexical] : [])] : []));
   // The serialized input holds the command however the client shaped it (string or argv).
   const command = shell ? JSON.stringify(ctx.input.tool?.input ?? null) : null;
-  return { facts: hookWiringFacts(ctx, paths, physicalResolver()), allowed, command };
+  return {
+    facts: hookWiringFacts(ctx, paths, physicalResolver()),
+    allowed,
+    command,
+    commands: found.wiringCommands,
+  };
 }
 
 function inputDigest(input: unknown): { inputBytes: number; inputDigest: string } {
@@ -153,10 +161,12 @@ function record(
 export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   const tool = ctx.input.tool;
   if (!tool) return ALLOW;
-  const found = await toolTargets(tool);
   const cwd = ctx.input.cwd ?? ctx.root.root;
+  const found = await toolTargets(tool, { cwd });
   const facts = targetFacts(found.raws, cwd, hookRoots(ctx), ctx.req.env);
-  const plan = planTargets(facts, ctx.config.requireGitFinalization, wiringGuard(ctx, facts, found.shell));
+  const plan = planTargets(facts, ctx.config.requireGitFinalization, wiringGuard(ctx, facts, found));
+  const early = refuseCommand(ctx, tool, found);
+  if (early) return early;
   const decision = record(ctx, tool, found.raws, (caller, group) => {
     const held = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);
     markClean(held, plan.claim, { id: caller, group }, ctx.now);
@@ -178,6 +188,46 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   }
   if (found.shell) protectShell(ctx, tool);
   return ALLOW;
+}
+
+/** The shell reader's own refusals, decided before any claim: forged hook calls, then git's impact. */
+function refuseCommand(ctx: HookCtx, tool: ToolCall, found: ToolTargets): Verdict | null {
+  if (found.tandemHook) {
+    recordRefusal(ctx, tool, found.raws, [{ path: "tandem hook", reason: "forged-hook", holder: null }]);
+    return {
+      allow: false,
+      rule: "forged-hook",
+      reason:
+        "Tandem refused this command before it ran: it calls `tandem hook` (or `tandem git-hook`), which only an agent client runs; from a shell it would speak for a session it is not. Use `tandem status`, `tandem task` or `tandem release PATH` for your own session.",
+    };
+  }
+  const guard = guardGitCalls(ctx, found.gitCalls);
+  if (guard.findings.length === 0) return null;
+  recordRefusal(
+    ctx,
+    tool,
+    found.raws,
+    guard.findings.map((f) => ({ path: f.path, reason: `git-${f.effect}`, holder: f.holder.id })),
+  );
+  return { allow: false, rule: "git-impact", reason: gitGuardMessage(guard.findings, ctx.now) };
+}
+
+function recordRefusal(
+  ctx: HookCtx,
+  tool: ToolCall,
+  raws: string[],
+  refused: { path: string; reason: string; holder: string | null }[],
+): void {
+  write(ctx.db, () => {
+    const session = hookSession(ctx);
+    const base = { session: session.id, ts: ctx.now };
+    append(ctx.db, {
+      ...base,
+      kind: "tool.requested",
+      data: { tool: tool.name, toolUseId: tool.useId, targets: raws, ...inputDigest(tool.input) },
+    });
+    append(ctx.db, { ...base, kind: "claim.denied", data: { tool: tool.name, refused } });
+  });
 }
 
 /** Before a shell command: its dirty-set snapshot, and copies of live peers' uncommitted files. */

@@ -1,4 +1,5 @@
 import type { ToolCall } from "../clients/types.js";
+import type { GitCall } from "../core/git-call.js";
 import { parsePatchTargets, patchTextFromToolInput, writePaths } from "./apply-patch.js";
 
 /** Raw write targets of one tool call, as the agent wrote them (not yet resolved). */
@@ -8,7 +9,20 @@ export interface ToolTargets {
   shell: boolean;
   /** Part of the command may write files in ways the parser cannot see. */
   opaque: boolean;
+  /** Git commands in a shell command that can destroy or commit work, for the impact reader. */
+  gitCalls: GitCall[];
+  /** A shell command runs `tandem hook` / `tandem git-hook`: a forged hook call, to be refused. */
+  tandemHook: boolean;
+  /** Shell commands that change Tandem's wiring without naming a file (`tandem deinit`). */
+  wiringCommands: string[];
   error: string | null;
+}
+
+export interface ToolTargetOptions {
+  /** The tool call's absolute directory: shell globs are expanded against it. */
+  cwd?: string | null;
+  /** What `~` expands to in a shell command (the user's home by default). */
+  home?: string;
 }
 
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "StrReplace", "Delete"]);
@@ -44,17 +58,28 @@ function shellCommand(input: unknown): string | null {
 }
 
 function none(): ToolTargets {
-  return { raws: [], shell: false, opaque: false, error: null };
+  return {
+    raws: [],
+    shell: false,
+    opaque: false,
+    gitCalls: [],
+    tandemHook: false,
+    wiringCommands: [],
+    error: null,
+  };
 }
 
-async function fromShell(command: string): Promise<ToolTargets> {
+async function fromShell(command: string, options: ToolTargetOptions): Promise<ToolTargets> {
   const { extractShellTargets } = await import("./shell.js");
   // Paths of apply_patch heredocs are already among the writes, joined onto any `cd`.
-  const found = await extractShellTargets(command);
+  const found = await extractShellTargets(command, { cwd: options.cwd ?? undefined, home: options.home });
   return {
     raws: found.writes,
     shell: true,
     opaque: found.opaque,
+    gitCalls: found.gitCalls,
+    tandemHook: found.tandemHook,
+    wiringCommands: found.wiringCommands,
     error: found.error ?? null,
   };
 }
@@ -63,7 +88,7 @@ async function fromShell(command: string): Promise<ToolTargets> {
  * Every write target in the FULL tool input (docs/product.md §4.3 step 1). Tools that
  * cannot write (Read, Grep, …) have none. The shell parser loads only here.
  */
-export async function toolTargets(tool: ToolCall): Promise<ToolTargets> {
+export async function toolTargets(tool: ToolCall, options: ToolTargetOptions = {}): Promise<ToolTargets> {
   if (FILE_TOOLS.has(tool.name)) {
     const path = field(tool.input, "file_path", "notebook_path", "path");
     return path === null
@@ -79,7 +104,7 @@ export async function toolTargets(tool: ToolCall): Promise<ToolTargets> {
     const command = shellCommand(tool.input);
     return command === null
       ? { ...none(), shell: true, error: "shell input carries no command" }
-      : fromShell(command);
+      : fromShell(command, options);
   }
   return none();
 }

@@ -43,7 +43,9 @@ function world() {
 
 type Outcome = "refused" | "recovered" | "untouched";
 
-function runAsB(w: ReturnType<typeof world>, command: string): Outcome {
+function runAsB(w: ReturnType<typeof world>, template: string): Outcome {
+  // Paths outside the repository are written literally, as an agent would.
+  const command = template.replaceAll("{BASE}", w.base);
   const pre = hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), {
     cwd: w.repo,
     env: w.b,
@@ -62,7 +64,6 @@ function runAsB(w: ReturnType<typeof world>, command: string): Outcome {
       timeout: 20_000,
       env: {
         ...process.env,
-        BASE: w.base,
         GIT_EDITOR: "true",
         GIT_AUTHOR_NAME: "B",
         GIT_AUTHOR_EMAIL: "b@b",
@@ -126,8 +127,8 @@ const CASES: [string, Outcome][] = [
   ["git rm -rf .", "refused"],
   ["git mv -f g.txt f.txt", "refused"],
   // patches and history
-  ['git apply "$BASE/f.patch"', "refused"],
-  ['git am "$BASE"/mail/*.patch', "refused"],
+  ["git apply {BASE}/f.patch", "refused"],
+  ["git am {BASE}/mail/*.patch", "refused"],
   ["git merge --autostash side", "refused"],
   ["git rebase --autostash side", "refused"],
   ["git cherry-pick side", "refused"],
@@ -151,7 +152,8 @@ const CASES: [string, Outcome][] = [
   [`python3 -c "open('f.txt','w').write('B')"`, "recovered"],
   [`node -e "require('fs').writeFileSync('n.txt','B')"`, "recovered"],
   ["find . -name f.txt -delete", "recovered"],
-  ['eval "echo B > f.txt"', "recovered"],
+  ['eval "echo B > f.txt"', "refused"],
+  [`eval "$(printf 'echo B > f.txt')"`, "recovered"],
   ["echo 'rm -f f.txt n.txt' > s.sh && sh s.sh", "recovered"],
   ["ls | grep txt | xargs rm -f", "recovered"],
   ["$(echo rm) -f f.txt", "recovered"],

@@ -145,10 +145,9 @@ describe("output redirections", () => {
       writes: [],
       opaque: true,
     },
-    { behaviour: "a glob target is opaque", command: "echo x > *.txt", writes: [], opaque: true },
     {
-      behaviour: "a brace-expanded target is opaque",
-      command: "echo x > {a,b}.txt",
+      behaviour: "a glob target is opaque without the caller's directory",
+      command: "echo x > *.txt",
       writes: [],
       opaque: true,
     },
@@ -191,27 +190,21 @@ describe("mutating commands", () => {
     { command: "dd if=/dev/zero of=disk.img bs=1M count=1", writes: ["disk.img"] },
     { command: "sort -o sorted.txt in.txt", writes: ["sorted.txt"] },
     { command: "uniq in.txt out.txt", writes: ["out.txt"] },
-    { command: "git checkout -- a.txt 'b c.txt'", writes: ["a.txt", "b c.txt"] },
-    { command: "git checkout HEAD~1 -- old.txt", writes: ["old.txt"] },
-    { command: "git restore src/a.ts", writes: ["src/a.ts"] },
-    { command: "git restore --source=HEAD~2 --worktree -- x", writes: ["x"] },
-    { command: "git restore -s main y", writes: ["y"] },
-    { command: "git restore --staged only-index.txt", writes: [] },
     { command: "git rm -r old/", writes: ["old/"] },
     { command: "git rm --cached keep-on-disk.txt", writes: [] },
     { command: "git mv from.txt to.txt", writes: ["from.txt", "to.txt"] },
-    { command: "git -C sub checkout -- f", writes: ["sub/f"] },
     { command: "perl -pi -e 's/a/b/' p1 p2", writes: ["p1", "p2"] },
     { command: "perl -i.orig -pe 's/a/b/' p", writes: ["p"] },
   ])("$command", check);
 
+  it("leaves git checkout and restore operands to the impact reader", async () => {
+    for (const command of ["git checkout -- a.txt", "git restore --staged x", "git -C sub checkout -- f"]) {
+      await expectTargets({ command, writes: [] });
+    }
+  });
+
   it.each<Case>([
     { command: "patch -p1 < fix.diff", writes: [], opaque: true },
-    { command: "git checkout main", writes: [], opaque: true },
-    { command: "git checkout HEAD~1 file.txt", writes: ["file.txt"], opaque: true },
-    { command: "git reset --hard", writes: [], opaque: true },
-    { command: "git stash pop", writes: [], opaque: true },
-    { command: "git pull", writes: [], opaque: true },
     { command: "perl script.pl", writes: [], opaque: true },
     { command: "sed -i 's/a/b/' *.txt", writes: [], opaque: true },
     { command: "rm -rf build/*", writes: [], opaque: true },

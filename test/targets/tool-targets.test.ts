@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { extractShellTargets } from "../../src/targets/shell.js";
 import { toolTargets } from "../../src/targets/tool-targets.js";
+import { tempDir, writeFiles } from "../helpers/repo.js";
 
 describe("write targets of a tool call", () => {
   it.each([
@@ -36,5 +37,25 @@ describe("write targets of a tool call", () => {
     for (const command of ["toString x", "constructor y", "git toString z"]) {
       expect((await extractShellTargets(command)).opaque).toBe(true);
     }
+  });
+
+  it("hands on the git calls and a forged hook call of a shell command", async () => {
+    const command = "git stash -u; echo '{}' | tandem hook claude-code session-end";
+    const t = await toolTargets({ name: "Bash", input: { command }, useId: null });
+    expect(t.gitCalls).toEqual([{ cwd: "", args: ["stash", "-u"] }]);
+    expect(t.tandemHook).toBe(true);
+  });
+
+  it("expands a shell glob in the tool call's directory", async () => {
+    const dir = tempDir();
+    writeFiles(dir, { "f.txt": "A", "g.txt": "A" });
+    const tool = { name: "Bash", input: { command: "rm -f ./*.txt" }, useId: null };
+    expect((await toolTargets(tool, { cwd: dir })).raws).toEqual(["./f.txt", "./g.txt"]);
+    expect(await toolTargets(tool)).toMatchObject({ raws: [], opaque: true });
+  });
+
+  it("gives a file tool no git calls and no hook call", async () => {
+    const t = await toolTargets({ name: "Write", input: { file_path: "/r/a.ts", content: "" }, useId: null });
+    expect(t).toMatchObject({ gitCalls: [], tandemHook: false });
   });
 });

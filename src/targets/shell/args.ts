@@ -1,5 +1,5 @@
 /** Command-line option parsing, GNU style, over arguments that may be dynamic (null). */
-import type { Arg } from "./words.js";
+import type { Arg } from "./types.js";
 
 /** Option syntax of one command: which short and long options take a value. */
 export interface OptionSpec {

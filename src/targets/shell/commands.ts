@@ -2,6 +2,16 @@
  * The table of known commands: those that never write files, and a handler for
  * each one whose writes we can name. Any other command is opaque.
  */
+import { posix } from "node:path";
+import {
+  forgetsNamed,
+  handleDeclare,
+  handleEval,
+  handleLeave,
+  handlePrintf,
+  handleShopt,
+  handleSource,
+} from "./builtins.js";
 import { handleCd, handlePopd, handlePushd } from "./cwd.js";
 import {
   handleApplyPatch,
@@ -20,12 +30,22 @@ import {
   operandsWritten,
 } from "./file-commands.js";
 import { handleGit } from "./git.js";
-import type { CommandContext, Handler } from "./handler.js";
-import type { Arg } from "./words.js";
-import { handleCommand, handleEnv, handleShell, handleSudo, handleTime, wrapper } from "./wrappers.js";
+import { handleExec, handleNode, handleNpx, handleTandem, isTandemProgram } from "./tandem.js";
+import type { Arg, CommandContext, Handler } from "./types.js";
+import {
+  handleCommand,
+  handleEnv,
+  handleShell,
+  handleSudo,
+  handleTime,
+  handleXargs,
+  wrapper,
+} from "./wrappers.js";
 
-/** How `command` is judged (a name as run: `/usr/bin/rm` already turned into `rm`). */
-export function commandHandler(command: string): Handler {
+/** How a command is judged, by its name as run (`/usr/bin/rm` is `rm`; `./build.sh` stays unknown). */
+export function commandHandler(name: string): Handler {
+  if (isTandemProgram(name)) return handleTandem;
+  const command = name.startsWith("/") ? posix.basename(name) : name;
   if (READ_ONLY.has(command)) return readOnly;
   // Own properties only: `toString` or `constructor` as a command must not find Object's.
   return Object.hasOwn(HANDLERS, command) ? HANDLERS[command]! : opaque;
@@ -34,13 +54,12 @@ export function commandHandler(command: string): Handler {
 /** Commands that never write files (output goes to stdout; redirections are seen separately). */
 const READ_ONLY = new Set(
   [
-    ": true false test [ echo printf pwd ls dir vdir cat tac nl head tail less more",
+    ": true false test [ echo pwd ls dir vdir cat tac nl head tail less more",
     "grep egrep fgrep rg ag ack wc cut tr paste join column fold fmt expand unexpand rev comm cmp diff",
     "od hexdump strings file stat du df realpath readlink basename dirname which whereis type hash",
     "date whoami id uname hostname printenv locale nproc uptime ps pgrep jobs wait sleep seq yes",
     "md5sum sha1sum sha256sum sha512sum shasum cksum b2sum base64 base32 jq",
-    "export unset set shopt alias unalias read local declare typeset readonly shift exit return",
-    "break continue history help man tput clear getopts umask ulimit",
+    "set alias unalias shift exit history help man tput clear umask ulimit",
   ]
     .join(" ")
     .split(" "),
@@ -55,10 +74,17 @@ const PACKAGE_MANAGER_READ_ONLY = new Set(
   "test t tst ls list view info outdated help why explain whoami ping root prefix bin audit".split(" "),
 );
 
+/** Subcommands that run a package's program (`npm exec`, `pnpm dlx`, `bun x` …). */
+const PACKAGE_MANAGER_EXEC = new Set(["exec", "x", "dlx"]);
+
 function handlePackageManager(args: Arg[], ctx: CommandContext): void {
-  const sub = args.find((arg) => arg === null || !arg.startsWith("-"));
-  if (sub === null || sub === undefined || !PACKAGE_MANAGER_READ_ONLY.has(sub)) ctx.walker.markOpaque();
-  if (sub === "audit" && args.includes("fix")) ctx.walker.markOpaque();
+  const at = args.findIndex((arg) => arg === null || !arg.startsWith("-"));
+  const sub = args[at];
+  if (typeof sub === "string" && PACKAGE_MANAGER_EXEC.has(sub)) handleExec(args.slice(at + 1), ctx);
+  // `yarn tandem …`, `pnpm tandem …` run a bin of the project by its name.
+  else if (typeof sub === "string" && isTandemProgram(sub)) handleTandem(args.slice(at + 1), ctx);
+  else if (sub === null || sub === undefined || !PACKAGE_MANAGER_READ_ONLY.has(sub)) ctx.walker.markOpaque();
+  else if (sub === "audit" && args.includes("fix")) ctx.walker.markOpaque();
 }
 
 const HANDLERS: Record<string, Handler> = {
@@ -88,11 +114,32 @@ const HANDLERS: Record<string, Handler> = {
   apply_patch: handleApplyPatch,
   applypatch: handleApplyPatch,
   patch: opaque,
-  eval: opaque,
-  source: opaque,
-  ".": opaque,
-  xargs: opaque,
+  eval: handleEval,
+  source: handleSource,
+  ".": handleSource,
+  xargs: handleXargs,
   trap: opaque,
+  read: forgetsNamed("REPLY"),
+  mapfile: forgetsNamed("MAPFILE"),
+  readarray: forgetsNamed("MAPFILE"),
+  getopts: forgetsNamed("OPTARG", "OPTIND"),
+  let: forgetsNamed(),
+  unset: forgetsNamed(),
+  export: forgetsNamed(),
+  declare: handleDeclare,
+  typeset: handleDeclare,
+  local: handleDeclare,
+  readonly: forgetsNamed(),
+  printf: handlePrintf,
+  shopt: handleShopt,
+  break: handleLeave,
+  continue: handleLeave,
+  return: handleLeave,
+  node: handleNode,
+  nodejs: handleNode,
+  npx: handleNpx,
+  pnpx: handleNpx,
+  bunx: handleNpx,
   bash: handleShell,
   sh: handleShell,
   dash: handleShell,
@@ -115,4 +162,6 @@ const HANDLERS: Record<string, Handler> = {
   npm: handlePackageManager,
   pnpm: handlePackageManager,
   yarn: handlePackageManager,
+  bun: handlePackageManager,
+  setsid: wrapper(),
 };

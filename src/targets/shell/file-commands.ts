@@ -5,7 +5,7 @@
 import { posix } from "node:path";
 import { has, type OptionSpec, parseArgs, values } from "./args.js";
 import { addAll, type CommandContext, type Handler } from "./handler.js";
-import type { Arg } from "./words.js";
+import type { Arg } from "./types.js";
 
 /** Every operand is written (rm, touch, mkdir, tee …). */
 export function operandsWritten(spec: OptionSpec = {}): Handler {
@@ -141,10 +141,25 @@ export function handleUniq(args: Arg[], ctx: CommandContext): void {
   if (parsed.operands.length >= 2) addAll(ctx, [parsed.operands[1]!]);
 }
 
-/** `find` only reads, unless it deletes, runs commands or prints into files. */
+/**
+ * `find` only reads, unless it deletes, runs commands or prints into files. The
+ * command of `-exec` is still judged, with the names find hands it unknown.
+ */
 export function handleFind(args: Arg[], ctx: CommandContext): void {
   const acting = /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
-  if (args.some((arg) => arg !== null && acting.test(arg))) ctx.walker.markOpaque();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === null || arg === undefined || !acting.test(arg)) continue;
+    ctx.walker.markOpaque();
+    if (!/^-(exec|execdir|ok|okdir)$/.test(arg)) continue;
+    const end = args.findIndex((word, j) => j > i && (word === ";" || word === "+"));
+    // `{}` stands for each name found.
+    const words = args.slice(i + 1, end === -1 ? undefined : end);
+    const command = words.map((word) => (word?.includes("{}") ? null : word));
+    if (command.length > 0) ctx.walker.runCommand(command, { ...ctx });
+    if (end === -1) break;
+    i = end;
+  }
 }
 
 export function handleApplyPatch(args: Arg[], ctx: CommandContext): void {

@@ -1,43 +1,55 @@
 /**
- * `git`: the subcommands that write the working tree (checkout, restore, rm, mv),
- * those that only read it or the repository, and `-C DIR`. Any other subcommand
- * (switch, merge, rebase, pull, clean, apply …) is opaque.
+ * `git`: every subcommand that can destroy or commit work (checkout, reset, stash,
+ * clean, commit …) is listed as a GitCall for the impact reader, which asks git
+ * what it would overwrite. `git rm` and `git mv` also name their operands as write
+ * targets. Read-only subcommands add nothing; any other subcommand is opaque.
  */
-import { posix } from "node:path";
 import { has, parseArgs } from "./args.js";
-import { withDirectory } from "./cwd.js";
 import { addAll, type CommandContext, type Handler } from "./handler.js";
-import type { Arg } from "./words.js";
+import { changeDirectory } from "./scope.js";
+import type { Arg } from "./types.js";
 
 const GIT_READ_ONLY = new Set(
   (
     "status log diff show branch tag rev-parse ls-files ls-tree ls-remote grep blame describe shortlog " +
-    "remote fetch push add commit config reflog cat-file rev-list show-ref for-each-ref merge-base " +
+    "remote fetch push config reflog cat-file rev-list show-ref for-each-ref merge-base " +
     "name-rev var version help count-objects fsck check-ignore check-attr whatchanged cherry " +
     "range-diff diff-tree diff-files diff-index notes"
   ).split(" "),
 );
 
+/**
+ * Subcommands whose effect on uncommitted work the impact reader judges; `add` is
+ * listed for what it stages for a later `commit -n` of the same command line.
+ */
+const GIT_JUDGED = new Set(
+  "checkout restore switch stash reset clean rm mv apply am merge rebase pull cherry-pick revert commit add".split(
+    " ",
+  ),
+);
+
+/** Global options whose value is the next argument. */
 const GIT_GLOBAL_VALUED = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"];
 
-const GIT_HANDLERS: Record<string, Handler> = {
-  checkout: gitCheckout,
-  restore: gitRestore,
+/**
+ * Options whose value is only text for git to store (a message, an author): a value
+ * known only at run time (`-m "$(cat <<'EOF' …)"`) changes nothing the impact
+ * reader looks at, so it stands in as this placeholder instead of hiding the call.
+ */
+export const RUNTIME_TEXT = "(text known at run time)";
+const TEXT_OPTIONS = new Set(["-m", "--message", "--author", "--date", "--trailer"]);
+
+/** Targets of the subcommands that name the files they change. */
+const GIT_TARGETS: Record<string, Handler> = {
   rm: gitRm,
   mv: (args, ctx) => addAll(ctx, parseArgs(args).operands),
-  reset: (args, ctx) => {
-    // Only these modes touch the working tree; the others move the index and HEAD.
-    if (args.some((arg) => arg === "--hard" || arg === "--merge" || arg === "--keep"))
-      ctx.walker.markOpaque();
-  },
-  stash: (args, ctx) => {
-    if (args[0] !== "list" && args[0] !== "show") ctx.walker.markOpaque();
-  },
 };
 
 export function handleGit(args: Arg[], ctx: CommandContext): void {
+  const globals: string[] = [];
+  // `-C DIR` is folded into where the call runs, each one relative to the one before.
+  let scope = ctx.scope;
   let i = 0;
-  let dir: string | undefined;
   for (; i < args.length; i++) {
     const arg = args[i];
     if (arg === null || arg === undefined) {
@@ -45,59 +57,80 @@ export function handleGit(args: Arg[], ctx: CommandContext): void {
       return;
     }
     if (!arg.startsWith("-")) break;
-    if (!GIT_GLOBAL_VALUED.includes(arg)) continue;
-    const value = args[++i];
-    if (value === null) {
-      ctx.walker.markOpaque();
-      return;
+    if (!GIT_GLOBAL_VALUED.includes(arg)) {
+      globals.push(arg);
+      continue;
     }
-    if (arg === "-C" && value !== undefined) dir = dir === undefined ? value : posix.join(dir, value);
+    const value = args[++i];
+    if (value === null) ctx.walker.markOpaque();
+    if (value === null || value === undefined) return;
+    if (arg === "-C") scope = changeDirectory(scope, value);
+    else globals.push(arg, value);
   }
-  if (i >= args.length) return;
-  const rest = args.slice(i);
-  if (dir === undefined) {
-    runGitSubcommand(rest, ctx);
-    return;
-  }
-  withDirectory(dir, ctx, (inner) => runGitSubcommand(rest, inner));
+  const [sub, ...rest] = args.slice(i);
+  if (sub !== undefined && sub !== null) runSubcommand(sub, rest, globals, { ...ctx, scope });
 }
 
-function runGitSubcommand([sub, ...args]: Arg[], ctx: CommandContext): void {
-  if (sub === null || sub === undefined) {
-    ctx.walker.markOpaque();
+function runSubcommand(sub: string, args: Arg[], globals: string[], ctx: CommandContext): void {
+  if (sub === "config") {
+    gitConfig(args, ctx);
     return;
   }
-  if (GIT_READ_ONLY.has(sub)) {
+  if (GIT_READ_ONLY.has(sub) || (sub === "stash" && (args[0] === "list" || args[0] === "show"))) {
     // `git diff --output=FILE` and friends write a file of their own.
     if (args.some((arg) => arg?.startsWith("--output"))) ctx.walker.markOpaque();
     return;
   }
-  const handler = Object.hasOwn(GIT_HANDLERS, sub) ? GIT_HANDLERS[sub] : undefined;
-  if (handler) {
-    handler(args, ctx);
+  if (!GIT_JUDGED.has(sub)) {
+    ctx.walker.markOpaque(); // bisect, worktree, submodule, an alias …
     return;
   }
-  ctx.walker.markOpaque(); // switch, merge, rebase, pull, clean, apply …
+  if (Object.hasOwn(GIT_TARGETS, sub)) GIT_TARGETS[sub]!(args, ctx);
+  const words = withTextPlaceholders(args, ctx.countKnown);
+  if (words.includes(null) || setsGitEnvironment(ctx)) ctx.walker.markOpaque();
+  else ctx.walker.addGitCall({ cwd: ctx.scope.cwd, args: [...globals, sub, ...(words as string[])] });
 }
 
-function gitCheckout(args: Arg[], ctx: CommandContext): void {
-  const separator = args.indexOf("--");
-  if (args.some((arg) => arg?.startsWith("--pathspec-from-file"))) ctx.walker.markOpaque();
-  if (separator !== -1) {
-    addAll(ctx, args.slice(separator + 1));
+/** Puts the placeholder in for a run-time value given to a text option as its own word (`-m "$X"`). */
+function withTextPlaceholders(args: Arg[], countKnown: boolean): Arg[] {
+  if (!countKnown) return args;
+  return args.map((arg, i) => {
+    if (arg !== null) return arg;
+    const before = args[i - 1];
+    return before !== null && before !== undefined && TEXT_OPTIONS.has(before) ? RUNTIME_TEXT : null;
+  });
+}
+
+/**
+ * `GIT_DIR=… git`, `export GIT_CONFIG_COUNT=…`: the environment points git at
+ * another repository or sets its config (core.hooksPath) where a GitCall cannot say.
+ */
+function setsGitEnvironment(ctx: CommandContext): boolean {
+  const exported = [...ctx.scope.vars].filter(([, v]) => v.exported).map(([name]) => name);
+  return [...ctx.env.keys(), ...exported].some((name) => name.startsWith("GIT_"));
+}
+
+const CONFIG_READS = new Set([
+  "--get",
+  "--get-all",
+  "--get-regexp",
+  "--get-urlmatch",
+  "-l",
+  "--list",
+  "get",
+  "list",
+]);
+
+/** `git config core.hooksPath …` moves git's hooks away from Tandem's: a wiring change, not a read. */
+function gitConfig(args: Arg[], ctx: CommandContext): void {
+  if (args.some((a) => a === null)) {
+    ctx.walker.markOpaque();
     return;
   }
-  const parsed = parseArgs(args, { valued: "bB", long: ["--orphan", "--conflict"] });
-  // `git checkout X` switches branches or restores a path: we cannot tell which.
-  ctx.walker.markOpaque();
-  if (!has(parsed, "-b", "-B", "--orphan", "--detach")) addAll(ctx, parsed.operands.slice(1));
-}
-
-function gitRestore(args: Arg[], ctx: CommandContext): void {
-  const parsed = parseArgs(args, { valued: "s", long: ["--source"] });
-  if (has(parsed, "--pathspec-from-file")) ctx.walker.markOpaque();
-  const stagedOnly = has(parsed, "-S", "--staged") && !has(parsed, "-W", "--worktree");
-  if (!stagedOnly) addAll(ctx, parsed.operands);
+  const words = args as string[];
+  if (words.some((a) => CONFIG_READS.has(a))) return;
+  if (words.some((a) => a.toLowerCase() === "core.hookspath"))
+    ctx.walker.markWiringCommand("git config core.hooksPath");
 }
 
 function gitRm(args: Arg[], ctx: CommandContext): void {

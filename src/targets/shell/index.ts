@@ -4,45 +4,57 @@
  * The command is parsed with mvdan/sh (the `mvdan-sh` package, loaded on first use;
  * see docs/decisions/0003-shell-parser.md) and walked: output redirections and the
  * operands of well-known mutating commands are write targets; `apply_patch`
- * heredocs are returned for the patch parser. Anything that could write files in a
- * way we cannot see marks the result `opaque`, so the caller knows the list is not
- * the whole story (post-use compares the dirty set, §4.5).
+ * heredocs are returned for the patch parser; git commands that can destroy or
+ * commit work are listed for the impact reader; a `tandem hook` call is flagged.
+ * Anything that could write files in a way we cannot see marks the result
+ * `opaque`, so the caller knows the list is not the whole story.
  *
  * Paths are returned as written (unquoted, unescaped), not resolved against the
- * payload `cwd`. Best effort for `cd`: after `cd DIR` (also `pushd DIR`, `git -C DIR`,
- * `env -C DIR`) later relative targets are joined onto DIR posix-style; a `cd` we
- * cannot follow (`cd "$X"`, `cd -`, `popd`) makes later relative targets unknown,
- * which marks the result opaque instead of guessing. `cd` inside a subshell,
- * pipeline, command substitution or background job does not leak out, as in bash.
+ * payload `cwd`, but joined onto the directory of a preceding `cd DIR` (also
+ * `pushd`, `git -C`, `env -C`). Words are expanded where that is static: brace
+ * lists, `~`, variables the script assigned (`F=f.txt; rm $F`), and globs against
+ * the file system when the caller's `cwd` is given. The walk follows every path
+ * through the script (`a && b`, `if`, loops, functions); where paths disagree on a
+ * directory or a variable it becomes unknown, and what lands in an unknown
+ * directory or expands at run time marks the result opaque instead of guessing.
+ * Subshells, pipelines, `$(…)` and background jobs keep their state to themselves.
  *
- * The parts: load.ts loads the parser, walk.ts walks the tree (with words.ts,
- * redirects.ts and cwd.ts), commands.ts maps command names to handlers (file-commands.ts,
- * git.ts, wrappers.ts), which parse their options with args.ts.
+ * The parts: load.ts loads the parser; walk.ts walks the tree (with redirects.ts,
+ * assign.ts and findings.ts) over the state of scope.ts; expand.ts expands words
+ * (words.ts, braces.ts, glob.ts); commands.ts maps command names to handlers
+ * (file-commands.ts, git.ts, wrappers.ts, cwd.ts, builtins.ts, tandem.ts), which
+ * parse their options with args.ts and reach the walker through types.ts.
  */
+import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
+import { Expander } from "./expand.js";
+import type { ListDir } from "./glob.js";
 import { loadParser, type Parser, parseErrorMessage, withGoStacks } from "./load.js";
 import type { ShFile } from "./syntax.js";
+import { Tree } from "./tree.js";
+import type { ShellTargets } from "./types.js";
 import { Walker } from "./walk.js";
 
-export interface ShellTargets {
-  /** Paths the command writes, as written, joined onto a preceding `cd` directory. */
-  writes: string[];
-  /**
-   * Bodies of `apply_patch` heredocs (or a static patch argument). Their paths are
-   * already in `writes` (with any `cd` prefix); the text is there for callers that
-   * want the per-file operations.
-   */
-  patches: string[];
-  /** Part of the command may write files we cannot name. */
-  opaque: boolean;
-  /** The command does not parse, or the parser is missing (then `opaque` is true). */
-  error?: string;
-}
+export type { ShellTargets } from "./types.js";
 
 export interface ShellTargetOptions {
-  /** What `~` expands to; defaults to the current user's home directory. */
+  /** What `~` and `$HOME` expand to; defaults to the current user's home directory. */
   home?: string;
+  /**
+   * The tool call's absolute directory. Globs are expanded against the file system
+   * only when it is given; without it they stay unknown (opaque).
+   */
+  cwd?: string;
+  /** Lists a directory for glob expansion; the file system by default. */
+  listDir?: ListDir;
+  /** How many names globs and brace lists may produce before the command is opaque. */
+  globLimit?: number;
 }
+
+const GLOB_LIMIT = 10_000;
+
+/** `tandem hook` or `tandem git-hook` anywhere in a command the parser could not read. */
+const TANDEM_HOOK_TEXT = /\btandem(\.[cm]?js)?(\s+\S+){0,2}?\s+(git-)?hook\b/;
 
 /** Extracts the write targets of one shell command line (or script). */
 export async function extractShellTargets(
@@ -54,29 +66,46 @@ export async function extractShellTargets(
     parser = await loadParser();
   } catch (err) {
     // A broken install must not take the hook down with it.
-    return {
-      writes: [],
-      patches: [],
-      opaque: true,
-      error: `shell parser unavailable: ${parseErrorMessage(err)}`,
-    };
+    return unreadable(command, `shell parser unavailable: ${parseErrorMessage(err)}`);
   }
-  return withGoStacks(() => extractWith(parser, command, options.home ?? homedir()));
+  return withGoStacks(() => extractWith(parser, command, options));
 }
 
-function extractWith(parser: Parser, command: string, home: string): ShellTargets {
+function unreadable(command: string, error: string): ShellTargets {
+  // Bash runs the lines before a syntax error, so a hook call there still counts.
+  const tandemHook = TANDEM_HOOK_TEXT.test(command);
+  return { writes: [], patches: [], gitCalls: [], tandemHook, wiringCommands: [], opaque: true, error };
+}
+
+function extractWith(parser: Parser, command: string, options: ShellTargetOptions): ShellTargets {
   let file: ShFile;
   try {
     file = parser.parse(command);
   } catch (err) {
-    return { writes: [], patches: [], opaque: true, error: parseErrorMessage(err) };
+    return unreadable(command, parseErrorMessage(err));
   }
-  const walker = new Walker(parser, home);
+  const home = options.home ?? homedir();
+  const tree = new Tree(parser.syntax);
+  const words = new Expander(tree, {
+    home,
+    cwd: options.cwd,
+    listDir: options.listDir ?? listDir,
+    limit: options.globLimit ?? GLOB_LIMIT,
+  });
+  const walker = new Walker(parser, tree, words);
   try {
-    walker.walkStmts(file.Stmts, { cwd: "" });
+    walker.walkFile(file, { cwd: "", vars: new Map([["HOME", { value: home, exported: true }]]) });
   } catch (err) {
     // A node shape we did not expect must not crash a hook: report what we have.
     return { ...walker.result(), opaque: true, error: `shell walk failed: ${parseErrorMessage(err)}` };
   }
   return walker.result();
+}
+
+function listDir(dir: string): string[] | null {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return null;
+  }
 }

@@ -16,6 +16,8 @@ export interface Parser {
   /** mvdan-sh exposes operators as Go token numbers; we learn their spelling at load. */
   redirOps: Map<number, string>;
   pipeOps: Set<number>;
+  andOp: number;
+  orOp: number;
 }
 
 let parserInstance: Promise<Parser> | undefined;
@@ -49,7 +51,9 @@ async function importParser(): Promise<Parser> {
     syntax,
     parse,
     redirOps: learnRedirOps(parse),
-    pipeOps: learnPipeOps(parse),
+    pipeOps: new Set([binaryOp(parse, "a | b"), binaryOp(parse, "a |& b")]),
+    andOp: binaryOp(parse, "a && b"),
+    orOp: binaryOp(parse, "a || b"),
   }));
 }
 
@@ -59,8 +63,8 @@ function learnRedirOps(parse: (src: string) => ShFile): Map<number, string> {
   return new Map(redirs.map((r, i) => [r.Op, spelled[i]!]));
 }
 
-function learnPipeOps(parse: (src: string) => ShFile): Set<number> {
-  return new Set(["a | b", "a |& b"].map((src) => (parse(src).Stmts[0]!.Cmd as ShBinaryCmd).Op));
+function binaryOp(parse: (src: string) => ShFile, src: string): number {
+  return (parse(src).Stmts[0]!.Cmd as ShBinaryCmd).Op;
 }
 
 /**

@@ -16,6 +16,8 @@ export interface ShStmt extends ShNode {
   Redirs: ShRedirect[];
   Background: boolean;
   Coprocess: boolean;
+  /** `! cmd` */
+  Negated: boolean;
 }
 export interface ShRedirect extends ShNode {
   Op: number;
@@ -40,9 +42,30 @@ export interface ShCallExpr extends ShNode {
   Args: ShWord[];
 }
 export interface ShAssign extends ShNode {
+  /** `F+=x` */
+  Append: boolean;
+  /** `export F` (a name only), or an option word of `declare -x` (no name). */
+  Naked: boolean;
+  Name: ShLit | null;
   Value: ShWord | null;
   Index: ShNode | null;
   Array: ShNode | null;
+}
+export interface ShDeclClause extends ShNode {
+  /** export, local, declare, typeset, readonly, nameref */
+  Variant: ShLit;
+  Args: ShAssign[];
+}
+export interface ShParamExp extends ShNode {
+  Param: ShLit | null;
+  Excl: boolean;
+  Length: boolean;
+  Width: boolean;
+  Index: ShNode | null;
+  Slice: ShNode | null;
+  Repl: ShNode | null;
+  Exp: ShNode | null;
+  Names: number;
 }
 export interface ShBinaryCmd extends ShNode {
   Op: number;
@@ -62,12 +85,23 @@ export interface ShWhileClause extends ShNode {
   Do: ShStmt[];
 }
 export interface ShForClause extends ShNode {
+  /** A WordIter (`for x in …`) or a CStyleLoop (`for ((…))`). */
   Loop: ShNode;
   Do: ShStmt[];
 }
+export interface ShWordIter extends ShNode {
+  Name: ShLit;
+  /** Where `in` is: offset 0 when there is none (`for x; do` runs over "$@"). */
+  InPos: { Offset(): number };
+  Items: ShWord[];
+}
 export interface ShCaseClause extends ShNode {
   Word: ShWord;
-  Items: { Patterns: ShWord[]; Stmts: ShStmt[] }[];
+  Items: ShCaseItem[];
+}
+export interface ShCaseItem extends ShNode {
+  Patterns: ShWord[];
+  Stmts: ShStmt[];
 }
 export interface ShFuncDecl extends ShNode {
   Name: ShLit;

@@ -1,228 +1,284 @@
 /**
- * Walking the statement tree: lists, pipelines, subshells, compound commands,
- * functions and `$(…)`, tracking the directory each part runs in, and collecting
- * the write targets that redirections and commands report.
+ * Walking the statement tree: lists, `&&` / `||`, pipelines, subshells, functions
+ * and `$(…)` (compound commands in compound.ts), following the shell's state
+ * (directory and variables) along every path, and handing each command line to
+ * its handler.
  */
-import { posix } from "node:path";
-import { parsePatchTargets, writePaths } from "../apply-patch.js";
+import { applyAssigns, applyDecl, prefixEnv, readAssignments, readDeclaration } from "./assign.js";
 import { commandHandler } from "./commands.js";
-import { placeTarget, type Scope } from "./cwd.js";
-import type { CommandContext } from "./handler.js";
-import type { ShellTargets } from "./index.js";
+import { type StatementWalker, walkCase, walkFor, walkIf, walkWhile } from "./compound.js";
+import type { Expander } from "./expand.js";
+import { expansionsIn } from "./expansions.js";
+import { Findings } from "./findings.js";
+import { andThen, either, negate, type Outcome, orElse, same } from "./flow.js";
 import type { Parser } from "./load.js";
-import { heredocBody, walkRedirect } from "./redirects.js";
+import { heredocBody, isDescriptor, redirectKind } from "./redirects.js";
+import { forgetVars, LOST, mergeScopes, restoreVars, withEnv } from "./scope.js";
 import type {
   ShBinaryCmd,
   ShCallExpr,
   ShCaseClause,
+  ShDeclClause,
   ShFile,
   ShForClause,
   ShFuncDecl,
   ShIfClause,
   ShInnerStmt,
   ShNode,
+  ShRedirect,
   ShStmt,
   ShStmtList,
   ShWhileClause,
   ShWord,
 } from "./syntax.js";
-import { type Arg, isPlainWord, staticWord } from "./words.js";
+import type { Tree } from "./tree.js";
+import type { Arg, CommandContext, Runner, Scope } from "./types.js";
+import { isPlainWord } from "./words.js";
 
-/** How deep `bash -c` scripts may nest before the rest is opaque. */
+/** How deep `bash -c` scripts and function calls may nest before the rest is opaque. */
 const MAX_NESTING = 4;
 
-export class Walker {
-  private readonly writes = new Set<string>();
-  private readonly patches: string[] = [];
-  private opaque = false;
-  private readonly functions = new Set<string>();
+/** Walks one command's tree; what it finds is kept by the Findings it extends. */
+export class Walker extends Findings implements Runner, StatementWalker {
+  private readonly functions = new Map<string, ShStmt>();
+  private readonly scripts = new Map<string, ShFile>();
   private nesting = 0;
+  /** For each loop and function being walked, the states `break` / `continue` / `return` left it in. */
+  private readonly exits: Scope[][] = [];
+  /** For each function being walked, the names it made local. */
+  private readonly locals: Set<string>[] = [];
 
   constructor(
-    readonly parser: Parser,
-    private readonly home: string,
-  ) {}
-
-  result(): ShellTargets {
-    return { writes: [...this.writes], patches: [...this.patches], opaque: this.opaque };
+    private readonly parser: Parser,
+    readonly tree: Tree,
+    private readonly words: Expander,
+  ) {
+    super();
   }
 
-  markOpaque(): void {
-    this.opaque = true;
+  get home(): string {
+    return this.words.home;
   }
 
-  walkStmts(stmts: ShStmt[], scope: Scope): void {
-    for (const stmt of stmts) this.walkStmt(stmt, scope);
+  stopGlobbing(): void {
+    this.words.stopGlobbing();
   }
 
-  private walkStmt(stmt: ShStmt, outer: Scope): void {
+  forgetVariables(): void {
+    this.words.forgetVariables();
+  }
+
+  leaveBlock(scope: Scope): void {
+    for (const frame of this.exits) frame.push(scope);
+  }
+
+  withExits(pass: () => Scope[]): Scope[] {
+    this.exits.push([]);
+    const ends = pass();
+    return [...ends, ...this.exits.pop()!];
+  }
+
+  fields(word: ShWord, scope: Scope): Arg[] {
+    return this.words.fields(word, scope).args;
+  }
+
+  walkFile(file: ShFile, scope: Scope): void {
+    this.walkStmts(this.tree.read(file, "Stmts"), scope);
+  }
+
+  walkStmts(stmts: ShStmt[], scope: Scope): Outcome {
+    let outcome = same(scope);
+    for (const stmt of stmts) outcome = this.walkStmt(stmt, either(outcome));
+    return outcome;
+  }
+
+  private walkStmt(stmt: ShStmt, outer: Scope): Outcome {
+    const { tree } = this;
+    let scope = outer;
+    for (const redir of tree.read(stmt, "Redirs")) scope = this.walkRedirect(redir, scope);
+    const cmd = tree.read(stmt, "Cmd");
+    const outcome = cmd ? this.walkCommand(cmd, stmt, scope) : same(scope);
     // A background job or coprocess runs in a subshell: its `cd` stays there.
-    const scope = stmt.Background || stmt.Coprocess ? { ...outer } : outer;
-    for (const redir of stmt.Redirs) walkRedirect(this, redir, scope);
-    if (stmt.Cmd) this.walkCommand(stmt.Cmd, stmt, scope);
+    if (tree.read(stmt, "Background") || tree.read(stmt, "Coprocess")) return same(outer);
+    return tree.read(stmt, "Negated") ? negate(outcome) : outcome;
   }
 
-  private walkCommand(cmd: ShNode, stmt: ShStmt, scope: Scope): void {
-    const type = this.parser.syntax.NodeType(cmd);
+  private walkCommand(cmd: ShNode, stmt: ShStmt, scope: Scope): Outcome {
+    const { tree } = this;
+    const type = tree.type(cmd);
     switch (type) {
       case "CallExpr":
-        this.walkCall(cmd as ShCallExpr, stmt, scope);
-        return;
+        return this.walkCall(cmd as ShCallExpr, stmt, scope);
       case "BinaryCmd":
-        this.walkBinary(cmd as ShBinaryCmd, scope);
-        return;
+        return this.walkBinary(cmd as ShBinaryCmd, scope);
       case "Subshell":
-        this.walkStmts((cmd as ShStmtList).Stmts, { ...scope });
-        return;
+        this.walkStmts(tree.read(cmd as ShStmtList, "Stmts"), scope);
+        return same(scope);
       case "Block":
-        this.walkStmts((cmd as ShStmtList).Stmts, scope);
-        return;
+        return this.walkStmts(tree.read(cmd as ShStmtList, "Stmts"), scope);
       case "IfClause":
-        this.walkIf(cmd as ShIfClause, scope);
-        return;
+        return walkIf(this, cmd as ShIfClause, scope);
       case "WhileClause":
-        this.walkStmts((cmd as ShWhileClause).Cond, scope);
-        this.walkStmts((cmd as ShWhileClause).Do, scope);
-        return;
+        return walkWhile(this, cmd as ShWhileClause, scope);
       case "ForClause":
-        this.walkSubstitutions((cmd as ShForClause).Loop, scope);
-        this.walkStmts((cmd as ShForClause).Do, scope);
-        return;
+        return walkFor(this, cmd as ShForClause, scope);
       case "CaseClause":
-        this.walkCase(cmd as ShCaseClause, scope);
-        return;
-      case "FuncDecl":
-        this.walkFunction(cmd as ShFuncDecl, scope);
-        return;
+        return walkCase(this, cmd as ShCaseClause, scope);
+      case "FuncDecl": {
+        // The body is walked where the function is called, with the state there.
+        const name = tree.read(tree.read(cmd as ShFuncDecl, "Name"), "Value");
+        this.functions.set(name, tree.read(cmd as ShFuncDecl, "Body"));
+        return same(scope);
+      }
       case "TimeClause":
       case "CoprocClause": {
-        const inner = (cmd as ShInnerStmt).Stmt;
-        if (inner) this.walkStmt(inner, type === "CoprocClause" ? { ...scope } : scope);
-        return;
+        const inner = tree.read(cmd as ShInnerStmt, "Stmt");
+        const outcome = inner ? this.walkStmt(inner, scope) : same(scope);
+        return type === "TimeClause" ? outcome : same(scope);
       }
       case "DeclClause":
+        return same(this.walkDecl(cmd as ShDeclClause, scope));
       case "LetClause":
       case "TestClause":
       case "ArithmCmd":
-        // Assignments and tests write no files, but `$(…)` inside them runs commands.
-        this.walkSubstitutions(cmd, scope);
-        return;
+        // Tests and arithmetic write no files, but `$(…)` inside them runs commands.
+        return same(this.walkExpansions(cmd, scope));
       default:
         this.markOpaque();
-        this.walkSubstitutions(cmd, scope);
-        return;
+        return same(this.walkExpansions(cmd, scope));
     }
   }
 
-  private walkBinary(cmd: ShBinaryCmd, scope: Scope): void {
-    // Every part of a pipeline runs in its own subshell; `&&` and `||` run in ours.
-    const isPipe = this.parser.pipeOps.has(cmd.Op);
-    this.walkStmt(cmd.X, isPipe ? { ...scope } : scope);
-    this.walkStmt(cmd.Y, isPipe ? { ...scope } : scope);
-  }
-
-  private walkIf(clause: ShIfClause, scope: Scope): void {
-    this.walkStmts(clause.Cond, scope);
-    this.walkStmts(clause.Then, scope);
-    if (clause.Else) this.walkIf(clause.Else, scope);
-  }
-
-  private walkCase(clause: ShCaseClause, scope: Scope): void {
-    this.walkWordSubstitutions(clause.Word, scope);
-    for (const item of clause.Items) {
-      for (const pattern of item.Patterns) this.walkWordSubstitutions(pattern, scope);
-      this.walkStmts(item.Stmts, scope);
+  private walkBinary(cmd: ShBinaryCmd, scope: Scope): Outcome {
+    const { tree } = this;
+    const op = tree.read(cmd, "Op");
+    const [left, right] = [tree.read(cmd, "X"), tree.read(cmd, "Y")];
+    if (this.parser.pipeOps.has(op)) {
+      // Every part of a pipeline runs in its own subshell.
+      this.walkStmt(left, scope);
+      this.walkStmt(right, scope);
+      return same(scope);
     }
+    const x = this.walkStmt(left, scope);
+    const y = (start: Scope) => this.walkStmt(right, start);
+    return op === this.parser.orOp ? orElse(x, y) : andThen(x, y);
   }
 
-  private walkFunction(decl: ShFuncDecl, scope: Scope): void {
-    // The body is claimed where it is declared, so calling the function adds nothing.
-    this.functions.add(decl.Name.Value);
-    this.walkStmt(decl.Body, { ...scope });
-  }
-
-  private walkCall(call: ShCallExpr, stmt: ShStmt, scope: Scope): void {
-    for (const assign of call.Assigns) {
-      if (assign.Value && !assign.Index && !assign.Array) this.walkWordSubstitutions(assign.Value, scope);
-      else this.walkSubstitutions(assign, scope);
+  private walkCall(call: ShCallExpr, stmt: ShStmt, scope: Scope): Outcome {
+    const { tree } = this;
+    const assigns = tree.memo(call, "assigns", () => readAssignments(tree, tree.read(call, "Assigns")));
+    const words = tree.read(call, "Args");
+    let start = scope;
+    for (const assign of assigns) {
+      start =
+        assign.value && !assign.array
+          ? this.walkWord(assign.value, start)
+          : this.walkExpansions(assign.node, start);
     }
-    for (const word of call.Args) this.walkWordSubstitutions(word, scope);
-    if (call.Args.length === 0) return; // assignments only
-    const argv = call.Args.map((word) => staticWord(this.parser.syntax, word, this.home));
-    this.runCommand(argv, { walker: this, scope, heredoc: heredocBody(this.parser, stmt) });
+    for (const word of words) start = this.walkWord(word, start);
+    if (words.length === 0) return same(applyAssigns(this.words, assigns, start));
+    const argv: Arg[] = [];
+    let countKnown = true;
+    for (const word of words) {
+      const fields = this.words.fields(word, start);
+      argv.push(...fields.args);
+      countKnown &&= fields.exact;
+    }
+    const ctx: CommandContext = {
+      walker: this,
+      scope: start,
+      env: prefixEnv(this.words, assigns, start),
+      heredoc: heredocBody(this.parser, tree, stmt),
+      countKnown,
+    };
+    // Only a command called by its name runs a function; `env f`, `sudo f`, `command f` run a program.
+    const body = typeof argv[0] === "string" ? this.functions.get(argv[0]) : undefined;
+    if (body) this.callFunction(body, ctx);
+    else this.runCommand(argv, ctx);
+    return same(ctx.scope);
   }
 
-  /** Judges one command line; wrappers (`sudo cmd`, `env cmd` …) call back here for theirs. */
   runCommand(argv: Arg[], ctx: CommandContext): void {
     const [name, ...args] = argv;
-    if (name === null || name === undefined) {
-      this.markOpaque();
-      return;
-    }
-    // `/usr/bin/rm` is `rm`; `./build.sh` stays unknown.
-    const command = name.startsWith("/") ? posix.basename(name) : name;
-    if (this.functions.has(command)) return;
-    commandHandler(command)(args, ctx);
+    if (name === null) this.markOpaque();
+    if (name === null || name === undefined) return; // undefined: every word expanded to nothing
+    commandHandler(name)(args, ctx);
   }
 
-  /** Like walkSubstitutions, skipping the costly generic walk for words of literals and quotes. */
-  walkWordSubstitutions(word: ShWord, scope: Scope): void {
-    if (!isPlainWord(this.parser.syntax, word)) this.walkSubstitutions(word, scope);
-  }
-
-  /** Runs the commands inside `$(…)`, backquotes and `<(…)` found anywhere under `node`. */
-  private walkSubstitutions(node: ShNode, scope: Scope): void {
-    const { syntax } = this.parser;
-    syntax.Walk(node, (child) => {
-      if (child === null) return true;
-      const type = syntax.NodeType(child);
-      if (type !== "CmdSubst" && type !== "ProcSubst") return true;
-      this.walkStmts((child as ShStmtList).Stmts, { ...scope });
-      return false;
-    });
-  }
-
-  /** A word's static value (quotes removed, escapes applied), running any substitutions in it. */
-  wordArg(word: ShWord, scope: Scope): Arg {
-    this.walkWordSubstitutions(word, scope);
-    return staticWord(this.parser.syntax, word, this.home);
-  }
-
-  addTarget(path: Arg, scope: Scope): void {
-    if (path === "") return;
-    const placed = path === null ? null : placeTarget(path, scope);
-    if (placed === null) this.markOpaque();
-    else if (!isSpecialFile(placed)) this.writes.add(placed);
-  }
-
-  addPatch(text: string, scope: Scope): void {
-    this.patches.push(text);
-    for (const path of writePaths(parsePatchTargets(text))) this.addTarget(path, scope);
-  }
-
-  /** Walks a script given to `bash -c` and the like, parsed like the outer command. */
-  walkScript(script: string, scope: Scope): void {
+  /** A function runs in the caller's shell: its `cd` and assignments stay, its locals do not. */
+  private callFunction(body: ShStmt, ctx: CommandContext): void {
     if (this.nesting >= MAX_NESTING) {
       this.markOpaque();
+      ctx.scope = LOST;
       return;
     }
+    const before = ctx.scope;
+    this.nesting++;
+    this.locals.push(new Set(ctx.env.keys()));
+    const start = { ...before, vars: withEnv(before.vars, ctx.env) };
+    const end = this.withExits(() => [either(this.walkStmt(body, start))]).reduce(mergeScopes);
+    const locals = this.locals.pop()!;
+    this.nesting--;
+    ctx.scope = { cwd: end.cwd, vars: restoreVars(end.vars, before.vars, locals) };
+  }
+
+  private walkDecl(clause: ShDeclClause, scope: Scope): Scope {
+    const declaration = readDeclaration(this.tree, clause);
+    let start = scope;
+    for (const assign of declaration.args) start = this.walkExpansions(assign.node, start);
+    // `local` outside a function fails and assigns nothing.
+    if (declaration.variant === "local" && this.locals.length === 0) return start;
+    const declared = applyDecl(this.words, declaration, start);
+    if (declared.nameref) this.forgetVariables();
+    const frame = this.locals.at(-1);
+    if (frame) for (const name of declared.locals) frame.add(name);
+    return declared.scope;
+  }
+
+  private walkRedirect(redir: ShRedirect, outer: Scope): Scope {
+    const { tree } = this;
+    const hdoc = tree.read(redir, "Hdoc");
+    const word = tree.read(redir, "Word");
+    let scope = hdoc ? this.walkWord(hdoc, outer) : outer;
+    if (!word) return scope;
+    scope = this.walkWord(word, scope);
+    const kind = redirectKind(this.parser, tree.read(redir, "Op"));
+    if (kind === "read") return scope;
+    const { args } = this.words.fields(word, scope);
+    if (kind === "dup" && args.length === 1 && isDescriptor(args[0]!)) return scope;
+    for (const path of args) this.addTarget(path, scope);
+    return scope;
+  }
+
+  /** Like walkExpansions, skipping the costly generic walk for words of literals, quotes and `$X`. */
+  walkWord(word: ShWord, scope: Scope): Scope {
+    return isPlainWord(this.tree, word) ? scope : this.walkExpansions(word, scope);
+  }
+
+  /** Runs what expanding `node` runs (`$(…)`), and forgets what it may assign (`${F:=x}`). */
+  walkExpansions(node: ShNode, scope: Scope): Scope {
+    const { substitutions, assigned } = expansionsIn(this.tree, node);
+    // A substitution runs in a subshell: its state stays there.
+    for (const sub of substitutions) this.walkStmts(this.tree.read(sub, "Stmts"), scope);
+    return assigned.size === 0 ? scope : { ...scope, vars: forgetVars(scope.vars, assigned) };
+  }
+
+  runScript(script: string, scope: Scope): Scope {
     let file: ShFile;
     try {
-      file = this.parser.parse(script);
+      if (this.nesting >= MAX_NESTING) throw new Error("nested too deep");
+      // A loop body or function walked again hands in the same script: parse it once.
+      file = this.scripts.get(script) ?? this.parser.parse(script);
+      this.scripts.set(script, file);
     } catch {
       this.markOpaque();
-      return;
+      return LOST;
     }
     this.nesting++;
-    this.walkStmts(file.Stmts, scope);
-    this.nesting--;
+    try {
+      return either(this.walkStmts(this.tree.read(file, "Stmts"), scope));
+    } finally {
+      this.nesting--;
+    }
   }
-
-  expandHome(path: string): string {
-    return path === "~" ? this.home : path.startsWith("~/") ? this.home + path.slice(1) : path;
-  }
-}
-
-function isSpecialFile(path: string): boolean {
-  return path.startsWith("/dev/") || path.startsWith("/proc/self/fd/");
 }

@@ -1,111 +1,110 @@
 /**
- * Words: quote removal, and the cases where a word's value is only known at run
- * time (expansions, globs, brace lists, `~user`).
+ * Words as the parser gives them: their pieces (literal, quoted, variable, other
+ * expansion) for expand.ts, quote removal, and heredoc bodies.
  */
-import type { ShDblQuoted, ShLit, ShNode, ShSglQuoted, ShSyntax, ShWord } from "./syntax.js";
+import type { ShDblQuoted, ShLit, ShNode, ShParamExp, ShSglQuoted, ShWord } from "./syntax.js";
+import type { Tree } from "./tree.js";
+import type { Arg } from "./types.js";
 
-/** One argument: its static value, or null when it expands at run time. */
-export type Arg = string | null;
+export type { Arg } from "./types.js";
 
-/** A word's static value (quotes removed, escapes applied), or null when it expands. */
-export function staticWord(syntax: ShSyntax, word: ShWord, home: string): Arg {
-  let value = "";
-  for (const [index, part] of word.Parts.entries()) {
-    const piece = staticPart(syntax, part, index === 0, home);
-    if (piece === null) return null;
-    value += piece;
-  }
-  return value;
+/** One piece of a word, in the order bash expands them. */
+export type Piece =
+  /** Unquoted literal text as written, backslash escapes kept: brace, tilde and glob apply. */
+  | { kind: "lit"; raw: string }
+  /** Quoted text, taken as it is. */
+  | { kind: "text"; text: string }
+  /** `$NAME` or `${NAME}`; unquoted, its value is split into words and globbed. */
+  | { kind: "var"; name: string; quoted: boolean }
+  /**
+   * Anything only known at run time (`$(…)`, `$((…))`, `${X:-y}`, `$@` …); `single`
+   * when it is sure to stay one word (inside double quotes).
+   */
+  | { kind: "unknown"; single: boolean };
+
+/** The pieces of a word (worked out once per word). */
+export function wordPieces(tree: Tree, word: ShWord): Piece[] {
+  return tree.memo(word, "pieces", () => tree.read(word, "Parts").flatMap((part) => partPieces(tree, part)));
 }
 
-/** A word of literals and quotes only: nothing in it can run a command. */
-export function isPlainWord(syntax: ShSyntax, word: ShWord): boolean {
-  const isLit = (part: ShNode) => syntax.NodeType(part) === "Lit";
-  return word.Parts.every((part) => {
-    const type = syntax.NodeType(part);
-    return (
-      type === "Lit" ||
-      type === "SglQuoted" ||
-      (type === "DblQuoted" && (part as ShDblQuoted).Parts.every(isLit))
+/**
+ * A word whose expansion runs nothing and assigns nothing (literals, quotes, plain
+ * `$NAME`): the walker need not look inside it for `$(…)`.
+ */
+export function isPlainWord(tree: Tree, word: ShWord): boolean {
+  return wordPieces(tree, word).every((piece) => piece.kind !== "unknown");
+}
+
+function partPieces(tree: Tree, part: ShNode): Piece[] {
+  switch (tree.type(part)) {
+    case "Lit":
+      return [{ kind: "lit", raw: tree.read(part as ShLit, "Value") }];
+    case "SglQuoted": {
+      const value = tree.read(part as ShSglQuoted, "Value");
+      return [{ kind: "text", text: tree.read(part as ShSglQuoted, "Dollar") ? ansiCString(value) : value }];
+    }
+    case "DblQuoted": {
+      const inner = tree.read(part as ShDblQuoted, "Parts");
+      return inner.length === 0 ? [{ kind: "text", text: "" }] : inner.map((p) => doubleQuotedPiece(tree, p));
+    }
+    case "ParamExp":
+      return [paramPiece(tree, part as ShParamExp, false)];
+    default:
+      return [{ kind: "unknown", single: false }]; // command or arithmetic expansion, extglob …
+  }
+}
+
+function doubleQuotedPiece(tree: Tree, part: ShNode): Piece {
+  const type = tree.type(part);
+  if (type === "ParamExp") return paramPiece(tree, part as ShParamExp, true);
+  if (type !== "Lit") return { kind: "unknown", single: true };
+  // Inside double quotes a backslash only escapes $ ` " \ and newline.
+  const text = tree
+    .read(part as ShLit, "Value")
+    .replace(/\\([$`"\\\n])/g, (_m, ch: string) => (ch === "\n" ? "" : ch));
+  return { kind: "text", text };
+}
+
+/** Only the plain forms are read; `${X:-y}`, `${#X}`, `${X/a/b}`, `${!X}`, `${A[0]}` are unknown. */
+function paramPiece(tree: Tree, param: ShParamExp, quoted: boolean): Piece {
+  const name = tree.read(param, "Param");
+  const index = tree.read(param, "Index");
+  const plain =
+    name !== null &&
+    !index &&
+    (["Excl", "Length", "Width", "Slice", "Repl", "Exp", "Names"] as const).every(
+      (f) => !tree.read(param, f),
     );
-  });
+  const value = name === null ? "" : tree.read(name, "Value");
+  // "$@" and "${A[@]}" give as many words as there are items.
+  if (!plain || value === "@") return { kind: "unknown", single: quoted && value !== "@" && !index };
+  return { kind: "var", name: value, quoted };
+}
+
+/** Unquoted literal text with its backslash escapes applied. */
+export function unescapeLiteral(raw: string): string {
+  return raw.replace(/\\(\n|.)/gs, (_m, ch: string) => (ch === "\n" ? "" : ch));
 }
 
 /** A heredoc delimiter written without quotes or backslashes lets the body expand. */
-export function isPlainLiteral(syntax: ShSyntax, word: ShWord | null): boolean {
+export function isPlainLiteral(tree: Tree, word: ShWord | null): boolean {
   if (!word) return false;
-  return word.Parts.every((part) => syntax.NodeType(part) === "Lit" && !(part as ShLit).Value.includes("\\"));
+  return wordPieces(tree, word).every((piece) => piece.kind === "lit" && !piece.raw.includes("\\"));
 }
 
 /**
  * Heredoc text; null when it has expansions (`$x` under an unquoted delimiter).
  * Under an unquoted delimiter a backslash escapes only $ ` \ and newline.
  */
-export function heredocText(syntax: ShSyntax, body: ShWord, unquotedDelimiter: boolean): Arg {
+export function heredocText(tree: Tree, body: ShWord, unquotedDelimiter: boolean): Arg {
   let text = "";
-  for (const part of body.Parts) {
-    if (syntax.NodeType(part) !== "Lit") return null;
-    text += (part as ShLit).Value;
+  for (const piece of wordPieces(tree, body)) {
+    if (piece.kind !== "lit") return null;
+    text += piece.raw;
   }
   return unquotedDelimiter
     ? text.replace(/\\([$`\\\n])/g, (_m, ch: string) => (ch === "\n" ? "" : ch))
     : text;
-}
-
-function staticPart(syntax: ShSyntax, part: ShNode, first: boolean, home: string): Arg {
-  switch (syntax.NodeType(part)) {
-    case "Lit":
-      return unquotedLiteral((part as ShLit).Value, first, home);
-    case "SglQuoted": {
-      const quoted = part as ShSglQuoted;
-      return quoted.Dollar ? ansiCString(quoted.Value) : quoted.Value;
-    }
-    case "DblQuoted":
-      return doubleQuoted(syntax, part as ShDblQuoted);
-    default:
-      return null; // parameter, command or arithmetic expansion, extglob …
-  }
-}
-
-function unquotedLiteral(raw: string, first: boolean, home: string): Arg {
-  if (hasGlobOrBrace(raw)) return null;
-  let value = raw;
-  if (first && raw.startsWith("~")) {
-    const slash = raw.indexOf("/");
-    const user = slash === -1 ? raw.slice(1) : raw.slice(1, slash);
-    if (user !== "") return null; // ~user: another account's home
-    value = home + (slash === -1 ? "" : raw.slice(slash));
-  }
-  return value.replace(/\\(\n|.)/gs, (_m, ch: string) => (ch === "\n" ? "" : ch));
-}
-
-/** Unescaped glob characters or brace expansion: the word becomes a list of names. */
-function hasGlobOrBrace(raw: string): boolean {
-  let braceOpen = -1;
-  for (let i = 0; i < raw.length; i++) {
-    const ch = raw[i];
-    if (ch === "\\") {
-      i++;
-    } else if (ch === "*" || ch === "?" || (ch === "[" && raw.includes("]", i + 1))) {
-      return true;
-    } else if (ch === "{") {
-      braceOpen = i;
-    } else if (ch === "}" && braceOpen !== -1) {
-      const inner = raw.slice(braceOpen + 1, i);
-      if (inner.includes(",") || inner.includes("..")) return true;
-    }
-  }
-  return false;
-}
-
-function doubleQuoted(syntax: ShSyntax, quoted: ShDblQuoted): Arg {
-  let value = "";
-  for (const part of quoted.Parts) {
-    if (syntax.NodeType(part) !== "Lit") return null;
-    // Inside double quotes a backslash only escapes $ ` " \ and newline.
-    value += (part as ShLit).Value.replace(/\\([$`"\\\n])/g, (_m, ch: string) => (ch === "\n" ? "" : ch));
-  }
-  return value;
 }
 
 const C_ESCAPES: Record<string, string> = {

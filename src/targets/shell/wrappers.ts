@@ -6,7 +6,8 @@
 import { has, type OptionSpec, parseArgs, splitOptions, values } from "./args.js";
 import { withDirectory } from "./cwd.js";
 import { addAll, type CommandContext, type Handler } from "./handler.js";
-import type { Arg } from "./words.js";
+import { childVars, NO_VARS } from "./scope.js";
+import type { Arg } from "./types.js";
 
 /** A command that runs the command in its operands (`nohup cmd`, `nice -n 5 cmd` …). */
 export function wrapper(spec: OptionSpec & { skipOperands?: number } = {}): Handler {
@@ -29,12 +30,17 @@ export function handleEnv(args: Arg[], ctx: CommandContext): void {
   const start = rest.findIndex((arg) => arg === null || !/^[A-Za-z_][A-Za-z0-9_]*=/.test(arg));
   if (start === -1) return; // `env [NAME=VALUE…]` only prints the environment
   const command = rest.slice(start);
-  const dir = values(parsed, "-C", "--chdir").at(-1);
-  if (dir === undefined) {
-    ctx.walker.runCommand(command, ctx);
-    return;
+  const env = new Map(ctx.env);
+  for (const assignment of rest.slice(0, start) as string[]) {
+    const eq = assignment.indexOf("=");
+    env.set(assignment.slice(0, eq), assignment.slice(eq + 1));
   }
-  withDirectory(dir, ctx, (inner) => inner.walker.runCommand(command, inner));
+  // `env -i` starts the command with an empty environment.
+  const vars = has(parsed, "-i", "--ignore-environment") ? NO_VARS : ctx.scope.vars;
+  const inner = { ...ctx, env, scope: { ...ctx.scope, vars } };
+  const dir = values(parsed, "-C", "--chdir").at(-1);
+  if (dir === undefined) ctx.walker.runCommand(command, inner);
+  else withDirectory(dir, inner, (there) => there.walker.runCommand(command, there));
 }
 
 export function handleCommand(args: Arg[], ctx: CommandContext): void {
@@ -66,11 +72,16 @@ export function handleSudo(args: Arg[], ctx: CommandContext): void {
     return;
   }
   if (has(parsed, "-l", "--list", "-v", "--validate", "-k", "-K")) return;
-  if (rest.length > 0) ctx.walker.runCommand(rest, ctx);
+  // sudo gives its command a fresh environment: none of our variables reach a shell it starts.
+  const inner = { ...ctx, env: new Map<string, Arg>(), scope: { ...ctx.scope, vars: NO_VARS } };
+  if (rest.length > 0) ctx.walker.runCommand(rest, inner);
 }
 
 /** `bash -c SCRIPT`: walk the script; a script file or stdin is opaque. */
 export function handleShell(args: Arg[], ctx: CommandContext): void {
+  const vars = childVars(ctx.scope.vars, ctx.env);
+  // A non-interactive shell first runs the file named in BASH_ENV (sh: ENV).
+  if (vars.has("BASH_ENV") || vars.has("ENV")) ctx.walker.markOpaque();
   let commandMode = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -84,7 +95,7 @@ export function handleShell(args: Arg[], ctx: CommandContext): void {
         ctx.walker.markOpaque();
         return;
       }
-      ctx.walker.walkScript(script, { ...ctx.scope });
+      ctx.walker.runScript(script, { cwd: ctx.scope.cwd, vars });
       return;
     }
     if (arg.startsWith("--")) continue; // --login, --norc …
@@ -92,4 +103,24 @@ export function handleShell(args: Arg[], ctx: CommandContext): void {
     if (/[oO]/.test(arg)) i++; // -o OPTION
   }
   ctx.walker.markOpaque(); // an interactive shell reading stdin
+}
+
+const XARGS_SPEC: OptionSpec = {
+  valued: "aEdILnPs",
+  attached: "eil",
+  long: ["--arg-file", "--delimiter", "--eof", "--max-lines", "--max-args", "--max-procs"],
+};
+
+/**
+ * `xargs CMD ARGS`: opaque, since the rest of the arguments come from its input;
+ * the command is still judged with them unknown (`xargs tandem hook`, `xargs sh -c …`).
+ */
+export function handleXargs(args: Arg[], ctx: CommandContext): void {
+  ctx.walker.markOpaque();
+  const { options, rest } = splitOptions(args, XARGS_SPEC);
+  const parsed = parseArgs(options, XARGS_SPEC);
+  // `-I R` puts each input line where R is written (`-i` and `--replace` mean `{}`).
+  const marks = values(parsed, "-I", "-i", "--replace").map((mark) => mark || "{}");
+  const command = rest.map((arg) => (arg !== null && marks.some((mark) => arg.includes(mark)) ? null : arg));
+  if (command.length > 0) ctx.walker.runCommand([...command, null], { ...ctx });
 }

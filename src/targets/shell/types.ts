@@ -1,0 +1,94 @@
+/**
+ * The shapes every part of the shell reader shares. This file imports nothing from
+ * its siblings, so the walker, the command handlers and the word expansion can all
+ * depend on it without depending on each other: the handlers reach the walker only
+ * through the `Runner` interface.
+ */
+import type { GitCall } from "../../core/git-call.js";
+
+/** One argument: its static value, or null when it is only known at run time. */
+export type Arg = string | null;
+
+/** A shell variable the script assigned; a name that is absent is unknown (null). */
+export interface Var {
+  value: Arg;
+  /** Exported variables reach the shells a command starts (`bash -c`). */
+  exported: boolean;
+}
+
+export type Vars = ReadonlyMap<string, Var>;
+
+/** Variables given to one command's environment (`F=x cmd`, `env F=x cmd`). */
+export type Env = ReadonlyMap<string, Arg>;
+
+/**
+ * The state of the shell at one point of the script. Treated as a value: a walk
+ * step makes a new one rather than changing one it was given, so a subshell's
+ * state is a copy that cannot leak out.
+ */
+export interface Scope {
+  /** Where relative paths land: "" = the caller's cwd, null = somewhere we cannot tell. */
+  cwd: string | null;
+  vars: Vars;
+}
+
+export interface ShellTargets {
+  /** Paths the command writes, as written, joined onto a preceding `cd` directory. */
+  writes: string[];
+  /**
+   * Bodies of `apply_patch` heredocs (or a static patch argument). Their paths are
+   * already in `writes` (with any `cd` prefix); the text is there for callers that
+   * want the per-file operations.
+   */
+  patches: string[];
+  /** Every git command that can destroy or commit work, for the impact reader to judge. */
+  gitCalls: GitCall[];
+  /** The command runs `tandem hook` or `tandem git-hook`: from an agent's shell, a forged hook call. */
+  tandemHook: boolean;
+  /** Commands that change Tandem's wiring without writing a file we can name (`tandem deinit`, `git config core.hooksPath`). */
+  wiringCommands: string[];
+  /** Part of the command may write files we cannot name. */
+  opaque: boolean;
+  /** The command does not parse, or the parser is missing (then `opaque` is true). */
+  error?: string;
+}
+
+/** What a command handler may ask of the walker. */
+export interface Runner {
+  /** What `~` expands to. */
+  readonly home: string;
+  markOpaque(): void;
+  addTarget(path: Arg, scope: Scope): void;
+  addPatch(text: string, scope: Scope): void;
+  addGitCall(call: GitCall): void;
+  markTandemHook(): void;
+  markWiringCommand(text: string): void;
+  /** From here on a glob cannot be expanded (`shopt -s dotglob` and the like). */
+  stopGlobbing(): void;
+  /** From here on no variable is known (`declare -n`: a name reference may assign any). */
+  forgetVariables(): void;
+  /** Judges one program's command line; wrappers (`sudo cmd`, `env cmd` …) call back here for theirs. */
+  runCommand(argv: Arg[], ctx: CommandContext): void;
+  /** Walks a script (`bash -c`, `eval`) starting in `scope`; returns the state it may end in. */
+  runScript(script: string, scope: Scope): Scope;
+  /** `break`, `continue`, `return`: the enclosing loops and functions may end in `scope`. */
+  leaveBlock(scope: Scope): void;
+}
+
+export interface CommandContext {
+  walker: Runner;
+  /** The state the command runs in; `cd`, `read` and the like change it. */
+  scope: Scope;
+  /** Prefix assignments (`F=x cmd`), null when unknown: only the command's environment sees them. */
+  env: Env;
+  /** The statement's heredoc body: undefined when there is none, null when dynamic. */
+  heredoc: Arg | undefined;
+  /**
+   * Every unknown argument is known to be exactly one argument (it sat inside double
+   * quotes), so the positions of the others can be trusted.
+   */
+  countKnown: boolean;
+}
+
+/** Judges one command from its arguments (the command name removed). */
+export type Handler = (args: Arg[], ctx: CommandContext) => void;
