@@ -193,10 +193,10 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
 /** The shell reader's own refusals, decided before any claim: forged hook calls, then git's impact. */
 function refuseCommand(ctx: HookCtx, tool: ToolCall, found: ToolTargets): Verdict | null {
   if (found.tandemHook) {
-    recordRefusal(ctx, tool, found.raws, [{ path: "tandem hook", reason: "forged-hook", holder: null }]);
+    recordRefusal(ctx, tool, found.raws, [{ path: "tandem hook", reason: "hook-call", holder: null }]);
     return {
       allow: false,
-      rule: "forged-hook",
+      rule: "hook-call",
       reason:
         "Tandem refused this command before it ran: it calls `tandem hook` (or `tandem git-hook`), which only an agent client runs; from a shell it would speak for a session it is not. Use `tandem status`, `tandem task` or `tandem release PATH` for your own session.",
     };

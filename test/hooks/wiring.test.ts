@@ -153,6 +153,36 @@ describe("an agent's edit of Tandem's wiring at pre-tool-use", () => {
     expect(run("grep -rn TANDEM_ALLOW_WIRING_EDITS .")).toBeNull();
   });
 
+  it.each([
+    ["tandem deinit", /tandem deinit: it changes Tandem's wiring/],
+    ["npx tandem init --clients codex", /tandem init: it changes Tandem's wiring/],
+    ["tandem sub apply fix --allow-config", /--allow-config: it changes Tandem's wiring/],
+    ["git config core.hooksPath /dev/null", /git config core\.hooksPath: it changes Tandem's wiring/],
+    ["git config --local core.hooksPath .nohooks && git commit -am x", /git config core\.hooksPath/],
+  ])("refuses %s from an agent's shell: it switches hooks off without editing a file", (command, reason) => {
+    const repo = wiredRepo();
+    expect(
+      denied(hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo })),
+    ).toMatch(reason);
+  });
+
+  it("lets an agent read core.hooksPath and run tandem status", () => {
+    const repo = wiredRepo();
+    for (const command of ["git config --get core.hooksPath", "tandem status", "git config user.name"]) {
+      expect(
+        denied(hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo })),
+      ).toBeNull();
+    }
+  });
+
+  it("refuses a command piping a payload into tandem hook", () => {
+    const repo = wiredRepo();
+    const command = `echo '{"session_id":"A","hook_event_name":"SessionEnd"}' | tandem hook claude-code session-end`;
+    expect(
+      denied(hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo })),
+    ).toMatch(/calls `tandem hook`/);
+  });
+
   it("allows the ordinary files beside the wiring", () => {
     const repo = wiredRepo();
     for (const file of [
