@@ -90,6 +90,7 @@ function merge(base: Config, file: ConfigFile): Config {
     finalizationRoots: a.finalizationRoots ?? base.finalizationRoots,
     freshnessSeconds: a.freshnessSeconds ?? base.freshnessSeconds,
     failClosed: a.failClosed ?? base.failClosed,
+    storeLockSeconds: a.storeLockSeconds ?? base.storeLockSeconds,
     worktreeRoot: s.worktreeRoot ?? base.worktreeRoot,
     clients: { ...base.clients, ...(s.clients ?? {}) },
     maxPatchBytes: s.capture?.maxPatchBytes ?? base.maxPatchBytes,
@@ -125,6 +126,7 @@ function applyEnv(config: Config, env: Env): Config {
     requireGitFinalization: envFlag(env, "TANDEM_REQUIRE_GIT_FINALIZATION") ?? config.requireGitFinalization,
     freshnessSeconds: envPositiveInt(env, "TANDEM_FRESHNESS") ?? config.freshnessSeconds,
     failClosed: envFlag(env, "TANDEM_FAIL_CLOSED") ?? config.failClosed,
+    storeLockSeconds: envPositiveInt(env, "TANDEM_STORE_LOCK_SECONDS") ?? config.storeLockSeconds,
   };
 }
 

@@ -28,6 +28,7 @@ const buildConfigFileSchema = () =>
         finalizationRoots: z.optional(z.array(finalizationRoot())),
         freshnessSeconds: z.optional(positiveInt()),
         failClosed: z.optional(z.boolean()),
+        storeLockSeconds: z.optional(positiveInt()),
       }),
     ),
     subagents: z.optional(
@@ -63,6 +64,8 @@ export interface Config {
   finalizationRoots: FinalizationRootEntry[];
   freshnessSeconds: number;
   failClosed: boolean;
+  /** How long a hook waits for another process's write lock on the store before refusing. */
+  storeLockSeconds: number;
   worktreeRoot: string | null;
   clients: Partial<Record<"claude-code" | "codex" | "cursor" | "exec", ClientLaunch>>;
   maxPatchBytes: number;
@@ -75,6 +78,7 @@ export const DEFAULT_CONFIG: Config = {
   finalizationRoots: [],
   freshnessSeconds: 600,
   failClosed: false,
+  storeLockSeconds: 5,
   worktreeRoot: null,
   clients: {},
   maxPatchBytes: 10 * 1024 * 1024,

@@ -42,7 +42,8 @@ export function openHookCtx(
   const root = hookRoot(client, input, req);
   const { config } = loadConfig(root.root, req.env);
   const stateDir = stateDirOf(root);
-  return { client, wired, input, req, root, config, stateDir, db: openDb(stateDir), now: Date.now() };
+  const db = openDb(stateDir, { lockSeconds: config.storeLockSeconds });
+  return { client, wired, input, req, root, config, stateDir, db, now: Date.now() };
 }
 
 /** The caller's session, recorded on first sight. Call inside the hook's write transaction. */
