@@ -182,18 +182,19 @@ export async function handleHook(req: HookRequest & { stdin: string }): Promise<
   const parsed = parsePayload(client, cliEvent, req.stdin);
   if ("skip" in parsed) return client.render(kind, wired, ALLOW);
   const input = "input" in parsed ? parsed.input : null;
-  const stateDir = stateDirFor(client, input, req);
-  let failure: Failure;
+  let thrown: unknown = null;
   if (input) {
     try {
       return client.render(kind, wired, await run(client, wired, input, req));
     } catch (err) {
-      const store = stateDir ? storeErrorOf(err, dbFile(stateDir)) : null;
-      failure = { message: errorMessage(err), store };
+      thrown = err;
     }
-  } else {
-    failure = { message: "error" in parsed ? parsed.error : "unreadable payload", store: null };
   }
+  // Resolved again only on failure: the hot path resolves it once, in openHookCtx.
+  const stateDir = stateDirFor(client, input, req);
+  const failure: Failure = input
+    ? { message: errorMessage(thrown), store: stateDir ? storeErrorOf(thrown, dbFile(stateDir)) : null }
+    : { message: "error" in parsed ? parsed.error : "unreadable payload", store: null };
   const gated = await isGated(kind, input);
   const verdict = failureVerdict(kind, failure, gated, configuredFailClosed(client, input, req));
   recordFailure(client, cliEvent, input, stateDir, failure, verdict.allow ? "open" : "closed");

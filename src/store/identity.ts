@@ -1,4 +1,3 @@
-import { randomInt } from "node:crypto";
 import { existsSync, linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 
 /**
@@ -12,6 +11,9 @@ export interface StoreIdentity {
   id: number;
   created: string;
 }
+
+/** node:crypto on first use: only a new store or a marker write needs it, not every hook. */
+const randomInt = (min: number, max: number) => process.getBuiltinModule("node:crypto").randomInt(min, max);
 
 /** Beside `<git common dir>/tandem/`, not inside it: `rm -rf .git/tandem` must not erase it too. */
 export function identityFile(stateDir: string): string {
@@ -58,7 +60,7 @@ export function readIdentity(stateDir: string): IdentityRead {
 }
 
 function tempBeside(file: string): string {
-  return `${file}.${process.pid}.${randomInt(1e9)}.tmp`;
+  return `${file}.${process.pid}.${randomInt(0, 1e9)}.tmp`;
 }
 
 /**
