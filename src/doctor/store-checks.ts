@@ -202,7 +202,7 @@ function inspect(stateDir: string, file: string, report: StoreReport, opts: { re
     }
   } catch (err) {
     const e = storeErrorOf(err, file);
-    if (e?.problem === "corrupt") markCorrupt(stateDir, e.detail);
+    if (e?.lasting) markCorrupt(stateDir, e.detail);
     report.findings.push({
       level: "problem",
       check: "store",

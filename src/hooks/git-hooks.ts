@@ -118,7 +118,7 @@ function contamination(ctx: GitHookCtx, staged: string[], committerGroup: string
 
 /** pre-commit: refuse an agent's commit of files another live session holds (PRODUCT §4.4). */
 function guardCommit(ctx: GitHookCtx): HookResult {
-  verifyGateTables(ctx.db, ctx.stateDir, dbFile(ctx.stateDir));
+  verifyGateTables(ctx.db, dbFile(ctx.stateDir));
   const committer = resolveCaller(ctx.db, {
     env: ctx.req.env,
     pid: ctx.req.pid,

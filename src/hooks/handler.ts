@@ -164,7 +164,7 @@ async function run(
     // Once per session, off the gated path: damage no gate's query reads still closes the gates.
     if (input.kind === "session-start") {
       const problem = auditStore(ctx.db);
-      if (problem) throw new StoreError("corrupt", dbFile(ctx.stateDir), problem);
+      if (problem) throw new StoreError("corrupt", dbFile(ctx.stateDir), problem, true);
     }
     return await HANDLERS[input.kind](ctx);
   } finally {

@@ -162,7 +162,7 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
     ctx.config.requireGitFinalization,
   );
   // A gate decides from the claims table: check its structure first (a few pages).
-  if (found.raws.length > 0 || found.shell) verifyGateTables(ctx.db, ctx.stateDir, dbFile(ctx.stateDir));
+  if (found.raws.length > 0 || found.shell) verifyGateTables(ctx.db, dbFile(ctx.stateDir));
   const facts = gatherCleanFacts(ctx, plan.claim);
   const decision = record(ctx, tool, found.raws, (caller, group) => {
     const loaded = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);

@@ -89,7 +89,7 @@ export function recordStoreFailure(
   entry: Omit<FailureEntry, "problem" | "message" | "ts">,
   now = new Date(),
 ): boolean {
-  if (err.problem === "corrupt") markCorrupt(stateDir, err.detail, now);
+  if (err.lasting) markCorrupt(stateDir, err.detail, now);
   const message = `${err.file} ${describeProblem(err.problem)} (${err.detail})`;
   return logFailure(stateDir, { ts: now.toISOString(), ...entry, problem: err.problem, message });
 }

@@ -20,6 +20,11 @@ export class StoreError extends TandemError {
     readonly problem: StoreProblem,
     readonly file: string,
     readonly detail: string,
+    /**
+     * Damage inside the file that a later open would not see by itself (a page
+     * only some queries read): it is marked, so every later gate refuses too.
+     */
+    readonly lasting = false,
   ) {
     super(`Tandem state ${file} ${describeProblem(problem)} (${detail}); ${storeFix(problem, file)}`, 1);
     this.name = "StoreError";
@@ -94,7 +99,7 @@ export function storeErrorOf(err: unknown, file: string): StoreError | null {
   const code = (err as { code?: unknown }).code;
   if (typeof code !== "string") return null;
   const problem = problemOfSqliteCode(code) ?? problemOfErrno(code);
-  return problem ? new StoreError(problem, file, `${code}: ${err.message}`) : null;
+  return problem ? new StoreError(problem, file, `${code}: ${err.message}`, problem === "corrupt") : null;
 }
 
 /** Runs `fn`, turning every store failure it raises into a StoreError naming the file. */

@@ -1,13 +1,6 @@
 import type Database from "better-sqlite3";
 import { StoreError } from "./failure.js";
-import {
-  type IdentityRead,
-  markCorrupt,
-  newStoreId,
-  readCorruptMark,
-  readIdentity,
-  recordIdentity,
-} from "./identity.js";
+import { type IdentityRead, newStoreId, readCorruptMark, readIdentity, recordIdentity } from "./identity.js";
 
 type Db = Database.Database;
 
@@ -80,14 +73,13 @@ export function ensureStoreId(db: Db): number {
  * indexes (a few pages). Corruption elsewhere is caught by the full check at
  * session start, by `tandem doctor`, or by whichever query reads it first.
  */
-export function verifyGateTables(db: Db, stateDir: string, file: string): void {
+export function verifyGateTables(db: Db, file: string): void {
   const problems = (db.pragma("integrity_check(claims)") as { integrity_check: string }[])
     .map((r) => r.integrity_check)
     .filter((m) => m !== "ok");
   if (problems.length === 0) return;
   const detail = `claims table: ${problems.slice(0, 3).join("; ")}`;
-  markCorrupt(stateDir, detail);
-  throw new StoreError("corrupt", file, detail);
+  throw new StoreError("corrupt", file, detail, true);
 }
 
 /** The whole file's structure (O(size), ~100 ms for 40 MB): run off the gated path. */

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -7,13 +7,14 @@ import { git } from "../../src/git/run.js";
 import { failureVerdict } from "../../src/hooks/handler.js";
 import { problemOfSqliteCode, StoreError, storeErrorOf } from "../../src/store/failure.js";
 import { readFailureLog } from "../../src/store/failure-log.js";
-import { identityFile, readIdentity } from "../../src/store/identity.js";
+import { corruptMarker, identityFile, readIdentity } from "../../src/store/identity.js";
 import { installGitHooks } from "../helpers/git-hooks.js";
 import { claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 import {
   asB,
   canMakeReadOnly,
+  checkpoint,
   corruptTable,
   doctor,
   foreignStore,
@@ -158,6 +159,19 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
     expect(doctor(w.repo).stdout).toMatch(/✗ store: .*is corrupt/);
   });
 
+  it("a damaged header refuses every open by itself, so it leaves no lasting mark: the restored file works", () => {
+    const w = twoSessions();
+    checkpoint(w.file);
+    const good = readFileSync(w.file);
+    writeFileSync(w.file, "garbage".repeat(100));
+    expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(
+      /is corrupt \(not an SQLite database\)/,
+    );
+    expect(existsSync(corruptMarker(w.stateDir))).toBe(false);
+    writeFileSync(w.file, good);
+    expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
+  });
+
   it("an agent's commit fails closed on a broken store; TANDEM_BYPASS=1 commits, recorded", () => {
     const w = twoSessions();
     installGitHooks(w.repo);
@@ -277,6 +291,10 @@ describe("store failures, as data", () => {
     const eacces = Object.assign(new Error("permission denied"), { code: "EACCES" });
     expect(storeErrorOf(eacces, "/x/state.db")?.problem).toBe("permission");
     expect(storeErrorOf(new Error("bug"), "/x/state.db")).toBeNull();
+    const corrupt = Object.assign(new Error("database disk image is malformed"), { code: "SQLITE_CORRUPT" });
+    expect(storeErrorOf(corrupt, "/x/state.db")).toMatchObject({ problem: "corrupt", lasting: true });
+    const busy = Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+    expect(storeErrorOf(busy, "/x/state.db")).toMatchObject({ problem: "locked", lasting: false });
     expect(storeErrorOf(new TypeError("x"), "/x/state.db")).toBeNull();
   });
 
