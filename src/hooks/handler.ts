@@ -58,7 +58,7 @@ export function failureVerdict(kind: HookKind, f: Failure, gated: boolean, failC
     return {
       allow: false,
       rule: "store-unavailable",
-      reason: `Tandem refused this edit: it cannot check it against other sessions' work because its store is unusable. ${f.store.message} Tell the user; retry once \`tandem doctor\` reports no problem, and do not work around this by editing the file another way.`,
+      reason: `Tandem refused this tool call: it cannot check it against other sessions' work because its store is unusable. ${f.store.message} Tell the user; retry once \`tandem doctor\` reports no problem, and do not work around this by editing the file another way.`,
     };
   }
   if (!failClosed) return ALLOW;
