@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { type LoadedConfig, loadConfig } from "../config/load.js";
 import { type ResolvedRoot, resolveRoot, stateDirOf } from "../config/root.js";
 import { type Db, dbFile, openDb } from "../store/db.js";
+import { identityFile } from "../store/identity.js";
 
 export interface Io {
   cwd: string;
@@ -52,6 +53,8 @@ export function findProject(io: Io, rootFlag: string | undefined): Project {
 
 /** Opens the project's store; read-only commands do not create a store that does not exist yet. */
 export function openProjectDb(project: Project, opts: { create: boolean }): Db | null {
-  if (!opts.create && !existsSync(dbFile(project.stateDir))) return null;
-  return openDb(project.stateDir);
+  // A store this repository once had and lost is reported by openDb, not read as "no store yet".
+  if (!opts.create && !existsSync(dbFile(project.stateDir)) && !existsSync(identityFile(project.stateDir)))
+    return null;
+  return openDb(project.stateDir, { lockSeconds: project.loaded.config.storeLockSeconds });
 }

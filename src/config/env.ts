@@ -56,6 +56,15 @@ const OVERRIDES = [
     allowed: "1 or 0",
     parse: flag,
   } satisfies Override<"failClosed">,
+  {
+    name: "TANDEM_STORE_LOCK_SECONDS",
+    field: "storeLockSeconds",
+    allowed: "a whole number of seconds above 0",
+    parse: (v: string): Parsed<number> => {
+      const n = Number(v);
+      return Number.isInteger(n) && n > 0 ? { ok: true, value: n } : { ok: false };
+    },
+  } satisfies Override<"storeLockSeconds">,
 ];
 
 export function applyEnv(config: Config, env: Env): { config: Config; problems: ConfigProblem[] } {

@@ -29,6 +29,7 @@ const buildConfigFileSchema = () =>
         finalizationRoots: z.optional(z.array(finalizationRoot())),
         freshnessSeconds: z.optional(positiveInt()),
         failClosed: z.optional(z.boolean()),
+        storeLockSeconds: z.optional(positiveInt()),
       }),
     ),
     subagents: z.optional(
@@ -71,6 +72,7 @@ export const ALLOWED: Readonly<Record<string, string>> = {
   "agents.finalizationRoots[].disposition": '"git" or "output"',
   "agents.freshnessSeconds": "a whole number of seconds above 0",
   "agents.failClosed": "true or false",
+  "agents.storeLockSeconds": "a whole number of seconds above 0",
   "subagents.worktreeRoot": "a non-empty directory path",
   "subagents.clients.*.command": "a non-empty command",
   "subagents.clients.*.args": "a list of strings",
@@ -88,6 +90,8 @@ export interface Config {
   finalizationRoots: FinalizationRootEntry[];
   freshnessSeconds: number;
   failClosed: boolean;
+  /** How long a hook waits for another process's write lock on the store before refusing. */
+  storeLockSeconds: number;
   worktreeRoot: string | null;
   clients: Partial<Record<"claude-code" | "codex" | "cursor" | "exec", ClientLaunch>>;
   maxPatchBytes: number;
@@ -100,6 +104,7 @@ export const DEFAULT_CONFIG: Config = {
   finalizationRoots: [],
   freshnessSeconds: 600,
   failClosed: false,
+  storeLockSeconds: 5,
   worktreeRoot: null,
   clients: {},
   maxPatchBytes: 10 * 1024 * 1024,

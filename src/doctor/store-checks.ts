@@ -1,7 +1,11 @@
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { errorMessage } from "../errors.js";
-import { checkHeader, type Db, dbFile, guardCorruption, openDb } from "../store/db.js";
+import { type Db, dbFile, openDb } from "../store/db.js";
+import { diagnoseTrust, openReadOnly, type TrustVerdict } from "../store/diagnose.js";
 import { checkEventData } from "../store/event-schemas.js";
+import { describeProblem, type StoreProblem, storeErrorOf, storeFix } from "../store/failure.js";
+import { type FailureEntry, readFailureLog } from "../store/failure-log.js";
+import { markCorrupt } from "../store/identity.js";
 import { SCHEMA_VERSION } from "../store/migrations.js";
 import { dumpProjections, rebuildProjections } from "../store/rebuild.js";
 
@@ -21,17 +25,36 @@ export interface StoreReport {
   rebuild: { replayed: number; identical: boolean } | null;
 }
 
-function integrity(db: Db): Finding {
-  const rows = db.pragma("integrity_check") as { integrity_check: string }[];
-  const msgs = rows.map((r) => r.integrity_check);
-  return msgs.length === 1 && msgs[0] === "ok"
-    ? { level: "ok", check: "integrity", detail: "SQLite integrity check passed" }
-    : {
-        level: "problem",
-        check: "integrity",
-        detail: msgs.slice(0, 5).join("; "),
-        fix: "move state.db aside (Tandem starts a new ledger) and report the file",
-      };
+const RESET_FIX = "run `tandem doctor --reset`: it moves the damaged store aside (kept) and starts a new one";
+
+/** What `--reset` does about each problem it can fix. */
+function resetFix(problem: StoreProblem): string {
+  if (problem === "missing")
+    return "put the deleted state.db back if you can; otherwise run `tandem doctor --reset` to acknowledge the loss and start a new store (the claims it held are gone)";
+  if (problem === "replaced")
+    return "put this repository's own state.db back if you can; otherwise run `tandem doctor --reset`: it moves the unknown store aside (kept) and starts a new one";
+  return RESET_FIX;
+}
+
+function integrityMessages(db: Db, file: string): string[] {
+  try {
+    return (db.pragma("integrity_check") as { integrity_check: string }[]).map((r) => r.integrity_check);
+  } catch (err) {
+    // Damage bad enough stops the check itself: that is its answer.
+    const e = storeErrorOf(err, file);
+    if (e?.problem !== "corrupt") throw err;
+    return [e.detail];
+  }
+}
+
+function integrity(db: Db, stateDir: string, file: string): Finding {
+  const msgs = integrityMessages(db, file);
+  if (msgs.length === 1 && msgs[0] === "ok")
+    return { level: "ok", check: "integrity", detail: "SQLite integrity check passed" };
+  const detail = msgs.slice(0, 5).join("; ");
+  // Found now, so every gate refuses from here on, not only those whose queries read the damage.
+  markCorrupt(stateDir, `integrity check: ${detail}`);
+  return { level: "problem", check: "integrity", detail, fix: RESET_FIX };
 }
 
 function invalidEvents(db: Db): Finding {
@@ -87,52 +110,113 @@ function rebuild(db: Db): NonNullable<StoreReport["rebuild"]> {
   return { replayed, identical: JSON.stringify(dumpProjections(db)) === before };
 }
 
+function untrustedFinding(file: string, v: Extract<TrustVerdict, { trusted: false }>): Finding {
+  const resettable = v.problem === "corrupt" || v.problem === "missing" || v.problem === "replaced";
+  return {
+    level: "problem",
+    check: "store",
+    detail: `${file} ${describeProblem(v.problem)} (${v.detail}); gated edits and commits are refused until this is fixed`,
+    fix: resettable ? resetFix(v.problem) : storeFix(v.problem, file).replace(/^nothing was changed\. /, ""),
+  };
+}
+
+/** Whether hooks can write: a write transaction that is rolled back, waiting at most a second for a lock. */
+function writable(stateDir: string, file: string): { finding: Finding; db: Db | null } {
+  let db: Db | null = null;
+  try {
+    db = openDb(stateDir, { lockSeconds: 1 });
+    const open = db;
+    open
+      .transaction(() => open.pragma(`user_version = ${open.pragma("user_version", { simple: true })}`))
+      .immediate();
+    return { finding: { level: "ok", check: "writable", detail: "hooks can write the store" }, db };
+  } catch (err) {
+    db?.close();
+    const e = storeErrorOf(err, file);
+    if (!e) throw err;
+    return { finding: { level: "problem", check: "writable", detail: e.message }, db: null };
+  }
+}
+
+/** Hook failures the ledger could not take, grouped by problem, each with its fix. */
+export function recordedFailures(stateDir: string, file: string): Finding[] {
+  const groups = new Map<string, FailureEntry[]>();
+  for (const e of readFailureLog(stateDir)) groups.set(e.problem, [...(groups.get(e.problem) ?? []), e]);
+  return [...groups].map(([problem, entries]) => {
+    const last = entries[entries.length - 1]!;
+    const closed = entries.filter((e) => e.failed === "closed").length;
+    const p = problem as StoreProblem;
+    const what = problem === "error" ? "failed" : `failed because the store ${describeProblem(p)}`;
+    const fix =
+      problem === "error" || p === "corrupt" || p === "missing" || p === "replaced"
+        ? "`tandem doctor --reset` acknowledges these records (the log is kept)"
+        : `${storeFix(p, file).replace(/^nothing was changed\. /, "")} Then \`tandem doctor --reset\` acknowledges these records (the log is kept).`;
+    return {
+      level: "problem" as const,
+      check: "hook failures",
+      detail: `${entries.length} hook call(s) ${what} (${closed} refused); last at ${last.ts} in ${last.source}: ${last.message}`,
+      fix,
+    };
+  });
+}
+
 /** Diagnoses the store without creating one; `--rebuild` replays the ledger into fresh projections. */
 export function checkStore(stateDir: string, opts: { rebuild: boolean }): StoreReport {
   const file = dbFile(stateDir);
   const report: StoreReport = { file, findings: [], schemaVersion: null, counts: null, rebuild: null };
-  if (!existsSync(file)) {
+  const exists = (statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0;
+  const trust = diagnoseTrust(stateDir, exists);
+  if (!trust.trusted) {
+    report.findings.push(untrustedFinding(file, trust));
+  } else if (!exists) {
     report.findings.push({
       level: "info",
       check: "store",
       detail: `no ledger yet at ${file}; it is created by the first hook`,
     });
-    return report;
+  } else {
+    inspect(stateDir, file, report, opts);
   }
-  const header = checkHeader(file);
-  if (header) {
-    report.findings.push({
-      level: "problem",
-      check: "store",
-      detail: `${file}: ${header}`,
-      fix: `move ${file} aside; Tandem then starts a new ledger`,
-    });
-    return report;
-  }
-  try {
-    guardCorruption(file, () => {
-      const db = openDb(stateDir);
-      try {
-        report.schemaVersion = db.pragma("user_version", { simple: true }) as number;
-        report.findings.push({
-          level: "ok",
-          check: "schema",
-          detail: `schema version ${report.schemaVersion} (current ${SCHEMA_VERSION})`,
-        });
-        report.findings.push(integrity(db), invalidEvents(db));
-        report.counts = counts(db);
-        if (opts.rebuild) report.rebuild = rebuild(db);
-      } finally {
-        db.close();
-      }
-    });
-  } catch (err) {
-    report.findings.push({
-      level: "problem",
-      check: "store",
-      detail: errorMessage(err),
-      fix: `move ${file} aside; Tandem then starts a new ledger`,
-    });
-  }
+  report.findings.push(...recordedFailures(stateDir, file));
   return report;
+}
+
+function inspect(stateDir: string, file: string, report: StoreReport, opts: { rebuild: boolean }): void {
+  try {
+    const db = openReadOnly(stateDir);
+    try {
+      report.schemaVersion = db.pragma("user_version", { simple: true }) as number;
+      report.findings.push({
+        level: "ok",
+        check: "schema",
+        detail: `schema version ${report.schemaVersion} (current ${SCHEMA_VERSION})`,
+      });
+      const checked = integrity(db, stateDir, file);
+      report.findings.push(checked);
+      // The rest would read the damage too; the integrity finding says what to do.
+      if (checked.level === "problem") return;
+      report.findings.push(invalidEvents(db));
+      report.counts = counts(db);
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    const e = storeErrorOf(err, file);
+    if (e?.lasting) markCorrupt(stateDir, e.detail);
+    report.findings.push({
+      level: "problem",
+      check: "store",
+      detail: e ? `${file} ${describeProblem(e.problem)} (${e.detail})` : errorMessage(err),
+      fix: e?.problem === "corrupt" ? RESET_FIX : "see the message",
+    });
+    return;
+  }
+  const probe = writable(stateDir, file);
+  report.findings.push(probe.finding);
+  if (!probe.db) return;
+  try {
+    if (opts.rebuild) report.rebuild = rebuild(probe.db);
+  } finally {
+    probe.db.close();
+  }
 }

@@ -45,7 +45,7 @@ export function openHookCtx(
   const root = hookRoot(client, input, req);
   const { config, problems: configProblems } = loadConfig(root.root, req.env);
   const stateDir = stateDirOf(root);
-  const db = openDb(stateDir);
+  const db = openDb(stateDir, { lockSeconds: config.storeLockSeconds });
   return { client, wired, input, req, root, config, configProblems, stateDir, db, now: Date.now() };
 }
 

@@ -8,9 +8,12 @@ import { errorMessage } from "../errors.js";
 import { git, splitZ } from "../git/run.js";
 import { dirtyPaths } from "../git/status.js";
 import { resolveCaller } from "../sessions/resolve.js";
-import { type Db, openDb, StateCorruptError } from "../store/db.js";
+import { type Db, dbFile, openDb } from "../store/db.js";
+import { storeErrorOf } from "../store/failure.js";
+import { recordStoreFailure } from "../store/failure-log.js";
 import { append, write } from "../store/ledger.js";
 import { allClaims, type ClaimRow, sessionById } from "../store/queries.js";
+import { verifyGateTables } from "../store/trust.js";
 import type { HookRequest } from "./context.js";
 import type { HookResult } from "./handler.js";
 
@@ -20,17 +23,31 @@ type Env = HookRequest["env"];
 interface GitHookCtx {
   req: HookRequest;
   repoTop: string;
+  stateDir: string;
   db: Db;
   freshness: number;
   now: number;
 }
 
-function open(req: HookRequest): GitHookCtx | null {
+interface Located {
+  repoTop: string;
+  stateDir: string;
+  freshness: number;
+  lockSeconds: number;
+}
+
+function locate(req: HookRequest): Located | null {
   const repoTop = enclosingWorkTrees(req.cwd)[0]?.top;
   if (!repoTop) return null;
   const root = resolveRoot({ cwd: req.cwd, env: req.env });
-  const freshness = loadConfig(root.root, req.env).config.freshnessSeconds;
-  return { req, repoTop, db: openDb(stateDirOf(root)), freshness, now: Date.now() };
+  const { config } = loadConfig(root.root, req.env);
+  const stateDir = stateDirOf(root);
+  return { repoTop, stateDir, freshness: config.freshnessSeconds, lockSeconds: config.storeLockSeconds };
+}
+
+function open(req: HookRequest, at: Located): GitHookCtx {
+  const db = openDb(at.stateDir, { lockSeconds: at.lockSeconds });
+  return { req, repoTop: at.repoTop, stateDir: at.stateDir, db, freshness: at.freshness, now: Date.now() };
 }
 
 const abs = (c: ClaimRow) => join(c.worktree, c.path);
@@ -130,6 +147,7 @@ function contamination(ctx: GitHookCtx, staged: string[], committerGroup: string
 
 /** pre-commit: refuse an agent's commit of files another live session holds (docs/product.md §4.4). */
 function guardCommit(ctx: GitHookCtx): HookResult {
+  verifyGateTables(ctx.db, dbFile(ctx.stateDir));
   const committer = resolveCaller(ctx.db, {
     env: ctx.req.env,
     pid: ctx.req.pid,
@@ -166,8 +184,34 @@ function guardCommit(ctx: GitHookCtx): HookResult {
 }
 
 /**
+ * A failure of the hook itself. An unusable store refuses the commit (it
+ * cannot be checked for a peer's files) unless TANDEM_BYPASS=1; everything else
+ * lets git go on. Either way a store failure is logged for `tandem doctor`.
+ */
+function failed(name: string, req: HookRequest, at: Located | null, err: unknown): HookResult {
+  const store = at ? storeErrorOf(err, dbFile(at.stateDir)) : null;
+  const refuse = name === "pre-commit" && store !== null && req.env.TANDEM_BYPASS !== "1";
+  if (at && store) {
+    recordStoreFailure(at.stateDir, store, {
+      source: `git-hook ${name}`,
+      session: null,
+      failed: refuse ? "closed" : "open",
+    });
+  }
+  if (refuse) {
+    return {
+      exitCode: 1,
+      stdout: "",
+      stderr: `tandem: commit refused: Tandem cannot check it against other sessions' claimed files. ${errorMessage(err)} Set TANDEM_BYPASS=1 to commit anyway (recorded).\n`,
+    };
+  }
+  return { ...OK, stderr: `tandem: ${name} hook skipped: ${errorMessage(err)}\n` };
+}
+
+/**
  * `tandem git-hook <name>`: git hooks never break a commit or checkout because of
- * Tandem itself — only the contamination guard refuses, and only deliberately.
+ * Tandem itself — only the contamination guard refuses deliberately, and
+ * pre-commit refuses when the store cannot be trusted (PRODUCT §9).
  */
 export async function runGitHook(req: HookRequest): Promise<HookResult> {
   const [name] = req.args;
@@ -178,23 +222,17 @@ export async function runGitHook(req: HookRequest): Promise<HookResult> {
       stderr: "tandem: usage: tandem git-hook <pre-commit|post-commit|post-checkout>\n",
     };
   }
+  let at: Located | null = null;
   let ctx: GitHookCtx | null = null;
   try {
-    ctx = open(req);
-    if (!ctx) return OK;
+    at = locate(req);
+    if (!at) return OK;
+    ctx = open(req, at);
     if (name === "pre-commit") return guardCommit(ctx);
     releaseClean(ctx, name === "post-commit" ? "commit" : "checkout");
     return OK;
   } catch (err) {
-    // Unreadable state is a gate failure for pre-commit (docs/product.md §9); the post hooks never fail git.
-    if (name === "pre-commit" && err instanceof StateCorruptError && req.env.TANDEM_BYPASS !== "1") {
-      return {
-        exitCode: 1,
-        stdout: "",
-        stderr: `tandem: commit refused: ${errorMessage(err)} Set TANDEM_BYPASS=1 to commit anyway.\n`,
-      };
-    }
-    return { ...OK, stderr: `tandem: ${name} hook skipped: ${errorMessage(err)}\n` };
+    return failed(name, req, at, err);
   } finally {
     ctx?.db.close();
   }

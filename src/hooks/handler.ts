@@ -1,5 +1,3 @@
-import { appendFileSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { clientByName } from "../clients/index.js";
 import {
   ALLOW,
@@ -14,9 +12,13 @@ import { loadConfig } from "../config/load.js";
 import { stateDirOf } from "../config/root.js";
 import { forgeryMessage } from "../core/forgery.js";
 import { errorMessage } from "../errors.js";
-import { type Db, openDb, StateCorruptError } from "../store/db.js";
+import { type Db, dbFile, openDb } from "../store/db.js";
+import { StoreError, storeErrorOf } from "../store/failure.js";
+import { logFailure, recordStoreFailure } from "../store/failure-log.js";
 import { appendOne } from "../store/ledger.js";
 import { sessionByNative } from "../store/queries.js";
+import { auditStore } from "../store/trust.js";
+import { toolTargets } from "../targets/tool-targets.js";
 import { type HookCtx, type HookRequest, hookRoot, openHookCtx } from "./context.js";
 import { forgedBy } from "./forgery.js";
 import { runGitHook } from "./git-hooks.js";
@@ -43,12 +45,25 @@ const USAGE = "tandem: usage: tandem hook <claude-code|codex|cursor> <event> (pa
 
 interface Failure {
   message: string;
-  /** Corrupt state closes gates whatever agents.failClosed says (docs/product.md §9). */
-  corrupt: boolean;
+  /** The store could not be read or written: gated writes refuse whatever agents.failClosed says. */
+  store: StoreError | null;
 }
 
-function failureVerdict(kind: HookKind, f: Failure, failClosed: boolean): Verdict {
-  if (kind !== "pre-tool" || !(failClosed || f.corrupt)) return ALLOW;
+/**
+ * The answer when a hook failed. A gated write (a tool call with write targets
+ * or a shell command) never passes unchecked because the store failed; other
+ * failures follow agents.failClosed (PRODUCT §9); observational events pass.
+ */
+export function failureVerdict(kind: HookKind, f: Failure, gated: boolean, failClosed: boolean): Verdict {
+  if (kind !== "pre-tool") return ALLOW;
+  if (f.store && gated) {
+    return {
+      allow: false,
+      rule: "store-unavailable",
+      reason: `Tandem refused this tool call: it cannot check it against other sessions' work because its store is unusable. ${f.store.message} Tell the user; retry once \`tandem doctor\` reports no problem, and do not work around this by editing the file another way.`,
+    };
+  }
+  if (!failClosed) return ALLOW;
   return {
     allow: false,
     rule: "internal-error",
@@ -56,39 +71,60 @@ function failureVerdict(kind: HookKind, f: Failure, failClosed: boolean): Verdic
   };
 }
 
-/** Records a hook failure in the ledger, or in a plain log when the ledger itself is unusable. */
+/** Whether the failed call was a gated write; unknown counts as gated. */
+async function isGated(kind: HookKind, input: HookInput | null): Promise<boolean> {
+  if (kind !== "pre-tool" || !input?.tool) return false;
+  try {
+    const found = await toolTargets(input.tool);
+    return found.raws.length > 0 || found.shell;
+  } catch {
+    return true;
+  }
+}
+
+function stateDirFor(client: ClientSpec, input: HookInput | null, req: HookRequest): string | null {
+  try {
+    return stateDirOf(hookRoot(client, input, req));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Records a hook failure: a store failure in the failure log beside the store
+ * (the ledger is what failed), anything else in the ledger, or in the log when
+ * the ledger will not take it either.
+ */
 function recordFailure(
   client: ClientSpec,
   event: string,
   input: HookInput | null,
-  req: HookRequest,
+  stateDir: string | null,
   f: Failure,
   failed: "open" | "closed",
 ): void {
+  if (!stateDir) return; // Outside a repository there is no store to fail or to record in.
+  const entry = { source: `hook ${client.name} ${event}`, session: input?.sessionId ?? null, failed };
+  if (f.store) {
+    recordStoreFailure(stateDir, f.store, entry);
+    return;
+  }
   try {
-    const stateDir = stateDirOf(hookRoot(client, input, req));
     const who = input ? ` (session ${input.sessionId})` : "";
-    if (!f.corrupt) {
-      const db = openDb(stateDir);
-      try {
-        appendOne(db, {
-          kind: "hook.error",
-          session: null,
-          data: { client: client.name, event, message: `${f.message}${who}`, failed },
-        });
-        if (input?.kind === "stop") recordFailOpenStop(db, client, input, f.message);
-      } finally {
-        db.close();
-      }
-      return;
+    const db = openDb(stateDir);
+    try {
+      appendOne(db, {
+        kind: "hook.error",
+        session: null,
+        data: { client: client.name, event, message: `${f.message}${who}`, failed },
+      });
+      if (input?.kind === "stop") recordFailOpenStop(db, client, input, f.message);
+    } finally {
+      db.close();
     }
-    mkdirSync(stateDir, { recursive: true });
-    appendFileSync(
-      join(stateDir, "hook-errors.log"),
-      `${new Date().toISOString()} ${client.name} ${event} ${failed}${who}: ${f.message}\n`,
-    );
-  } catch {
-    // Nowhere to record: the verdict still follows the fail-open/closed rule.
+  } catch (err) {
+    const why = `${f.message}; recording it in the ledger failed too: ${errorMessage(err)}`;
+    logFailure(stateDir, { ts: new Date().toISOString(), ...entry, problem: "error", message: why });
   }
 }
 
@@ -127,6 +163,11 @@ async function run(
 ): Promise<Verdict> {
   const ctx = openHookCtx(client, wired, input, req);
   try {
+    // Once per session, off the gated path: damage no gate's query reads still closes the gates.
+    if (input.kind === "session-start") {
+      const problem = auditStore(ctx.db);
+      if (problem) throw new StoreError("corrupt", dbFile(ctx.stateDir), problem, true);
+    }
     const forged = forgedBy(ctx.db, client, input, req);
     if (forged) return refuseForged(ctx, forged);
     return await HANDLERS[input.kind](ctx);
@@ -161,7 +202,7 @@ export async function handleHook(req: HookRequest & { stdin: string }): Promise<
   const parsed = parsePayload(client, cliEvent, req.stdin);
   if ("skip" in parsed) return client.render(kind, wired, ALLOW);
   const input = "input" in parsed ? parsed.input : null;
-  let failure: Failure;
+  let thrown: unknown = null;
   if (input) {
     try {
       const verdict = await run(client, wired, input, req);
@@ -170,13 +211,17 @@ export async function handleHook(req: HookRequest & { stdin: string }): Promise<
         return { exitCode: 2, stdout: "", stderr: `tandem: ${verdict.reason}\n` };
       return client.render(kind, wired, verdict);
     } catch (err) {
-      failure = { message: errorMessage(err), corrupt: err instanceof StateCorruptError };
+      thrown = err;
     }
-  } else {
-    failure = { message: "error" in parsed ? parsed.error : "unreadable payload", corrupt: false };
   }
-  const verdict = failureVerdict(kind, failure, configuredFailClosed(client, input, req));
-  recordFailure(client, cliEvent, input, req, failure, verdict.allow ? "open" : "closed");
+  // Resolved again only on failure: the hot path resolves it once, in openHookCtx.
+  const stateDir = stateDirFor(client, input, req);
+  const failure: Failure = input
+    ? { message: errorMessage(thrown), store: stateDir ? storeErrorOf(thrown, dbFile(stateDir)) : null }
+    : { message: "error" in parsed ? parsed.error : "unreadable payload", store: null };
+  const gated = await isGated(kind, input);
+  const verdict = failureVerdict(kind, failure, gated, configuredFailClosed(client, input, req));
+  recordFailure(client, cliEvent, input, stateDir, failure, verdict.allow ? "open" : "closed");
   return client.render(kind, wired, verdict);
 }
 

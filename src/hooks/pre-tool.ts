@@ -1,14 +1,15 @@
 import { groupOf, loadHeld } from "../claims/holders.js";
 import { ALLOW, type ToolCall, type Verdict } from "../clients/types.js";
 import { denialMessage } from "../core/claim-messages.js";
+import { type ClaimDecision, type ClaimTarget, decideClaims, type HeldClaim } from "../core/claims.js";
 import {
-  CLEAN_TAKEOVER_GRACE_MS,
-  type ClaimDecision,
-  type ClaimTarget,
-  decideClaims,
-  type HeldClaim,
-  overlaps,
-} from "../core/claims.js";
+  type ClaimStamp,
+  type CleanFact,
+  claimKey,
+  isClean,
+  takeoverCandidates,
+  withTrustedClean,
+} from "../core/clean-takeover.js";
 import { digest } from "../core/digest.js";
 import { gitGuardMessage } from "../core/git-guard.js";
 import { physicalResolver } from "../core/physical.js";
@@ -18,8 +19,10 @@ import { resolveTarget } from "../core/target-path.js";
 import { planTargets, type TargetFacts, type WiringGuard } from "../core/target-plan.js";
 import { ALLOW_WIRING_ENV, WIRING_RULE } from "../core/wiring.js";
 import { dirtyPaths } from "../git/status.js";
+import { dbFile, stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
 import { sessionByNative } from "../store/queries.js";
+import { verifyGateTables } from "../store/trust.js";
 import { type ToolTargets, toolTargets } from "../targets/tool-targets.js";
 import { crashPoint } from "../testing/crash.js";
 import { type HookCtx, hookSession } from "./context.js";
@@ -79,40 +82,54 @@ function inputDigest(input: unknown): { inputBytes: number; inputDigest: string 
   return { inputBytes: Buffer.byteLength(text), inputDigest: digest(text) };
 }
 
+/** Every claim's stamp, read in one snapshot: who holds it, since which event, and the holder's latest. */
+function claimStamps(ctx: HookCtx): Map<string, ClaimStamp> {
+  const rows = stmt(
+    ctx.db,
+    `SELECT c.worktree, c.path, c.session_id, c.acquired_seq, s.last_seq
+       FROM claims c JOIN sessions s ON s.id = c.session_id`,
+  ).all() as { worktree: string; path: string; session_id: string; acquired_seq: number; last_seq: number }[];
+  const out = new Map<string, ClaimStamp>();
+  for (const r of rows)
+    out.set(claimKey(r), { holder: r.session_id, acquiredSeq: r.acquired_seq, holderSeq: r.last_seq });
+  return out;
+}
+
 /**
- * Marks peers' claims on committed, clean files, so they can be taken over. Only
- * claims that would block this call and are past the grace period cost a git call.
+ * Before the write lock: which peers' claims blocking this call are on clean
+ * files. Reads one snapshot of the claims, then runs `git status` for the
+ * candidates only (none for most calls) with no lock held.
  */
-function markClean(
-  held: HeldClaim[],
-  targets: ClaimTarget[],
-  caller: { id: string; group: string },
-  now: number,
-): void {
-  const candidates = held.filter(
-    (c) =>
-      c.holder.id !== caller.id &&
-      c.holder.group !== caller.group &&
-      c.holder.live &&
-      now - c.acquiredAt >= CLEAN_TAKEOVER_GRACE_MS &&
-      targets.some((t) => overlaps(c, t)),
-  );
+function gatherCleanFacts(ctx: HookCtx, targets: ClaimTarget[]): Map<string, CleanFact> {
+  const facts = new Map<string, CleanFact>();
+  if (targets.length === 0) return facts;
+  const snapshot = ctx.db.transaction(() => {
+    const me = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+    const caller = me ? { id: me.id, group: groupOf(ctx.db, me) } : null;
+    const held = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);
+    const candidates = takeoverCandidates(held, targets, caller, ctx.now);
+    return { candidates, stamps: candidates.length > 0 ? claimStamps(ctx) : new Map() };
+  })();
   const byWorktree = new Map<string, HeldClaim[]>();
-  for (const c of candidates) byWorktree.set(c.worktree, [...(byWorktree.get(c.worktree) ?? []), c]);
+  for (const c of snapshot.candidates) byWorktree.set(c.worktree, [...(byWorktree.get(c.worktree) ?? []), c]);
   for (const [worktree, claims] of byWorktree) {
+    let dirty: string[];
     try {
-      const dirty = [
+      dirty = [
         ...dirtyPaths(
           worktree,
           claims.map((c) => c.path),
         ),
       ];
-      for (const c of claims)
-        c.clean = c.path !== "." && !dirty.some((d) => d === c.path || d.startsWith(`${c.path}/`));
     } catch {
-      // Unknown cleanliness never takes a claim over.
+      continue; // Unknown cleanliness never takes a claim over.
+    }
+    for (const c of claims) {
+      const stamp = snapshot.stamps.get(claimKey(c));
+      if (stamp) facts.set(claimKey(c), { ...stamp, clean: isClean(c.path, dirty) });
     }
   }
+  return facts;
 }
 
 function record(
@@ -165,11 +182,14 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   const found = await toolTargets(tool, { cwd });
   const facts = targetFacts(found.raws, cwd, hookRoots(ctx), ctx.req.env);
   const plan = planTargets(facts, ctx.config.requireGitFinalization, wiringGuard(ctx, facts, found));
+  // A gate decides from the claims table: check its structure first (a few pages).
+  if (found.raws.length > 0 || found.shell) verifyGateTables(ctx.db, dbFile(ctx.stateDir));
   const early = refuseCommand(ctx, tool, found);
   if (early) return early;
+  const cleanFacts = gatherCleanFacts(ctx, plan.claim);
   const decision = record(ctx, tool, found.raws, (caller, group) => {
-    const held = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);
-    markClean(held, plan.claim, { id: caller, group }, ctx.now);
+    const loaded = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);
+    const held = cleanFacts.size > 0 ? withTrustedClean(loaded, claimStamps(ctx), cleanFacts) : loaded;
     return decideClaims({
       caller: { id: caller, group },
       targets: plan.claim,

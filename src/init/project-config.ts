@@ -25,7 +25,10 @@ export const CONFIG_TEMPLATE = `// Tandem project configuration, shared by every
   //   // Seconds after which a silent session without a live process is stale; env TANDEM_FRESHNESS.
   //   "freshnessSeconds": ${v(d.freshnessSeconds)},
   //   // On an internal error in a gating hook, deny instead of allow; env TANDEM_FAIL_CLOSED=1|0.
-  //   "failClosed": ${v(d.failClosed)}
+  //   "failClosed": ${v(d.failClosed)},
+  //   // Seconds a hook waits for another process's lock on the store before refusing the edit;
+  //   // env TANDEM_STORE_LOCK_SECONDS.
+  //   "storeLockSeconds": ${v(d.storeLockSeconds)}
   // },
   // "subagents": {
   //   // Where child worktrees are created. Default: $XDG_STATE_HOME/tandem/worktrees/<repo>

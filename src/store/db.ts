@@ -1,23 +1,11 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
-import { TandemError } from "../errors.js";
+import { guardStore, StoreError } from "./failure.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
+import { checkIdentity, expectedIdentity, settleIdentity } from "./trust.js";
 
 export type Db = Database.Database;
-
-export class StateCorruptError extends TandemError {
-  constructor(
-    readonly file: string,
-    detail: string,
-  ) {
-    super(
-      `Tandem state ${file} is unreadable (${detail}); nothing was changed. Run \`tandem doctor\` for details, then move the file aside to start a new ledger.`,
-      1,
-    );
-    this.name = "StateCorruptError";
-  }
-}
 
 const MAGIC = "SQLite format 3\0";
 
@@ -74,26 +62,13 @@ export function checkHeader(file: string): string | null {
   }
 }
 
-function isSqliteCorruption(err: unknown): boolean {
-  const code = (err as { code?: string }).code ?? "";
-  return code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB");
-}
-
-/** Runs `fn`, turning SQLite's corruption errors into one clear message naming the file. */
-export function guardCorruption<T>(file: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (isSqliteCorruption(err)) throw new StateCorruptError(file, (err as Error).message);
-    throw err;
-  }
-}
-
 function migrate(db: Db, file: string): void {
   const version = db.pragma("user_version", { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
-    throw new TandemError(
-      `Tandem state ${file} has schema version ${version}, newer than this tandem (${SCHEMA_VERSION}); upgrade tandem.`,
+    throw new StoreError(
+      "unavailable",
+      file,
+      `schema version ${version} is newer than this tandem's ${SCHEMA_VERSION}: upgrade tandem`,
     );
   }
   if (version === SCHEMA_VERSION) return;
@@ -141,31 +116,55 @@ function* addonCandidates(dir: string): Generator<string> {
 
 export interface OpenOptions {
   readonly?: boolean;
+  /** How long to wait for another process's write lock before failing (agents.storeLockSeconds). */
+  lockSeconds?: number;
+  /** `tandem doctor` opens a store it does not trust, to say what is wrong with it. */
+  untrusted?: boolean;
 }
+
+/** Five seconds: a gated hook answers within the bound plus its own work, never after minutes. */
+export const DEFAULT_LOCK_SECONDS = 5;
 
 export function dbFile(stateDir: string): string {
   return join(stateDir, "state.db");
 }
 
-/** Opens (creating if needed) `<stateDir>/state.db`: WAL, busy timeout, synchronous=FULL, migrated. */
+/**
+ * Opens (creating if needed) `<stateDir>/state.db`: WAL, busy timeout,
+ * synchronous=FULL, migrated, and checked against the identity recorded beside
+ * it. Every failure is a StoreError naming the file, the problem and the fix.
+ */
 export function openDb(stateDir: string, opts: OpenOptions = {}): Db {
   const file = dbFile(stateDir);
-  const problem = checkHeader(file);
-  if (problem) throw new StateCorruptError(file, problem);
-  if (!opts.readonly) mkdirSync(stateDir, { recursive: true });
-  return guardCorruption(file, () => {
+  return guardStore(file, () => {
+    const size = fileSize(file);
+    const expected = opts.untrusted
+      ? ({ state: "none" } as const)
+      : expectedIdentity(stateDir, file, size !== null && size > 0);
+    const problem = checkHeader(file);
+    if (problem) throw new StoreError("corrupt", file, problem);
+    if (!opts.readonly) mkdirSync(stateDir, { recursive: true });
     const db = new Database(file, {
       readonly: opts.readonly === true,
       fileMustExist: opts.readonly === true,
       ...nativeBindingOption(),
     });
-    db.pragma("busy_timeout = 15000");
-    if (!opts.readonly) {
-      if (db.pragma("journal_mode", { simple: true }) !== "wal") db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = FULL");
-      migrate(db, file);
+    try {
+      db.pragma(`busy_timeout = ${Math.round((opts.lockSeconds ?? DEFAULT_LOCK_SECONDS) * 1000)}`);
+      // Checks each cell's size as a page is read: more damage is reported instead of misread.
+      db.pragma("cell_size_check = ON");
+      checkIdentity(db, file, expected);
+      if (!opts.readonly) {
+        if (db.pragma("journal_mode", { simple: true }) !== "wal") db.pragma("journal_mode = WAL");
+        db.pragma("synchronous = FULL");
+        migrate(db, file);
+        if (!opts.untrusted) settleIdentity(db, stateDir, file, expected);
+      }
+      return db;
+    } catch (err) {
+      db.close();
+      throw err;
     }
-    return db;
   });
 }
 

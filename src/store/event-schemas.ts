@@ -93,6 +93,14 @@ const EVENT_SCHEMAS = {
       message: z.string(),
       failed: z.enum(["open", "closed"]),
     }),
+  /** `tandem doctor --reset` started this store after the previous one was lost, replaced or corrupt. */
+  "store.reset": () =>
+    z.object({
+      reason: z.string(),
+      previousId: z.nullable(z.number()),
+      newId: z.number(),
+      movedTo: z.nullable(z.string()),
+    }),
   "commit.guarded": () =>
     z.object({
       outcome: z.enum(["allowed", "refused", "warned", "bypassed"]),

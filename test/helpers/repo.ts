@@ -14,7 +14,12 @@ export function tempDir(prefix = "tandem-test-"): string {
 }
 
 afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of made.splice(0)) {
+    rmSync(dir, { recursive: true, force: true });
+    // A temp dir used as a state dir has the store's identity files beside it.
+    for (const beside of [".store-id", ".corrupt", ".hook-errors.log"])
+      rmSync(`${dir}${beside}`, { force: true });
+  }
 });
 
 const IDENTITY = ["-c", "user.name=Tandem Test", "-c", "user.email=test@tandem.invalid"];

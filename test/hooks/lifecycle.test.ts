@@ -128,7 +128,7 @@ describe("bad input to hooks", () => {
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.ts"), { cwd: repo });
     writeFileSync(join(repo, ".git", "tandem", "state.db"), "garbage".repeat(100));
     const r = hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "b.ts"), { cwd: repo });
-    expect(denied(r)).toMatch(/state\.db is unreadable/);
+    expect(denied(r)).toMatch(/state\.db is corrupt .*tandem doctor/);
     expect(
       hook("claude-code", "stop", { session_id: "A", cwd: repo, hook_event_name: "Stop" }, { cwd: repo })
         .code,

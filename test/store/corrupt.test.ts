@@ -52,8 +52,8 @@ describe("a corrupt state store", () => {
     writeFileSync(file, "garbage");
     const res = tandem(["doctor"], { cwd: repo });
     expect(res.code).toBe(1);
-    expect(res.stdout).toMatch(/✗ store: .*state\.db: not an SQLite database/);
-    expect(res.stdout).toMatch(/fix: move .*state\.db aside/);
+    expect(res.stdout).toMatch(/✗ store: .*state\.db is corrupt \(not an SQLite database\)/);
+    expect(res.stdout).toMatch(/fix: run `tandem doctor --reset`: it moves the damaged store aside/);
     const json = JSON.parse(tandem(["doctor", "--json"], { cwd: repo }).stdout);
     expect(json.findings[0]).toMatchObject({ level: "problem", check: "store" });
   });

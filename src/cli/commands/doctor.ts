@@ -3,10 +3,12 @@ import { configFindings } from "../../doctor/config-checks.js";
 import { checkStore, type Finding, type StoreReport } from "../../doctor/store-checks.js";
 import { nodeFinding, staleSessionFindings } from "../../doctor/system-checks.js";
 import { checkWiring } from "../../doctor/wiring-checks.js";
+import { resetStore } from "../../store/reset.js";
 import { findProject, type Io } from "../context.js";
 
 interface DoctorOptions {
   rebuild?: boolean;
+  reset?: boolean;
   json?: boolean;
   root?: string;
 }
@@ -50,11 +52,19 @@ export function doctorCommand(io: Io): Command {
       "Check Tandem's state store, hook wiring, Codex trust and sessions; each problem comes with its fix",
     )
     .option("--rebuild", "drop the live views and replay them from the event ledger")
+    .option(
+      "--reset",
+      "acknowledge a lost, replaced or corrupt store (its files are kept aside, a new store starts) and the recorded hook failures",
+    )
     .option("--json", "print the report as JSON")
-    .addHelpText("after", "\nExamples:\n  tandem doctor\n  tandem doctor --rebuild\n")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  tandem doctor\n  tandem doctor --rebuild\n  tandem doctor --reset\n",
+    )
     .action(async (_opts: DoctorOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<DoctorOptions>();
       const project = findProject(io, opts.root);
+      const reset = opts.reset ? resetStore(project.stateDir) : null;
       const store = checkStore(project.stateDir, { rebuild: opts.rebuild === true });
       const other = [
         nodeFinding(),
@@ -64,8 +74,8 @@ export function doctorCommand(io: Io): Command {
       ];
       io.out(
         opts.json
-          ? `${JSON.stringify({ root: project.resolved.root, ...store, checks: other }, null, 2)}\n`
-          : formatReport(project.resolved.root, store, other),
+          ? `${JSON.stringify({ root: project.resolved.root, ...(reset ? { reset } : {}), ...store, checks: other }, null, 2)}\n`
+          : `${reset ? reset.map((a) => `reset: ${a}\n`).join("") : ""}${formatReport(project.resolved.root, store, other)}`,
       );
       if ([...store.findings, ...other].some((f) => f.level === "problem")) io.exitCode = 1;
     });

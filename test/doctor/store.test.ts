@@ -1,0 +1,125 @@
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { readIdentity } from "../../src/store/identity.js";
+import { claudeWrite, denied, hook, ledger } from "../helpers/hooks.js";
+import {
+  asB,
+  canMakeReadOnly,
+  corruptTable,
+  doctor,
+  foreignStore,
+  makeReadOnly,
+  twoSessions,
+} from "../helpers/store-faults.js";
+
+interface Report {
+  reset?: string[];
+  findings: { level: string; check: string; detail: string; fix?: string }[];
+}
+
+const json = (repo: string, ...args: string[]): Report =>
+  JSON.parse(doctor(repo, "--json", ...args).stdout) as Report;
+const problems = (r: Report) => r.findings.filter((f) => f.level === "problem");
+
+describe("tandem doctor on the store", () => {
+  it("reports a replaced store, and --reset keeps the foreign file aside, starts a new store and records it", () => {
+    const w = twoSessions();
+    const foreign = foreignStore();
+    rmSync(w.file);
+    copyFileSync(foreign, w.file);
+    const before = readIdentity(w.stateDir) as { id: number };
+    expect(problems(json(w.repo))).toEqual([
+      expect.objectContaining({
+        check: "store",
+        detail: expect.stringMatching(/was replaced by a different store .*expected store \d+/),
+        fix: expect.stringMatching(/put this repository's own state\.db back .*tandem doctor --reset/),
+      }),
+    ]);
+
+    const r = doctor(w.repo, "--reset");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^reset: the store was replaced by a different store .*: moved its files to .*aside-/m,
+    );
+    expect(r.stdout).toMatch(
+      /^reset: started a new store \d+ at .*state\.db and recorded its identity in .*tandem\.store-id/m,
+    );
+    const aside = readdirSync(w.stateDir).find((f) => f.startsWith("aside-"))!;
+    expect(readFileSync(join(w.stateDir, aside, "state.db")).equals(readFileSync(foreign))).toBe(true);
+
+    const after = readIdentity(w.stateDir) as { id: number };
+    expect(after.id).not.toBe(before.id);
+    const db = new Database(w.file, { readonly: true });
+    expect(db.pragma("application_id", { simple: true })).toBe(after.id);
+    db.close();
+    const [first] = ledger(w.repo).events;
+    expect(first).toMatchObject({
+      kind: "store.reset",
+      data: { previousId: before.id, newId: after.id, movedTo: join(w.stateDir, aside) },
+    });
+  });
+
+  it("--reset on a healthy store with nothing recorded changes nothing and says so", () => {
+    const w = twoSessions();
+    const files = readdirSync(w.stateDir);
+    const r = json(w.repo, "--reset");
+    expect(r.reset).toEqual([expect.stringMatching(/nothing to reset/)]);
+    expect(problems(r)).toEqual([]);
+    expect(readdirSync(w.stateDir)).toEqual(files);
+    expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
+  });
+
+  it.runIf(canMakeReadOnly())(
+    "--reset refuses a store it cannot fix (an unwritable directory) and moves nothing",
+    () => {
+      const w = twoSessions();
+      makeReadOnly(w.stateDir);
+      const r = doctor(w.repo, "--reset");
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /cannot reset: .*cannot be opened .*which a new store would not fix; .*writable by this user/,
+      );
+      expect(existsSync(w.file)).toBe(true);
+    },
+  );
+
+  it("damage found by the integrity check closes every gate, not only those that read it", () => {
+    const w = twoSessions();
+    corruptTable(w.file, "touched");
+    expect(denied(asB(w, claudeWrite(w.repo, "B", "free.txt")))).toBeNull();
+    const report = json(w.repo);
+    expect(problems(report)).toEqual([
+      expect.objectContaining({ check: "integrity", fix: expect.stringMatching(/tandem doctor --reset/) }),
+    ]);
+    expect(denied(asB(w, claudeWrite(w.repo, "B", "free2.txt")))).toMatch(
+      /is corrupt \(found corrupt at .*integrity check/,
+    );
+  });
+
+  it("reports recorded hook failures with their fix until --reset acknowledges them, keeping the log", () => {
+    const w = twoSessions();
+    rmSync(w.file);
+    asB(w, claudeWrite(w.repo, "B", "f.txt"));
+    const prompt = { session_id: "B", cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
+    asB(w, prompt, "user-prompt-submit");
+    const recorded = problems(json(w.repo)).find((f) => f.check === "hook failures")!;
+    expect(recorded.detail).toMatch(
+      /^2 hook call\(s\) failed because the store has disappeared \(1 refused\); last at .* in hook claude-code user-prompt-submit/,
+    );
+    expect(recorded.fix).toMatch(/tandem doctor --reset/);
+
+    const r = json(w.repo, "--reset");
+    expect(r.reset).toEqual([
+      expect.stringMatching(/has disappeared .*acknowledged its loss/),
+      expect.stringMatching(/started a new store/),
+      expect.stringMatching(/acknowledged the recorded hook failures \(kept as .*hook-errors\.log\./),
+    ]);
+    expect(problems(r)).toEqual([]);
+    expect(readdirSync(w.stateDir).filter((f) => f.startsWith("hook-errors.log."))).toHaveLength(1);
+    expect(
+      denied(hook("claude-code", "pre-tool-use", claudeWrite(w.repo, "A", "g.txt"), { cwd: w.repo })),
+    ).toBeNull();
+  });
+});

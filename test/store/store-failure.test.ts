@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { failureVerdict } from "../../src/hooks/handler.js";
+import { problemOfSqliteCode, StoreError, storeErrorOf } from "../../src/store/failure.js";
+
+describe("store failures, as data", () => {
+  it.each([
+    ["SQLITE_CORRUPT", "corrupt"],
+    ["SQLITE_CORRUPT_INDEX", "corrupt"],
+    ["SQLITE_NOTADB", "corrupt"],
+    ["SQLITE_READONLY", "readonly"],
+    ["SQLITE_READONLY_DBMOVED", "missing"],
+    ["SQLITE_BUSY", "locked"],
+    ["SQLITE_BUSY_SNAPSHOT", "locked"],
+    ["SQLITE_LOCKED", "locked"],
+    ["SQLITE_CANTOPEN", "permission"],
+    ["SQLITE_PERM", "permission"],
+    ["SQLITE_IOERR_SHORT_READ", "unavailable"],
+    ["SQLITE_FULL", "unavailable"],
+    ["SQLITE_ERROR", "unavailable"],
+    ["ERR_INVALID_ARG", null],
+  ])("%s is %s", (code, problem) => {
+    expect(problemOfSqliteCode(code)).toBe(problem);
+  });
+
+  it("names fs errors met while opening, and leaves other errors alone", () => {
+    const eacces = Object.assign(new Error("permission denied"), { code: "EACCES" });
+    expect(storeErrorOf(eacces, "/x/state.db")?.problem).toBe("permission");
+    expect(storeErrorOf(new Error("bug"), "/x/state.db")).toBeNull();
+    const corrupt = Object.assign(new Error("database disk image is malformed"), { code: "SQLITE_CORRUPT" });
+    expect(storeErrorOf(corrupt, "/x/state.db")).toMatchObject({ problem: "corrupt", lasting: true });
+    const busy = Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+    expect(storeErrorOf(busy, "/x/state.db")).toMatchObject({ problem: "locked", lasting: false });
+    expect(storeErrorOf(new TypeError("x"), "/x/state.db")).toBeNull();
+  });
+
+  const store = new StoreError("locked", "/r/.git/tandem/state.db", "SQLITE_BUSY: database is locked");
+  const failures = {
+    store: { message: store.message, store },
+    other: { message: "payload has no session_id", store: null },
+  };
+  it.each([
+    ["pre-tool", "store", true, false, "store-unavailable"],
+    ["pre-tool", "store", true, true, "store-unavailable"],
+    ["pre-tool", "store", false, false, null],
+    ["pre-tool", "store", false, true, "internal-error"],
+    ["pre-tool", "other", true, false, null],
+    ["pre-tool", "other", true, true, "internal-error"],
+    ["post-tool", "store", true, true, null],
+    ["prompt", "store", false, true, null],
+    ["stop", "store", false, false, null],
+  ] as const)(
+    "a %s hook's %s failure (gated: %s, failClosed: %s) answers %s",
+    (kind, which, gated, failClosed, rule) => {
+      const v = failureVerdict(kind, failures[which], gated, failClosed);
+      expect(v.rule).toBe(rule);
+      expect(v.allow).toBe(rule === null);
+      if (rule === "store-unavailable")
+        expect(v.reason).toMatch(/is locked by another process.*tandem doctor/);
+    },
+  );
+});

@@ -1,0 +1,266 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { git } from "../../src/git/run.js";
+import { readFailureLog } from "../../src/store/failure-log.js";
+import { corruptMarker, identityFile, readIdentity } from "../../src/store/identity.js";
+import { installGitHooks } from "../helpers/git-hooks.js";
+import { claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
+import {
+  asB,
+  canMakeReadOnly,
+  checkpoint,
+  corruptTable,
+  doctor,
+  foreignStore,
+  holdWriteLock,
+  makeReadOnly,
+  read,
+  SQLITE_MODULE,
+  twoSessions,
+  undoFaults,
+  type World,
+} from "../helpers/store-faults.js";
+
+const BOUND_MS = 5000;
+
+const removeStore = (w: World) => {
+  for (const f of ["", "-wal", "-shm"]) rmSync(`${w.file}${f}`, { force: true });
+};
+
+const FAULTS: [string, (w: World) => void, RegExp, boolean][] = [
+  ["a corrupt page inside the claims table", (w) => corruptTable(w.file, "claims"), /is corrupt/, true],
+  ["a read-only store file", (w) => makeReadOnly(w.file), /is read-only/, false],
+  ["a read-only state directory", (w) => makeReadOnly(w.stateDir), /cannot be opened|is read-only/, false],
+  ["a deleted store", removeStore, /has disappeared/, true],
+  [
+    "a replaced store (another valid empty state.db copied in)",
+    (w) => {
+      const other = foreignStore();
+      removeStore(w);
+      copyFileSync(other, w.file);
+    },
+    /was replaced by a different store/,
+    true,
+  ],
+];
+
+describe("a store that can't be trusted closes the gate, loudly", () => {
+  const readOnlyWorks = canMakeReadOnly();
+
+  it.each(FAULTS)(
+    "%s: refuses B's write of A's file, doctor reports it, doctor --reset recovers",
+    (_name, inject, problem, replacesStore) => {
+      if (!readOnlyWorks && /read-only/.test(_name)) return;
+      const w = twoSessions();
+      inject(w);
+      const r = asB(w, claudeWrite(w.repo, "B", "f.txt"));
+      expect(r.code).toBe(0);
+      const reason = denied(r) ?? "(allowed)";
+      expect(reason).toMatch(problem);
+      expect(reason).toMatch(/tandem doctor/);
+      expect(reason).not.toMatch(/held by/); // refused because of the store, not by luck of a readable claim
+      expect(r.ms).toBeLessThan(BOUND_MS + 1000);
+      expect(read(join(w.repo, "f.txt"))).toBe(w.aBytes);
+
+      const report = doctor(w.repo);
+      expect(report.code).toBe(1);
+      expect(report.stdout).toMatch(problem);
+      expect(report.stdout).toMatch(
+        /✗ hook failures: 1 hook call\(s\) failed because the store .*\(1 refused\)/,
+      );
+
+      undoFaults();
+      const reset = doctor(w.repo, "--reset");
+      expect(reset.stdout).toMatch(
+        replacesStore
+          ? /reset: .*moved its files to .*aside-|reset: .*acknowledged its loss/
+          : /^reset: acknowledged/m,
+      );
+      expect(reset.stdout).toMatch(/No problems found\./);
+      expect(reset.code).toBe(0);
+      // The store works again: A's next write is checked and recorded.
+      expect(
+        denied(
+          hook("claude-code", "pre-tool-use", claudeWrite(w.repo, "A", "g.txt"), { cwd: w.repo, env: w.a }),
+        ),
+      ).toBeNull();
+      expect(ledger(w.repo).claims).toContainEqual({ path: "g.txt", holder: "A" });
+    },
+    60_000,
+  );
+
+  it("a held write lock: refuses within the 5 s bound plus a second, doctor reports it, and the store is intact after", async () => {
+    const w = twoSessions();
+    const release = await holdWriteLock(w.file);
+    const r = asB(w, claudeWrite(w.repo, "B", "f.txt"));
+    expect(denied(r)).toMatch(/is locked by another process .*fuser .*tandem doctor/);
+    expect(r.ms).toBeGreaterThanOrEqual(BOUND_MS - 500);
+    expect(r.ms).toBeLessThan(BOUND_MS + 1000);
+    const report = doctor(w.repo);
+    expect(report.code).toBe(1);
+    expect(report.stdout).toMatch(/✗ writable: .*is locked by another process/);
+    expect(report.stdout).toMatch(/✗ hook failures: 1 hook call\(s\) failed because the store is locked/);
+    await release();
+    expect(doctor(w.repo, "--reset").code).toBe(0);
+    // Nothing was lost: A still holds its file.
+    expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
+  }, 30_000);
+
+  it("waits only agents.storeLockSeconds (or TANDEM_STORE_LOCK_SECONDS) for the lock", async () => {
+    const w = twoSessions();
+    writeFiles(w.repo, { ".tandem/config.jsonc": '{ "agents": { "storeLockSeconds": 1 } }' });
+    await holdWriteLock(w.file);
+    const fromConfig = asB(w, claudeWrite(w.repo, "B", "f.txt"));
+    expect(denied(fromConfig)).toMatch(/is locked/);
+    expect(fromConfig.ms).toBeLessThan(2000);
+    const fromEnv = asB(w, claudeWrite(w.repo, "B", "f.txt"), "pre-tool-use", {
+      TANDEM_STORE_LOCK_SECONDS: "2",
+    });
+    expect(fromEnv.ms).toBeGreaterThanOrEqual(1500);
+    expect(fromEnv.ms).toBeLessThan(3000);
+  }, 30_000);
+
+  it("non-gated hooks fail open on a failing store, and each failure is recorded", async () => {
+    const w = twoSessions();
+    writeFiles(w.repo, { ".tandem/config.jsonc": '{ "agents": { "storeLockSeconds": 1 } }' });
+    await holdWriteLock(w.file);
+    const prompt = { session_id: "B", cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
+    expect(asB(w, prompt, "user-prompt-submit")).toMatchObject({ code: 0, stdout: "" });
+    const readTool = {
+      ...claudeWrite(w.repo, "B", "f.txt"),
+      tool_name: "Read",
+      tool_input: { file_path: "f.txt" },
+    };
+    expect(denied(asB(w, readTool))).toBeNull();
+    const log = readFailureLog(w.stateDir);
+    expect(log.map((e) => [e.source, e.failed, e.problem])).toEqual([
+      ["hook claude-code user-prompt-submit", "open", "locked"],
+      ["hook claude-code pre-tool-use", "open", "locked"],
+    ]);
+  }, 30_000);
+
+  it("damage no gate reads is found at the next session start, and from then on every gate refuses", () => {
+    const w = twoSessions();
+    corruptTable(w.file, "subagents");
+    // A Write's gate never reads the sub-agent tables: this one cannot notice.
+    expect(denied(asB(w, claudeWrite(w.repo, "B", "free.txt")))).toBeNull();
+    const start = { session_id: "C", cwd: w.repo, hook_event_name: "SessionStart", source: "startup" };
+    expect(hook("claude-code", "session-start", start, { cwd: w.repo }).code).toBe(0);
+    expect(readFailureLog(w.stateDir).map((e) => [e.source, e.failed, e.problem])).toEqual([
+      ["hook claude-code session-start", "open", "corrupt"],
+    ]);
+    expect(denied(asB(w, claudeWrite(w.repo, "B", "other.txt")))).toMatch(/is corrupt \(found corrupt at /);
+    expect(doctor(w.repo).stdout).toMatch(/✗ store: .*is corrupt/);
+  });
+
+  it("a damaged header refuses every open by itself, so it leaves no lasting mark: the restored file works", () => {
+    const w = twoSessions();
+    checkpoint(w.file);
+    const good = readFileSync(w.file);
+    writeFileSync(w.file, "garbage".repeat(100));
+    expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(
+      /is corrupt \(not an SQLite database\)/,
+    );
+    expect(existsSync(corruptMarker(w.stateDir))).toBe(false);
+    writeFileSync(w.file, good);
+    expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
+  });
+
+  it("an agent's commit fails closed on a broken store; TANDEM_BYPASS=1 commits, recorded", () => {
+    const w = twoSessions();
+    installGitHooks(w.repo);
+    writeFiles(w.repo, { "mine.txt": "B's work\n" });
+    g(w.repo, "add", "mine.txt");
+    removeStore(w);
+    const commit = (env: Record<string, string>) =>
+      spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@t", "commit", "-q", "-m", "b"], {
+        cwd: w.repo,
+        env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent", CLAUDE_CODE_SESSION_ID: "B", ...w.b, ...env },
+        encoding: "utf8",
+      });
+    const refused = commit({});
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/commit refused: .*has disappeared.*tandem doctor.*TANDEM_BYPASS=1/);
+    expect(git(w.repo, ["log", "--format=%s"]).trim()).toBe("initial");
+    expect(commit({ TANDEM_BYPASS: "1" }).status).toBe(0);
+    expect(readFailureLog(w.stateDir).map((e) => [e.source, e.failed, e.problem])).toEqual([
+      ["git-hook pre-commit", "closed", "missing"],
+      ["git-hook pre-commit", "open", "missing"],
+      ["git-hook post-commit", "open", "missing"],
+    ]);
+  });
+});
+
+describe("the store's identity", () => {
+  it("the very first store of a repository is created normally and its identity recorded beside it", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    const stateDir = join(repo, ".git", "tandem");
+    expect(existsSync(identityFile(stateDir))).toBe(false);
+    expect(
+      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo })),
+    ).toBeNull();
+    const recorded = readIdentity(stateDir);
+    const db = new Database(join(stateDir, "state.db"), { readonly: true });
+    const inHeader = db.pragma("application_id", { simple: true });
+    db.close();
+    expect(recorded).toMatchObject({ state: "ok", id: inHeader });
+    expect(identityFile(stateDir)).toBe(join(repo, ".git", "tandem.store-id"));
+  });
+
+  it("a store from before identities existed is adopted, with its claims", () => {
+    const w = twoSessions();
+    const db = new Database(w.file);
+    db.pragma("application_id = 0");
+    db.close();
+    rmSync(identityFile(w.stateDir));
+    expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
+    expect(readIdentity(w.stateDir)).toMatchObject({ state: "ok", id: expect.any(Number) });
+    expect((readIdentity(w.stateDir) as { id: number }).id).toBeGreaterThan(0);
+  });
+});
+
+describe("no subprocess under the store's write lock", () => {
+  /** A `git` first on PATH that records whether the store's write lock is held when it is called. */
+  function lockSpyingGit(file: string): { env: Record<string, string>; calls: () => string[] } {
+    const bin = join(tempDir(), "bin");
+    mkdirSync(bin);
+    const log = join(bin, "calls.log");
+    const realGit = spawnSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).stdout.trim();
+    const check = `const D = require(${JSON.stringify(SQLITE_MODULE)}); const db = new D(process.argv[1]); db.pragma("busy_timeout = 0"); let held = false; try { db.exec("BEGIN IMMEDIATE"); db.exec("ROLLBACK"); } catch { held = true; } console.log((held ? "LOCKED " : "free ") + process.argv[2]);`;
+    writeFileSync(
+      join(bin, "git"),
+      `#!/bin/sh\n'${process.execPath}' -e '${check.replace(/'/g, "'\\''")}' '${file}' "$1" >> '${log}'\nexec '${realGit}' "$@"\n`,
+    );
+    chmodSync(join(bin, "git"), 0o755);
+    return {
+      env: { PATH: `${bin}:${process.env.PATH}` },
+      calls: () => (existsSync(log) ? read(log).trim().split("\n") : []),
+    };
+  }
+
+  it("a clean takeover runs git status before taking the lock, then takes the claim over", () => {
+    const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n" });
+    // A (live) claims f.txt but never changes it; its claim is older than the grace period.
+    const a = hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), {
+      cwd: repo,
+      env: fakeAgent(),
+    });
+    expect(denied(a)).toBeNull();
+    const db = new Database(join(repo, ".git", "tandem", "state.db"));
+    db.prepare("UPDATE events SET ts = ts - 120000 WHERE kind = 'claim.acquired'").run();
+    db.close();
+    const spy = lockSpyingGit(join(repo, ".git", "tandem", "state.db"));
+    const b = hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "f.txt"), {
+      cwd: repo,
+      env: { ...fakeAgent(), ...spy.env },
+    });
+    expect(denied(b)).toBeNull();
+    expect(ledger(repo).claims).toEqual([{ path: "f.txt", holder: "B" }]);
+    expect(spy.calls()).toContain("free status");
+    expect(spy.calls().filter((c) => c.startsWith("LOCKED"))).toEqual([]);
+  });
+});
