@@ -1,6 +1,6 @@
 import { findNodeAtLocation, getNodeValue, type Node, type ParseError, parseTree } from "jsonc-parser";
 import type * as z from "zod/mini";
-import { closest, suggestKey } from "../core/did-you-mean.js";
+import { closest, suggestKey } from "./did-you-mean.js";
 import { isBlank, keyOffset, keyPath, lineCol, preview, syntaxWords } from "./json-text.js";
 import type { ConfigProblem } from "./problems.js";
 import { ALLOWED, type ConfigFile, configFileSchema } from "./schema.js";

@@ -174,3 +174,6 @@ function fail(reason: string): PathResult {
 function show(path: string): string {
   return JSON.stringify(path);
 }
+
+/** Resolves an absolute path to its physical location (symlinks followed); the edge supplies it. */
+export type PhysicalResolver = (abs: string) => PathResult;

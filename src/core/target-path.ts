@@ -1,5 +1,4 @@
-import { absoluteTarget, isInside, normalizeAbsolute, type PathEnv } from "./paths.js";
-import { type PhysicalResolver, physicalPath } from "./physical.js";
+import { absoluteTarget, isInside, normalizeAbsolute, type PathEnv, type PhysicalResolver } from "./paths.js";
 
 /** A target that passes through root `root` on its way to a physical location outside it. */
 export interface SymlinkEscape {
@@ -29,7 +28,7 @@ export function resolveTarget(
   cwd: string,
   rootPaths: readonly string[],
   env: PathEnv = {},
-  physicalOf: PhysicalResolver = physicalPath,
+  physicalOf: PhysicalResolver,
 ): TargetResult {
   const abs = absoluteTarget(raw, cwd, env);
   if (!abs.ok) return abs;

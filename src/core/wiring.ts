@@ -1,6 +1,6 @@
 import { CLIENTS } from "../clients/index.js";
 import { PROJECT_CONFIG } from "../config/root.js";
-import { GIT_HOOK_NAMES } from "../init/git-hooks.js";
+import { GIT_HOOK_NAMES } from "./git-hook-names.js";
 import { isInside, normalizeAbsolute } from "./paths.js";
 
 /**

@@ -4,10 +4,10 @@
  * verdict is core/finalization.ts.
  */
 import type { Config } from "../config/schema.js";
-import { DirListings } from "../core/dir-listing.js";
 import { evaluate, type Findings, passed } from "../core/finalization.js";
-import { gatherRootFacts } from "../core/root-facts.js";
 import { resolveRoots } from "../core/roots.js";
+import { DirListings } from "../facts/dir-listing.js";
+import { gatherRootFacts } from "../facts/root-facts.js";
 import type { Db } from "../store/db.js";
 import { gatherGitFacts, gitAuthority } from "./facts.js";
 import { classifyScope, ownedScope } from "./scope.js";

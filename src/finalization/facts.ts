@@ -7,10 +7,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { type WorkTree, workTreeAt } from "../config/git-discovery.js";
-import { DirListings } from "../core/dir-listing.js";
 import type { GitFacts, GitlinkFact, RepoFacts } from "../core/finalization.js";
 import { isInside, relativeKey } from "../core/paths.js";
 import type { ResolvedRoots } from "../core/roots.js";
+import { DirListings } from "../facts/dir-listing.js";
 import { gitStatusAsync, splitZ } from "../git/run.js";
 import { literal } from "../git/status.js";
 import { type LinkRecord, parseStatus } from "../git/status-v2.js";

@@ -5,13 +5,13 @@
  * pre-tool-use target.
  */
 
-import { DirListings } from "../core/dir-listing.js";
 import { isNormal, isPlainKey, lexicalTarget } from "../core/paths.js";
-import { physicalResolver } from "../core/physical.js";
-import { fsTargetProbe } from "../core/root-facts.js";
 import { classify, type ResolvedRoots, rootPaths } from "../core/roots.js";
 import { resolveNormal, resolveTarget } from "../core/target-path.js";
 import type { TargetFacts } from "../core/target-plan.js";
+import { DirListings } from "../facts/dir-listing.js";
+import { physicalResolver } from "../facts/physical.js";
+import { fsTargetProbe } from "../facts/root-facts.js";
 import type { Db } from "../store/db.js";
 
 /** A path as the ledger keys it: the root it was classified under, and the path relative to it. */

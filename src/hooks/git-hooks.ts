@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { groupOf, holderOf } from "../claims/holders.js";
+import type { Rendered as HookResult } from "../clients/types.js";
 import { enclosingWorkTrees } from "../config/git-discovery.js";
 import { loadConfig } from "../config/load.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
@@ -15,7 +16,6 @@ import { append, write } from "../store/ledger.js";
 import { allClaims, type ClaimRow, sessionById } from "../store/queries.js";
 import { verifyGateTables } from "../store/trust.js";
 import type { HookRequest } from "./context.js";
-import type { HookResult } from "./handler.js";
 
 const OK: HookResult = { exitCode: 0, stdout: "", stderr: "" };
 type Env = HookRequest["env"];

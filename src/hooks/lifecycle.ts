@@ -1,10 +1,10 @@
+import { livePeers } from "../claims/live-peers.js";
 import { ALLOW, type Verdict } from "../clients/types.js";
 import { formatConfigProblem } from "../config/problems.js";
 import { sessionStartContext } from "../core/session-context.js";
 import { append, write } from "../store/ledger.js";
 import { claimsOf, sessionById } from "../store/queries.js";
 import { type HookCtx, hookSession } from "./context.js";
-import { livePeers } from "./peers.js";
 
 /**
  * session-start: register, then tell the agent who it is, the ritual, its live peers, and any

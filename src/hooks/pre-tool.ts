@@ -12,12 +12,12 @@ import {
 } from "../core/clean-takeover.js";
 import { digest } from "../core/digest.js";
 import { gitGuardMessage } from "../core/git-guard.js";
-import { physicalResolver } from "../core/physical.js";
-import { fsTargetProbe, gatherRootFacts } from "../core/root-facts.js";
 import { classify, type ResolvedRoots, resolveRoots, rootPaths } from "../core/roots.js";
 import { resolveTarget } from "../core/target-path.js";
 import { planTargets, type TargetFacts, type WiringGuard } from "../core/target-plan.js";
 import { ALLOW_WIRING_ENV, WIRING_RULE } from "../core/wiring.js";
+import { physicalResolver } from "../facts/physical.js";
+import { fsTargetProbe, gatherRootFacts } from "../facts/root-facts.js";
 import { dirtyPaths } from "../git/status.js";
 import { dbFile, stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";

@@ -1,3 +1,4 @@
+import { livePeers } from "../claims/live-peers.js";
 import { ALLOW, type Verdict } from "../clients/types.js";
 import { digest } from "../core/digest.js";
 import { REMEDIATION_MARKER } from "../core/ritual.js";
@@ -6,7 +7,6 @@ import { sessionStartContext } from "../core/session-context.js";
 import { stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
 import { type HookCtx, hookSession } from "./context.js";
-import { livePeers } from "./peers.js";
 import { takeOwnerNotice } from "./safety-net.js";
 import { saveTurnSnapshot } from "./shell-delta.js";
 

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { GIT_HOOK_NAMES } from "../core/git-hook-names.js";
 import { hooksDirOf, hooksPathSetting } from "../core/hooks-path.js";
-import type { PhysicalResolver } from "../core/physical.js";
 import type { WiringFacts } from "../core/wiring.js";
-import { GIT_HOOK_NAMES } from "../init/git-hooks.js";
+import type { PhysicalResolver } from "../facts/physical.js";
 import { gitHooksDir } from "../init/snapshot.js";
 import type { HookCtx } from "./context.js";
 

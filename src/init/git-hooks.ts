@@ -3,8 +3,7 @@
  * marker lines so it can be replaced or removed without touching anything the user wrote.
  */
 
-export const GIT_HOOK_NAMES = ["pre-commit", "post-commit", "post-checkout"] as const;
-export type GitHookName = (typeof GIT_HOOK_NAMES)[number];
+import type { GitHookName } from "../core/git-hook-names.js";
 
 export const REGION_START = "# >>> tandem >>>";
 export const REGION_END = "# <<< tandem <<<";

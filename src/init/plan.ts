@@ -1,15 +1,9 @@
 import { CLIENTS } from "../clients/index.js";
 import type { ClientName, ClientSpec } from "../clients/types.js";
+import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
 import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
 import { flatFormat, flatWanted } from "./cursor-json.js";
-import {
-  GIT_HOOK_NAMES,
-  type GitHookName,
-  hasRegion,
-  installRegion,
-  regionLines,
-  removeRegion,
-} from "./git-hooks.js";
+import { hasRegion, installRegion, regionLines, removeRegion } from "./git-hooks.js";
 import { CONFIG_TEMPLATE } from "./project-config.js";
 import type { WantedHook } from "./reconcile.js";
 import { nestedFormat, nestedWanted } from "./settings-json.js";

@@ -3,9 +3,9 @@ import { join, resolve } from "node:path";
 import { CLIENTS } from "../clients/index.js";
 import type { ClientName } from "../clients/types.js";
 import { PROJECT_CONFIG } from "../config/root.js";
+import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
 import { TandemError } from "../errors.js";
 import { git } from "../git/run.js";
-import { GIT_HOOK_NAMES, type GitHookName } from "./git-hooks.js";
 
 /** The current content of every file init or deinit may touch; the planners read nothing else. */
 export interface FileState {

@@ -1,9 +1,9 @@
 import { join } from "node:path";
+import { livePeers } from "../claims/live-peers.js";
 import { type ConfigProblem, shortConfigProblem } from "../config/problems.js";
 import type { Config } from "../config/schema.js";
 import type { StatusModel } from "../core/status-box.js";
 import { dirtyPaths } from "../git/status.js";
-import { livePeers } from "../hooks/peers.js";
 import { sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
 import { claimsOf, type SessionRow } from "../store/queries.js";

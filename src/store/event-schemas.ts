@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { SUBAGENT_EVENT_SCHEMAS } from "../subagents/events.js";
+import { SUBAGENT_EVENT_SCHEMAS } from "./subagent-events.js";
 
 const client = () => z.enum(["claude-code", "codex", "cursor", "exec", "cli"]);
 const relPath = () => z.string().check(z.minLength(1));

@@ -1,15 +1,10 @@
-import { SUBAGENT_PROJECTORS } from "../subagents/projectors.js";
 import type { Db } from "./db.js";
 import { stmt } from "./db.js";
 import type { EventData, EventKind } from "./event-schemas.js";
+import type { StoredEvent } from "./stored-event.js";
+import { SUBAGENT_PROJECTORS } from "./subagent-projectors.js";
 
-export interface StoredEvent {
-  seq: number;
-  ts: number;
-  session: string | null;
-  kind: string;
-  data: unknown;
-}
+export type { StoredEvent } from "./stored-event.js";
 
 type Projector = (db: Db, ev: StoredEvent) => void;
 

@@ -1,7 +1,6 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fsTargetProbe, gatherRootFacts } from "../../src/core/root-facts.js";
 import {
   type Classification,
   classify,
@@ -13,6 +12,7 @@ import {
   resolveRoots,
   type TargetProbe,
 } from "../../src/core/roots.js";
+import { fsTargetProbe, gatherRootFacts } from "../../src/facts/root-facts.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 // ---------------------------------------------------------------------------------------------

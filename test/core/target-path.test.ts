@@ -1,7 +1,13 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveTarget } from "../../src/core/target-path.js";
+import { resolveTarget as resolveWith } from "../../src/core/target-path.js";
+import { physicalPath } from "../../src/facts/physical.js";
+
+/** The real file system's physical paths, as the hook supplies them. */
+const resolveTarget = (raw: string, cwd: string, roots: readonly string[]) =>
+  resolveWith(raw, cwd, roots, {}, physicalPath);
+
 import { tempDir, writeFiles } from "../helpers/repo.js";
 
 /**

@@ -3,6 +3,7 @@ import { formatAge } from "../../core/liveness.js";
 import { relativeKey } from "../../core/paths.js";
 import { resolveTarget } from "../../core/target-path.js";
 import { TandemError, UsageError } from "../../errors.js";
+import { physicalPath } from "../../facts/physical.js";
 import { blobsDirOf } from "../../safety/preserve.js";
 import { preservedPaths, RecoverError, recoverFile, versionsOf } from "../../safety/recover.js";
 import { resolveCaller } from "../../sessions/resolve.js";
@@ -38,7 +39,7 @@ function parseVersion(raw: string | undefined): number | undefined {
 
 function keyOf(project: Project, io: Io, raw: string): string {
   const root = project.resolved.root;
-  const r = resolveTarget(raw, io.cwd, [root]);
+  const r = resolveTarget(raw, io.cwd, [root], {}, physicalPath);
   if (!r.ok) throw new UsageError(`cannot recover ${raw}: ${r.reason}`);
   return relativeKey(root, r.target.physical);
 }

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { Command } from "commander";
 import { resolveTarget } from "../../core/target-path.js";
 import { TandemError, UsageError } from "../../errors.js";
+import { physicalPath } from "../../facts/physical.js";
 import { resolveCaller } from "../../sessions/resolve.js";
 import type { Db } from "../../store/db.js";
 import { append, write } from "../../store/ledger.js";
@@ -53,7 +54,7 @@ export function releaseCommand(io: Io): Command {
       try {
         const { owner: session, forcedBy } = parties(db, io, project, opts);
         const keys = paths.map((raw) => {
-          const r = resolveTarget(raw, io.cwd, [project.resolved.root]);
+          const r = resolveTarget(raw, io.cwd, [project.resolved.root], {}, physicalPath);
           if (!r.ok) throw new UsageError(`cannot release ${raw}: ${r.reason}`);
           return r.target.physical;
         });

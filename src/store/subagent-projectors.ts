@@ -1,7 +1,7 @@
-import type { Db } from "../store/db.js";
-import { stmt } from "../store/db.js";
-import type { EventData, EventKind } from "../store/event-schemas.js";
-import type { StoredEvent } from "../store/projections.js";
+import type { Db } from "./db.js";
+import { stmt } from "./db.js";
+import type { EventData, EventKind } from "./event-schemas.js";
+import type { StoredEvent } from "./stored-event.js";
 
 type Projector = (db: Db, ev: StoredEvent) => void;
 

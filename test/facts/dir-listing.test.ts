@@ -1,8 +1,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DirListings } from "../../src/core/dir-listing.js";
-import { physicalResolver } from "../../src/core/physical.js";
+import { DirListings } from "../../src/facts/dir-listing.js";
+import { physicalResolver } from "../../src/facts/physical.js";
 import { tempDir } from "../helpers/repo.js";
 
 /** A directory with files f0…f19, a subdirectory, and a symlink leaving it. */

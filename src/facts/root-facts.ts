@@ -3,10 +3,10 @@
  */
 import { lstatSync, statSync } from "node:fs";
 import { enclosingWorkTrees } from "../config/git-discovery.js";
+import { lexicalTarget, relativeKey } from "../core/paths.js";
+import type { RootEntry, RootFact, RootsInput, TargetProbe } from "../core/roots.js";
 import { GitError, gitStatus } from "../git/run.js";
-import { lexicalTarget, relativeKey } from "./paths.js";
 import { physicalPath } from "./physical.js";
-import type { RootEntry, RootFact, RootsInput, TargetProbe } from "./roots.js";
 
 type RepoOf = { top: string | null; error?: string };
 

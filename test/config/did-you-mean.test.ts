@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { closest, editDistance, nearness, suggestKey } from "../../src/core/did-you-mean.js";
+import { closest, editDistance, nearness, suggestKey } from "../../src/config/did-you-mean.js";
 
 const KNOWN = [
   "$schema",

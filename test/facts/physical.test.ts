@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { physicalPath, physicalResolver } from "../../src/core/physical.js";
+import { physicalPath, physicalResolver } from "../../src/facts/physical.js";
 import { tempDir, writeFiles } from "../helpers/repo.js";
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { isNormal, type PathResult } from "../core/paths.js";
 import { DirListings } from "./dir-listing.js";
-import { isNormal, type PathResult } from "./paths.js";
 
 /** Linux gives up after 40 links (ELOOP); so do we, instead of spinning on a cycle. */
 const MAX_LINKS = 40;
@@ -31,7 +31,9 @@ export function physicalPath(abs: string): PathResult {
   }
 }
 
-export type PhysicalResolver = (abs: string) => PathResult;
+export type { PhysicalResolver } from "../core/paths.js";
+
+import type { PhysicalResolver } from "../core/paths.js";
 
 /**
  * physicalPath for a batch of targets (a 1,000-path end-turn scope, a 100-file patch): each
