@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { endTurnBench } from "./end-turn.mjs";
 import { benchHooks } from "./hooks.mjs";
 import { compare, table } from "./lib.mjs";
-import { safetyBench } from "./safety.mjs";
+import { safetyBench, takeoverBench } from "./safety.mjs";
 import { subagentBench } from "./subagents.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -67,6 +67,7 @@ const report = [
   ...(startup ? ["## Start-up", "", table(startup), ""] : []),
   wanted("hooks") ? benchHooks(bin, ROUNDS) : "",
   wanted("safety") ? safetyBench(bin, Math.min(ROUNDS, 20)) : "",
+  wanted("safety") ? takeoverBench(bin, ROUNDS) : "",
   wanted("end-turn") ? endTurnBench({ rounds: Math.min(ROUNDS, 15) }) : "",
   // Each round moves 50 MB through git several times: a few rounds are plenty.
   wanted("subagents") ? subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 5) }) : "",
