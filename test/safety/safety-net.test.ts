@@ -122,3 +122,30 @@ describe("the safety net under commands Tandem cannot read", () => {
     );
   });
 });
+
+describe("the safety net under concurrent commands", () => {
+  it("copies A's file once when six peers' commands start at the same moment", async () => {
+    const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n" });
+    const a = fakeAgent();
+    hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo, env: a });
+    writeFileSync(join(repo, "f.txt"), "A's precious edit\n");
+    const { spawn } = await import("node:child_process");
+    const { TANDEM_BIN } = await import("../helpers/cli.js");
+    const runs = Array.from({ length: 6 }, (_, i) => {
+      const payload = JSON.stringify(claudeBash(repo, `B${i}`, "python3 -c 'pass'"));
+      return new Promise<number>((done) => {
+        const child = spawn(process.execPath, [TANDEM_BIN, "hook", "claude-code", "pre-tool-use"], {
+          cwd: repo,
+          env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent", ...fakeAgent() },
+          stdio: ["pipe", "ignore", "ignore"],
+        });
+        child.stdin.end(payload);
+        child.on("exit", (code) => done(code ?? -1));
+      });
+    });
+    expect(await Promise.all(runs)).toEqual([0, 0, 0, 0, 0, 0]);
+    const preserved = ledger(repo).events.filter((e) => e.kind === "work.preserved");
+    expect(preserved).toHaveLength(1);
+    expect(preserved[0]!.data).toMatchObject({ path: "f.txt", version: 1 });
+  });
+});
