@@ -23,6 +23,11 @@ const flag = (v: string): Parsed<boolean> =>
       ? { ok: true, value: false }
       : { ok: false };
 
+const positiveWhole = (v: string): Parsed<number> => {
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? { ok: true, value: n } : { ok: false };
+};
+
 const RITUALS = ["enforce", "observe", "off"] as const;
 
 const OVERRIDES = [
@@ -45,10 +50,7 @@ const OVERRIDES = [
     name: "TANDEM_FRESHNESS",
     field: "freshnessSeconds",
     allowed: "a whole number of seconds above 0",
-    parse: (v: string): Parsed<number> => {
-      const n = Number(v);
-      return Number.isInteger(n) && n > 0 ? { ok: true, value: n } : { ok: false };
-    },
+    parse: positiveWhole,
   } satisfies Override<"freshnessSeconds">,
   {
     name: "TANDEM_FAIL_CLOSED",
@@ -60,10 +62,7 @@ const OVERRIDES = [
     name: "TANDEM_STORE_LOCK_SECONDS",
     field: "storeLockSeconds",
     allowed: "a whole number of seconds above 0",
-    parse: (v: string): Parsed<number> => {
-      const n = Number(v);
-      return Number.isInteger(n) && n > 0 ? { ok: true, value: n } : { ok: false };
-    },
+    parse: positiveWhole,
   } satisfies Override<"storeLockSeconds">,
 ];
 
