@@ -144,11 +144,11 @@ const VERB: Record<ChildOperation, string> = {
   sequencer: "cherry-pick",
 };
 
-/** A short label for lists: `rebase onto 1a2b3c4, 2 conflicted`. */
+/** A short label for lists: `rebase in progress onto 1a2b3c4d5e6f, 2 conflicted`. */
 export function inProgressLabel(op: InProgress): string {
   const onto = op.onto ? ` onto ${short(op.onto)}` : "";
   const conflicts = op.conflicted.length ? `, ${op.conflicted.length} conflicted` : "";
-  return `${op.operation}${onto}${conflicts}`;
+  return `${op.operation} in progress${onto}${conflicts}`;
 }
 
 /** What to do about it, with the exact commands: finish or abort in the child's worktree, capture again. */

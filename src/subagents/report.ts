@@ -136,7 +136,7 @@ export function applyText(o: ApplyOutcome): string {
 function captureShort(c: CaptureRecord): string {
   const flags = [
     c.uncaptured.length ? " !uncaptured" : "",
-    c.inProgress ? ` INCOMPLETE (${inProgressLabel(c.inProgress)} in progress)` : "",
+    c.inProgress ? ` INCOMPLETE (${inProgressLabel(c.inProgress)})` : "",
     c.conflictMarkers.length ? ` !conflict-markers` : "",
   ];
   return `${c.commitCount}c${c.patchBlob ? `+${c.patchBytes}B` : ""}${flags.join("")}`;
