@@ -9,6 +9,17 @@ const stage = () => z.enum(["am-started", "commits-applied", "worktree-started"]
 /** A patch path and the blob it had in the target just before the uncommitted patch (null: absent). */
 const preApply = () => z.array(z.object({ path: z.string(), blob: z.nullable(z.string()) }));
 
+/** A git operation the child stopped in the middle of (src/subagents/capture-operation.ts). */
+const inProgress = () =>
+  z.object({
+    operation: z.enum(["rebase", "am", "merge", "cherry-pick", "revert", "bisect", "sequencer"]),
+    branch: z.nullable(z.string()),
+    onto: z.nullable(z.string()),
+    origHead: z.nullable(z.string()),
+    incoming: z.nullable(z.string()),
+    conflicted: paths(),
+  });
+
 /** The commit series offered to one target whose earlier apply moved its base (docs/product.md §7.2). */
 const series = () =>
   z.object({
@@ -71,6 +82,10 @@ export const SUBAGENT_EVENT_SCHEMAS = {
       patchPaths: z.optional(z.nullable(paths())),
       uncaptured: uncaptured(),
       series: z.array(series()),
+      /** Absent in captures recorded before it was looked for; read as none. */
+      inProgress: z.optional(z.nullable(inProgress())),
+      /** Paths the uncommitted patch fills with conflict markers; absent in older captures. */
+      conflictMarkers: z.optional(paths()),
     }),
   "apply.staged": () =>
     z.object({

@@ -6,6 +6,7 @@ import { type Run, record, staged } from "./apply-record.js";
 import { type ApplyOutcome, outcome } from "./apply-types.js";
 import { wiringChanges } from "./apply-wiring.js";
 import type { Artifact } from "./artifact.js";
+import { childStateFacts } from "./capture-gate.js";
 
 /** Every path the artifact touches: the commit series and the uncommitted patch. */
 export function touchedPaths(art: Artifact): string[] {
@@ -25,6 +26,7 @@ export function gateFacts(run: Run, ackRecorded: boolean): GateFacts {
     wiring: wiringChanges(touchedPaths(art), run.top, run.ctx.root),
     allowConfig: req.allowConfig,
     subId: req.sub.id,
+    child: childStateFacts(art, req),
   };
 }
 

@@ -1,5 +1,6 @@
 import { describeWiring, type WiringChange } from "../core/wiring.js";
 import type { Uncaptured } from "./capture.js";
+import { type ChildStateFacts, childStateGate } from "./capture-gate.js";
 import { short } from "./ids.js";
 import { outsidePrefixes, overlapping } from "./path-policy.js";
 
@@ -20,6 +21,8 @@ export interface GateFacts {
   allowConfig: boolean;
   /** The sub-agent, for the commands a message suggests. */
   subId: string;
+  /** An operation the child stopped in, conflict markers in its patch, and what the user allowed. */
+  child: ChildStateFacts;
 }
 
 /** Facts about the target for a fresh apply (docs/product.md §7.3 preflight). */
@@ -67,6 +70,8 @@ export function gates(f: GateFacts): Verdict {
   if (f.running) return refuse("the child is still running; wait for it to end (or stop it), then apply.");
   if (f.artifactError) return refuse(`cannot apply: ${f.artifactError}.`);
   const warnings: string[] = [];
+  const half = childStateGate(f.child, warnings);
+  if (half) return refuse(half.reason, half.paths);
   const wiring = wiringGate(f, warnings);
   if (wiring) return wiring;
   if (f.uncaptured.length > 0) {

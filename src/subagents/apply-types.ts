@@ -11,6 +11,10 @@ export interface ApplyRequest {
   ackPartial: boolean;
   /** `--allow-config`: apply changes to Tandem's wiring too. */
   allowConfig: boolean;
+  /** `--allow-in-progress`: apply a capture taken in the middle of a rebase, merge… (off when absent). */
+  allowInProgress?: boolean;
+  /** `--allow-conflict-markers`: apply a patch that adds conflict markers (off when absent). */
+  allowConflictMarkers?: boolean;
 }
 
 export type ApplyOutcomeKind =

@@ -1,3 +1,4 @@
+import { ConflictMarkerScanner } from "../core/conflict-markers.js";
 import { TandemError } from "../errors.js";
 import { blobPath, readBlob, streamBlob } from "../store/blobs.js";
 import type { SubCtx } from "./ctx.js";
@@ -22,6 +23,8 @@ export interface Artifact {
   patchFile: string | null;
   seriesPaths: string[];
   patchPaths: string[];
+  /** Paths the stored uncommitted patch fills with conflict markers, read from its bytes. */
+  conflictMarkers: string[];
   /** The child commit the target holds once this artifact is in (the base of its later series). */
   childHead: string;
 }
@@ -52,18 +55,27 @@ function scan(ctx: SubCtx, sha: string, kind: "mbox" | "diff"): { paths: Set<str
 }
 
 /**
- * The uncommitted patch's paths: as the capture read them while git wrote the patch, once the
- * blob's bytes are verified; scanned afresh for a capture that did not keep them.
+ * The uncommitted patch's paths (as the capture read them while git wrote the patch, or scanned
+ * afresh for a capture that did not keep them) and the paths it fills with conflict markers, from
+ * one pass over the blob's verified bytes.
  */
-function patchPathsOf(ctx: SubCtx, capture: CaptureRecord, sha: string): string[] {
+function patchFacts(
+  ctx: SubCtx,
+  capture: CaptureRecord,
+  sha: string,
+): { paths: string[]; markers: string[] } {
   const kept = recordedPatchPaths(ctx.db, capture);
-  if (kept === null) return [...scan(ctx, sha, "diff").paths];
+  const scanner = kept === null ? new PatchScanner("diff") : null;
+  const markers = new ConflictMarkerScanner();
   try {
-    streamBlob(ctx.blobsDir, sha, () => {});
+    streamBlob(ctx.blobsDir, sha, (chunk) => {
+      scanner?.push(chunk);
+      markers.push(chunk);
+    });
   } catch (err) {
     throw corrupt(sha, err);
   }
-  return kept;
+  return { paths: scanner ? [...scanner.end().paths] : (kept ?? []), markers: markers.end() };
 }
 
 function build(
@@ -72,7 +84,7 @@ function build(
   series: { base: string; blob: string | null; commitCount: number; anchor: string; error: string | null },
 ): Artifact {
   const mbox = series.blob ? scan(ctx, series.blob, "mbox") : null;
-  const patch = capture.patchBlob ? patchPathsOf(ctx, capture, capture.patchBlob) : null;
+  const patch = capture.patchBlob ? patchFacts(ctx, capture, capture.patchBlob) : null;
   const commits = mbox?.commits ?? [];
   let error = series.error;
   if (mbox && commits.length !== series.commitCount) {
@@ -90,7 +102,8 @@ function build(
     commits,
     patchFile: capture.patchBlob ? blobPath(ctx.blobsDir, capture.patchBlob) : null,
     seriesPaths: mbox ? [...mbox.paths] : [],
-    patchPaths: patch ?? [],
+    patchPaths: patch?.paths ?? [],
+    conflictMarkers: patch?.markers ?? [],
     // Commits that were not captured do not land, so later series must still offer them.
     childHead: series.commitCount > 0 && !mbox ? series.base : (capture.head ?? series.base),
   };

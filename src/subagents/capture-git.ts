@@ -83,18 +83,24 @@ const BASE_ENV = { GIT_NO_REPLACE_OBJECTS: "1" };
 
 export interface RepoInfo {
   top: string;
+  /** This worktree's own git dir, where in-progress operations keep their state. */
+  gitDir: string;
   objectsDir: string;
   indexFile: string;
   head: string;
 }
 
-/** Finds the worktree root, the real object store and index, and peels HEAD (fails on a broken repo). */
+/**
+ * Finds the worktree root, its git dir, the real object store and index, and peels HEAD (fails
+ * on a broken repo), all from one git process.
+ */
 export function locateRepo(worktree: string, base: string): RepoInfo {
   const out = git(
     worktree,
     [
       "rev-parse",
       "--show-toplevel",
+      "--absolute-git-dir",
       "--git-path",
       "objects",
       "--git-path",
@@ -106,10 +112,17 @@ export function locateRepo(worktree: string, base: string): RepoInfo {
   );
   const lines = out.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
-  if (lines.length !== 5) throw new Error(`unexpected git rev-parse output (${lines.length} lines)`);
-  const [top, objects, index, head, peeledBase] = lines as [string, string, string, string, string];
+  if (lines.length !== 6) throw new Error(`unexpected git rev-parse output (${lines.length} lines)`);
+  const [top, gitDir, objects, index, head, peeledBase] = lines as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (peeledBase !== base) throw new Error(`base ${base} is not a commit id`);
-  return { top, objectsDir: resolve(worktree, objects), indexFile: resolve(worktree, index), head };
+  return { top, gitDir, objectsDir: resolve(worktree, objects), indexFile: resolve(worktree, index), head };
 }
 
 export interface CommitRange {

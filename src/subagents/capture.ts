@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ConflictMarkerScanner } from "../core/conflict-markers.js";
 import { GitError } from "../git/run.js";
 import { blobTempPath, ensureBlobsDir, writeBlobFromFile } from "../store/blobs.js";
 import { inspectRange, locateRepo, type RepoInfo, streamFormatPatch } from "./capture-git.js";
+import { type InProgress, operationFrom, readOperationFiles } from "./capture-operation.js";
 import { snapshotWorktree } from "./capture-snapshot.js";
 import { type DirtyState, dirtyBytes, readDirtyState } from "./capture-status.js";
 import { PatchScanner } from "./patch-scan.js";
@@ -59,6 +61,10 @@ export interface CaptureResult {
    * apply need not scan 50 MB again; null without a patch.
    */
   patchPaths: string[] | null;
+  /** A rebase, merge, am… the child stopped in the middle of: its work is not finished. */
+  inProgress: InProgress | null;
+  /** Paths the uncommitted patch fills with conflict markers (added lines). */
+  conflictMarkers: string[];
 }
 
 interface Ctx {
@@ -67,6 +73,8 @@ interface Ctx {
   result: CaptureResult;
   tmpRoot: string;
   temps: string[];
+  /** Unmerged paths from the dirty state, for the in-progress record. */
+  unmerged: string[];
 }
 
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -135,9 +143,11 @@ async function snapshotDirty(ctx: Ctx, state: DirtyState): Promise<void> {
   const excluded = [...state.submodules, ...state.embeddedRepos];
   const tmp = newTemp(ctx);
   const scanner = new PatchScanner("diff");
-  const out = await snapshotWorktree(repo, excluded, ctx.tmpRoot, tmp, opts.maxPatchBytes, (chunk) =>
-    scanner.push(chunk),
-  );
+  const markers = new ConflictMarkerScanner();
+  const out = await snapshotWorktree(repo, excluded, ctx.tmpRoot, tmp, opts.maxPatchBytes, (chunk) => {
+    scanner.push(chunk);
+    markers.push(chunk);
+  });
   if (out.exceeded) {
     result.uncaptured.push({ reason: "patch-size-exceeded", paths: state.capturable });
     return;
@@ -148,6 +158,7 @@ async function snapshotDirty(ctx: Ctx, state: DirtyState): Promise<void> {
   result.patchBlob = ref.sha256;
   result.patchBytes = ref.bytes;
   result.patchPaths = [...scanner.end().paths];
+  result.conflictMarkers = markers.end();
 }
 
 async function captureDirty(ctx: Ctx): Promise<void> {
@@ -162,6 +173,7 @@ async function captureDirty(ctx: Ctx): Promise<void> {
     return;
   }
   result.dirtyPaths = state.allPaths;
+  ctx.unmerged = state.entries.filter((e) => e.kind === "u").map((e) => e.path);
   result.hadUncommittedChanges = state.entries.length > 0;
   reportExclusions(result, state);
   if (state.capturable.length === 0) return;
@@ -195,6 +207,8 @@ function emptyResult(base: string): CaptureResult {
     dirtyPaths: [],
     uncaptured: [],
     patchPaths: null,
+    inProgress: null,
+    conflictMarkers: [],
   };
 }
 
@@ -225,10 +239,11 @@ export async function captureWorktree(opts: CaptureOptions): Promise<CaptureResu
     tmpRoot = mkdtempSync(join(opts.tmpDir ?? tmpdir(), "tandem-capture-"));
     const repo = locateRepo(opts.worktree, opts.base);
     result.head = repo.head;
-    const ctx: Ctx = { opts, repo, result, tmpRoot, temps };
+    const ctx: Ctx = { opts, repo, result, tmpRoot, temps, unmerged: [] };
     // Each phase fails on its own so a broken commit series never hides dirty work, or vice versa.
     await captureCommits(ctx).catch((err: unknown) => fail(result, err, []));
     await captureDirty(ctx);
+    result.inProgress = operationFrom(readOperationFiles(repo.gitDir), ctx.unmerged);
   } catch (err) {
     result.hadUncommittedChanges = true;
     fail(result, err, []);

@@ -57,6 +57,8 @@ export async function recordCapture(ctx: SubCtx, sub: SubRecord): Promise<Captur
         patchPaths: result.patchPaths,
         uncaptured: result.uncaptured,
         series,
+        inProgress: result.inProgress,
+        conflictMarkers: result.conflictMarkers,
       },
     }),
   );

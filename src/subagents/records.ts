@@ -145,6 +145,8 @@ function toCapture(r: Row): CaptureRecord {
     dirtyPaths: parse(r.dirty_paths, []),
     uncaptured: parse(r.uncaptured, []),
     series: parse(r.series, []),
+    inProgress: parse(r.in_progress, null),
+    conflictMarkers: parse(r.conflict_markers, []),
   };
 }
 
@@ -204,8 +206,16 @@ export function nameTaken(db: Db, name: string): boolean {
   );
 }
 
+/**
+ * Capture rows with what the capture event holds beyond the projected columns: the operation in
+ * progress and the conflict-marker paths (null in captures recorded before they were looked for).
+ */
+const CAPTURES = `SELECT c.*, json_extract(e.data, '$.inProgress') AS in_progress,
+    json_extract(e.data, '$.conflictMarkers') AS conflict_markers
+  FROM subagent_captures c LEFT JOIN events e ON e.seq = c.recorded_seq AND e.kind = 'capture.recorded'`;
+
 export function captureById(db: Db, id: string): CaptureRecord | null {
-  const row = db.prepare("SELECT * FROM subagent_captures WHERE id = ?").get(id) as Row | undefined;
+  const row = db.prepare(`${CAPTURES} WHERE c.id = ?`).get(id) as Row | undefined;
   return row ? toCapture(row) : null;
 }
 
@@ -220,9 +230,7 @@ export function recordedPatchPaths(db: Db, capture: CaptureRecord): string[] | n
 }
 
 export function capturesOf(db: Db, subId: string): CaptureRecord[] {
-  return (
-    db.prepare("SELECT * FROM subagent_captures WHERE sub_id = ? ORDER BY number").all(subId) as Row[]
-  ).map(toCapture);
+  return (db.prepare(`${CAPTURES} WHERE c.sub_id = ? ORDER BY c.number`).all(subId) as Row[]).map(toCapture);
 }
 
 export function latestCapture(db: Db, sub: SubRecord): CaptureRecord | null {

@@ -2,6 +2,7 @@ import { describeWiring } from "../core/wiring.js";
 import { describeUncaptured } from "./apply-preflight.js";
 import type { ApplyOutcome } from "./apply-types.js";
 import type { CaptureWiring } from "./apply-wiring.js";
+import { inProgressAdvice, inProgressLabel } from "./capture-operation.js";
 import { short } from "./ids.js";
 import type { ApplyRecord, CaptureRecord, SubRecord } from "./records.js";
 
@@ -50,8 +51,23 @@ export function exitText(sub: SubRecord, running: boolean): string {
   }
 }
 
+/** Why a capture is not finished work: an operation the child stopped in, conflict markers. */
+function incompleteLines(c: CaptureRecord, sub: SubRecord): string[] {
+  const lines: string[] = [];
+  if (c.inProgress) {
+    const advice = inProgressAdvice(c.inProgress, sub.worktree, sub.id, sub.branch);
+    lines.push(`INCOMPLETE ${advice}; \`sub apply\` refuses it without --allow-in-progress`);
+  }
+  if (c.conflictMarkers.length > 0) {
+    lines.push(
+      `CONFLICT MARKERS in the uncommitted patch: ${c.conflictMarkers.join(", ")}; \`sub apply\` refuses them without --allow-conflict-markers`,
+    );
+  }
+  return lines;
+}
+
 /** What a capture holds and what it does not (docs/product.md §7.5). */
-export function captureLines(c: CaptureRecord | null): string[] {
+export function captureLines(c: CaptureRecord | null, sub: SubRecord): string[] {
   if (!c) return ["captured   nothing yet (run `tandem sub capture`)"];
   const held = [
     `${c.commitCount} commit(s)`,
@@ -61,7 +77,7 @@ export function captureLines(c: CaptureRecord | null): string[] {
     `captured   capture ${c.number}: ${held.join(", ")}; the child ended ${c.hadUncommittedChanges ? "dirty" : "clean"}`,
   ];
   if (c.uncaptured.length > 0) lines.push(`NOT captured: ${describeUncaptured(c.uncaptured)}`);
-  return lines;
+  return [...lines, ...incompleteLines(c, sub)];
 }
 
 /** What a capture does to Tandem's wiring, when anything: apply needs a person's --allow-config. */
@@ -101,7 +117,7 @@ export function showText(
     `branch     ${sub.branch} from ${short(sub.base)} (${sub.baseRef})`,
     `command    ${sub.args.join(" ")}`,
     `log        ${sub.log}`,
-    ...captureLines(c),
+    ...captureLines(c, sub),
     ...wiringLines(wiring),
     ...(applies.length
       ? applies.map((a) => `target     ${applyLine(a, c?.id ?? null)}`)
@@ -116,6 +132,16 @@ export function applyText(o: ApplyOutcome): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** One capture in a list row: sizes, then anything that keeps it from being clean work. */
+function captureShort(c: CaptureRecord): string {
+  const flags = [
+    c.uncaptured.length ? " !uncaptured" : "",
+    c.inProgress ? ` INCOMPLETE (${inProgressLabel(c.inProgress)})` : "",
+    c.conflictMarkers.length ? ` !conflict-markers` : "",
+  ];
+  return `${c.commitCount}c${c.patchBlob ? `+${c.patchBytes}B` : ""}${flags.join("")}`;
+}
+
 export function listText(
   rows: readonly {
     sub: SubRecord;
@@ -126,9 +152,7 @@ export function listText(
 ): string {
   if (rows.length === 0) return "no sub-agents; start one with `tandem sub run -- <command>`\n";
   const lines = rows.map(({ sub, running, capture, applies }) => {
-    const cap = capture
-      ? `${capture.commitCount}c${capture.patchBlob ? `+${capture.patchBytes}B` : ""}${capture.uncaptured.length ? " !uncaptured" : ""}`
-      : "no capture";
+    const cap = capture ? captureShort(capture) : "no capture";
     const done = applies.filter((a) => a.stage === "completed").length;
     const open = applies.length - done;
     const applied = `${done} applied${open ? `, ${open} open` : ""}`;

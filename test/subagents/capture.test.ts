@@ -300,6 +300,8 @@ describe("captureWorktree: what is captured", () => {
       dirtyPaths: [],
       uncaptured: [],
       patchPaths: null,
+      inProgress: null,
+      conflictMarkers: [],
     });
     expect(existsSync(f.blobs) ? readdirSync(f.blobs) : []).toEqual([]);
   });

@@ -102,6 +102,16 @@ const facts = (over: Partial<PreflightFacts>): PreflightFacts => ({
   wiring: [],
   allowConfig: false,
   subId: "sub_1",
+  // A capture of finished work (capture-gate.test.ts covers the other states).
+  child: {
+    inProgress: null,
+    conflictMarkers: [],
+    allowInProgress: false,
+    allowConflictMarkers: false,
+    worktree: "/w",
+    branch: "b",
+    subId: "sub_1",
+  },
   head: H,
   expectedHead: null,
   anchor: F,

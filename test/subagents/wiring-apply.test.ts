@@ -148,6 +148,16 @@ const gate = (over: Partial<GateFacts>): GateFacts => ({
   wiring: [{ path: ".claude/settings.json", what: "Claude Code's hooks" }],
   allowConfig: false,
   subId: "sub_1",
+  // A capture of finished work (capture-gate.test.ts covers the other states).
+  child: {
+    inProgress: null,
+    conflictMarkers: [],
+    allowInProgress: false,
+    allowConflictMarkers: false,
+    worktree: "/w/child",
+    branch: "b",
+    subId: "sub_1",
+  },
   ...over,
 });
 

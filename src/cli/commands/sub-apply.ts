@@ -15,6 +15,8 @@ interface ApplyOptions extends CommonOptions {
   acknowledgeUncaptured?: boolean;
   acknowledgePartial?: boolean;
   allowConfig?: boolean;
+  allowInProgress?: boolean;
+  allowConflictMarkers?: boolean;
 }
 
 export function subApplyCommand(io: Io): Command {
@@ -33,6 +35,11 @@ export function subApplyCommand(io: Io): Command {
       "--allow-config",
       "also apply changes to Tandem's wiring (hook settings, git hooks, .tandem/config.jsonc), refused without it",
     )
+    .option(
+      "--allow-in-progress",
+      "apply a capture taken while the child was in the middle of a rebase, merge, cherry-pick…",
+    )
+    .option("--allow-conflict-markers", "apply an uncommitted patch that adds conflict markers")
     .option("--json", "print the outcome as JSON")
     .option("--session <id>", "the calling session (default: the calling agent's)")
     .addHelpText(
@@ -61,6 +68,8 @@ export function subApplyCommand(io: Io): Command {
           ackUncaptured: opts.acknowledgeUncaptured === true,
           ackPartial: opts.acknowledgePartial === true,
           allowConfig: opts.allowConfig === true,
+          allowInProgress: opts.allowInProgress === true,
+          allowConflictMarkers: opts.allowConflictMarkers === true,
         });
       });
       if (opts.json) printJson(io, result);

@@ -29,7 +29,7 @@ function runText(r: RunResult): string {
     `${sub.id}${sub.name ? ` "${sub.name}"` : ""} — ${sub.client} child ${exitText(sub, false)}`,
     `worktree   ${sub.worktree} (branch ${sub.branch}, base ${sub.base.slice(0, 12)})`,
     `log        ${sub.log}`,
-    ...captureLines(r.capture),
+    ...captureLines(r.capture, sub),
   ];
   if (r.applied) lines.push(`applied    ${applyText(r.applied).trimEnd()}`);
   if (r.removal) lines.push(`removed    ${r.removal.message}`);

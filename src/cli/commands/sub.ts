@@ -5,7 +5,14 @@ import { captureWiring } from "../../subagents/apply-wiring.js";
 import { discardSub, removeSub } from "../../subagents/cleanup.js";
 import type { SubCtx } from "../../subagents/ctx.js";
 import { recordCapture } from "../../subagents/record-capture.js";
-import { allSubs, appliesOf, findSub, latestCapture, type SubRecord } from "../../subagents/records.js";
+import {
+  allSubs,
+  appliesOf,
+  type CaptureRecord,
+  findSub,
+  latestCapture,
+  type SubRecord,
+} from "../../subagents/records.js";
 import { captureLines, listText, showText } from "../../subagents/report.js";
 import type { Io } from "../context.js";
 import { subApplyCommand } from "./sub-apply.js";
@@ -27,6 +34,11 @@ function details(ctx: SubCtx, sub: SubRecord) {
     capture: latestCapture(ctx.db, sub),
     applies: appliesOf(ctx.db, sub.id),
   };
+}
+
+/** Whether a capture holds all of the child's work, finished: anything else exits 1. */
+function isComplete(c: CaptureRecord): boolean {
+  return c.ok && c.uncaptured.length === 0 && c.inProgress === null && c.conflictMarkers.length === 0;
 }
 
 function listCommand(io: Io): Command {
@@ -78,11 +90,11 @@ function captureCommand(io: Io): Command {
         if (sub.removal) throw new TandemError(`${sub.id} was ${sub.removal}; its worktree is gone.`);
         if (subRunning(sub))
           io.err(`tandem: warning: ${sub.id} is still running; this capture may miss later work.\n`);
-        return recordCapture(ctx, sub);
+        return { sub, capture: await recordCapture(ctx, sub) };
       });
-      if (opts.json) printJson(io, c);
-      else io.out(`${c.subId}\n${captureLines(c).join("\n")}\n`);
-      if (!c.ok || c.uncaptured.length > 0) io.exitCode = 1;
+      if (opts.json) printJson(io, c.capture);
+      else io.out(`${c.sub.id}\n${captureLines(c.capture, c.sub).join("\n")}\n`);
+      if (!isComplete(c.capture)) io.exitCode = 1;
     });
 }
 
