@@ -7,11 +7,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { type WorkTree, workTreeAt } from "../config/git-discovery.js";
-import type { GitFacts, GitlinkFact, RepoFacts } from "../core/finalization.js";
+import type { GitFacts, GitlinkFact, IndexTag, RepoFacts, StashFacts } from "../core/finalization.js";
 import { isInside, relativeKey } from "../core/paths.js";
 import type { ResolvedRoots } from "../core/roots.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { gitStatusAsync, splitZ } from "../git/run.js";
+import { parseStashList, readStashReflog, STASH_LIST_ARGS } from "../git/stash.js";
 import { literal } from "../git/status.js";
 import { type LinkRecord, parseStatus } from "../git/status-v2.js";
 
@@ -27,12 +28,21 @@ export function gitAuthority(resolved: ResolvedRoots): GitAuthority {
 /** Past this many bytes of pathspecs, one whole-repository status is cheaper and never too long. */
 const PATHSPEC_BYTES = 64 * 1024;
 
-export function gatherGitFacts(
+/**
+ * `paths`: the owned Git-classified physical paths; `stashRepos`: the repositories in which the
+ * session created stash entries, whose stash is read (from the reflog file, no process).
+ */
+export async function gatherGitFacts(
   paths: readonly string[],
   may: GitAuthority,
   listings = new DirListings(),
+  stashRepos: readonly string[] = [],
 ): Promise<GitFacts> {
-  return new Gatherer(may, listings).run(paths);
+  const [facts, stashes] = await Promise.all([
+    new Gatherer(may, listings).run(paths),
+    Promise.all([...new Set(stashRepos)].map((repo) => stashFacts(repo, may))),
+  ]);
+  return { ...facts, stashes };
 }
 
 class Gatherer {
@@ -53,7 +63,7 @@ class Gatherer {
     this.may = (dir) => known.get(dir) ?? known.set(dir, may(dir)).get(dir)!;
   }
 
-  async run(paths: readonly string[]): Promise<GitFacts> {
+  async run(paths: readonly string[]): Promise<Omit<GitFacts, "stashes">> {
     const groups = this.locate(paths);
     const links = this.linkPaths([...groups.keys()]);
     // Every status starts at once, superprojects' included: they run side by side.
@@ -224,8 +234,14 @@ type Pointer = { head: string | null; index: string | null } | "unchanged";
 
 async function probeRepo(top: string, rels: string[], links: string[], may: GitAuthority): Promise<Probe> {
   try {
-    const { args, settles } = statusArgs(rels, links);
-    const status = parseStatus(await runGit(top, args, may), new Set(links));
+    const { args, settles, specs } = statusArgs(rels, links);
+    // Changes hidden by skip-worktree or assume-unchanged never reach the status: the index tags
+    // of the owned paths are asked alongside it, and only where the session owns paths.
+    const [out, tags] = await Promise.all([
+      runGit(top, args, may),
+      rels.length === 0 ? Promise.resolve([]) : indexTags(top, specs, may),
+    ]);
+    const status = parseStatus(out, new Set(links));
     const sync = status.sync;
     if (sync.head !== null && sync.ahead === null) {
       sync.containedIn = lines(
@@ -238,7 +254,7 @@ async function probeRepo(top: string, rels: string[], links: string[], may: GitA
       if (sync.containedIn.length === 0) sync.remotes = lines(await runGit(top, ["remote"], may));
     }
     return {
-      facts: { top, ok: true, dirty: status.dirty, sync },
+      facts: { top, ok: true, dirty: status.dirty, sync, tags, ignored: status.ignored },
       link: (rel) => status.links.get(rel) ?? (settles && links.includes(rel) ? "unchanged" : null),
     };
   } catch (err) {
@@ -251,16 +267,39 @@ async function probeRepo(top: string, rels: string[], links: string[], may: GitA
  * also lists ignored ones, so a submodule path it does not mention is a tracked gitlink on which
  * the submodule's HEAD, the index and HEAD agree (`settles`); a whole-repository status does not.
  */
-function statusArgs(rels: string[], links: string[]): { args: string[]; settles: boolean } {
+function statusArgs(
+  rels: string[],
+  links: string[],
+): { args: string[]; settles: boolean; specs: string[] | null } {
   const args = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--no-renames"];
   // Dirt inside a submodule is checked in the submodule, for owned paths only; the superproject
   // still reports a changed pointer.
   args.push("--ignore-submodules=dirty");
+  // Ignored owned paths are shown as not finalized; matching mode lists an ignored directory once.
+  args.push("--ignored=matching");
   const specs = [...new Set([...rels, ...links])].map(literal);
   const whole = rels.includes(".") || specs.reduce((n, s) => n + s.length + 1, 0) > PATHSPEC_BYTES;
-  if (whole) return { args, settles: false };
-  if (links.length > 0) args.push("--ignored=matching");
-  return { args: [...args, "--", ...specs], settles: links.length > 0 };
+  if (whole) return { args, settles: false, specs: null };
+  return { args: [...args, "--", ...specs], settles: links.length > 0, specs: rels.map(literal) };
+}
+
+/** `git ls-files -v` over the owned pathspecs (null: the whole repository). */
+async function indexTags(top: string, specs: string[] | null, may: GitAuthority): Promise<IndexTag[]> {
+  const out = await runGit(top, ["ls-files", "-v", "-z", ...(specs ? ["--", ...specs] : [])], may);
+  return splitZ(out).map((rec) => ({ tag: rec.slice(0, 1), path: rec.slice(2) }));
+}
+
+/** A repository's stash from its reflog file; git only for a reftable repository, where authorized. */
+async function stashFacts(repo: string, may: GitAuthority): Promise<StashFacts> {
+  try {
+    const tree = workTreeAt(repo);
+    if (!tree) return { repo, error: "it is no longer a Git working tree, so its stash cannot be read" };
+    const read = readStashReflog(tree.commonDir);
+    const entries = read === "reftable" ? parseStashList(await runGit(repo, STASH_LIST_ARGS, may)) : read;
+    return { repo, present: entries.map((e) => e.sha) };
+  } catch (err) {
+    return { repo, error: `its stash could not be read: ${msg(err)}` };
+  }
 }
 
 /**

@@ -45,12 +45,21 @@ function input(over: Partial<FinalizationInput> & { repo?: Partial<RepoFacts> } 
       .filter((p) => p.ok && p.classification.kind === "git")
       .map((p) => [p.ok ? p.physical : "", { top: R }]),
   );
-  const repo = { top: R, ok: true, dirty: [], sync: pushed, ...over.repo } as RepoFacts;
+  const repo = {
+    top: R,
+    ok: true,
+    dirty: [],
+    sync: pushed,
+    tags: [],
+    ignored: [],
+    ...over.repo,
+  } as RepoFacts;
   return {
     incompleteHistory: over.incompleteHistory ?? false,
     paths,
     peerOwned: over.peerOwned ?? [],
-    git: over.git ?? { pathRepo, repos: [repo], gitlinks: [], blocked: [] },
+    createdStashes: over.createdStashes ?? [],
+    git: over.git ?? { pathRepo, repos: [repo], gitlinks: [], blocked: [], stashes: [] },
   };
 }
 
@@ -151,7 +160,9 @@ describe("evaluate: classification and facts become findings", () => {
         physical: "/elsewhere/f",
       },
     ];
-    const f = evaluate(input({ paths, git: { pathRepo: {}, repos: [], gitlinks: [], blocked: [] } }));
+    const f = evaluate(
+      input({ paths, git: { pathRepo: {}, repos: [], gitlinks: [], blocked: [], stashes: [] } }),
+    );
     expect(f.unsupported.map((u) => [u.path, u.kind])).toEqual([
       ["/bad/y", "invalid-root"],
       ["/o/n/z", "nested-repo"],
@@ -172,6 +183,7 @@ describe("evaluate: classification and facts become findings", () => {
       incompleteHistory: false,
       paths,
       peerOwned: [],
+      createdStashes: [],
       git: {
         pathRepo: {
           [`${R}/a.txt`]: { top: R },
@@ -180,6 +192,7 @@ describe("evaluate: classification and facts become findings", () => {
         repos: [{ top: R, ok: false, error: "git status failed" }],
         gitlinks: [],
         blocked: [{ repo: "/w", reason: "outside the roots" }],
+        stashes: [],
       },
     });
     expect(f.unverifiable).toEqual([
@@ -194,7 +207,9 @@ describe("evaluate: classification and facts become findings", () => {
 
   it("flags an owned repository that has no facts", () => {
     const f = evaluate(
-      input({ git: { pathRepo: { [`${R}/a.txt`]: { top: R } }, repos: [], gitlinks: [], blocked: [] } }),
+      input({
+        git: { pathRepo: { [`${R}/a.txt`]: { top: R } }, repos: [], gitlinks: [], blocked: [], stashes: [] },
+      }),
     );
     expect(f.unverifiable).toEqual([{ path: `${R}/a.txt`, reason: `its repository ${R} was not examined` }]);
   });
