@@ -237,10 +237,14 @@ async function probeRepo(top: string, rels: string[], links: string[], may: GitA
     const { args, settles, specs } = statusArgs(rels, links);
     // Changes hidden by skip-worktree or assume-unchanged never reach the status: the index tags
     // of the owned paths are asked alongside it, and only where the session owns paths.
-    const [out, tags] = await Promise.all([
+    const [statusRun, tagsRun] = await Promise.allSettled([
       runGit(top, args, may),
       rels.length === 0 ? Promise.resolve([]) : indexTags(top, specs, may),
     ]);
+    // When both fail, the status's error is the one reported, whichever finished first.
+    if (statusRun.status === "rejected") throw statusRun.reason;
+    if (tagsRun.status === "rejected") throw tagsRun.reason;
+    const [out, tags] = [statusRun.value, tagsRun.value];
     const status = parseStatus(out, new Set(links));
     const sync = status.sync;
     if (sync.head !== null && sync.ahead === null) {

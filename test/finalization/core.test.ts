@@ -253,6 +253,7 @@ describe("parseStatus", () => {
     ].join("\0");
     expect(parseStatus(out)).toEqual({
       links: new Map(),
+      ignored: [],
       dirty: [
         { path: "dir/a file.txt", state: ".M" },
         { path: "new.txt", state: "A." },
