@@ -7,17 +7,17 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { type WorkTree, workTreeAt } from "../config/git-discovery.js";
-import type { GitFacts, GitlinkFact, IndexTag, RepoFacts, StashFacts } from "../core/finalization.js";
+import type { GitFacts, GitlinkFact, RepoFacts } from "../core/finalization.js";
 import { isInside, relativeKey } from "../core/paths.js";
 import type { ResolvedRoots } from "../core/roots.js";
 import { DirListings } from "../facts/dir-listing.js";
-import { gitStatusAsync, splitZ } from "../git/run.js";
-import { parseStashList, readStashReflog, STASH_LIST_ARGS } from "../git/stash.js";
+import { splitZ } from "../git/run.js";
 import { literal } from "../git/status.js";
 import { type LinkRecord, parseStatus } from "../git/status-v2.js";
+import { indexTags, stashFacts } from "./hidden-facts.js";
+import { type GitAuthority, lines, msg, runGit } from "./run-git.js";
 
-/** Whether Tandem may run git with this directory as its working directory. */
-export type GitAuthority = (dir: string) => boolean;
+export type { GitAuthority } from "./run-git.js";
 
 /** Inside a valid `git` root, or the top of the repository holding the coordination root. */
 export function gitAuthority(resolved: ResolvedRoots): GitAuthority {
@@ -287,25 +287,6 @@ function statusArgs(
   return { args: [...args, "--", ...specs], settles: links.length > 0, specs: rels.map(literal) };
 }
 
-/** `git ls-files -v` over the owned pathspecs (null: the whole repository). */
-async function indexTags(top: string, specs: string[] | null, may: GitAuthority): Promise<IndexTag[]> {
-  const out = await runGit(top, ["ls-files", "-v", "-z", ...(specs ? ["--", ...specs] : [])], may);
-  return splitZ(out).map((rec) => ({ tag: rec.slice(0, 1), path: rec.slice(2) }));
-}
-
-/** A repository's stash from its reflog file; git only for a reftable repository, where authorized. */
-async function stashFacts(repo: string, may: GitAuthority): Promise<StashFacts> {
-  try {
-    const tree = workTreeAt(repo);
-    if (!tree) return { repo, error: "it is no longer a Git working tree, so its stash cannot be read" };
-    const read = readStashReflog(tree.commonDir);
-    const entries = read === "reftable" ? parseStashList(await runGit(repo, STASH_LIST_ARGS, may)) : read;
-    return { repo, present: entries.map((e) => e.sha) };
-  } catch (err) {
-    return { repo, error: `its stash could not be read: ${msg(err)}` };
-  }
-}
-
 /**
  * The pointer at each submodule path: from the superproject's status where it settles it, from
  * the index (`ls-files`) and HEAD (`ls-tree`) for the rest.
@@ -364,26 +345,4 @@ function isSubmoduleOf(child: WorkTree, parent: WorkTree): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * git with `top` as its working directory, only where authorized. The ceiling stops discovery at
- * `top`: a broken `.git` there must be an error, not a silent step up into an enclosing repository.
- */
-async function runGit(top: string, args: string[], may: GitAuthority): Promise<string> {
-  if (!may(top)) throw new Error(`refusing to run git in ${top}: it lies outside the authorized roots`);
-  const res = await gitStatusAsync(top, args, { env: { GIT_CEILING_DIRECTORIES: dirname(top) } });
-  if (res.status !== 0) {
-    const detail = res.stderr.trim().split("\n")[0] || `exit ${res.status}`;
-    throw new Error(`git ${args[0]} failed in ${top}: ${detail}`);
-  }
-  return res.stdout;
-}
-
-function lines(out: string): string[] {
-  return out.split("\n").filter((l) => l !== "");
-}
-
-function msg(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
