@@ -7,6 +7,9 @@ import type {
   DirtyFinding,
   Findings,
   GitlinkMismatch,
+  HiddenFinding,
+  IgnoredPath,
+  StashFinding,
   UnpushedFinding,
   UnsupportedFinding,
   UnverifiableFinding,
@@ -18,6 +21,8 @@ export function formatFindings(f: Findings): string {
   const groups = [
     f.incompleteHistory ? incompleteGroup() : null,
     dirtyGroup(f.dirty),
+    stashGroup(f.stashed),
+    hiddenGroup(f.hidden),
     unpushedGroup(f.unpushed),
     gitlinkGroup(f.gitlinkMismatch),
     unsupportedGroup(f.unsupported),
@@ -26,7 +31,48 @@ export function formatFindings(f: Findings): string {
   if (groups.length === 0) return "";
   const head =
     "tandem: end-turn check failed: this session's own work is not finalized (no status was recorded).";
-  return `${[head, ...groups, RERUN].join("\n\n")}\n`;
+  const note = ignoredNote(f.ignored);
+  return `${[head, ...groups, ...(note ? [note] : []), RERUN].join("\n\n")}\n`;
+}
+
+function stashGroup(stashed: StashFinding[]): string | null {
+  if (stashed.length === 0) return null;
+  return group(
+    `Work left in stash entries this session created (${stashed.length}):`,
+    stashed.map((s) => `${s.repo}: ${s.ref} ${s.sha.slice(0, 12)} ${s.message}`),
+    [
+      ...stashed.map(
+        (s) =>
+          `git -C ${shq(s.repo)} stash pop ${s.ref} and commit the changes, or git -C ${shq(s.repo)} stash drop ${s.ref} if it is not needed`,
+      ),
+      "stash@{n} numbers shift as entries come and go: check `git stash list` first",
+    ],
+  );
+}
+
+function hiddenGroup(hidden: HiddenFinding[]): string | null {
+  if (hidden.length === 0) return null;
+  return group(
+    `Owned files whose changes Git is told not to show (${hidden.length}):`,
+    hidden.map((h) => `${h.repo}: ${h.path} (${h.flags.join(", ")})`),
+    [
+      ...hidden.map(
+        (h) =>
+          `git -C ${shq(h.repo)} update-index ${h.flags.map((f) => `--no-${f}`).join(" ")} -- ${shq(h.path)}`,
+      ),
+      "then commit and push what `git status` shows for them",
+    ],
+  );
+}
+
+/** Not a failure: ignored files are not Git work, but the session should know they are not saved. */
+function ignoredNote(ignored: IgnoredPath[]): string | null {
+  if (ignored.length === 0) return null;
+  return group(
+    `Ignored by Git, not finalized (${ignored.length}; this does not fail the check):`,
+    ignored.map((i) => `${i.repo}: ${i.path}`),
+    ["nothing to do if they are build output or local files; otherwise un-ignore them and commit"],
+  );
 }
 
 function group(title: string, items: string[], remedy: string[]): string {

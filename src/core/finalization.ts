@@ -3,7 +3,7 @@
  * classified (finalization/scope.ts) and every Git fact arrives as data (finalization/facts.ts),
  * so every rule here is a table test away.
  */
-import { dirname } from "node:path/posix";
+import { checkStashes, hiddenFlags, isMine, joinTop, ownedIgnored } from "./finalization-owned.js";
 import type { TargetFacts } from "./target-plan.js";
 
 export interface DirtyFinding {
@@ -36,6 +36,30 @@ export interface UnsupportedFinding {
   remedy: string;
 }
 
+/** A stash entry this session created that is still in its repository's stash. */
+export interface StashFinding {
+  repo: string;
+  sha: string;
+  message: string;
+  /** Where `git stash list` shows it now (`stash@{0}`). */
+  ref: string;
+}
+
+export type HiddenFlag = "skip-worktree" | "assume-unchanged";
+
+/** An owned path whose changes `git status` does not show because of an index flag. */
+export interface HiddenFinding {
+  repo: string;
+  path: string;
+  flags: HiddenFlag[];
+}
+
+/** An owned path Git ignores: not Git work, so never a failure, but shown as not finalized. */
+export interface IgnoredPath {
+  repo: string;
+  path: string;
+}
+
 export type UnverifiableFinding = { path: string; reason: string } | { repo: string; reason: string };
 
 export interface Findings {
@@ -44,6 +68,10 @@ export interface Findings {
   gitlinkMismatch: GitlinkMismatch[];
   unsupported: UnsupportedFinding[];
   unverifiable: UnverifiableFinding[];
+  stashed: StashFinding[];
+  hidden: HiddenFinding[];
+  /** Shown, never failing: see IgnoredPath. */
+  ignored: IgnoredPath[];
   /** The ledger lacks the session's `session.started`: its scope cannot be trusted to be whole. */
   incompleteHistory: boolean;
 }
@@ -67,8 +95,23 @@ export interface SyncFacts {
   remotes: string[] | null;
 }
 
+/** One `git ls-files -v` record: the tag letter (`H`, `S`, lowercase for assume-unchanged) and path. */
+export interface IndexTag {
+  path: string;
+  tag: string;
+}
+
 export type RepoFacts =
-  | { top: string; ok: true; dirty: DirtyEntry[]; sync: SyncFacts }
+  | {
+      top: string;
+      ok: true;
+      dirty: DirtyEntry[];
+      sync: SyncFacts;
+      /** Index tags of the owned paths; empty when the repository holds none. */
+      tags: IndexTag[];
+      /** Ignored records of the status (`dir/` for a whole directory), relative to the top. */
+      ignored: string[];
+    }
   | { top: string; ok: false; error: string };
 
 export interface GitlinkFact {
@@ -87,6 +130,17 @@ export interface GitFacts {
   gitlinks: readonly GitlinkFact[];
   /** Repositories that had to be checked but could not be (a superproject outside the roots). */
   blocked: readonly { repo: string; reason: string }[];
+  /** The stash of each repository the session created entries in: commits, newest first. */
+  stashes: readonly StashFacts[];
+}
+
+export type StashFacts = { repo: string; present: string[] } | { repo: string; error: string };
+
+/** A `stash.created` event of the session. */
+export interface CreatedStash {
+  repo: string;
+  sha: string;
+  message: string;
 }
 
 export interface FinalizationInput {
@@ -94,6 +148,8 @@ export interface FinalizationInput {
   paths: readonly TargetFacts[];
   /** Absolute paths other sessions own: dirt under them is theirs unless this session owns closer. */
   peerOwned: readonly string[];
+  /** Stash entries the session's commands created; those still stashed fail the check. */
+  createdStashes: readonly CreatedStash[];
   git: GitFacts;
 }
 
@@ -104,12 +160,16 @@ export function emptyFindings(): Findings {
     gitlinkMismatch: [],
     unsupported: [],
     unverifiable: [],
+    stashed: [],
+    hidden: [],
+    ignored: [],
     incompleteHistory: false,
   };
 }
 
 export function passed(f: Findings): boolean {
-  const lists = [f.dirty, f.unpushed, f.gitlinkMismatch, f.unsupported, f.unverifiable];
+  // Ignored paths are shown but are not Git work: they never fail the check.
+  const lists = [f.dirty, f.unpushed, f.gitlinkMismatch, f.unsupported, f.unverifiable, f.stashed, f.hidden];
   return !f.incompleteHistory && lists.every((l) => l.length === 0);
 }
 
@@ -129,6 +189,7 @@ export function evaluate(input: FinalizationInput): Findings {
       f.gitlinkMismatch.push(link);
   }
   for (const b of input.git.blocked) f.unverifiable.push({ repo: b.repo, reason: b.reason });
+  checkStashes(input.createdStashes, input.git.stashes, f);
   return sortFindings(f);
 }
 
@@ -190,33 +251,17 @@ function checkRepo(repo: RepoFacts, owned: Set<string> | undefined, peers: Set<s
     for (const d of repo.dirty) {
       if (isMine(joinTop(repo.top, d.path), owned, peers)) f.dirty.push({ repo: repo.top, ...d });
     }
+    for (const t of repo.tags) {
+      const flags = hiddenFlags(t.tag);
+      if (flags.length > 0 && isMine(joinTop(repo.top, t.path), owned, peers))
+        f.hidden.push({ repo: repo.top, path: t.path, flags });
+    }
+    for (const path of ownedIgnored(repo.top, repo.ignored, owned, peers))
+      f.ignored.push({ repo: repo.top, path });
   }
   const sync = syncVerdict(repo.top, repo.sync);
   if (sync.kind === "unpushed") f.unpushed.push(sync.finding);
   if (sync.kind === "unverifiable") f.unverifiable.push({ repo: repo.top, reason: sync.reason });
-}
-
-/**
- * A dirty path counts against this session when the closest owned path containing it is the
- * session's own: a peer's file inside a directory this session created stays the peer's.
- */
-function isMine(abs: string, owned: Set<string>, peers: Set<string>): boolean {
-  const mine = closest(abs, owned);
-  if (mine === null) return false;
-  const theirs = closest(abs, peers);
-  return theirs === null || mine.length >= theirs.length;
-}
-
-function closest(abs: string, set: Set<string>): string | null {
-  for (let p = abs; ; p = dirname(p)) {
-    if (set.has(p)) return p;
-    if (p === "/") return null;
-  }
-}
-
-function joinTop(top: string, rel: string): string {
-  if (rel === "." || rel === "") return top;
-  return `${top === "/" ? "" : top}/${rel.endsWith("/") ? rel.slice(0, -1) : rel}`;
 }
 
 export type SyncVerdict =
@@ -262,6 +307,9 @@ function sortFindings(f: Findings): Findings {
     by("superproject", "path"),
   );
   f.unsupported = dedupe(f.unsupported, (u) => u.path).sort(by("path"));
+  f.stashed = dedupe(f.stashed, (s) => `${s.repo}\0${s.sha}`).sort(by("repo", "ref"));
+  f.hidden = dedupe(f.hidden, (h) => `${h.repo}\0${h.path}`).sort(by("repo", "path"));
+  f.ignored = dedupe(f.ignored, (i) => `${i.repo}\0${i.path}`).sort(by("repo", "path"));
   const subject = (u: UnverifiableFinding) => ("repo" in u ? u.repo : u.path);
   f.unverifiable = dedupe(f.unverifiable, (u) => `${"repo" in u ? "r" : "p"}:${subject(u)}`).sort((a, b) =>
     subject(a) < subject(b) ? -1 : subject(a) > subject(b) ? 1 : 0,

@@ -5,6 +5,8 @@ export interface StatusModel {
   claims: string[];
   /** Released claims and touched files still in the session's finalization scope. */
   awaiting: string[];
+  /** Owned paths Git ignores, from a passed end-turn check: not Git work, and not finalized. */
+  ignored: string[];
   peers: { name: string; client: string; task: string | null; claims: number; lastSeen: number }[];
   subagents: { name: string; state: string }[];
   warnings: string[];
@@ -46,6 +48,7 @@ export function renderStatusBox(m: StatusModel): string {
     row(
       `pending  ${m.awaiting.length ? `${m.awaiting.length} to finalize: ${list(m.awaiting, 3)}` : "nothing awaiting finalization"}`,
     ),
+    ...(m.ignored.length ? [row(`ignored  ${m.ignored.length}, not finalized: ${list(m.ignored, 3)}`)] : []),
     row(`peers    ${m.peers.length === 0 ? "none live" : ""}`),
     ...m.peers
       .slice(0, 6)

@@ -39,11 +39,13 @@ export async function endTurnCheck(
   const gitPaths = paths.flatMap((p) =>
     p.ok && !p.escape && p.classification.kind === "git" ? [p.physical] : [],
   );
-  const git = await gatherGitFacts(gitPaths, gitAuthority(roots), listings);
+  const stashRepos = scope.createdStashes.map((s) => s.repo);
+  const git = await gatherGitFacts(gitPaths, gitAuthority(roots), listings, stashRepos);
   const findings = evaluate({
     incompleteHistory: scope.incompleteHistory,
     paths,
     peerOwned: scope.peers,
+    createdStashes: scope.createdStashes,
     git,
   });
   return { ok: passed(findings), findings };

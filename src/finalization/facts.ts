@@ -11,12 +11,13 @@ import type { GitFacts, GitlinkFact, RepoFacts } from "../core/finalization.js";
 import { isInside, relativeKey } from "../core/paths.js";
 import type { ResolvedRoots } from "../core/roots.js";
 import { DirListings } from "../facts/dir-listing.js";
-import { gitStatusAsync, splitZ } from "../git/run.js";
+import { splitZ } from "../git/run.js";
 import { literal } from "../git/status.js";
 import { type LinkRecord, parseStatus } from "../git/status-v2.js";
+import { indexTags, stashFacts } from "./hidden-facts.js";
+import { type GitAuthority, lines, msg, runGit } from "./run-git.js";
 
-/** Whether Tandem may run git with this directory as its working directory. */
-export type GitAuthority = (dir: string) => boolean;
+export type { GitAuthority } from "./run-git.js";
 
 /** Inside a valid `git` root, or the top of the repository holding the coordination root. */
 export function gitAuthority(resolved: ResolvedRoots): GitAuthority {
@@ -27,12 +28,21 @@ export function gitAuthority(resolved: ResolvedRoots): GitAuthority {
 /** Past this many bytes of pathspecs, one whole-repository status is cheaper and never too long. */
 const PATHSPEC_BYTES = 64 * 1024;
 
-export function gatherGitFacts(
+/**
+ * `paths`: the owned Git-classified physical paths; `stashRepos`: the repositories in which the
+ * session created stash entries, whose stash is read (from the reflog file, no process).
+ */
+export async function gatherGitFacts(
   paths: readonly string[],
   may: GitAuthority,
   listings = new DirListings(),
+  stashRepos: readonly string[] = [],
 ): Promise<GitFacts> {
-  return new Gatherer(may, listings).run(paths);
+  const [facts, stashes] = await Promise.all([
+    new Gatherer(may, listings).run(paths),
+    Promise.all([...new Set(stashRepos)].map((repo) => stashFacts(repo, may))),
+  ]);
+  return { ...facts, stashes };
 }
 
 class Gatherer {
@@ -53,7 +63,7 @@ class Gatherer {
     this.may = (dir) => known.get(dir) ?? known.set(dir, may(dir)).get(dir)!;
   }
 
-  async run(paths: readonly string[]): Promise<GitFacts> {
+  async run(paths: readonly string[]): Promise<Omit<GitFacts, "stashes">> {
     const groups = this.locate(paths);
     const links = this.linkPaths([...groups.keys()]);
     // Every status starts at once, superprojects' included: they run side by side.
@@ -224,8 +234,18 @@ type Pointer = { head: string | null; index: string | null } | "unchanged";
 
 async function probeRepo(top: string, rels: string[], links: string[], may: GitAuthority): Promise<Probe> {
   try {
-    const { args, settles } = statusArgs(rels, links);
-    const status = parseStatus(await runGit(top, args, may), new Set(links));
+    const { args, settles, specs } = statusArgs(rels, links);
+    // Changes hidden by skip-worktree or assume-unchanged never reach the status: the index tags
+    // of the owned paths are asked alongside it, and only where the session owns paths.
+    const [statusRun, tagsRun] = await Promise.allSettled([
+      runGit(top, args, may),
+      rels.length === 0 ? Promise.resolve([]) : indexTags(top, specs, may),
+    ]);
+    // When both fail, the status's error is the one reported, whichever finished first.
+    if (statusRun.status === "rejected") throw statusRun.reason;
+    if (tagsRun.status === "rejected") throw tagsRun.reason;
+    const [out, tags] = [statusRun.value, tagsRun.value];
+    const status = parseStatus(out, new Set(links));
     const sync = status.sync;
     if (sync.head !== null && sync.ahead === null) {
       sync.containedIn = lines(
@@ -238,7 +258,7 @@ async function probeRepo(top: string, rels: string[], links: string[], may: GitA
       if (sync.containedIn.length === 0) sync.remotes = lines(await runGit(top, ["remote"], may));
     }
     return {
-      facts: { top, ok: true, dirty: status.dirty, sync },
+      facts: { top, ok: true, dirty: status.dirty, sync, tags, ignored: status.ignored },
       link: (rel) => status.links.get(rel) ?? (settles && links.includes(rel) ? "unchanged" : null),
     };
   } catch (err) {
@@ -251,16 +271,20 @@ async function probeRepo(top: string, rels: string[], links: string[], may: GitA
  * also lists ignored ones, so a submodule path it does not mention is a tracked gitlink on which
  * the submodule's HEAD, the index and HEAD agree (`settles`); a whole-repository status does not.
  */
-function statusArgs(rels: string[], links: string[]): { args: string[]; settles: boolean } {
+function statusArgs(
+  rels: string[],
+  links: string[],
+): { args: string[]; settles: boolean; specs: string[] | null } {
   const args = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--no-renames"];
   // Dirt inside a submodule is checked in the submodule, for owned paths only; the superproject
   // still reports a changed pointer.
   args.push("--ignore-submodules=dirty");
+  // Ignored owned paths are shown as not finalized; matching mode lists an ignored directory once.
+  args.push("--ignored=matching");
   const specs = [...new Set([...rels, ...links])].map(literal);
   const whole = rels.includes(".") || specs.reduce((n, s) => n + s.length + 1, 0) > PATHSPEC_BYTES;
-  if (whole) return { args, settles: false };
-  if (links.length > 0) args.push("--ignored=matching");
-  return { args: [...args, "--", ...specs], settles: links.length > 0 };
+  if (whole) return { args, settles: false, specs: null };
+  return { args: [...args, "--", ...specs], settles: links.length > 0, specs: rels.map(literal) };
 }
 
 /**
@@ -321,26 +345,4 @@ function isSubmoduleOf(child: WorkTree, parent: WorkTree): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * git with `top` as its working directory, only where authorized. The ceiling stops discovery at
- * `top`: a broken `.git` there must be an error, not a silent step up into an enclosing repository.
- */
-async function runGit(top: string, args: string[], may: GitAuthority): Promise<string> {
-  if (!may(top)) throw new Error(`refusing to run git in ${top}: it lies outside the authorized roots`);
-  const res = await gitStatusAsync(top, args, { env: { GIT_CEILING_DIRECTORIES: dirname(top) } });
-  if (res.status !== 0) {
-    const detail = res.stderr.trim().split("\n")[0] || `exit ${res.status}`;
-    throw new Error(`git ${args[0]} failed in ${top}: ${detail}`);
-  }
-  return res.stdout;
-}
-
-function lines(out: string): string[] {
-  return out.split("\n").filter((l) => l !== "");
-}
-
-function msg(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

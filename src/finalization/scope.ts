@@ -5,6 +5,7 @@
  * pre-tool-use target.
  */
 
+import type { CreatedStash } from "../core/finalization.js";
 import { isNormal, isPlainKey, lexicalTarget } from "../core/paths.js";
 import { classify, type ResolvedRoots, rootPaths } from "../core/roots.js";
 import { resolveNormal, resolveTarget } from "../core/target-path.js";
@@ -26,6 +27,8 @@ export interface OwnedScope {
   owned: LedgerPath[];
   /** Absolute paths other sessions own (claimed, ever claimed, or touched). */
   peers: string[];
+  /** Stash entries the session's shell commands created (`stash.created`). */
+  createdStashes: CreatedStash[];
 }
 
 /** Active claims ∪ every claim the session ever acquired ∪ paths its hooks recorded as touched. */
@@ -41,7 +44,19 @@ export function ownedScope(db: Db, sessionId: string): OwnedScope {
        ORDER BY worktree, path`,
     )
     .all(sessionId, sessionId, sessionId) as LedgerPath[];
-  return { incompleteHistory: started === undefined, owned, peers: peerPaths(db, sessionId) };
+  return {
+    incompleteHistory: started === undefined,
+    owned,
+    peers: peerPaths(db, sessionId),
+    createdStashes: createdStashes(db, sessionId),
+  };
+}
+
+function createdStashes(db: Db, sessionId: string): CreatedStash[] {
+  const rows = db
+    .prepare("SELECT data FROM events WHERE session_id = ? AND kind = 'stash.created' ORDER BY seq")
+    .all(sessionId) as { data: string }[];
+  return rows.map((r) => JSON.parse(r.data) as CreatedStash);
 }
 
 function peerPaths(db: Db, sessionId: string): string[] {

@@ -21,6 +21,8 @@ export interface ParsedStatus {
   sync: SyncFacts;
   /** Records for the requested link paths that the status listed; absent paths are unchanged. */
   links: Map<string, LinkRecord>;
+  /** Ignored records (with `--ignored`), a whole directory as `dir/`. */
+  ignored: string[];
 }
 
 const GITLINK = "160000";
@@ -37,6 +39,7 @@ export function parseStatus(out: string, linkPaths: ReadonlySet<string> = new Se
   };
   const dirty: DirtyEntry[] = [];
   const links = new Map<string, LinkRecord>();
+  const ignored: string[] = [];
   const records = splitZ(out);
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
@@ -45,6 +48,7 @@ export function parseStatus(out: string, linkPaths: ReadonlySet<string> = new Se
     else if (kind === "? " || kind === "! ") {
       const path = r.slice(2);
       if (kind === "? ") dirty.push({ path, state: "??" });
+      else ignored.push(path);
       // A directory record stands for everything below it: a repository inside an ignored
       // directory is listed as that directory only.
       if (path.endsWith("/")) {
@@ -65,7 +69,7 @@ export function parseStatus(out: string, linkPaths: ReadonlySet<string> = new Se
       i++; // the rename source follows as its own record
     }
   }
-  return { dirty, sync, links };
+  return { dirty, sync, links, ignored };
 }
 
 /** `1 XY sub mH mI mW hH hI path`: the HEAD and index commits when their mode is a gitlink. */

@@ -1,11 +1,21 @@
 import type { PeerOwners } from "../claims/peer-owned.js";
 import type { ToolCall } from "../clients/types.js";
 import type { NamedClobber } from "../core/clobber.js";
+import type { GitCall } from "../core/git-call.js";
 import { dirtySnapshot, snapshotDelta } from "../git/status.js";
 import { type Db, stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
+import { sessionByNative } from "../store/queries.js";
 import { type HookCtx, hookSession } from "./context.js";
 import { ownersFor, recordClobbers, rootKeyed } from "./safety-net.js";
+import {
+  createdStashes,
+  readStashes,
+  recordCreatedStashes,
+  type StashSnapshot,
+  stashRepos,
+  stashSnapshot,
+} from "./stash-delta.js";
 
 /** Shell calls without an id (Cursor's shell events) share one slot per session. */
 function slot(tool: ToolCall): string {
@@ -15,8 +25,15 @@ function slot(tool: ToolCall): string {
 /** The whole turn is one slot too: it catches writes that fired no post-tool-use hook. */
 const TURN_SLOT = "turn:";
 
-/** Saves the dirty set (keyed relative to the repository top) and returns it root-keyed. */
-function saveSnapshot(ctx: HookCtx, key: string): Record<string, string> | null {
+/**
+ * Saves the dirty set (keyed relative to the repository top) and, when given, the stash entries
+ * of the repositories the command stashes in; returns the dirty set root-keyed.
+ */
+function saveSnapshot(
+  ctx: HookCtx,
+  key: string,
+  stashes: StashSnapshot | null,
+): Record<string, string> | null {
   const top = ctx.root.repo?.top;
   if (!top) return null;
   const dirty = dirtySnapshot(top);
@@ -24,23 +41,30 @@ function saveSnapshot(ctx: HookCtx, key: string): Record<string, string> | null 
     const session = hookSession(ctx);
     stmt(
       ctx.db,
-      "INSERT OR REPLACE INTO shell_snapshots (session_id, tool_use_id, started_at, worktree, dirty) VALUES (?, ?, ?, ?, ?)",
-    ).run(session.id, key, ctx.now, top, JSON.stringify(dirty));
+      "INSERT OR REPLACE INTO shell_snapshots (session_id, tool_use_id, started_at, worktree, dirty, stashes) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(session.id, key, ctx.now, top, JSON.stringify(dirty), stashes ? JSON.stringify(stashes) : null);
   });
   return rootKeyed(ctx, top, dirty);
 }
 
 /**
  * Before a shell command runs: remember the repository's dirty set, to measure
- * what it changed. Returns that set keyed relative to the root.
+ * what it changed, and the stash list where it runs `git stash`. Returns the dirty set keyed
+ * relative to the root.
  */
-export function saveShellSnapshot(ctx: HookCtx, tool: ToolCall): Record<string, string> | null {
-  return saveSnapshot(ctx, slot(tool));
+export function saveShellSnapshot(
+  ctx: HookCtx,
+  tool: ToolCall,
+  gitCalls: readonly GitCall[] = [],
+): Record<string, string> | null {
+  // Only a command line that calls `git stash` pays for reading stash lists.
+  const tops = gitCalls.length === 0 ? [] : stashRepos(ctx, gitCalls);
+  return saveSnapshot(ctx, slot(tool), tops.length === 0 ? null : stashSnapshot(readStashes(tops)));
 }
 
 /** At a prompt: remember the dirty set, so Stop can record what the whole turn changed. */
 export function saveTurnSnapshot(ctx: HookCtx): void {
-  saveSnapshot(ctx, TURN_SLOT);
+  saveSnapshot(ctx, TURN_SLOT, null);
 }
 
 interface Attribution {
@@ -98,10 +122,23 @@ export function recordTurnDelta(ctx: HookCtx): Attribution | null {
   return recordDelta(ctx, TURN_SLOT, "turn");
 }
 
+/** The stash lists saved before the command, read outside the write lock. */
+function pendingStashes(ctx: HookCtx, key: string): StashSnapshot | null {
+  const session = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+  if (!session) return null;
+  const row = stmt(
+    ctx.db,
+    "SELECT stashes FROM shell_snapshots WHERE session_id = ? AND tool_use_id = ? AND ended_at IS NULL",
+  ).get(session.id, key) as { stashes: string | null } | undefined;
+  return row?.stashes ? (JSON.parse(row.stashes) as StashSnapshot) : null;
+}
+
 function recordDelta(ctx: HookCtx, key: string, via: string): Attribution | null {
   const top = ctx.root.repo?.top;
   if (!top) return null;
   const after = dirtySnapshot(top);
+  const stashesBefore = pendingStashes(ctx, key);
+  const stashesAfter = stashesBefore ? readStashes(Object.keys(stashesBefore)) : {};
   return write(ctx.db, () => {
     const session = hookSession(ctx);
     const row = stmt(ctx.db, "SELECT * FROM shell_snapshots WHERE session_id = ? AND tool_use_id = ?").get(
@@ -114,6 +151,9 @@ function recordDelta(ctx: HookCtx, key: string, via: string): Attribution | null
       session.id,
       key,
     );
+    if (stashesBefore) {
+      recordCreatedStashes(ctx.db, session.id, ctx.now, createdStashes(stashesBefore, stashesAfter));
+    }
     stmt(ctx.db, "DELETE FROM shell_snapshots WHERE started_at < ?").run(ctx.now - 6 * OPEN_WINDOW_MS);
     const before = rootKeyed(ctx, top, JSON.parse(row.dirty) as Record<string, string>);
     const keys = snapshotDelta(before, rootKeyed(ctx, top, after));

@@ -96,6 +96,8 @@ export function statusModel(
     claims,
     // A passed end-turn check just proved every owned path clean: nothing awaits finalization.
     awaiting: ctx.endTurn ? [] : awaiting(db, s, ctx.root, ctx.repoTop, new Set(held.map((c) => c.path))),
+    // Filled in from the end-turn check's findings once it has run.
+    ignored: [],
     peers: livePeers(db, s.id, ctx.config.freshnessSeconds, now).map((p) => ({
       ...p,
       claims: p.claims.length,

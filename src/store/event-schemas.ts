@@ -57,6 +57,9 @@ const EVENT_SCHEMAS = {
       unattributed: z.optional(z.array(relPath())),
       via: z.string(),
     }),
+  /** A stash entry a session's shell command created: work the end-turn check must see finalized. */
+  "stash.created": () =>
+    z.object({ repo: z.string().check(z.minLength(1)), sha: z.string(), message: z.string() }),
   "claim.acquired": () =>
     z.object({ worktree: z.string(), path: relPath(), disposition: disposition(), root: z.string() }),
   "claim.released": () =>

@@ -197,6 +197,9 @@ const SCRATCH_DDL = [
    )`,
 ];
 
+/** The stash entries a shell command that runs `git stash` saw before it ran (JSON, or null). */
+const STASH_SNAPSHOT_DDL = ["ALTER TABLE shell_snapshots ADD COLUMN stashes TEXT"];
+
 export const MIGRATIONS: readonly string[][] = [
   [
     `CREATE TABLE events (
@@ -213,6 +216,7 @@ export const MIGRATIONS: readonly string[][] = [
   SCRATCH_DDL,
   SUBAGENT_PROJECTION_DDL,
   WORK_PROJECTION_DDL,
+  STASH_SNAPSHOT_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

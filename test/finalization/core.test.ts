@@ -8,6 +8,7 @@ import {
   type SyncFacts,
   syncVerdict,
 } from "../../src/core/finalization.js";
+import { hiddenFlags } from "../../src/core/finalization-owned.js";
 import type { Classification } from "../../src/core/roots.js";
 import type { TargetFacts } from "../../src/core/target-plan.js";
 import { parseStatus } from "../../src/git/status-v2.js";
@@ -45,12 +46,21 @@ function input(over: Partial<FinalizationInput> & { repo?: Partial<RepoFacts> } 
       .filter((p) => p.ok && p.classification.kind === "git")
       .map((p) => [p.ok ? p.physical : "", { top: R }]),
   );
-  const repo = { top: R, ok: true, dirty: [], sync: pushed, ...over.repo } as RepoFacts;
+  const repo = {
+    top: R,
+    ok: true,
+    dirty: [],
+    sync: pushed,
+    tags: [],
+    ignored: [],
+    ...over.repo,
+  } as RepoFacts;
   return {
     incompleteHistory: over.incompleteHistory ?? false,
     paths,
     peerOwned: over.peerOwned ?? [],
-    git: over.git ?? { pathRepo, repos: [repo], gitlinks: [], blocked: [] },
+    createdStashes: over.createdStashes ?? [],
+    git: over.git ?? { pathRepo, repos: [repo], gitlinks: [], blocked: [], stashes: [] },
   };
 }
 
@@ -151,7 +161,9 @@ describe("evaluate: classification and facts become findings", () => {
         physical: "/elsewhere/f",
       },
     ];
-    const f = evaluate(input({ paths, git: { pathRepo: {}, repos: [], gitlinks: [], blocked: [] } }));
+    const f = evaluate(
+      input({ paths, git: { pathRepo: {}, repos: [], gitlinks: [], blocked: [], stashes: [] } }),
+    );
     expect(f.unsupported.map((u) => [u.path, u.kind])).toEqual([
       ["/bad/y", "invalid-root"],
       ["/o/n/z", "nested-repo"],
@@ -172,6 +184,7 @@ describe("evaluate: classification and facts become findings", () => {
       incompleteHistory: false,
       paths,
       peerOwned: [],
+      createdStashes: [],
       git: {
         pathRepo: {
           [`${R}/a.txt`]: { top: R },
@@ -180,6 +193,7 @@ describe("evaluate: classification and facts become findings", () => {
         repos: [{ top: R, ok: false, error: "git status failed" }],
         gitlinks: [],
         blocked: [{ repo: "/w", reason: "outside the roots" }],
+        stashes: [],
       },
     });
     expect(f.unverifiable).toEqual([
@@ -194,7 +208,9 @@ describe("evaluate: classification and facts become findings", () => {
 
   it("flags an owned repository that has no facts", () => {
     const f = evaluate(
-      input({ git: { pathRepo: { [`${R}/a.txt`]: { top: R } }, repos: [], gitlinks: [], blocked: [] } }),
+      input({
+        git: { pathRepo: { [`${R}/a.txt`]: { top: R } }, repos: [], gitlinks: [], blocked: [], stashes: [] },
+      }),
     );
     expect(f.unverifiable).toEqual([{ path: `${R}/a.txt`, reason: `its repository ${R} was not examined` }]);
   });
@@ -238,6 +254,7 @@ describe("parseStatus", () => {
     ].join("\0");
     expect(parseStatus(out)).toEqual({
       links: new Map(),
+      ignored: [],
       dirty: [
         { path: "dir/a file.txt", state: ".M" },
         { path: "new.txt", state: "A." },
@@ -306,5 +323,72 @@ describe("parseStatus", () => {
   ])("link records: %s", (_name, record, expected) => {
     const asked = new Set(["sub", "vendor/lib"]);
     expect(Object.fromEntries(parseStatus(`${record}\0`, asked).links)).toEqual(expected);
+  });
+});
+
+describe("work git status does not show", () => {
+  it.each([
+    ["H", []],
+    ["S", ["skip-worktree"]],
+    ["h", ["assume-unchanged"]],
+    ["s", ["skip-worktree", "assume-unchanged"]],
+    ["M", []],
+    ["?", []],
+  ] as const)("ls-files -v tag %s means %j", (tag, flags) => {
+    expect(hiddenFlags(tag)).toEqual(flags);
+  });
+
+  it.each<[string, Partial<RepoFacts>, string[], unknown[]]>([
+    [
+      "an owned skip-worktree file",
+      { tags: [{ tag: "S", path: "a.txt" }] },
+      [],
+      [["a.txt", ["skip-worktree"]]],
+    ],
+    ["an owned cached file", { tags: [{ tag: "H", path: "a.txt" }] }, [], []],
+    ["a flagged file a peer owns closer", { tags: [{ tag: "h", path: "d/p.txt" }] }, [`${R}/d/p.txt`], []],
+  ])("index flags: %s", (_n, repo, peers, hidden) => {
+    const paths = [git(`${R}/a.txt`), git(`${R}/d`)];
+    const f = evaluate(input({ paths, repo, peerOwned: peers }));
+    expect(f.hidden.map((h) => [h.path, h.flags])).toEqual(hidden);
+    expect(passed(f)).toBe(hidden.length === 0);
+  });
+
+  it.each<[string, string[], string[]]>([
+    ["an owned ignored file", ["a.txt"], ["a.txt"]],
+    ["an owned file inside an ignored directory", ["d/"], ["d/f.txt"]],
+    ["an ignored file under an owned directory", ["o/x.o"], ["o/x.o"]],
+    ["an ignored file nobody owns", ["other.log"], []],
+  ])("ignored: %s is shown and never fails", (_n, ignored, shown) => {
+    const paths = [git(`${R}/a.txt`), git(`${R}/d/f.txt`), git(`${R}/o`)];
+    const f = evaluate(input({ paths, repo: { ignored } }));
+    expect(f.ignored.map((i) => i.path)).toEqual(shown);
+    expect(passed(f)).toBe(true);
+  });
+
+  const S1 = "1".repeat(40);
+  const S2 = "2".repeat(40);
+  it.each<[string, GitFacts["stashes"], unknown]>([
+    ["still stashed", [{ repo: R, present: [S2, S1] }], { stashed: [{ sha: S1, ref: "stash@{1}" }] }],
+    ["popped or dropped", [{ repo: R, present: [S2] }], {}],
+    ["stash unreadable", [{ repo: R, error: "boom" }], { unverifiable: [{ repo: R, reason: "boom" }] }],
+    ["stash never read", [], { unverifiable: [{ repo: R, reason: "its stash was not examined" }] }],
+  ])("a stash entry the session created: %s", (_n, stashes, expected) => {
+    const base = input({ createdStashes: [{ repo: R, sha: S1, message: "On main: wip" }] });
+    const f = evaluate({ ...base, git: { ...base.git, stashes } });
+    const got: Record<string, unknown> = {};
+    if (f.stashed.length) got.stashed = f.stashed.map((s) => ({ sha: s.sha, ref: s.ref }));
+    if (f.unverifiable.length) got.unverifiable = f.unverifiable;
+    expect(got).toEqual(expected);
+    expect(passed(f)).toBe(Object.keys(expected as object).length === 0);
+  });
+});
+
+describe("parseStatus ignored records", () => {
+  it("lists ignored files and directories apart from dirt", () => {
+    const out = ["! build/", "! run.log", "? new.txt", ""].join("\0");
+    const parsed = parseStatus(out);
+    expect(parsed.ignored).toEqual(["build/", "run.log"]);
+    expect(parsed.dirty).toEqual([{ path: "new.txt", state: "??" }]);
   });
 });

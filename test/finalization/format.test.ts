@@ -98,11 +98,55 @@ describe("formatFindings", () => {
       ],
     ],
     ["incomplete history", { incompleteHistory: true }, ["Claim history incomplete:", "tandem doctor"]],
+    [
+      "a stash entry the session created",
+      { stashed: [{ repo: "/w/r", sha: OID, message: "On main: wip", ref: "stash@{1}" }] },
+      [
+        "Work left in stash entries this session created (1):",
+        "  - /w/r: stash@{1} 0123456789ab On main: wip",
+        "  -> git -C /w/r stash pop stash@{1} and commit the changes, or git -C /w/r stash drop stash@{1} if it is not needed",
+        "check `git stash list` first",
+      ],
+    ],
+    [
+      "index flags hiding owned changes",
+      {
+        hidden: [
+          { repo: "/w/r", path: "a.ts", flags: ["skip-worktree"] },
+          { repo: "/w/r", path: "my b.ts", flags: ["skip-worktree", "assume-unchanged"] },
+        ],
+      },
+      [
+        "Owned files whose changes Git is told not to show (2):",
+        "  - /w/r: a.ts (skip-worktree)",
+        "  - /w/r: my b.ts (skip-worktree, assume-unchanged)",
+        "  -> git -C /w/r update-index --no-skip-worktree -- a.ts",
+        "  -> git -C /w/r update-index --no-skip-worktree --no-assume-unchanged -- 'my b.ts'",
+        "then commit and push what `git status` shows for them",
+      ],
+    ],
   ])("%s: says what is wrong and what to do", (_name, over, expected) => {
     const text = formatFindings(with_(over));
     expect(text.startsWith("tandem: end-turn check failed")).toBe(true);
     expect(text.endsWith("Then run `tandem status --end-turn` again.\n")).toBe(true);
     for (const line of expected) expect(text).toContain(line);
+  });
+
+  it("prints nothing for ignored owned paths alone: they never fail the check", () => {
+    expect(formatFindings(with_({ ignored: [{ repo: "/w/r", path: "run.log" }] }))).toBe("");
+  });
+
+  it("notes ignored owned paths after the failures, as not failing", () => {
+    const text = formatFindings(
+      with_({
+        dirty: [{ repo: "/w/r", path: "a.ts", state: ".M" }],
+        ignored: [{ repo: "/w/r", path: "run.log" }],
+      }),
+    );
+    expect(text).toContain(
+      "Ignored by Git, not finalized (1; this does not fail the check):\n  - /w/r: run.log",
+    );
+    expect(text.indexOf("Ignored by Git")).toBeGreaterThan(text.indexOf("Uncommitted changes"));
   });
 
   it("orders groups and quotes paths that need it in commands", () => {

@@ -29,6 +29,7 @@ function statusObject(s: SessionRow, { model: m, findings, config }: Shown) {
     session: { id: s.id, name: s.name, client: s.client, task: s.task, activity: s.activity },
     claims: m.claims,
     awaiting: m.awaiting,
+    ignored: m.ignored,
     peers: m.peers,
     subagents: m.subagents,
     warnings: m.warnings,
@@ -48,6 +49,12 @@ function statusText({ model, config }: Shown): string {
   if (config.problems.length === 0) return renderStatusBox(model);
   const lines = config.problems.map((p) => `- ${formatConfigProblem(p, config.root)}`);
   return `${renderStatusBox(model)}Config problems (coordination stays on; Tandem ignores what it cannot use and falls back to its defaults):\n${lines.join("\n")}\n`;
+}
+
+/** Relative to the root when inside it, as the claims row shows paths. */
+function displayPath(i: { repo: string; path: string }, root: string): string {
+  const abs = `${i.repo === "/" ? "" : i.repo}/${i.path}`;
+  return abs.startsWith(`${root}/`) ? abs.slice(root.length + 1) : abs;
 }
 
 export function statusCommand(io: Io): Command {
@@ -84,6 +91,7 @@ export function statusCommand(io: Io): Command {
           io.exitCode = 1;
           return;
         }
+        if (check) model.ignored = check.findings.ignored.map((i) => displayPath(i, ctx.root));
         write(db, () =>
           append(db, { kind: "status.checked", session: session.id, data: { end_turn: check !== null } }),
         );

@@ -1,0 +1,28 @@
+/** The one way the end-turn check runs git: only where authorized, never above the repository. */
+import { dirname } from "node:path";
+import { gitStatusAsync } from "../git/run.js";
+
+/** Whether Tandem may run git with this directory as its working directory. */
+export type GitAuthority = (dir: string) => boolean;
+
+/**
+ * git with `top` as its working directory, only where authorized. The ceiling stops discovery at
+ * `top`: a broken `.git` there must be an error, not a silent step up into an enclosing repository.
+ */
+export async function runGit(top: string, args: string[], may: GitAuthority): Promise<string> {
+  if (!may(top)) throw new Error(`refusing to run git in ${top}: it lies outside the authorized roots`);
+  const res = await gitStatusAsync(top, args, { env: { GIT_CEILING_DIRECTORIES: dirname(top) } });
+  if (res.status !== 0) {
+    const detail = res.stderr.trim().split("\n")[0] || `exit ${res.status}`;
+    throw new Error(`git ${args[0]} failed in ${top}: ${detail}`);
+  }
+  return res.stdout;
+}
+
+export function lines(out: string): string[] {
+  return out.split("\n").filter((l) => l !== "");
+}
+
+export function msg(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
