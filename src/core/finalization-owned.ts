@@ -3,7 +3,7 @@
  * changes, ignored owned paths, and stash entries. Pure, like core/finalization.ts which uses them.
  */
 import { dirname } from "node:path/posix";
-import type { CreatedStash, Findings, HiddenFlag, StashFacts } from "./finalization.js";
+import type { CreatedStash, Findings, HiddenFlag, StashFacts } from "./finalization-types.js";
 
 /** `git ls-files -v`: a lowercase tag is assume-unchanged; `S` (or `s`) is skip-worktree. */
 export function hiddenFlags(tag: string): HiddenFlag[] {

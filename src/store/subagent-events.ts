@@ -32,8 +32,16 @@ const series = () =>
     error: z.nullable(z.string()),
   });
 
-/** Which sub-agent, which capture, which target: the key of every apply event. */
-const applyKey = () => ({ id: z.string(), captureId: z.string(), target: z.string() });
+/**
+ * Which sub-agent, which capture, which target: the key of every apply event; `by` is the
+ * process that wrote it, so a concurrent apply can say who it lost to.
+ */
+const applyKey = () => ({
+  id: z.string(),
+  captureId: z.string(),
+  target: z.string(),
+  by: z.optional(z.object({ pid: count(), start: z.nullable(z.string()) })),
+});
 
 /** Event kinds of fork-isolated sub-agents (docs/product.md §7), merged into the ledger's schema factories. */
 export const SUBAGENT_EVENT_SCHEMAS = {

@@ -1,26 +1,18 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { git, gitStatus } from "../git/run.js";
-import { gateFacts, preflightFacts, refused } from "./apply-fresh.js";
-import {
-  applyPatch,
-  currentAmCommit,
-  failedPaths,
-  headOf,
-  isAncestor,
-  NO_HOOKS,
-  operationInProgress,
-  runAm,
-  unmergedPaths,
-} from "./apply-git.js";
-import { blockedOutcome, gitError, markersLeft } from "./apply-machine.js";
-import { gates, preflight } from "./apply-preflight.js";
+import { ClaimRefused, checkApplyClaims } from "./apply-claims.js";
+import { refused } from "./apply-execute.js";
+import { applyPatch, currentAmCommit, failedPaths, NO_HOOKS, runAm, unmergedPaths } from "./apply-git.js";
+import { blockedOutcome, gitError } from "./apply-machine.js";
+import type { ApplyPlan, ApplyStep } from "./apply-plan.js";
 import type { Run } from "./apply-record.js";
-import { AM_IN_PROGRESS, commitFacts, failClosedMessage, worktreeDecision } from "./apply-resume.js";
 import { type ApplyOutcome, outcome } from "./apply-types.js";
 import { short } from "./ids.js";
-import { partialRefusal, reconcileCommits } from "./reconcile.js";
-import type { ApplyRecord } from "./records.js";
+
+/** `--dry-run`: prints the step the plan decided, trying git's part in a scratch worktree. */
+
+export const DRY = "dry run: ";
 
 function removeScratch(top: string, dir: string): void {
   if (gitStatus(top, ["worktree", "remove", "--force", "--force", dir]).status !== 0) {
@@ -29,121 +21,99 @@ function removeScratch(top: string, dir: string): void {
   }
 }
 
-/**
- * Runs the remaining steps in a temporary detached worktree at `head` and
- * removes it; the target is never touched. `am` is false when the commits
- * already landed in the target, so they are never applied a second time.
- */
-function simulate(run: Run, head: string, am: boolean): ApplyOutcome {
+function wouldApply(run: Run, message: string, fields: Partial<ApplyOutcome> = {}): ApplyOutcome {
+  return outcome(run.req, run.art.capture.id, {
+    outcome: "would-apply",
+    warnings: run.warnings,
+    message: `${DRY}${message}`,
+    ...fields,
+  });
+}
+
+/** git's part of a run step, in a temporary detached worktree at HEAD; the target is never touched. */
+function inScratch(run: Run, dir: string, step: Extract<ApplyStep, { kind: "run" }>): ApplyOutcome {
   const { art } = run;
-  mkdirSync(run.ctx.scratchDir, { recursive: true });
-  const dir = join(
-    run.ctx.scratchDir,
-    `dry-${process.getBuiltinModule("node:crypto").randomBytes(6).toString("hex")}`,
-  );
-  git(run.top, [...NO_HOOKS, "worktree", "add", "--detach", "-q", dir, head]);
-  try {
-    const commits = am ? art.commits.length : 0;
-    if (commits > 0) {
-      const r = runAm(dir, art.mboxFile!, NO_HOOKS);
-      if (!r.ok) {
-        const failing = currentAmCommit(dir);
-        const paths = failedPaths(`${r.stderr}\n${r.stdout}`);
-        return outcome(run.req, art.capture.id, {
-          outcome: "failed",
-          failingCommit: failing,
-          paths,
-          warnings: run.warnings,
-          message: `dry run: git am would fail at child commit ${short(failing)}${paths.length ? ` (conflicting paths: ${paths.join(", ")})` : ""}: ${gitError(r)}.`,
-        });
-      }
-    }
-    if (art.patchFile && !applyPatch(dir, art.patchFile, "3way", NO_HOOKS).ok) {
-      const paths = unmergedPaths(dir);
+  const commits = step.am ? art.commits.length : 0;
+  if (step.am && art.mboxFile !== null) {
+    const r = runAm(dir, art.mboxFile, NO_HOOKS);
+    if (!r.ok) {
+      const failing = currentAmCommit(dir);
+      const paths = failedPaths(`${r.stderr}\n${r.stdout}`);
       return outcome(run.req, art.capture.id, {
-        outcome: "blocked",
+        outcome: "failed",
+        failingCommit: failing,
         paths,
         warnings: run.warnings,
-        message: `dry run: the uncommitted changes would ${paths.length ? `conflict in ${paths.join(", ")}` : "not apply"}.`,
+        message: `${DRY}git am would fail at child commit ${short(failing)}${paths.length ? ` (conflicting paths: ${paths.join(", ")})` : ""}: ${gitError(r)}.`,
       });
     }
-    const steps = [commits ? `${commits} commit(s)` : "", art.patchFile ? "the uncommitted changes" : ""];
-    const what = steps.filter(Boolean).join(" and ") || "nothing";
+  }
+  const patch = step.patch ? art.patchFile : null;
+  if (patch !== null && !applyPatch(dir, patch, "3way", NO_HOOKS).ok) {
+    const paths = unmergedPaths(dir);
     return outcome(run.req, art.capture.id, {
-      outcome: "would-apply",
-      commitsApplied: commits,
-      worktreePatchApplied: art.patchFile !== null,
+      outcome: "blocked",
+      paths,
       warnings: run.warnings,
-      message: `dry run: ${what} would apply cleanly${am ? "" : " (the commits are already in the target)"}; nothing was changed.`,
+      message: `${DRY}the uncommitted changes would ${paths.length ? `conflict in ${paths.join(", ")}` : "not apply"}.`,
     });
+  }
+  const steps = [commits ? `${commits} commit(s)` : "", patch !== null ? "the uncommitted changes" : ""];
+  const what = steps.filter(Boolean).join(" and ") || "nothing";
+  return wouldApply(
+    run,
+    `${what} would apply cleanly${step.am || !art.commits.length ? "" : " (the commits are already in the target)"}; nothing was changed.`,
+    { commitsApplied: commits, worktreePatchApplied: patch !== null },
+  );
+}
+
+function simulate(run: Run, step: Extract<ApplyStep, { kind: "run" }>): ApplyOutcome {
+  mkdirSync(run.ctx.scratchDir, { recursive: true });
+  const id = process.getBuiltinModule("node:crypto").randomBytes(6).toString("hex");
+  const dir = join(run.ctx.scratchDir, `dry-${id}`);
+  git(run.top, [...NO_HOOKS, "worktree", "add", "--detach", "-q", dir, step.head]);
+  try {
+    return inScratch(run, dir, step);
   } finally {
     removeScratch(run.top, dir);
   }
 }
 
-/** A dry run of a fresh apply: the same preflight, then the steps in a scratch worktree. */
-export function dryFresh(run: Run, running: boolean): ApplyOutcome {
-  const facts = preflightFacts(run, running);
-  const verdict = preflight(facts);
-  if (!verdict.ok) return refused(run, `dry run: ${verdict.reason}`, verdict.paths);
-  run.warnings.push(...verdict.warnings);
-  if (run.art.commits.length === 0 && !run.art.patchFile) {
-    return outcome(run.req, run.art.capture.id, {
-      outcome: "would-apply",
-      warnings: run.warnings,
-      message: "dry run: nothing to apply (no commits, no uncommitted changes).",
-    });
+function printStep(run: Run, step: ApplyStep): ApplyOutcome | null {
+  switch (step.kind) {
+    case "refuse":
+      return refused(run, `${DRY}${step.reason}`, step.paths);
+    case "start-over":
+      return null;
+    case "nothing":
+      return wouldApply(run, "nothing to apply (no commits, no uncommitted changes).");
+    case "run":
+      return simulate(run, step);
+    case "finish":
+      return wouldApply(
+        run,
+        "the uncommitted changes are already in the target; apply would unstage them and record completion.",
+      );
+    case "blocked":
+      return blockedOutcome(run, step.paths, `${DRY}${step.reason}`);
+    case "acknowledge":
+      return wouldApply(run, "the apply would be recorded as completed by hand; nothing was changed.");
   }
-  return simulate(run, facts.head!, true);
 }
 
-function wouldAcknowledge(run: Run, row: ApplyRecord, head: string): ApplyOutcome {
-  const refusal = partialRefusal({
-    amInProgress: operationInProgress(run.top) === "am",
-    fenceIsAncestor: isAncestor(run.top, row.fence!, head),
-    markersLeft: markersLeft(run.top, row.paths),
-  });
-  if (refusal) return refused(run, `dry run: cannot acknowledge: ${refusal}.`, row.paths);
-  return outcome(run.req, run.art.capture.id, {
-    outcome: "would-apply",
-    warnings: run.warnings,
-    message: "dry run: the apply would be recorded as completed by hand; nothing was changed.",
-  });
-}
-
-/** A dry run that follows the recorded state of an interrupted apply; null: start fresh. */
-export function dryResume(run: Run, row: ApplyRecord, running: boolean): ApplyOutcome | null {
-  const gate = gates({ ...gateFacts(run, row.ackUncaptured), running });
-  if (!gate.ok) return refused(run, `dry run: ${gate.reason}`, gate.paths);
-  run.warnings.push(...gate.warnings);
-  if (run.req.expectedHead !== null && run.req.expectedHead !== row.fence) {
-    return refused(
-      run,
-      `dry run: --expected-head is not the recorded pre-apply HEAD ${short(row.fence)}.`,
-      [],
-    );
+/** The dry run of a plan: the same claim decision as the real apply, read without claiming. */
+export function printPlan(run: Run, plan: ApplyPlan): ApplyOutcome | null {
+  run.warnings.push(...plan.warnings);
+  const { step } = plan;
+  const records =
+    step.kind === "blocked" ? step.record : step.kind !== "refuse" && step.kind !== "start-over";
+  if (records) {
+    try {
+      checkApplyClaims(run.ctx.db, run.ctx, run.claimPending ?? [], Date.now());
+    } catch (err) {
+      if (err instanceof ClaimRefused) return refused(run, `${DRY}${err.message}`, []);
+      throw err;
+    }
   }
-  const decision = reconcileCommits(commitFacts(run, row));
-  const head = headOf(run.top);
-  if (decision.kind === "fresh") return null;
-  if (decision.kind === "am-in-progress") return refused(run, `dry run: ${AM_IN_PROGRESS}`, []);
-  if (decision.kind === "fail-closed") {
-    if (run.req.ackPartial && head) return wouldAcknowledge(run, row, head);
-    return refused(run, `dry run: ${failClosedMessage(row, decision.reason)}`, []);
-  }
-  const before = row.stage === "am-started" || row.stage === "commits-applied";
-  if (before || !run.art.patchFile) return simulate(run, head!, false);
-  const wd = worktreeDecision(run);
-  if (wd.kind === "apply") return simulate(run, head!, false);
-  if (wd.kind === "finish") {
-    return outcome(run.req, run.art.capture.id, {
-      outcome: "would-apply",
-      warnings: run.warnings,
-      message:
-        "dry run: the uncommitted changes are already in the target; apply would unstage them and record completion.",
-    });
-  }
-  if (run.req.ackPartial) return wouldAcknowledge(run, row, head!);
-  const blocked = blockedOutcome(run, wd.paths, `dry run: ${wd.reason}`);
-  return blocked;
+  return printStep(run, step);
 }

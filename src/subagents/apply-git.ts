@@ -74,12 +74,16 @@ export function isAncestor(top: string, a: string, b: string): boolean {
 export function operationInProgress(top: string): string | null {
   const gitDir = workTreeAt(top)?.gitDir;
   const paths = gitDir ? OPERATION_FILES.map((n) => join(gitDir, n)) : gitPaths(top);
-  const [rebaseApply, rebaseMerge, merge, pick, revert] = paths;
-  if (existsSync(join(rebaseApply!, "applying"))) return "am";
-  if (existsSync(rebaseApply!) || existsSync(rebaseMerge!)) return "rebase";
-  if (existsSync(merge!)) return "merge";
-  if (existsSync(pick!)) return "cherry-pick";
-  if (existsSync(revert!)) return "revert";
+  const at = (i: number): boolean => {
+    const p = paths[i];
+    return p !== undefined && existsSync(p);
+  };
+  const rebaseApply = paths[0];
+  if (rebaseApply !== undefined && existsSync(join(rebaseApply, "applying"))) return "am";
+  if (at(0) || at(1)) return "rebase";
+  if (at(2)) return "merge";
+  if (at(3)) return "cherry-pick";
+  if (at(4)) return "revert";
   return null;
 }
 
@@ -207,7 +211,7 @@ export function treeBlobs(top: string, commit: string, paths: readonly string[])
     const path = rec.slice(tab + 1);
     if (!out.has(path)) continue;
     const [, type, id] = rec.slice(0, tab).split(" ");
-    out.set(path, type === "blob" ? id! : type === "tree" ? `tree:${id}` : null);
+    out.set(path, type === "blob" ? (id ?? null) : type === "tree" ? `tree:${id}` : null);
   }
   return out;
 }

@@ -15,7 +15,7 @@ import {
   unmergedPaths,
   unstage,
 } from "./apply-git.js";
-import { applyKey, type Run, record, staged } from "./apply-record.js";
+import { ApplyRaceLost, applyKey, type Run, record, staged } from "./apply-record.js";
 import { type ApplyOutcome, outcome } from "./apply-types.js";
 import { short } from "./ids.js";
 import { mboxSubject } from "./mbox.js";
@@ -49,7 +49,12 @@ export function complete(
   knownHead: string | null = null,
 ): ApplyOutcome {
   crashPoint("apply:before-complete-record");
-  const postHead = knownHead ?? headOf(run.top)!;
+  const postHead = knownHead ?? headOf(run.top);
+  if (postHead === null) {
+    throw new TandemError(
+      `the target ${run.top} has no HEAD after the apply; inspect it (git status, git log).`,
+    );
+  }
   const commitsApplied = run.art.commits.length;
   const data = {
     ...applyKey(run),
@@ -65,6 +70,7 @@ export function complete(
   try {
     record(run, [{ kind: "apply.completed", data }]);
   } catch (err) {
+    if (err instanceof ApplyRaceLost) throw err;
     // The work is in; only the record is missing. A retry reconciles from the markers.
     throw new TandemError(
       `the changes are in the target, but recording the completion failed (${errorMessage(err)}); do not apply them again by hand: run \`tandem sub apply ${run.req.sub.id}\` again once the store is writable.`,
@@ -92,9 +98,10 @@ export function worktreeStage(
   run: Run,
   fence: string,
   amHead: string,
+  patch: string | null,
   carried: readonly string[],
 ): ApplyOutcome {
-  if (!run.art.patchFile) return complete(run, fence, [], false);
+  if (patch === null) return complete(run, fence, [], false);
   const stagedBefore = [...new Set([...stagedPaths(run.top), ...carried])];
   const blobs = treeBlobs(run.top, amHead, run.art.patchPaths);
   const preApply = run.art.patchPaths.map((path) => ({ path, blob: blobs.get(path) ?? null }));
@@ -109,9 +116,9 @@ export function worktreeStage(
       preApply,
     }),
   ]);
-  const r = applyPatch(run.top, run.art.patchFile, "3way");
+  const r = applyPatch(run.top, patch, "3way");
   crashPoint("apply:after-worktree-patch");
-  if (!r.ok) return worktreeFailed(run, stagedBefore, r);
+  if (!r.ok) return worktreeFailed(run, patch, stagedBefore, r);
   // A plain apply never touches the index; only the three-way merge stages what it merged.
   if (!r.plain) unstageNew(run, stagedBefore);
   return complete(run, fence, preApply, true, false, amHead);
@@ -129,10 +136,10 @@ export function blockedOutcome(run: Run, paths: string[], reason: string): Apply
   });
 }
 
-function worktreeFailed(run: Run, stagedBefore: string[], r: GitResult): ApplyOutcome {
+function worktreeFailed(run: Run, patch: string, stagedBefore: string[], r: GitResult): ApplyOutcome {
   const unmerged = unmergedPaths(run.top).filter((p) => run.art.patchPaths.includes(p));
   // Conflicts, or a patch that no longer applies at all after git gave up: something landed.
-  const nothingLanded = unmerged.length === 0 && applyPatch(run.top, run.art.patchFile!, "check").ok;
+  const nothingLanded = unmerged.length === 0 && applyPatch(run.top, patch, "check").ok;
   if (!nothingLanded) {
     unstageNew(run, [...stagedBefore, ...unmerged]);
     const reason = unmerged.length

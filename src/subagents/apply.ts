@@ -1,8 +1,11 @@
 import { processAlive } from "../sessions/proc.js";
-import { dryFresh, dryResume } from "./apply-dry-run.js";
-import { preflightAndApply } from "./apply-fresh.js";
-import type { Run } from "./apply-record.js";
-import { resumeApply } from "./apply-resume.js";
+import { applyClaimTargets } from "./apply-claims.js";
+import { printPlan } from "./apply-dry-run.js";
+import { executePlan } from "./apply-execute.js";
+import { freshFacts, resumeFacts, resumeRow, touchedPaths } from "./apply-facts.js";
+import { type ApplyPlan, planFresh, planResume } from "./apply-plan.js";
+import { lostRace, otherWriter, raceOutcome } from "./apply-race.js";
+import { ApplyRaceLost, type Run } from "./apply-record.js";
 import { type ApplyOutcome, type ApplyRequest, outcome } from "./apply-types.js";
 import { verifyApplied } from "./apply-verify.js";
 import { artifactFor, artifactOfRow } from "./artifact.js";
@@ -17,8 +20,6 @@ import {
   type SubRecord,
 } from "./records.js";
 
-const IN_PROGRESS = new Set(["am-started", "commits-applied", "worktree-started", "blocked"]);
-
 /** The child still runs while its process (or the `sub run` waiting for it) is alive and no exit is recorded. */
 export function subRunning(sub: SubRecord): boolean {
   if (sub.exited) return false;
@@ -26,7 +27,16 @@ export function subRunning(sub: SubRecord): boolean {
 }
 
 function newRun(ctx: SubCtx, req: ApplyRequest, art: Run["art"], row: ApplyRecord | null): Run {
-  return { ctx, req, art, top: req.target, warnings: [], ackPending: null, seenSeq: row?.updatedSeq ?? null };
+  return {
+    ctx,
+    req,
+    art,
+    top: req.target,
+    warnings: [],
+    ackPending: null,
+    claimPending: applyClaimTargets(ctx, req.target, touchedPaths(art)),
+    seenSeq: row?.updatedSeq ?? null,
+  };
 }
 
 function noCapture(req: ApplyRequest, message: string): ApplyOutcome {
@@ -58,18 +68,30 @@ function finishedCapture(sub: SubRecord, capture: CaptureRecord | null): string 
   return null;
 }
 
-/**
- * `sub apply` (docs/product.md §7.3): continue an interrupted apply of this sub-agent
- * into this target from its marker, report an existing completion after
- * checking it still holds, or apply the latest capture fresh.
- */
-export function applySub(ctx: SubCtx, req: ApplyRequest): ApplyOutcome {
+/** The plan is decided once; the dry run prints it, the real apply executes it. */
+function carryOut(run: Run, plan: ApplyPlan): ApplyOutcome | null {
+  return run.req.dryRun ? printPlan(run, plan) : executePlan(run, plan);
+}
+
+/** An interrupted apply continues from its marker; null when nothing landed (decide afresh). */
+function resume(ctx: SubCtx, req: ApplyRequest, row: ApplyRecord, running: boolean): ApplyOutcome | null {
+  const marker = resumeRow(row);
+  if (marker === null) return null;
+  const capture = captureById(ctx.db, row.captureId);
+  if (capture === null) {
+    return noCapture(
+      req,
+      `the interrupted apply's capture ${row.captureId} is not in the store; run \`tandem sub capture ${req.sub.id}\` and apply again.`,
+    );
+  }
+  const run = newRun(ctx, req, artifactOfRow(ctx, capture, row), row);
+  return carryOut(run, planResume(resumeFacts(run, marker, running)));
+}
+
+function decideAndApply(ctx: SubCtx, req: ApplyRequest, row: ApplyRecord | null): ApplyOutcome {
   const running = subRunning(req.sub);
-  const row = applyOf(ctx.db, req.sub.id, req.target);
-  if (row && IN_PROGRESS.has(row.stage)) {
-    const capture = captureById(ctx.db, row.captureId)!;
-    const run = newRun(ctx, req, artifactOfRow(ctx, capture, row), row);
-    const resumed = req.dryRun ? dryResume(run, row, running) : resumeApply(run, row, running);
+  if (row) {
+    const resumed = resume(ctx, req, row, running);
     if (resumed) return resumed;
   }
   const latest = latestCapture(ctx.db, req.sub);
@@ -79,5 +101,32 @@ export function applySub(ctx: SubCtx, req: ApplyRequest): ApplyOutcome {
   if (missing !== null || latest === null) return noCapture(req, missing ?? "no capture");
   if (row?.stage === "completed" && row.captureId === latest.id) return alreadyApplied(req, row, latest);
   const run = newRun(ctx, req, artifactFor(ctx, latest, row), row);
-  return req.dryRun ? dryFresh(run, running) : preflightAndApply(run, running);
+  if (run.art.capture.uncaptured.length > 0)
+    run.ackPending = "applied without the work capture could not hold";
+  return carryOut(run, planFresh(freshFacts(run, running))) ?? noCapture(req, "nothing to start over from");
+}
+
+/**
+ * `sub apply` (docs/product.md §7.3): continue an interrupted apply of this sub-agent
+ * into this target from its marker, report an existing completion after
+ * checking it still holds, or apply the latest capture fresh. A process that loses a
+ * race with another apply of the same sub-agent into the same target says so.
+ */
+export function applySub(ctx: SubCtx, req: ApplyRequest): ApplyOutcome {
+  const row = applyOf(ctx.db, req.sub.id, req.target);
+  const busy = row ? otherWriter(ctx, row) : null;
+  if (row && busy) return raceOutcome(req, row, busy);
+  let result: ApplyOutcome;
+  try {
+    result = decideAndApply(ctx, req, row);
+  } catch (err) {
+    if (!(err instanceof ApplyRaceLost)) throw err;
+    return lostRace(ctx, req) ?? outcome(req, null, { outcome: "refused", message: err.message });
+  }
+  // A refusal or failure while another process applied (its am, its dirty files) is that process's doing.
+  if (!result.ok && !req.dryRun) {
+    const now = applyOf(ctx.db, req.sub.id, req.target);
+    if (now && now.updatedSeq !== row?.updatedSeq) return lostRace(ctx, req) ?? result;
+  }
+  return result;
 }

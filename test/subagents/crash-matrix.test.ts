@@ -30,6 +30,35 @@ const APPLY_POINTS = [
   "apply:before-complete-record",
 ] as const;
 
+interface OutcomeJson {
+  ok: boolean;
+  outcome: string;
+  message: string;
+}
+
+/** `sub apply --json` (with `extra`), parsed. */
+function applyJson(s: SubRepo, id: string, dir: string, extra: string[] = []): OutcomeJson {
+  const r = sub(s.repo, ["apply", id, "--target", dir, "--json", ...extra]);
+  return JSON.parse(r.stdout) as OutcomeJson;
+}
+
+const AGREEING: Record<string, string[]> = {
+  "would-apply": ["applied", "nothing-to-apply"],
+  "already-applied": ["already-applied"],
+  refused: ["refused"],
+  blocked: ["blocked"],
+  failed: ["failed"],
+};
+
+/** The dry run said what the real apply then did: the same kind of outcome, and the same reason for a refusal. */
+function expectAgreement(dry: OutcomeJson, real: OutcomeJson, label: string): void {
+  expect(
+    AGREEING[dry.outcome],
+    `${label}: dry ${dry.outcome} vs real ${real.outcome}: ${real.message}`,
+  ).toContain(real.outcome);
+  if (!dry.ok) expect(dry.message.replace(/^dry run: /, ""), label).toBe(real.message);
+}
+
 /** The target's own work: unstaged and untracked always, staged where `git am` allows it. */
 function ownWork(dir: string, staged: boolean): void {
   writeFiles(dir, { "notes.txt": "notes\nmine, unstaged\n", "mine.txt": "untracked of mine\n" });
@@ -77,12 +106,15 @@ describe.each(Object.entries(CHILDREN))("crash matrix: a child with %s", (_label
       ownWork(dir, staged);
       const crashed = sub(s.repo, ["apply", json.id, "--target", dir], { TANDEM_TEST_CRASH_AT: point });
       expect(crashed.code, `${point}: ${crashed.stderr}`).toBe(reached(point, child) ? -1 : 0);
-      // A dry run after the crash follows the recorded state and never touches the target.
+      // A dry run after the crash follows the recorded state, never touches the target, and
+      // says what the real apply then does.
       const before = targetState(dir, s.base);
-      expect(sub(s.repo, ["apply", json.id, "--target", dir, "--dry-run"]).code).toBe(0);
+      const dry = applyJson(s, json.id, dir, ["--dry-run"]);
+      expect(dry.ok, `${point}: ${dry.message}`).toBe(true);
       expect(targetState(dir, s.base)).toEqual(before);
-      const retry = sub(s.repo, ["apply", json.id, "--target", dir]);
-      expect(retry.code, `${point}: ${retry.stdout}${retry.stderr}`).toBe(0);
+      const retry = applyJson(s, json.id, dir);
+      expectAgreement(dry, retry, point);
+      expect(retry.ok, `${point}: ${retry.message}`).toBe(true);
       expect(targetState(dir, s.base), point).toEqual(expected);
       expectLanded(dir, s, child, staged);
       const again = sub(s.repo, ["apply", json.id, "--target", dir]);
@@ -118,4 +150,22 @@ describe.each(Object.entries(CHILDREN))("crash matrix: a child with %s", (_label
       expectLanded(dir, s, child, child.commits === 0);
     },
   );
+});
+
+describe("dry run after a crash", () => {
+  it("refuses in the dry run exactly as the real apply does when a file of the patch was edited after a crash", () => {
+    const s = subRepo();
+    const { json } = runScript(s.repo, CHILDREN.both.script);
+    const dir = addTarget(s, "edited");
+    const crashed = sub(s.repo, ["apply", json.id, "--target", dir], {
+      TANDEM_TEST_CRASH_AT: "apply:after-am",
+    });
+    expect(crashed.code).toBe(-1);
+    writeFiles(dir, { "README.md": "hello\nedited in the target\n" });
+    const dry = applyJson(s, json.id, dir, ["--dry-run"]);
+    const real = applyJson(s, json.id, dir);
+    expect(real).toMatchObject({ ok: false, outcome: "refused" });
+    expect(real.message).toMatch(/uncommitted changes in paths the uncommitted patch touches: README\.md/);
+    expectAgreement(dry, real, "edited after apply:after-am");
+  });
 });
