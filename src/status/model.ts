@@ -7,7 +7,7 @@ import { dirtyPaths } from "../git/status.js";
 import { sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
 import { claimsOf, type SessionRow } from "../store/queries.js";
-import { subagentRows } from "../subagents/rows.js";
+import { subagentRows } from "../subagents/lifecycle/rows.js";
 
 function startedAt(db: Db, s: SessionRow): number {
   return (

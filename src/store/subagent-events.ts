@@ -9,7 +9,7 @@ const stage = () => z.enum(["am-started", "commits-applied", "worktree-started"]
 /** A patch path and the blob it had in the target just before the uncommitted patch (null: absent). */
 const preApply = () => z.array(z.object({ path: z.string(), blob: z.nullable(z.string()) }));
 
-/** A git operation the child stopped in the middle of (src/subagents/capture-operation.ts). */
+/** A git operation the child stopped in the middle of (src/subagents/capture/operation.ts). */
 const inProgress = () =>
   z.object({
     operation: z.enum(["rebase", "am", "merge", "cherry-pick", "revert", "bisect", "sequencer"]),

@@ -1,5 +1,5 @@
 import { formatAge } from "../core/liveness.js";
-import type { SubagentRow } from "../subagents/rows.js";
+import type { SubagentRow } from "../subagents/lifecycle/rows.js";
 import type { Tone } from "./events.js";
 import type { BoardClaim, BoardEvent, BoardSession, SessionState } from "./model.js";
 import type { Style } from "./segments.js";

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type SessionView, sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
 import { allClaims, listEvents, maxSeq } from "../store/queries.js";
-import { type SubagentRow, subagentRows } from "../subagents/rows.js";
+import { type SubagentRow, subagentRows } from "../subagents/lifecycle/rows.js";
 import { eventDetail, eventTone, type Tone } from "./events.js";
 
 export type SessionState = "live" | "stale" | "ended";

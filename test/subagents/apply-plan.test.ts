@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ApplyStep, planResume, type ResumeFacts } from "../../src/subagents/apply-plan.js";
-import type { GateFacts } from "../../src/subagents/apply-preflight.js";
+import { type ApplyStep, planResume, type ResumeFacts } from "../../src/subagents/apply/plan.js";
+import type { GateFacts } from "../../src/subagents/apply/preflight.js";
 
 const F = "f".repeat(40);
 const H = "a".repeat(40);

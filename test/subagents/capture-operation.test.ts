@@ -2,13 +2,13 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gitStatus } from "../../src/git/run.js";
-import { captureWorktree } from "../../src/subagents/capture.js";
-import { type ChildStateFacts, childStateGate } from "../../src/subagents/capture-gate.js";
+import { type ChildStateFacts, childStateGate } from "../../src/subagents/apply/capture-gate.js";
+import { captureWorktree } from "../../src/subagents/capture/capture.js";
 import {
   type InProgress,
   type OperationFiles,
   operationFrom,
-} from "../../src/subagents/capture-operation.js";
+} from "../../src/subagents/capture/operation.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
 const A = "a".repeat(40);

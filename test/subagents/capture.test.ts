@@ -19,8 +19,12 @@ import { describe, expect, it } from "vitest";
 import { git } from "../../src/git/run.js";
 import { gitToFile } from "../../src/git/stream.js";
 import { blobPath, readBlob, verifyBlob } from "../../src/store/blobs.js";
-import { type CaptureOptions, type CaptureResult, captureWorktree } from "../../src/subagents/capture.js";
-import { patchPaths } from "../../src/subagents/patch-paths.js";
+import {
+  type CaptureOptions,
+  type CaptureResult,
+  captureWorktree,
+} from "../../src/subagents/capture/capture.js";
+import { patchPaths } from "../../src/subagents/capture/patch-paths.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
 const BIG = 1 << 30;

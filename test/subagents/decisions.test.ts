@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { type PreflightFacts, preflight } from "../../src/subagents/apply-preflight.js";
-import { childEnv } from "../../src/subagents/child-env.js";
-import { launchLine } from "../../src/subagents/launch.js";
+import { type PreflightFacts, preflight } from "../../src/subagents/apply/preflight.js";
 import {
   type CommitFacts,
   partialRefusal,
   reconcileCommits,
   reconcileWorktree,
-} from "../../src/subagents/reconcile.js";
+} from "../../src/subagents/apply/reconcile.js";
+import { childEnv } from "../../src/subagents/lifecycle/child-env.js";
+import { launchLine } from "../../src/subagents/lifecycle/launch.js";
 
 const F = "f".repeat(40);
 const H = "a".repeat(40);

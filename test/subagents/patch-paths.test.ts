@@ -2,10 +2,10 @@ import { mkdirSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git } from "../../src/git/run.js";
-import { unquoteAt, unquoteField } from "../../src/subagents/cquote.js";
-import { mboxCommits, mboxSubject } from "../../src/subagents/mbox.js";
-import { headerPaths, patchPaths } from "../../src/subagents/patch-paths.js";
-import { normalizePrefix, outsidePrefixes, overlapping } from "../../src/subagents/path-policy.js";
+import { normalizePrefix, outsidePrefixes, overlapping } from "../../src/subagents/apply/path-policy.js";
+import { unquoteAt, unquoteField } from "../../src/subagents/capture/cquote.js";
+import { mboxCommits, mboxSubject } from "../../src/subagents/capture/mbox.js";
+import { headerPaths, patchPaths } from "../../src/subagents/capture/patch-paths.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
 describe("git C-quoted names", () => {

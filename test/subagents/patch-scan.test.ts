@@ -2,9 +2,9 @@ import { mkdirSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git } from "../../src/git/run.js";
-import { mboxCommits } from "../../src/subagents/mbox.js";
-import { patchPaths } from "../../src/subagents/patch-paths.js";
-import { PatchScanner } from "../../src/subagents/patch-scan.js";
+import { mboxCommits } from "../../src/subagents/capture/mbox.js";
+import { patchPaths } from "../../src/subagents/capture/patch-paths.js";
+import { PatchScanner } from "../../src/subagents/capture/patch-scan.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
 /** Feeds `text` to a scanner in pieces of `size` bytes, as a file read in chunks would. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ttyProgress } from "../../src/subagents/progress.js";
+import { ttyProgress } from "../../src/subagents/lifecycle/progress.js";
 
 describe("the TTY progress line", () => {
   beforeEach(() => {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { defaultWorktreeRoot } from "../../src/subagents/create.js";
+import { defaultWorktreeRoot } from "../../src/subagents/lifecycle/create.js";
 import { TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { g, initRepo } from "../helpers/repo.js";
 import { addTarget, expectOk, type RunJson, runScript, sub, subRepo } from "./sub-fixture.js";

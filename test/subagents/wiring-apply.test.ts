@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type GateFacts, gates } from "../../src/subagents/apply-preflight.js";
+import { type GateFacts, gates } from "../../src/subagents/apply/preflight.js";
 import { tandem } from "../helpers/cli.js";
 import { g, writeFiles } from "../helpers/repo.js";
 import { expectOk, runScript, type SubRepo, sub, subRepo, targetState } from "./sub-fixture.js";

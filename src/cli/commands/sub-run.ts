@@ -1,9 +1,9 @@
 import { Command, InvalidArgumentError } from "commander";
 import { UsageError } from "../../errors.js";
-import { parseClient, type SubClient } from "../../subagents/launch.js";
-import { ttyProgress } from "../../subagents/progress.js";
-import { applyText, captureLines, exitText, runJson } from "../../subagents/report.js";
-import { type RunResult, runSub } from "../../subagents/run.js";
+import { parseClient, type SubClient } from "../../subagents/lifecycle/launch.js";
+import { ttyProgress } from "../../subagents/lifecycle/progress.js";
+import { applyText, captureLines, exitText, runJson } from "../../subagents/lifecycle/report.js";
+import { type RunResult, runSub } from "../../subagents/lifecycle/run.js";
 import type { Io } from "../context.js";
 import { type CommonOptions, printJson, withSubCtx } from "./sub-common.js";
 

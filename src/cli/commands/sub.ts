@@ -1,10 +1,10 @@
 import { Command } from "commander";
 import { TandemError, UsageError } from "../../errors.js";
-import { subRunning } from "../../subagents/apply.js";
-import { captureWiring } from "../../subagents/apply-wiring.js";
-import { discardSub, removeSub } from "../../subagents/cleanup.js";
-import type { SubCtx } from "../../subagents/ctx.js";
-import { recordCapture } from "../../subagents/record-capture.js";
+import { subRunning } from "../../subagents/apply/apply.js";
+import { captureWiring } from "../../subagents/apply/wiring.js";
+import { recordCapture } from "../../subagents/capture/record.js";
+import { discardSub, removeSub } from "../../subagents/lifecycle/cleanup.js";
+import type { SubCtx } from "../../subagents/lifecycle/ctx.js";
 import {
   allSubs,
   appliesOf,
@@ -12,8 +12,8 @@ import {
   findSub,
   latestCapture,
   type SubRecord,
-} from "../../subagents/records.js";
-import { captureLines, listText, showText } from "../../subagents/report.js";
+} from "../../subagents/lifecycle/records.js";
+import { captureLines, listText, showText } from "../../subagents/lifecycle/report.js";
 import type { Io } from "../context.js";
 import { subApplyCommand } from "./sub-apply.js";
 import { type CommonOptions, printJson, withSubCtx } from "./sub-common.js";
