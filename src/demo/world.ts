@@ -37,7 +37,13 @@ export class World {
     for (const [k, v] of Object.entries(process.env)) {
       if (!/^(CLAUDE|CODEX_|TANDEM_|GIT_)/.test(k)) clean[k] = v;
     }
-    this.env = { ...clean, ...IDENTITY, XDG_CONFIG_HOME: join(this.base, "xdg") };
+    // Child worktrees go under the state home: keep them inside the base, which cleanUp deletes.
+    this.env = {
+      ...clean,
+      ...IDENTITY,
+      XDG_CONFIG_HOME: join(this.base, "xdg"),
+      XDG_STATE_HOME: join(this.base, "state"),
+    };
   }
 
   run(

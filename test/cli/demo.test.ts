@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
@@ -6,8 +6,11 @@ import { tempDir } from "../helpers/repo.js";
 
 describe("tandem demo", () => {
   it("walks through every step end to end, each behaving as expected, and cleans up", () => {
-    const r = tandem(["demo"], { cwd: tempDir() });
+    const state = tempDir("tandem-state-");
+    const r = tandem(["demo"], { cwd: tempDir(), env: { XDG_STATE_HOME: state } });
     expect(r.code, r.stdout + r.stderr).toBe(0);
+    // The sub-agent's worktree must not outlive the demo in the user's state home.
+    expect(readdirSync(state)).toEqual([]);
     const steps = r.stdout.split("\n").filter((l) => /^[✓✗] \d+\. /.test(l));
     expect(steps).toHaveLength(10);
     expect(steps.every((l) => l.startsWith("✓"))).toBe(true);

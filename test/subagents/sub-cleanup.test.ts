@@ -1,10 +1,10 @@
-import { existsSync, renameSync } from "node:fs";
+import { existsSync, readdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { dumpProjections, rebuildProjections } from "../../src/store/rebuild.js";
 import { tandem } from "../helpers/cli.js";
-import { g, writeFiles } from "../helpers/repo.js";
+import { g, tempDir, writeFiles } from "../helpers/repo.js";
 import { addTarget, expectOk, runScript, sub, subRepo } from "./sub-fixture.js";
 
 describe("sub remove and discard", () => {
@@ -29,6 +29,23 @@ describe("sub remove and discard", () => {
     // The artifact outlives the worktree.
     expectOk(sub(s.repo, ["apply", json.id]));
     expect(existsSync(join(s.repo, "late.txt"))).toBe(true);
+  });
+
+  it("remove and discard leave no worktree, folder or worktree registration behind", () => {
+    const s = subRepo();
+    const state = tempDir("tandem-state-");
+    const env = { XDG_STATE_HOME: state };
+    const worktrees = () => g(s.repo, "worktree", "list", "--porcelain").match(/^worktree /gm)?.length;
+    expect(readdirSync(state)).toEqual([]);
+    const a = runScript(s.repo, "echo a > a.txt", [], env).json;
+    const b = runScript(s.repo, "echo b > b.txt", [], env).json;
+    expect(worktrees()).toBe(3);
+    expectOk(sub(s.repo, ["remove", a.id], env));
+    // The other child's worktree still needs the shared folder.
+    expect(existsSync(b.worktree)).toBe(true);
+    expectOk(sub(s.repo, ["discard", b.id, "--yes"], env));
+    expect(readdirSync(state)).toEqual([]);
+    expect(worktrees()).toBe(1);
   });
 
   it("discards only with confirmation, and records what was lost", () => {

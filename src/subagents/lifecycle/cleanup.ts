@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, realpathSync, rmdirSync, rmSync } from "node:fs";
+import { dirname, join, sep } from "node:path";
 import { gitStatus } from "../../git/run.js";
 import { verifyBlob } from "../../store/blobs.js";
 import { append, write } from "../../store/ledger.js";
 import { subRunning } from "../apply/apply.js";
 import { resolveCommit, worktreeTop } from "../apply/git.js";
 import { captureWorktree } from "../capture/capture.js";
+import { stateHome } from "./create.js";
 import type { SubCtx } from "./ctx.js";
 import { appliesOf, type CaptureRecord, latestCapture, type SubRecord } from "./records.js";
 
@@ -71,6 +72,32 @@ function deleteWorktree(ctx: SubCtx, sub: SubRecord): void {
   if (resolveCommit(repo, `refs/heads/${sub.branch}`)) {
     const del = gitStatus(repo, ["branch", "-D", "--", sub.branch]);
     if (del.status !== 0) throw new Error(`git branch -D ${sub.branch} failed: ${del.stderr.trim()}`);
+  }
+  pruneEmptyParents(sub.worktree);
+}
+
+/** Worktree paths are recorded resolved; compare like with like. */
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Removes the folders `sub run` made to hold the worktree once they are empty:
+ * up to the state home for the default root, else just the worktree's parent.
+ */
+function pruneEmptyParents(worktree: string): void {
+  const home = realOrSelf(stateHome(process.env));
+  const stop = worktree.startsWith(home + sep) ? home : dirname(dirname(worktree));
+  for (let dir = dirname(worktree); dir !== stop && dir.startsWith(stop + sep); dir = dirname(dir)) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      return; // not empty (another sub-agent's worktree) or already gone
+    }
   }
 }
 

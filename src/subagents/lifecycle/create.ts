@@ -33,9 +33,14 @@ export function defaultWorktreeRoot(
   stateDir: string,
   env: Readonly<Record<string, string | undefined>>,
 ): string {
-  const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
+  const base = stateHome(env);
   const repo = basename(dirname(dirname(stateDir))) || "repo";
   return join(base, "tandem", "worktrees", `${repo}-${digest(stateDir).slice(-8)}`);
+}
+
+/** The user's state home (XDG), under which default worktree roots live. */
+export function stateHome(env: Readonly<Record<string, string | undefined>>): string {
+  return env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
 }
 
 function worktreeRootOf(ctx: SubCtx): string {
