@@ -29,6 +29,33 @@ function row(text: string): string {
   return `| ${clip(text).padEnd(INNER)} |`;
 }
 
+/**
+ * Rows for a label and text that may not fit one row: continued under the text,
+ * never clipped, because warnings end with the command that fixes them.
+ */
+function wrapped(label: string, text: string): string[] {
+  const indent = " ".repeat(label.length);
+  const width = INNER - label.length;
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text
+    .replace(/[\r\n\t]+/g, " ")
+    .split(" ")
+    .filter(Boolean)) {
+    // A word longer than a row (a long path) is split rather than clipped.
+    for (let rest = word; rest.length > 0; rest = rest.slice(width)) {
+      const piece = rest.slice(0, width);
+      if (line && line.length + 1 + piece.length <= width) line += ` ${piece}`;
+      else {
+        if (line) lines.push(line);
+        line = piece;
+      }
+    }
+  }
+  lines.push(line);
+  return lines.map((l, i) => row(`${i === 0 ? label : indent}${l}`));
+}
+
 function list(items: string[], max: number): string {
   if (items.length === 0) return "none";
   const shown = items.slice(0, max).join(", ");
@@ -60,7 +87,7 @@ export function renderStatusBox(m: StatusModel): string {
     ...(m.subagents.length
       ? [row("subagents"), ...m.subagents.map((s) => row(`  ${s.name}: ${s.state}`))]
       : []),
-    ...m.warnings.map((w) => row(`warning  ${w}`)),
+    ...m.warnings.flatMap((w) => wrapped("warning  ", w)),
     row(
       m.endTurn ? "end-turn check passed: own work committed and pushed" : "checked (not an end-turn check)",
     ),
