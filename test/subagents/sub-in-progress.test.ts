@@ -106,7 +106,7 @@ describe("a child stopped in the middle of a git operation", () => {
     );
     const show = sub(s.repo, ["show", json.id]);
     expect(show.stdout).not.toMatch(/INCOMPLETE|CONFLICT MARKERS/);
-    expect(sub(s.repo, ["list"]).stdout).not.toMatch(/INCOMPLETE|conflict-markers/);
+    expect(sub(s.repo, ["list"]).stdout).not.toMatch(/INCOMPLETE|conflict markers/);
     const t = addTarget(s, "t");
     expectOk(sub(s.repo, ["apply", json.id, "--target", t]));
     expect(readFileSync(join(t, "doc.md"), "utf8")).toBe("Title\n=======\n");

@@ -132,14 +132,35 @@ export function applyText(o: ApplyOutcome): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** Bytes as a person reads them. */
+export function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 /** One capture in a list row: sizes, then anything that keeps it from being clean work. */
 function captureShort(c: CaptureRecord): string {
+  const held = [`${c.commitCount} commit${c.commitCount === 1 ? "" : "s"}`];
+  if (c.patchBlob) held.push(`${sizeText(c.patchBytes)} uncommitted`);
   const flags = [
-    c.uncaptured.length ? " !uncaptured" : "",
-    c.inProgress ? ` INCOMPLETE (${inProgressLabel(c.inProgress)})` : "",
-    c.conflictMarkers.length ? ` !conflict-markers` : "",
+    c.uncaptured.length ? ", NOT all captured" : "",
+    c.inProgress ? `, INCOMPLETE (${inProgressLabel(c.inProgress)})` : "",
+    c.conflictMarkers.length ? ", conflict markers" : "",
   ];
-  return `${c.commitCount}c${c.patchBlob ? `+${c.patchBytes}B` : ""}${flags.join("")}`;
+  return `${held.join(" + ")}${flags.join("")}`;
+}
+
+/** Left-aligned columns under a header, two spaces apart; the last column is not padded. */
+export function columns(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
+  const line = (r: readonly string[]) =>
+    r
+      .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  return `${all.map(line).join("\n")}\n`;
 }
 
 export function listText(
@@ -151,12 +172,12 @@ export function listText(
   }[],
 ): string {
   if (rows.length === 0) return "no sub-agents; start one with `tandem sub run -- <command>`\n";
-  const lines = rows.map(({ sub, running, capture, applies }) => {
-    const cap = capture ? captureShort(capture) : "no capture";
+  const cells = rows.map(({ sub, running, capture, applies }) => {
+    const cap = capture ? `${capture.number}: ${captureShort(capture)}` : "none";
     const done = applies.filter((a) => a.stage === "completed").length;
     const open = applies.length - done;
-    const applied = `${done} applied${open ? `, ${open} open` : ""}`;
-    return [sub.id, sub.name ?? "-", exitText(sub, running), cap, applied].join("  ");
+    const applied = `${done} target${done === 1 ? "" : "s"}${open ? `, ${open} open` : ""}`;
+    return [sub.id, sub.name ?? "-", exitText(sub, running), cap, applied];
   });
-  return `${lines.join("\n")}\n`;
+  return columns(["ID", "NAME", "CHILD", "CAPTURE", "APPLIED"], cells);
 }

@@ -9,6 +9,7 @@ import {
   latestCapture,
   type SubRecord,
 } from "./records.js";
+import { sizeText } from "./report.js";
 
 /** One sub-agent on the board: how it runs or ended, what was captured, where it was applied. */
 export interface SubagentRow {
@@ -39,15 +40,11 @@ function stateText(sub: SubRecord, running: boolean): string {
   }
 }
 
-function kb(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
-}
-
 function captureText(c: CaptureRecord | null): string {
   if (!c) return "not captured yet";
   if (!c.ok) return `capture ${c.number} FAILED`;
   const parts = [`${c.commitCount} commit${c.commitCount === 1 ? "" : "s"}`];
-  if (c.patchBlob) parts.push(`${kb(c.patchBytes)} uncommitted`);
+  if (c.patchBlob) parts.push(`${sizeText(c.patchBytes)} uncommitted`);
   const missing =
     c.uncaptured.length > 0 ? `, NOT captured: ${c.uncaptured.map((u) => u.reason).join(", ")}` : "";
   return `${parts.join(" + ")}${missing}`;
