@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { UsageError } from "../../errors.js";
 import { parseClient, type SubClient } from "../../subagents/lifecycle/launch.js";
 import { ttyProgress } from "../../subagents/lifecycle/progress.js";
-import { applyText, captureLines, exitText, runJson } from "../../subagents/lifecycle/report.js";
+import { applyText, captureLines, exitText, runJson, subRef } from "../../subagents/lifecycle/report.js";
 import { type RunResult, runSub } from "../../subagents/lifecycle/run.js";
 import type { Io } from "../context.js";
 import { type CommonOptions, printJson, withSubCtx } from "./sub-common.js";
@@ -34,8 +34,8 @@ function runText(r: RunResult): string {
   if (r.applied) lines.push(`applied    ${applyText(r.applied).trimEnd()}`);
   if (r.removal) lines.push(`removed    ${r.removal.message}`);
   const next = [
-    r.applied?.ok ? "" : `tandem sub apply ${sub.id}`,
-    r.removal?.ok ? "" : `tandem sub remove ${sub.id}`,
+    r.applied?.ok ? "" : `tandem sub apply ${subRef(sub)}`,
+    r.removal?.ok ? "" : `tandem sub remove ${subRef(sub)}`,
   ].filter(Boolean);
   if (next.length) lines.push(`next       ${next.join("   ·   ")}`);
   return `${lines.join("\n")}\n`;

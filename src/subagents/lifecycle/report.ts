@@ -33,6 +33,12 @@ export function runJson(sub: SubRecord, c: CaptureRecord | null, applied: ApplyO
   };
 }
 
+/** How to name a sub-agent in a command: its --name when given (quoted for a shell), else its id. */
+export function subRef(sub: Pick<SubRecord, "id" | "name">): string {
+  if (sub.name === null) return sub.id;
+  return /^[\w.@%+=:,/-]+$/.test(sub.name) ? sub.name : `'${sub.name.replaceAll("'", `'\\''`)}'`;
+}
+
 /** How the child ended, in words. */
 export function exitText(sub: SubRecord, running: boolean): string {
   if (sub.removal) return sub.removal;

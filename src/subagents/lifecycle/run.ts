@@ -10,6 +10,7 @@ import type { SubCtx } from "./ctx.js";
 import { launchLine } from "./launch.js";
 import type { Progress } from "./progress.js";
 import { type CaptureRecord, type SubRecord, subById } from "./records.js";
+import { subRef } from "./report.js";
 import { type ChildExit, runChild } from "./spawn-child.js";
 
 export interface RunRequest extends CreateRequest {
@@ -66,7 +67,7 @@ function autoApply(
   if (exit.reason !== "exited" || exit.exitCode !== 0) {
     return outcome(req, capture.id, {
       outcome: "refused",
-      message: `not applied because the child did not exit 0; review it, then run \`tandem sub apply ${sub.id}\`.`,
+      message: `not applied because the child did not exit 0; review it, then run \`tandem sub apply ${subRef(sub)}\`.`,
     });
   }
   return applySub(ctx, req);
