@@ -5,7 +5,8 @@ function conflictLine(c: Conflict, now: number): string {
   const h = c.claim.holder;
   const task = h.task ? `task "${h.task}"` : "no task declared";
   const held = c.claim.path === c.target.path ? "" : ` (it holds ${c.claim.path})`;
-  return `- ${c.target.raw}: held by ${h.name} (${h.client}, ${task}, last seen ${formatAge(now - h.lastSeen)} ago)${held}`;
+  // Repository-relative, as the holder's claim is named, whatever form the tool gave (Edit: absolute).
+  return `- ${c.target.path}: held by ${h.name} (${h.client}, ${task}, last seen ${formatAge(now - h.lastSeen)} ago)${held}`;
 }
 
 /** The denial text the agent reads: every refused target, who holds it, and what to do. */

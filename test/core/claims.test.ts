@@ -168,4 +168,13 @@ describe("denialMessage", () => {
     expect(msg).toMatch(/What to do: .*agent-wren, agent-lark commits/);
     expect(msg).toMatch(/nothing was claimed/);
   });
+
+  it("names a file the tool gave as an absolute path repository-relative, as for Bash", () => {
+    const edit = { ...target("src/b.ts"), raw: `${WT}/src/b.ts` };
+    const d = decideClaims(req([edit], [held("src/b.ts", holder("p1"))]));
+    if (d.allow) throw new Error("expected a denial");
+    const msg = denialMessage(d, NOW);
+    expect(msg).toContain("- src/b.ts: held by");
+    expect(msg).not.toContain(WT);
+  });
 });

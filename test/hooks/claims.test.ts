@@ -23,6 +23,20 @@ describe("write claims at pre-tool-use", () => {
     expect(ledger(repo).events.map((e) => e.kind)).toContain("claim.denied");
   });
 
+  it("names the held file repository-relative in the Write refusal, as in the Bash one", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "src/f.txt"), { cwd: repo });
+    const write = denied(
+      hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "src/f.txt"), { cwd: repo }),
+    );
+    const bash = denied(
+      hook("claude-code", "pre-tool-use", claudeBash(repo, "B", "echo x > src/f.txt"), { cwd: repo }),
+    );
+    expect(write).toMatch(/^- src\/f\.txt: held by/m);
+    expect(write).not.toContain(repo);
+    expect(bash).toMatch(/^- src\/f\.txt: held by/m);
+  });
+
   it("refuses a Codex apply_patch touching a held file and two free files whole, leaving no claim behind", () => {
     const repo = initRepo(join(tempDir(), "repo"));
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo });
