@@ -6,6 +6,45 @@ import { commandWord } from "./light-names.js";
 
 export type CommandFactory = (io: Io) => Command;
 
+/** `tandem sub run`: the words that reach a command, for pointing at its own help. */
+function commandPath(cmd: Command): string {
+  const words: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) words.unshift(c.name());
+  return words.join(" ");
+}
+
+/**
+ * Output through `io`, and usage errors that point at the failing command's own
+ * help (`tandem status --bogus` → `tandem status --help`). Applied to every
+ * command, after any copy of inherited settings, since those copy this too.
+ */
+export function routeOutput(cmd: Command, io: Io): Command {
+  return cmd.configureOutput({
+    writeOut: (s) => io.out(s),
+    writeErr: (s) => io.err(s),
+    outputError: (s, write) =>
+      write(`tandem: ${s.replace(/^error: /, "").trim()} (see \`${commandPath(cmd)} --help\`)\n`),
+  });
+}
+
+/**
+ * A command that only groups others (`tandem`, `tandem sub`) named with nothing
+ * after it asks what there is: it gets the same help as --help, on stdout.
+ */
+export function bareGroup(program: Command, argv: readonly string[]): Command | null {
+  let cmd = program;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === "--root") i++;
+    else if (!word.startsWith("--root=")) {
+      const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+      if (!next) return null;
+      cmd = next;
+    }
+  }
+  return cmd.commands.length > 0 ? cmd : null;
+}
+
 /**
  * `--version` is the program's only before a command word: after one it belongs
  * to the command (`tandem recover f --version 2`), which commander would otherwise
@@ -23,14 +62,13 @@ export function buildProgram(
   program
     .option("--root <dir>", "coordination root (default: discovered from the current directory)")
     .showSuggestionAfterError(true)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => io.out(s),
-      writeErr: (s) => io.err(s),
-      outputError: (s, write) =>
-        write(`tandem: ${s.replace(/^error: /, "").trim()} (see \`tandem --help\`)\n`),
-    });
-  for (const make of commands) program.addCommand(make(io).copyInheritedSettings(program));
+    .exitOverride();
+  routeOutput(program, io);
+  for (const make of commands) {
+    const cmd = make(io).copyInheritedSettings(program);
+    program.addCommand(cmd);
+    routeOutput(cmd, io);
+  }
   return program;
 }
 
@@ -41,6 +79,11 @@ export async function runProgram(
   io: Io = processIo(),
 ): Promise<number> {
   const program = buildProgram(io, commands, argv);
+  const group = bareGroup(program, argv);
+  if (group) {
+    group.outputHelp();
+    return 0;
+  }
   try {
     await program.parseAsync(argv, { from: "user" });
     return io.exitCode;

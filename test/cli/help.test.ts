@@ -14,6 +14,7 @@ const COMMANDS = [
   ["doctor"],
   ["demo"],
   ["watch"],
+  ["sub"],
   ["sub", "run"],
   ["sub", "list"],
   ["sub", "show"],
@@ -33,6 +34,28 @@ describe("help", () => {
       expect(r.stdout).toMatch(/Examples?:\n\s+tandem /);
     },
   );
+
+  it.each([[[]], [["sub"]], [["--root", ".", "sub"]]])(
+    "`tandem %j` alone prints the same help as --help, on stdout, exit 0",
+    (words) => {
+      const cwd = tempDir();
+      const bare = tandem(words, { cwd });
+      expect(bare.code).toBe(0);
+      expect(bare.stderr).toBe("");
+      expect(bare.stdout).toBe(tandem([...words, "--help"], { cwd }).stdout);
+    },
+  );
+
+  it.each([
+    [["status", "--bogus"], "unknown option '--bogus' (see `tandem status --help`)"],
+    [["sub", "run", "--bogus"], "unknown option '--bogus' (see `tandem sub run --help`)"],
+    [["sub", "bogus"], "unknown command 'bogus' (see `tandem sub --help`)"],
+    [["bogus"], "unknown command 'bogus' (see `tandem --help`)"],
+  ])("`tandem %j` is a usage error pointing at that command's help", (words, message) => {
+    const r = tandem(words, { cwd: tempDir() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`tandem: ${message}\n`);
+  });
 
   it("lists every command in `tandem --help`", () => {
     const r = tandem(["--help"], { cwd: tempDir() });

@@ -15,6 +15,7 @@ import {
 } from "../../subagents/lifecycle/records.js";
 import { captureLines, listText, showText } from "../../subagents/lifecycle/report.js";
 import type { Io } from "../context.js";
+import { routeOutput } from "../program.js";
 import { subApplyCommand } from "./sub-apply.js";
 import { type CommonOptions, printJson, withSubCtx } from "./sub-common.js";
 import { subRunCommand } from "./sub-run.js";
@@ -156,9 +157,13 @@ function discardCommand(io: Io): Command {
 export function subCommand(io: Io): Command {
   const sub = new Command("sub")
     .description("Run child agents in their own worktrees and apply their work back")
+    .addHelpText(
+      "after",
+      '\nExamples:\n  tandem sub run --name fix -- sh -c "make fix"\n  tandem sub list\n  tandem sub apply fix\n',
+    )
     // The program gives `sub` its settings (exit override, output) after this returns: pass them on at dispatch.
     .hook("preSubcommand", (self, child) => {
-      child.copyInheritedSettings(self);
+      routeOutput(child.copyInheritedSettings(self), io);
     });
   const makers = [
     subRunCommand,
