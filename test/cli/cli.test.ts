@@ -65,6 +65,34 @@ describe("the tandem command line", () => {
     db.close();
   });
 
+  it("says so when there are no events, or none match the filter", () => {
+    const bare = initRepo(join(tempDir(), "repo"));
+    expect(tandem(["events"], { cwd: bare })).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^No events recorded yet/),
+    });
+    expect(tandem(["events", "--json"], { cwd: bare }).stdout).toBe("");
+    const { repo, db } = repoWithLedger(20);
+    expect(tandem(["events", "--since", "999"], { cwd: repo }).stdout).toBe("No events match --since 999.\n");
+    db.close();
+  });
+
+  it("selects kinds by glob and refuses a --kind that matches no known kind, listing them", () => {
+    const { repo, db } = repoWithLedger(300);
+    const all = tandem(["events", "--json"], { cwd: repo })
+      .stdout.trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).kind as string);
+    const glob = tandem(["events", "--json", "--kind", "c*m.*"], { cwd: repo }).stdout.trim().split("\n");
+    expect(glob.map((l) => JSON.parse(l).kind)).toEqual(all.filter((k) => k.startsWith("claim.")));
+    const none = tandem(["events", "--kind", "sub*x"], { cwd: repo });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(
+      /^tandem: --kind sub\*x matches no event kind; use one of .*claim\.acquired.*subagent\.created/,
+    );
+    db.close();
+  });
+
   it("follows new events as they are recorded", async () => {
     const { repo, db } = repoWithLedger();
     const { session } = write(db, () =>

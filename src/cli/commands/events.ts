@@ -1,6 +1,8 @@
 import { Command, InvalidArgumentError } from "commander";
+import { selectKinds } from "../../core/kind-glob.js";
 import { UsageError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
+import { EVENT_KINDS } from "../../store/event-schemas.js";
 import { allSessions, findSessions, listEvents, type SessionRow } from "../../store/queries.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
 import { eventLine, formatEventText } from "../format/events.js";
@@ -30,22 +32,53 @@ function sessionFilter(db: Db, ref: string | undefined): string | undefined {
   return found[0]!.id;
 }
 
-function printBatch(io: Io, db: Db, opts: EventsOptions, session: string | undefined, since: number): number {
-  const events = listEvents(db, { session, kind: opts.kind, sinceSeq: since });
-  if (events.length === 0) return since;
+/** The kinds --kind selects, or null for all; a pattern matching no known kind is a usage error. */
+function kindFilter(pattern: string | undefined): ReadonlySet<string> | null {
+  if (pattern === undefined) return null;
+  const selected = selectKinds(pattern, EVENT_KINDS);
+  if (!selected.ok) throw new UsageError(selected.message);
+  return new Set(selected.kinds);
+}
+
+/** Prints the events after `since` that pass the filters; returns the last sequence number read. */
+function printBatch(
+  io: Io,
+  db: Db,
+  opts: EventsOptions,
+  filter: { session: string | undefined; kinds: ReadonlySet<string> | null },
+  since: number,
+): { last: number; printed: number } {
+  // One kind is filtered in SQL; a glob's several kinds here.
+  const one = filter.kinds?.size === 1 ? [...filter.kinds][0] : undefined;
+  const events = listEvents(db, { session: filter.session, kind: one, sinceSeq: since });
+  const shown = filter.kinds ? events.filter((e) => filter.kinds!.has(e.kind)) : events;
+  const last = events.length ? events[events.length - 1]!.seq : since;
+  if (shown.length === 0) return { last, printed: 0 };
   const sessions = new Map<string, SessionRow>(allSessions(db).map((s) => [s.id, s]));
-  for (const ev of events) {
+  for (const ev of shown) {
     const line = eventLine(ev, sessions);
     io.out(opts.json ? `${JSON.stringify(line)}\n` : formatEventText(line));
   }
-  return events[events.length - 1]!.seq;
+  return { last, printed: shown.length };
+}
+
+/** Said when nothing was printed, so an empty ledger or filter does not look like a hang or a failure. */
+function noneText(opts: EventsOptions): string {
+  const filters = [
+    opts.kind ? `--kind ${opts.kind}` : "",
+    opts.session ? `--session ${opts.session}` : "",
+    opts.since !== undefined ? `--since ${opts.since}` : "",
+  ].filter(Boolean);
+  return filters.length
+    ? `No events match ${filters.join(" ")}.\n`
+    : "No events recorded yet. Events appear when an agent with Tandem's hooks works here (see `tandem init`).\n";
 }
 
 async function follow(
   io: Io,
   db: Db,
   opts: EventsOptions,
-  session: string | undefined,
+  filter: { session: string | undefined; kinds: ReadonlySet<string> | null },
   since: number,
 ): Promise<void> {
   let last = since;
@@ -57,7 +90,7 @@ async function follow(
   process.once("SIGTERM", onSignal);
   while (!stop) {
     await process.getBuiltinModule("node:timers/promises").setTimeout(200);
-    last = printBatch(io, db, opts, session, last);
+    last = printBatch(io, db, opts, filter, last).last;
   }
 }
 
@@ -65,20 +98,25 @@ export function eventsCommand(io: Io): Command {
   return new Command("events")
     .description("Print the event ledger")
     .option("--session <id>", "only this session (native id, Tandem name or internal id)")
-    .option("--kind <kind>", "only this kind (e.g. claim.acquired, or claim.* for a family)")
+    .option("--kind <kind>", "only these kinds (e.g. claim.acquired; * matches anything: claim.*, sub*)")
     .option("--since <seq>", "only events after this sequence number", parseSeq)
     .option("--follow", "keep printing new events as they are recorded")
     .option("--json", "one JSON object per line")
     .addHelpText("after", "\nExample:\n  tandem events --kind claim.* --json\n")
     .action(async (_opts: EventsOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<EventsOptions>();
+      const kinds = kindFilter(opts.kind);
       const project = findProject(io, opts.root);
       const db = openProjectDb(project, { create: opts.follow === true });
-      if (!db) return;
+      if (!db) {
+        if (!opts.json) io.out(noneText(opts));
+        return;
+      }
       try {
-        const session = sessionFilter(db, opts.session);
-        const last = printBatch(io, db, opts, session, opts.since ?? 0);
-        if (opts.follow) await follow(io, db, opts, session, last);
+        const filter = { session: sessionFilter(db, opts.session), kinds };
+        const { last, printed } = printBatch(io, db, opts, filter, opts.since ?? 0);
+        if (printed === 0 && !opts.json && !opts.follow) io.out(noneText(opts));
+        if (opts.follow) await follow(io, db, opts, filter, last);
       } finally {
         db.close();
       }
