@@ -201,6 +201,9 @@ export async function handleHook(req: HookRequest & { stdin: string }): Promise<
   const kind = wired?.kind ?? "other";
   const parsed = parsePayload(client, cliEvent, req.stdin);
   if ("skip" in parsed) return client.render(kind, wired, ALLOW);
+  // A client's payload on an event we do not wire is a newer client's event: allowed as
+  // before. No payload and no known event is a person's typo: name the real problem.
+  if (!wired && "error" in parsed) return unknownEvent(client, cliEvent, req);
   const input = "input" in parsed ? parsed.input : null;
   let thrown: unknown = null;
   if (input) {
@@ -223,6 +226,18 @@ export async function handleHook(req: HookRequest & { stdin: string }): Promise<
   const verdict = failureVerdict(kind, failure, gated, configuredFailClosed(client, input, req));
   recordFailure(client, cliEvent, input, stateDir, failure, verdict.allow ? "open" : "closed");
   return client.render(kind, wired, verdict);
+}
+
+function unknownEvent(client: ClientSpec, cliEvent: string, req: HookRequest): HookResult {
+  const known = client.events.map((e) => e.cli).join(", ");
+  const message = `unknown event ${JSON.stringify(cliEvent)} for ${client.name}; Tandem wires ${known}`;
+  const stateDir = stateDirFor(client, null, req);
+  recordFailure(client, cliEvent, null, stateDir, { message, store: null }, "open");
+  return {
+    exitCode: 2,
+    stdout: "",
+    stderr: `tandem: ${message}. Check the event name, or re-run \`tandem init\` to rewrite the wiring.\n`,
+  };
 }
 
 function configuredFailClosed(client: ClientSpec, input: HookInput | null, req: HookRequest): boolean {

@@ -141,6 +141,20 @@ describe("bad input to hooks", () => {
     expect(hook("codex", "", "{}", { cwd: repo }).code).toBe(2);
   });
 
+  it("answers a mistyped event without a payload with 'unknown event', exit 2, and records it", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    const r = hook("claude-code", "bogus-event", "", { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^tandem: unknown event "bogus-event" for claude-code; Tandem wires .*pre-tool-use/,
+    );
+    expect(r.stderr).not.toMatch(/session_id/);
+    const errors = ledger(repo).events.filter((e) => e.kind === "hook.error");
+    expect(errors.map((e) => (e.data as { message: string }).message)).toEqual([
+      expect.stringMatching(/^unknown event "bogus-event"/),
+    ]);
+  });
+
   it("records an unknown event and answers with the client's neutral allow", () => {
     const repo = initRepo(join(tempDir(), "repo"));
     const r = hook(
