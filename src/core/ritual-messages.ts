@@ -10,18 +10,28 @@ export function statusCommand(requireGitFinalization: boolean): string {
   return requireGitFinalization ? "tandem status --end-turn" : "tandem status";
 }
 
-function steps(requireGitFinalization: boolean): string {
+const TASK_STEP = `run \`tandem task "<one line: what you are working on>"\` (or \`tandem task ""\` if nothing is new)`;
+
+/** Only what is missing: a session that ran both commands is asked for the box alone. */
+function steps(missing: readonly RuleId[], requireGitFinalization: boolean): string {
   const status = statusCommand(requireGitFinalization);
   const push = requireGitFinalization
     ? " (it passes only when your own work is committed and pushed; fix what it lists first)"
     : "";
-  return `Run \`tandem task "<one line: what you are working on>"\` (or \`tandem task ""\` if nothing is new) and then \`${status}\`${push}, and end your reply with the box it prints, verbatim, in a fenced code block.`;
+  const task = missing.includes("task");
+  // The box shows the task: a new task needs a new box, so status follows it.
+  const rerun = task || missing.includes("status");
+  if (!rerun) {
+    return `End your reply with the box \`${status}\` printed, verbatim, in a fenced code block; you need not run the commands again.`;
+  }
+  const run = [task ? TASK_STEP : "", `run \`${status}\`${push}`].filter(Boolean).join(" and then ");
+  return `${run[0]!.toUpperCase()}${run.slice(1)}, and end your reply with the box it prints, verbatim, in a fenced code block.`;
 }
 
 /** The instruction a blocked Stop gives the agent (Claude: stderr; Cursor: after the marker line). */
 export function remediationText(missing: readonly RuleId[], requireGitFinalization: boolean): string {
   const what = missing.map((r) => RULE_TEXT[r]).join("; ");
-  return `Tandem: this turn used tools, but the end-of-turn ritual is incomplete: ${what}. ${steps(requireGitFinalization)}`;
+  return `Tandem: this turn used tools, but the end-of-turn ritual is incomplete: ${what}. ${steps(missing, requireGitFinalization)}`;
 }
 
 /** Cursor submits this as a new user message; the marker line lets the next Stop recognise a repair turn. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type RitualEvent, type RitualInput, stopVerdict, windowStart } from "../../src/core/ritual.js";
+import { remediationText } from "../../src/core/ritual-messages.js";
 
 let seq = 0;
 const ev = (kind: string, data: unknown = {}): RitualEvent => ({ seq: ++seq, kind, data });
@@ -166,5 +167,24 @@ describe("windowStart", () => {
 
   it("is 0 when no prompt was recorded", () => {
     expect(windowStart([tool()], 1e9)).toBe(0);
+  });
+});
+
+describe("the Stop remediation message", () => {
+  it.each([
+    [["status-box"], /box `tandem status` printed.*need not run the commands again/, /Run `tandem/],
+    [["status"], /^Run `tandem status`, and end your reply/, /tandem task/],
+    [["task"], /Run `tandem task ".*and then run `tandem status`/, /need not/],
+    [["status", "task"], /Run `tandem task ".*and then run `tandem status`/, /need not/],
+  ] as const)("asks a session missing %j only for that", (missing, wanted, unwanted) => {
+    const text = remediationText(missing, false);
+    const steps = text.slice(text.indexOf(". ") + 2);
+    expect(steps).toMatch(wanted);
+    expect(steps).not.toMatch(unwanted);
+  });
+
+  it("asks for --end-turn and the push only when a command is to be run", () => {
+    expect(remediationText(["task"], true)).toMatch(/tandem status --end-turn` \(it passes only when/);
+    expect(remediationText(["status-box"], true)).not.toMatch(/committed and pushed/);
   });
 });
