@@ -89,10 +89,16 @@ function nextSignificant(text: string, pos: number): number {
   }
 }
 
+/** Longest value kept on one line in a one-line context; longer ones are laid out over lines. */
+const INLINE_MAX = 80;
+
 function render(value: unknown, indent: string, pretty: boolean, style: Style): string {
   // One line with the spacing people write by hand: `{ "a": [ 1 ] }`. JSON.stringify escapes
   // newlines inside strings, so every newline it emits is layout and safe to fold.
-  if (!pretty) return JSON.stringify(value, null, 1).replace(/\n\s*/g, " ");
+  if (!pretty) {
+    const flat = JSON.stringify(value, null, 1).replace(/\n\s*/g, " ");
+    if (flat.length <= INLINE_MAX) return flat;
+  }
   return JSON.stringify(value, null, style.unit).replaceAll("\n", style.eol + indent);
 }
 
@@ -146,7 +152,8 @@ function insertEdit(
     const indent = /^[ \t]*/.exec(text.slice(lineStart(text, last.offset)))![0];
     return { offset: at, length: 0, content: `${lead}${style.eol}${indent}${item(indent, true)}${tail}` };
   }
-  return { offset: at, length: 0, content: `${lead} ${item("", false)}${tail}` };
+  const indent = /^[ \t]*/.exec(text.slice(lineStart(text, last.offset)))![0];
+  return { offset: at, length: 0, content: `${lead} ${item(indent, false)}${tail}` };
 }
 
 function setEdit(text: string, tree: Node, path: JsonPath, value: unknown, style: Style): Edit {

@@ -22,6 +22,24 @@ describe("style-preserving JSON edits", () => {
     expect(applyJsonOps('{"a": [1]}', [{ op: "append", path: ["a"], value: 2 }])).toBe('{"a": [1, 2]}');
   });
 
+  it("lays a long value added to a one-line object over lines instead of one long line", () => {
+    const hook = {
+      matcher: "*",
+      hooks: [{ type: "command", command: `tandem hook claude-code ${"x".repeat(60)}` }],
+    };
+    const text = '{ "hooks": { "Stop": [] } }\n';
+    const out = applyJsonOps(text, [
+      { op: "set", path: ["hooks", "PreToolUse"], value: [hook] },
+      { op: "set", path: ["hooks", "PostToolUse"], value: [hook] },
+    ]);
+    expect(JSON.parse(out)).toEqual({ hooks: { Stop: [], PreToolUse: [hook], PostToolUse: [hook] } });
+    for (const line of out.split("\n")) expect(line.length).toBeLessThanOrEqual(120);
+    // A short value still goes inline, as the neighbours are.
+    expect(applyJsonOps('{ "a": 1 }', [{ op: "set", path: ["b"], value: [2] }])).toBe(
+      '{ "a": 1, "b": [ 2 ] }',
+    );
+  });
+
   it("keeps a trailing comma valid when appending after it", () => {
     const out = applyJsonOps("[\n  1,\n]", [{ op: "append", path: [], value: 2 }]);
     expect(out).toBe("[\n  1,\n  2,\n]");
