@@ -49,6 +49,14 @@ describe("the README", () => {
     ]) {
       expect(shown).toContain(cmd);
     }
+    const subs = new Set(
+      commands
+        .map(argv)
+        .filter((a) => a[0] === "sub")
+        .map((a) => a[1]),
+    );
+    for (const cmd of ["run", "list", "show", "capture", "apply", "remove", "discard"])
+      expect(subs).toContain(cmd);
   });
 
   it("runs every command it shows, successfully, in a prepared project", () => {
