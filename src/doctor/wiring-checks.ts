@@ -112,7 +112,8 @@ export async function checkWiring(
     findings.push({
       level: "problem",
       check: "init",
-      detail: "no client calls Tandem's hooks here: `tandem init` has not run in this repository",
+      detail:
+        "no client calls Tandem's hooks here: `tandem init` has not run in this repository (or `tandem deinit` removed them)",
       fix: "run `tandem init` (once per clone: the git hooks it installs are not committed)",
     });
     return findings;
