@@ -1,4 +1,4 @@
-import { type Resolved, requireCaller } from "../sessions/resolve.js";
+import { type Resolved, requireCaller, resolveCaller } from "../sessions/resolve.js";
 import type { Db } from "../store/db.js";
 import type { Io, Project } from "./context.js";
 
@@ -10,5 +10,16 @@ export function callerSession(db: Db, io: Io, project: Project, flag: string | u
     pid: process.pid,
     freshnessSeconds: project.loaded.config.freshnessSeconds,
     allowSingleLive: true,
+  });
+}
+
+/** The caller's own session, without guessing the single live one: null for a person's shell. */
+export function ownSession(db: Db, io: Io, project: Project, flag: string | undefined): Resolved | null {
+  return resolveCaller(db, {
+    flag,
+    env: io.env,
+    pid: process.pid,
+    freshnessSeconds: project.loaded.config.freshnessSeconds,
+    allowSingleLive: false,
   });
 }

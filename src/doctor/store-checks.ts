@@ -8,6 +8,7 @@ import { type FailureEntry, readFailureLog } from "../store/failure-log.js";
 import { markCorrupt } from "../store/identity.js";
 import { SCHEMA_VERSION } from "../store/migrations.js";
 import { dumpProjections, rebuildProjections } from "../store/rebuild.js";
+import { type HookErrorRow, readHookErrors } from "./hook-errors.js";
 
 export interface Finding {
   level: "ok" | "info" | "problem";
@@ -23,6 +24,8 @@ export interface StoreReport {
   schemaVersion: number | null;
   counts: { events: number; sessions: number; claims: number; byKind: Record<string, number> } | null;
   rebuild: { replayed: number; identical: boolean } | null;
+  /** hook.error events since `opts.hookErrorsSince`; null when the store could not be read. */
+  hookErrors: HookErrorRow[] | null;
 }
 
 const RESET_FIX = "run `tandem doctor --reset`: it moves the damaged store aside (kept) and starts a new one";
@@ -161,9 +164,16 @@ export function recordedFailures(stateDir: string, file: string): Finding[] {
 }
 
 /** Diagnoses the store without creating one; `--rebuild` replays the ledger into fresh projections. */
-export function checkStore(stateDir: string, opts: { rebuild: boolean }): StoreReport {
+export function checkStore(stateDir: string, opts: StoreOptions): StoreReport {
   const file = dbFile(stateDir);
-  const report: StoreReport = { file, findings: [], schemaVersion: null, counts: null, rebuild: null };
+  const report: StoreReport = {
+    file,
+    findings: [],
+    schemaVersion: null,
+    counts: null,
+    rebuild: null,
+    hookErrors: null,
+  };
   const exists = (statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0;
   const trust = diagnoseTrust(stateDir, exists);
   if (!trust.trusted) {
@@ -174,6 +184,7 @@ export function checkStore(stateDir: string, opts: { rebuild: boolean }): StoreR
       check: "store",
       detail: `no ledger yet at ${file}; it is created by the first hook`,
     });
+    report.hookErrors = [];
   } else {
     inspect(stateDir, file, report, opts);
   }
@@ -181,7 +192,13 @@ export function checkStore(stateDir: string, opts: { rebuild: boolean }): StoreR
   return report;
 }
 
-function inspect(stateDir: string, file: string, report: StoreReport, opts: { rebuild: boolean }): void {
+interface StoreOptions {
+  rebuild: boolean;
+  /** Epoch ms from which hook.error events are read (0 = all). */
+  hookErrorsSince?: number;
+}
+
+function inspect(stateDir: string, file: string, report: StoreReport, opts: StoreOptions): void {
   try {
     const db = openReadOnly(stateDir);
     try {
@@ -197,6 +214,7 @@ function inspect(stateDir: string, file: string, report: StoreReport, opts: { re
       if (checked.level === "problem") return;
       report.findings.push(invalidEvents(db));
       report.counts = counts(db);
+      report.hookErrors = readHookErrors(db, opts.hookErrorsSince ?? 0);
     } finally {
       db.close();
     }

@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
+import { type ParseError, parse } from "jsonc-parser";
 import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
 import type { ClientName } from "../clients/types.js";
 import { errorMessage } from "../errors.js";
@@ -33,12 +34,10 @@ function commandsIn(value: unknown, out: string[] = []): string[] {
 /** The launcher part of our hook commands (`<launcher> hook <client> <event>`). */
 function launchersOf(text: string | null): string[] {
   if (text === null) return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return [];
-  }
+  // Settings files may hold comments and trailing commas, as init and deinit accept (issue 13).
+  const errors: ParseError[] = [];
+  const parsed: unknown = parse(text, errors, { allowTrailingComma: true });
+  if (errors.length > 0) return [];
   return commandsIn(parsed)
     .filter((c) => parseOurCommand(c) !== null)
     .map((c) => c.replace(/\s+hook\s+\S+\s+\S+\s*$/, ""));
@@ -109,7 +108,16 @@ export async function checkWiring(
       fix: `if you use ${name} here, run \`tandem init --clients ${name}\``,
     });
   }
-  if (clients.length === 0) return findings;
+  if (clients.length === 0) {
+    findings.push({
+      level: "problem",
+      check: "init",
+      detail:
+        "no client calls Tandem's hooks here: `tandem init` has not run in this repository (or `tandem deinit` removed them)",
+      fix: "run `tandem init` (once per clone: the git hooks it installs are not committed)",
+    });
+    return findings;
+  }
   if (launchers.size > 1) {
     findings.push({
       level: "problem",

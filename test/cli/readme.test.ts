@@ -73,6 +73,8 @@ describe("the README", () => {
     for (const line of commands) {
       const r = tandem(argv(line), { cwd: repo, env });
       expect({ line, code: r.code, err: r.stderr }).toMatchObject({ line, code: 0 });
+      // doctor reports an unwired repository as a problem: wire it again for the commands after deinit.
+      if (line.startsWith("tandem deinit")) tandem(["init", "--clients", "claude-code"], { cwd: repo, env });
     }
   }, 180_000);
 });

@@ -46,7 +46,8 @@ describe("finding the caller's session", () => {
     // Each session's agent is a separate process, none of them an ancestor of this command.
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "one", "a.ts"), { cwd: repo, env: fakeAgent() });
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "two", "b.ts"), { cwd: repo, env: fakeAgent() });
-    const r = tandem(["status"], {
+    // `tandem task` acts for one session (`tandem status` shows a person the overview instead).
+    const r = tandem(["task", "which one?"], {
       cwd: repo,
       env: { CLAUDE_CODE_SESSION_ID: undefined, CODEX_THREAD_ID: undefined },
     });

@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { configFindings } from "../../doctor/config-checks.js";
+import { DEFAULT_SINCE_MS, hookErrorFinding, parseSince } from "../../doctor/hook-errors.js";
 import { checkStore, type Finding, type StoreReport } from "../../doctor/store-checks.js";
 import { nodeFinding, staleSessionFindings } from "../../doctor/system-checks.js";
 import { checkWiring } from "../../doctor/wiring-checks.js";
@@ -11,6 +12,7 @@ interface DoctorOptions {
   reset?: boolean;
   json?: boolean;
   root?: string;
+  since?: string;
 }
 
 function findingLines(findings: readonly Finding[]): string[] {
@@ -56,22 +58,36 @@ export function doctorCommand(io: Io): Command {
       "--reset",
       "acknowledge a lost, replaced or corrupt store (its files are kept aside, a new store starts) and the recorded hook failures",
     )
+    .option(
+      "--since <when>",
+      "count hook errors since this time: a duration back from now (30m, 2h, 7d) or a date/time (default: 24h)",
+    )
     .option("--json", "print the report as JSON")
     .addHelpText(
       "after",
-      "\nExamples:\n  tandem doctor\n  tandem doctor --rebuild\n  tandem doctor --reset\n",
+      "\nExamples:\n  tandem doctor\n  tandem doctor --rebuild\n  tandem doctor --reset\n  tandem doctor --since 2h\n",
     )
     .action(async (_opts: DoctorOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<DoctorOptions>();
+      const now = Date.now();
+      const since = opts.since === undefined ? now - DEFAULT_SINCE_MS : parseSince(opts.since, now);
+      if (since === null) {
+        io.err(
+          `tandem doctor: --since "${opts.since}" is neither a duration (30m, 2h, 7d) nor a date/time; try \`tandem doctor --since 24h\`\n`,
+        );
+        io.exitCode = 2;
+        return;
+      }
       const project = findProject(io, opts.root);
       const reset = opts.reset ? resetStore(project.stateDir) : null;
-      const store = checkStore(project.stateDir, { rebuild: opts.rebuild === true });
+      const store = checkStore(project.stateDir, { rebuild: opts.rebuild === true, hookErrorsSince: since });
       const other = [
         nodeFinding(),
         ...configFindings(project.loaded, project.resolved.root),
         ...(await checkWiring(project.resolved.root, io.env)),
         ...staleSessionFindings(project.stateDir, project.loaded.config.freshnessSeconds),
       ];
+      if (store.hookErrors) other.push(hookErrorFinding(store.hookErrors, since));
       io.out(
         opts.json
           ? `${JSON.stringify({ root: project.resolved.root, ...(reset ? { reset } : {}), ...store, checks: other }, null, 2)}\n`

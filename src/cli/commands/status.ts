@@ -5,10 +5,12 @@ import { formatFindings } from "../../core/finalization-format.js";
 import { renderStatusBox, type StatusModel } from "../../core/status-box.js";
 import { endTurnCheck } from "../../finalization/check.js";
 import { statusModel } from "../../status/model.js";
+import { renderOverview } from "../../status/overview.js";
+import { readOverview } from "../../status/overview-data.js";
 import { append, write } from "../../store/ledger.js";
 import type { SessionRow } from "../../store/queries.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
-import { callerSession } from "../session-opts.js";
+import { callerSession, ownSession } from "../session-opts.js";
 
 interface StatusOptions {
   endTurn?: boolean;
@@ -59,7 +61,9 @@ function displayPath(i: { repo: string; path: string }, root: string): string {
 
 export function statusCommand(io: Io): Command {
   return new Command("status")
-    .description("Show this session's status box and record that it was checked")
+    .description(
+      "Show this session's status box and record that it was checked; outside an agent, the repository overview",
+    )
     .option("--end-turn", "first prove this session's own Git work is committed and pushed")
     .option("--json", "print the status as one JSON object")
     .option("--session <id>", "the session (default: the calling agent's)")
@@ -69,7 +73,21 @@ export function statusCommand(io: Io): Command {
       const project = findProject(io, opts.root);
       const db = openProjectDb(project, { create: true })!;
       try {
-        const { session } = callerSession(db, io, project, opts.session);
+        // A person in a plain shell gets the overview, like `git status`, even with one agent live;
+        // --end-turn proves one session's own work, so it still needs (and guesses) a session.
+        const own = opts.endTurn
+          ? callerSession(db, io, project, opts.session)
+          : ownSession(db, io, project, opts.session);
+        if (!own) {
+          const overview = readOverview(db, project.loaded, project.resolved.root);
+          io.out(
+            opts.json
+              ? `${JSON.stringify({ ok: true, overview: { root: project.resolved.root, ...overview } }, null, 2)}\n`
+              : renderOverview(project.resolved.root, overview),
+          );
+          return;
+        }
+        const { session } = own;
         const ctx = {
           root: project.resolved.root,
           repoTop: project.resolved.repo?.top ?? null,

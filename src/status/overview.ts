@@ -1,0 +1,84 @@
+import type { SessionView } from "../sessions/view.js";
+import type { SubagentRow } from "../subagents/lifecycle/rows.js";
+
+/** What a person sees from `tandem status` outside an agent: the repository, like `git status`. */
+export interface Overview {
+  live: { name: string; client: string; task: string | null; ageSeconds: number; claims: number }[];
+  staleHolding: { name: string; client: string; claims: number; idleSeconds: number }[];
+  awaitingApply: { name: string; parent: string | null; state: string; capture: string; apply: string }[];
+  problems: string[];
+}
+
+export interface OverviewInput {
+  sessions: readonly (SessionView & { startedAt: number })[];
+  subagents: readonly SubagentRow[];
+  problems: readonly string[];
+  now: number;
+}
+
+const secs = (ms: number) => Math.max(0, Math.round(ms / 1000));
+
+/** Pure: sessions, sub-agents and problems into the overview's rows. */
+export function buildOverview(input: OverviewInput): Overview {
+  const { now } = input;
+  const top = input.sessions.filter((s) => s.kind === "session");
+  return {
+    live: top
+      .filter((s) => s.live)
+      .map((s) => ({
+        name: s.name,
+        client: s.client,
+        task: s.task,
+        ageSeconds: secs(now - s.startedAt),
+        claims: s.claims,
+      })),
+    staleHolding: input.sessions
+      .filter((s) => !s.live && !s.ended && s.claims > 0)
+      .map((s) => ({
+        name: s.name,
+        client: s.client,
+        claims: s.claims,
+        idleSeconds: secs(now - s.lastSeen),
+      })),
+    // A child that has finished and whose work is not (fully) in its parent's checkout yet.
+    awaitingApply: input.subagents
+      .filter((r) => !r.running && !r.apply.startsWith("applied"))
+      .map((r) => ({ name: r.name, parent: r.parent, state: r.state, capture: r.capture, apply: r.apply })),
+    problems: [...input.problems],
+  };
+}
+
+export function age(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86400)}d`;
+}
+
+/** The overview as text; each section says what to do when it holds something. */
+export function renderOverview(root: string, o: Overview): string {
+  const lines = [`Tandem in ${root}`, ""];
+  lines.push(o.live.length ? `Live sessions (${o.live.length}):` : "No live agent sessions.");
+  for (const s of o.live)
+    lines.push(
+      `  ${s.name}  ${s.client}  ${age(s.ageSeconds)}  ${s.claims} claim(s)  ${s.task ?? "(no task set)"}`,
+    );
+  if (o.staleHolding.length) {
+    lines.push("", "Stale sessions still holding claims (they no longer block):");
+    for (const s of o.staleHolding)
+      lines.push(`  ${s.name}  ${s.client}  idle ${age(s.idleSeconds)}  ${s.claims} claim(s)`);
+    lines.push(
+      "  once their work is safe: `tandem release --session <name> --force <paths>` (see `tandem claims --all`)",
+    );
+  }
+  if (o.awaitingApply.length) {
+    lines.push("", "Sub-agents awaiting apply:");
+    for (const r of o.awaitingApply)
+      lines.push(`  ${r.name}  (parent ${r.parent ?? "-"})  ${r.state}; ${r.capture}; ${r.apply}`);
+    lines.push("  look with `tandem sub show <name>`, bring the work in with `tandem sub apply <name>`");
+  }
+  lines.push("", o.problems.length ? "Problems:" : "No problems.");
+  for (const p of o.problems) lines.push(`  ✗ ${p}`);
+  if (o.problems.length) lines.push("  `tandem doctor` lists each with its fix");
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,136 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildOverview, renderOverview } from "../../src/status/overview.js";
+import { tandem } from "../helpers/cli.js";
+import { claudeWrite, fakeAgent, hook } from "../helpers/hooks.js";
+import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
+
+// A person's shell: no session flag or variable, no client variables, no agent among its ancestors.
+const PLAIN = { TANDEM_SESSION: undefined, CLAUDE_CODE_SESSION_ID: undefined, CODEX_THREAD_ID: undefined };
+
+function withAgent(): string {
+  const repo = initRepo(join(tempDir(), "repo"));
+  const agent = fakeAgent();
+  hook("claude-code", "pre-tool-use", claudeWrite(repo, "sess-A", "a.ts"), { cwd: repo, env: agent });
+  expect(
+    tandem(["task", "fix the parser"], { cwd: repo, env: { CLAUDE_CODE_SESSION_ID: "sess-A" } }).code,
+  ).toBe(0);
+  return repo;
+}
+
+describe("a person's tandem status", () => {
+  it("prints the repository overview from a plain shell, even with one agent live, and exits 0", () => {
+    const repo = withAgent();
+    const r = tandem(["status"], { cwd: repo, env: PLAIN });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Tandem in /);
+    expect(r.stdout).toMatch(
+      /Live sessions \(1\):\n {2}agent-\w+ {2}claude-code {2}\d+s {2}1 claim\(s\) {2}fix the parser/,
+    );
+    expect(r.stdout).toMatch(/No problems\./);
+    expect(r.stdout).not.toMatch(/tandem status: agent-/);
+  });
+
+  it("gives the same overview as data with --json", () => {
+    const repo = withAgent();
+    const r = tandem(["status", "--json"], { cwd: repo, env: PLAIN });
+    expect(r.code).toBe(0);
+    const o = (JSON.parse(r.stdout) as { ok: boolean; overview: Record<string, unknown> }).overview;
+    expect(o.live).toEqual([
+      expect.objectContaining({ client: "claude-code", task: "fix the parser", claims: 1 }),
+    ]);
+    expect(o).toMatchObject({ staleHolding: [], awaitingApply: [], problems: [] });
+  });
+
+  it("lists config problems and hook errors under Problems", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    writeFiles(repo, { ".tandem/config.jsonc": '{ "freshnessSeconds": "soon" }' });
+    hook("claude-code", "pre-tool-use", "{not json", { cwd: repo });
+    const r = tandem(["status"], { cwd: repo, env: PLAIN });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/No live agent sessions\./);
+    expect(r.stdout).toMatch(/✗ config: .*freshnessSeconds/);
+    expect(r.stdout).toMatch(/✗ 1 hook error\(s\) in the last 24 h; see `tandem events --kind hook\.error`/);
+    expect(r.stdout).toMatch(/`tandem doctor` lists each with its fix/);
+  });
+
+  it("keeps an agent's own box when the session is known", () => {
+    const repo = withAgent();
+    const r = tandem(["status"], { cwd: repo, env: { CLAUDE_CODE_SESSION_ID: "sess-A" } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\+-- tandem status: agent-\w+ -+\+$/m);
+    expect(r.stdout).not.toMatch(/Live sessions/);
+  });
+
+  it("still refuses --end-turn without a session: it proves one session's own work", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    const r = tandem(["status", "--end-turn"], { cwd: repo, env: PLAIN });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot tell which agent session this is; pass --session/);
+  });
+});
+
+describe("the overview's rows", () => {
+  const now = 1_000_000_000;
+  const view = {
+    id: "x",
+    nativeId: "n",
+    kind: "session" as const,
+    parentId: null,
+    activity: "",
+    task: null,
+    startedAt: now - 120_000,
+    lastSeen: now - 3_600_000,
+  };
+  it("puts stale sessions holding claims and finished, unapplied sub-agents in their sections", () => {
+    const o = buildOverview({
+      now,
+      problems: [],
+      sessions: [
+        { ...view, name: "live-one", client: "codex", live: true, ended: false, claims: 2 },
+        { ...view, name: "stale-one", client: "claude-code", live: false, ended: false, claims: 3 },
+        { ...view, name: "stale-empty", client: "claude-code", live: false, ended: false, claims: 0 },
+        { ...view, name: "ended-one", client: "cursor", live: false, ended: true, claims: 1 },
+      ],
+      subagents: [
+        {
+          name: "kid",
+          parent: "live-one",
+          client: "codex",
+          state: "exited 0",
+          capture: "captured",
+          apply: "not applied",
+          running: false,
+          problem: false,
+        },
+        {
+          name: "busy",
+          parent: "live-one",
+          client: "codex",
+          state: "running",
+          capture: "-",
+          apply: "not applied",
+          running: true,
+          problem: false,
+        },
+        {
+          name: "done",
+          parent: "live-one",
+          client: "codex",
+          state: "exited 0",
+          capture: "captured",
+          apply: "applied",
+          running: false,
+          problem: false,
+        },
+      ],
+    });
+    expect(o.live.map((s) => [s.name, s.ageSeconds, s.claims])).toEqual([["live-one", 120, 2]]);
+    expect(o.staleHolding.map((s) => [s.name, s.idleSeconds])).toEqual([["stale-one", 3600]]);
+    expect(o.awaitingApply.map((r) => r.name)).toEqual(["kid"]);
+    const text = renderOverview("/r", o);
+    expect(text).toMatch(/stale-one {2}claude-code {2}idle 1h {2}3 claim\(s\)/);
+    expect(text).toMatch(/kid {2}\(parent live-one\).*not applied/);
+    expect(text).toMatch(/tandem sub apply <name>/);
+  });
+});

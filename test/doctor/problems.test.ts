@@ -1,0 +1,106 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { hookErrorFinding, parseSince } from "../../src/doctor/hook-errors.js";
+import { tandem } from "../helpers/cli.js";
+import { hook } from "../helpers/hooks.js";
+import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
+
+const NO_CODEX = { PATH: "/usr/bin:/bin" };
+
+function wired(): string {
+  const repo = initRepo(join(tempDir(), "repo"));
+  expect(tandem(["init", "--clients", "claude-code"], { cwd: repo, env: NO_CODEX }).code).toBe(0);
+  return repo;
+}
+
+describe("tandem doctor reports every problem it lists", () => {
+  it("reports hook errors of the last day with the newest message and the events command", () => {
+    const repo = wired();
+    hook("claude-code", "pre-tool-use", "{not json", { cwd: repo });
+    const r = tandem(["doctor"], { cwd: repo, env: NO_CODEX });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✗ hook errors: 1 hook error\(s\) since .*; newest at .*payload is not JSON/);
+    expect(r.stdout).toContain("tandem events --kind hook.error");
+    expect(r.stdout).not.toContain("No problems found");
+  });
+
+  it("no longer counts hook errors older than --since", () => {
+    const repo = wired();
+    hook("claude-code", "pre-tool-use", "{not json", { cwd: repo });
+    const later = new Date(Date.now() + 60_000).toISOString();
+    const r = tandem(["doctor", "--since", later], { cwd: repo, env: NO_CODEX });
+    expect(r.stdout).toMatch(/✓ hook errors: none since/);
+    expect(r.code).toBe(0);
+  });
+
+  it("refuses a --since it cannot read and says what it accepts", () => {
+    const repo = wired();
+    const r = tandem(["doctor", "--since", "yesterdayish"], { cwd: repo, env: NO_CODEX });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/neither a duration .* nor a date\/time; try `tandem doctor --since 24h`/);
+  });
+
+  it("reports a repository where init never ran, with the command to run", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    const r = tandem(["doctor"], { cwd: repo, env: NO_CODEX });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✗ init: no client calls Tandem's hooks here: `tandem init` has not run/);
+    expect(r.stdout).toMatch(/fix: run `tandem init` \(once per clone/);
+  });
+
+  it("reads a .claude/settings.json with // comments as wired", () => {
+    const repo = wired();
+    const file = join(repo, ".claude", "settings.json");
+    writeFileSync(file, `// team settings\n${readFileSync(file, "utf8")}`);
+    const r = tandem(["doctor"], { cwd: repo, env: NO_CODEX });
+    expect(r.stdout).not.toMatch(/claude-code: not wired/);
+    expect(r.stdout).toMatch(/✓ client hooks: claude-code and the git hooks are wired and current/);
+    expect(r.code).toBe(0);
+  });
+
+  it("still reports a broken config and exits 1", () => {
+    const repo = wired();
+    writeFiles(repo, { ".tandem/config.jsonc": '{ "freshnessSeconds": "soon" }' });
+    const r = tandem(["doctor"], { cwd: repo, env: NO_CODEX });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✗ config: .*freshnessSeconds/);
+  });
+
+  it("exits 0 with no problems right after init", () => {
+    const r = tandem(["doctor"], { cwd: wired(), env: NO_CODEX });
+    expect(r.stdout).toMatch(/✓ hook errors: none since/);
+    expect(r.stdout).toMatch(/No problems found\./);
+    expect(r.code).toBe(0);
+  });
+});
+
+describe("doctor's hook error decisions", () => {
+  const now = Date.parse("2026-03-01T12:00:00Z");
+  it.each([
+    ["30m", now - 30 * 60_000],
+    ["2h", now - 2 * 3_600_000],
+    ["7d", now - 7 * 86_400_000],
+    ["2026-02-28T09:00:00Z", Date.parse("2026-02-28T09:00:00Z")],
+    ["soonish", null],
+    ["5y", null],
+  ])("reads --since %s", (text, expected) => {
+    expect(parseSince(text, now)).toBe(expected);
+  });
+
+  it("names the count and the newest error, whatever the order", () => {
+    const f = hookErrorFinding(
+      [
+        { ts: now - 10, message: "newest" },
+        { ts: now - 100, message: "older" },
+      ],
+      now - 1000,
+    );
+    expect(f).toMatchObject({ level: "problem", check: "hook errors" });
+    expect(f.detail).toMatch(/^2 hook error\(s\) since .*: newest$/);
+  });
+
+  it("is fine with no errors", () => {
+    expect(hookErrorFinding([], now).level).toBe("ok");
+  });
+});
