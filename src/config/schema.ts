@@ -22,6 +22,14 @@ const clientLaunch = () =>
 const buildConfigFileSchema = () =>
   z.strictObject({
     $schema: z.optional(z.string()),
+    // How `tandem init` was run, so `init --check`, `doctor` and a re-run keep the team's choice.
+    init: z.optional(
+      z.strictObject({
+        command: z.optional(z.string().check(z.minLength(1))),
+        clients: z.optional(z.array(z.enum(["claude-code", "codex", "cursor"]))),
+        gitHooks: z.optional(z.boolean()),
+      }),
+    ),
     agents: z.optional(
       z.strictObject({
         stopRitual: z.optional(z.enum(["enforce", "observe", "off"])),
@@ -64,6 +72,10 @@ const ROOT_ENTRY = '{ "path": "<directory relative to the root>", "disposition":
 
 export const ALLOWED: Readonly<Record<string, string>> = {
   $schema: "a string (the URL of a JSON schema)",
+  "init.command": 'a command ending in tandem, e.g. "tandem" or "node_modules/.bin/tandem"',
+  "init.clients": 'a list of "claude-code", "codex", "cursor"',
+  "init.clients[]": '"claude-code", "codex" or "cursor"',
+  "init.gitHooks": "true or false",
   "agents.stopRitual": 'one of "enforce", "observe" or "off"',
   "agents.requireGitFinalization": "true or false",
   "agents.finalizationRoots": `a list of ${ROOT_ENTRY}`,

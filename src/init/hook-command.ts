@@ -16,7 +16,7 @@ export function shellQuote(word: string): string {
  * The file of the running bundle. The bundle is CommonJS, so `require.main` names it; under the
  * test runner (ESM source) `require` does not exist and argv[1] is the best we have.
  */
-function runningScript(): string | null {
+export function runningScript(): string | null {
   const main = typeof require === "undefined" ? undefined : require.main?.filename;
   const file = main ?? process.argv[1];
   if (!file) return null;
@@ -24,10 +24,10 @@ function runningScript(): string | null {
 }
 
 /**
- * `"<node>" "<bundle>"`: pins the exact Node and Tandem that ran `init`, so hooks work without
- * Tandem on PATH (agents often run with a reduced PATH). `--command tandem` opts into PATH lookup.
+ * `"<node>" "<bundle>"`: the exact Node and Tandem that ran `init`. Works on this machine only, so
+ * it is the last resort (src/init/launcher.ts), for a Tandem neither on PATH nor in node_modules.
  */
-export function defaultLauncher(): string {
+export function pinnedLauncher(): string {
   const script = runningScript();
   if (!script) return "tandem";
   return `${shellQuote(process.execPath)} ${shellQuote(script)}`;

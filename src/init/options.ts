@@ -1,7 +1,11 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { CLIENT_NAMES } from "../clients/index.js";
 import type { ClientName } from "../clients/types.js";
-import { resolveRoot } from "../config/root.js";
+import { PROJECT_CONFIG, resolveRoot } from "../config/root.js";
+import type { ConfigFile } from "../config/schema.js";
 import { TandemError, UsageError } from "../errors.js";
+import { recordedInit } from "./init-record.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -34,4 +38,13 @@ export function initRoot(cwd: string, flag: string | undefined, env: Env): strin
     );
   }
   return resolved.root;
+}
+
+/** The `init` record of the project's config; null when absent or unreadable (init then decides anew). */
+export function readRecordedInit(root: string): ConfigFile["init"] | null {
+  try {
+    return recordedInit(readFileSync(join(root, PROJECT_CONFIG), "utf8"));
+  } catch {
+    return null;
+  }
 }

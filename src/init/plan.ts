@@ -4,7 +4,9 @@ import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
 import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
 import { flatFormat, flatWanted } from "./cursor-json.js";
 import { hasRegion, installRegion, regionLines, removeRegion } from "./git-hooks.js";
-import { CONFIG_TEMPLATE } from "./project-config.js";
+import { type InitRecord, withRecord } from "./init-record.js";
+import { anchored } from "./launcher.js";
+import { CONFIG_TEMPLATE, configTemplate } from "./project-config.js";
 import type { WantedHook } from "./reconcile.js";
 import { nestedFormat, nestedWanted } from "./settings-json.js";
 import type { FileState, Snapshot } from "./snapshot.js";
@@ -141,22 +143,33 @@ function clientsOf(s: Snapshot): ClientName[] {
   return (Object.keys(CLIENTS) as ClientName[]).filter((n) => s.settings[n] !== undefined);
 }
 
-function configPlan(state: FileState, mode: Mode): FilePlan {
+function configPlan(state: FileState, mode: Mode, record?: InitRecord): FilePlan {
   const base = { path: state.path, kind: "config" as const, executable: false, summary: "" };
   if (state.text === null) {
+    const after = record ? configTemplate(record) : CONFIG_TEMPLATE;
     return mode === "init"
-      ? { ...base, action: "create", after: CONFIG_TEMPLATE, changes: ["missing"] }
+      ? { ...base, action: "create", after, changes: ["missing"] }
       : { ...base, action: "unchanged", after: null, changes: [] };
   }
-  // Never overwritten, never removed: from the moment it exists it holds the project's settings.
+  // Only the `init` record is ever edited: everything else in it is the project's own settings.
+  const edit = mode === "init" && record ? withRecord(state.text, record) : null;
+  if (edit)
+    return {
+      ...base,
+      action: "update",
+      after: edit.text,
+      changes: [edit.change],
+      summary: "recorded how init ran",
+    };
   return { ...base, action: mode === "init" ? "unchanged" : "keep", after: state.text, changes: [] };
 }
 
-export function planInit(s: Snapshot, launcher: string): FilePlan[] {
+/** `record`, when given, is written into the config so later runs wire the same way. */
+export function planInit(s: Snapshot, launcher: string, record?: InitRecord): FilePlan[] {
   return [
-    ...clientsOf(s).map((n) => settingsPlan(n, s.settings[n]!, launcher, "init")),
-    configPlan(s.config, "init"),
-    ...gitHookPlans(s, (n, state) => gitHookInstall(n, state, launcher)),
+    ...clientsOf(s).map((n) => settingsPlan(n, s.settings[n]!, anchored(launcher, n, s.root), "init")),
+    configPlan(s.config, "init", record),
+    ...gitHookPlans(s, (n, state) => gitHookInstall(n, state, anchored(launcher, "git", s.root))),
   ];
 }
 

@@ -1,4 +1,5 @@
 import { DEFAULT_CONFIG } from "../config/schema.js";
+import { type InitRecord, templateInit } from "./init-record.js";
 
 /**
  * The `.tandem/config.jsonc` that `tandem init` creates: every key of docs/product.md §3, commented out
@@ -10,10 +11,11 @@ import { DEFAULT_CONFIG } from "../config/schema.js";
 const d = DEFAULT_CONFIG;
 const v = (value: unknown): string => JSON.stringify(value);
 
-export const CONFIG_TEMPLATE = `// Tandem project configuration, shared by every agent working in this repository.
+const TEMPLATE = `// Tandem project configuration, shared by every agent working in this repository.
 // Commit this file. Every key is optional: the values shown are the defaults.
 // To change a setting, uncomment its line (and the lines of the objects around it).
 {
+@INIT@
   // "agents": {
   //   // Whether Stop hooks may block the end of a turn: "enforce", "observe" or "off" (Codex never blocks).
   //   "stopRitual": ${v(d.stopRitual)},
@@ -46,3 +48,11 @@ export const CONFIG_TEMPLATE = `// Tandem project configuration, shared by every
   // }
 }
 `;
+
+/** Without an init record: every key commented out, so it parses to an empty config. */
+export const CONFIG_TEMPLATE = TEMPLATE.replace("@INIT@\n", "");
+
+/** What `tandem init` writes: the template with the wiring it chose recorded. */
+export function configTemplate(record: InitRecord): string {
+  return TEMPLATE.replace("@INIT@", templateInit(record));
+}

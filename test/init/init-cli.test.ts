@@ -43,7 +43,10 @@ describe("tandem init in a fresh repository", () => {
       { command: `${LAUNCHER} hook cursor before-shell-execution` },
     ]);
 
-    expect(readConfigFile(join(dir, ".tandem/config.jsonc"))).toEqual({});
+    // A bundle neither on PATH nor in node_modules is pinned, and a pinned command is not recorded.
+    expect(readConfigFile(join(dir, ".tandem/config.jsonc"))).toEqual({
+      init: { clients: ["claude-code", "codex", "cursor"], gitHooks: true },
+    });
     for (const name of ["pre-commit", "post-commit", "post-checkout"]) {
       const hook = join(dir, ".git/hooks", name);
       expect(statSync(hook).mode & 0o777).toBe(0o755);
@@ -215,9 +218,8 @@ describe("tandem init --check", () => {
     expect(res.code).toBe(1);
     expect(res.stdout.trim().split("\n")).toEqual([
       ".claude/settings.json: Stop hook missing",
-      ".cursor/hooks.json: missing",
       ".git/hooks/pre-commit: missing",
-      "3 differences; run `tandem init` to fix them.",
+      "2 differences; run `tandem init` to fix them.",
     ]);
     expect(tree(dir)).toEqual(before);
   });
@@ -225,13 +227,36 @@ describe("tandem init --check", () => {
   it("exits 1 on a stale launcher, naming what it found and what it wants", () => {
     const dir = repo();
     run(["init", "--clients", "codex", "--command", "npx tandem"], dir);
-    const res = run(["init", "--check", "--clients", "codex"], dir);
+    const res = run(["init", "--check", "--command", LAUNCHER], dir);
     expect(res.code).toBe(1);
     expect(res.stdout).toContain(
       `.codex/hooks.json: Stop hook differs: command is "npx tandem hook codex stop", want "${LAUNCHER} hook codex stop"`,
     );
     expect(res.stdout).toMatch(/\.git\/hooks\/pre-commit: Tandem block differs from `.*git-hook pre-commit/);
-    expect(run(["init", "--check", "--clients", "codex", "--command", "npx tandem"], dir).code).toBe(0);
+    expect(run(["init", "--check"], dir).code).toBe(0);
+  });
+
+  it("keeps the recorded choice: after init --command tandem --clients claude-code, --check is up to date", () => {
+    const dir = repo();
+    const res = run(["init", "--command", "tandem", "--clients", "claude-code"], dir);
+    expect(res.stdout).toContain("git hooks are not committed, so every clone runs `tandem init` once");
+    expect(readConfigFile(join(dir, ".tandem/config.jsonc"))?.init).toEqual({
+      command: "tandem",
+      clients: ["claude-code"],
+      gitHooks: true,
+    });
+    expect(run(["init", "--check"], dir)).toMatchObject({
+      code: 0,
+      stdout: `tandem init --check: ${dir} is up to date.\n`,
+    });
+    expect(run(["init"], dir).stdout).toContain("Already up to date.");
+    expect(existsSync(join(dir, ".codex/hooks.json"))).toBe(false);
+  });
+
+  it("warns that an absolute --command works on this machine only", () => {
+    const dir = repo();
+    const res = run(["init", "--clients", "cursor", "--command", LAUNCHER], dir);
+    expect(res.stdout).toMatch(/Warning: the hooks call absolute paths on this machine.*--command tandem/);
   });
 
   it("ignores the git hooks with --no-git-hooks and reports a missing config", () => {

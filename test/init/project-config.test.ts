@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig, readConfigFile } from "../../src/config/load.js";
 import { configFileSchema, DEFAULT_CONFIG } from "../../src/config/schema.js";
-import { CONFIG_TEMPLATE } from "../../src/init/project-config.js";
+import { CONFIG_TEMPLATE, configTemplate } from "../../src/init/project-config.js";
 import { tempDir } from "../helpers/repo.js";
 
 /** Leaf keys of the schema (records and arrays are leaves: their inner keys are user data). */
@@ -28,7 +28,8 @@ describe("the project config template", () => {
   it("mentions every key of the schema", () => {
     const keys = schemaKeys(configFileSchema()).filter((k) => k !== "$schema");
     expect(keys.length).toBeGreaterThan(8);
-    for (const key of keys) expect(CONFIG_TEMPLATE).toContain(`"${key.split(".").at(-1)}":`);
+    const text = configTemplate({ command: "tandem", clients: ["codex"], gitHooks: true });
+    for (const key of keys) expect(text).toContain(`"${key.split(".").at(-1)}":`);
   });
 
   it("shows the defaults: uncommenting every key line gives the default config", () => {

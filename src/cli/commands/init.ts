@@ -2,8 +2,11 @@ import { Command } from "commander";
 import { UsageError } from "../../errors.js";
 import { applyPlans } from "../../init/apply.js";
 import { checkCodexTrust, describeTrust, type TrustReport } from "../../init/codex-trust.js";
-import { checkLauncher, defaultLauncher, launcherNote } from "../../init/hook-command.js";
-import { initRoot, parseClients } from "../../init/options.js";
+import { checkLauncher, launcherNote, pinnedLauncher } from "../../init/hook-command.js";
+import type { InitRecord } from "../../init/init-record.js";
+import { installFacts } from "../../init/install-facts.js";
+import { chooseLauncher, explicitLauncher, type LauncherChoice } from "../../init/launcher.js";
+import { initRoot, parseClients, readRecordedInit } from "../../init/options.js";
 import { type FilePlan, planInit } from "../../init/plan.js";
 import {
   driftLines,
@@ -18,7 +21,7 @@ import type { Io } from "../context.js";
 
 interface InitOptions {
   clients?: string;
-  gitHooks: boolean;
+  gitHooks?: boolean;
   check?: boolean;
   dryRun?: boolean;
   command?: string;
@@ -34,13 +37,34 @@ export function reportRefusals(io: Io, root: string, plans: readonly FilePlan[])
   return refused.length > 0;
 }
 
+/** Flags first, then what `.tandem/config.jsonc` records, then what this install suggests. */
+function resolveChoice(
+  io: Io,
+  opts: InitOptions,
+  root: string,
+): { choice: LauncherChoice; record: InitRecord } {
+  const recorded = readRecordedInit(root);
+  const clients =
+    opts.clients === undefined && recorded?.clients?.length ? recorded.clients : parseClients(opts.clients);
+  const gitHooks = opts.gitHooks ?? recorded?.gitHooks ?? true;
+  const given = opts.command ?? recorded?.command;
+  const choice =
+    given === undefined
+      ? chooseLauncher(installFacts(root, io.env), pinnedLauncher())
+      : explicitLauncher(checkLauncher(given));
+  return { choice, record: { ...(choice.record ? { command: choice.launcher } : {}), clients, gitHooks } };
+}
+
+const ONCE_PER_CLONE =
+  "Commit the client files and .tandem/config.jsonc; git hooks are not committed, so every clone runs `tandem init` once.";
+
 async function runInit(io: Io, opts: InitOptions): Promise<void> {
   if (opts.check && opts.dryRun)
     throw new UsageError("--check and --dry-run cannot be combined; --check already writes nothing.");
-  const clients = parseClients(opts.clients);
-  const launcher = opts.command === undefined ? defaultLauncher() : checkLauncher(opts.command);
   const root = initRoot(io.cwd, opts.root, io.env);
-  const plans = planInit(readSnapshot(root, clients, opts.gitHooks), launcher);
+  const { choice, record } = resolveChoice(io, opts, root);
+  const { clients } = record;
+  const plans = planInit(readSnapshot(root, clients, record.gitHooks), choice.launcher, record);
   const mode: RunMode = opts.check ? "check" : opts.dryRun ? "dry-run" : "write";
   if (mode === "check") {
     io.out(opts.json ? formatJson(root, plans, "init", mode, null) : formatCheck(root, plans));
@@ -57,8 +81,8 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
     return;
   }
   io.out(formatSummary(root, plans, "init", mode));
-  const note = opts.command === undefined ? launcherNote(launcher) : null;
-  if (note) io.out(`${note}\n`);
+  const note = launcherNote(choice.launcher);
+  for (const line of [choice.warning, note, ONCE_PER_CLONE]) if (line) io.out(`${line}\n`);
   if (trust) io.out(`${describeTrust(trust)}\n`);
 }
 
@@ -66,12 +90,13 @@ export function initCommand(io: Io): Command {
   return new Command("init")
     .description("Wire Tandem's hooks into Claude Code, Codex, Cursor and git (idempotent)")
     .option("--clients <list>", "comma-separated: claude-code,codex,cursor (default: all three)")
-    .option("--no-git-hooks", "do not install the pre-commit, post-commit and post-checkout hooks")
+    .option("--git-hooks", "install the pre-commit, post-commit and post-checkout hooks (default)")
+    .option("--no-git-hooks", "do not install the git hooks (recorded in .tandem/config.jsonc)")
     .option("--check", "compare what init would write; exit 0 current, 1 drift (each difference printed)")
     .option("--dry-run", "print what would change, write nothing")
     .option(
       "--command <launcher>",
-      'how hooks start Tandem, e.g. "tandem" to use PATH (default: this node and bundle)',
+      'how hooks start Tandem, e.g. "tandem" (PATH) or "node_modules/.bin/tandem" (devDependency); default: how this tandem is installed, recorded in .tandem/config.jsonc',
     )
     .option("--json", "print the result as one JSON object")
     .addHelpText(
