@@ -1,6 +1,6 @@
 import type { LoadedConfig } from "../config/load.js";
 import { describeConfigProblem, shownSource } from "../config/problems.js";
-import type { Finding } from "./store-checks.js";
+import type { Finding } from "./finding.js";
 
 /**
  * The config as `doctor` reports it: each problem (a key or value Tandem could not use and fell

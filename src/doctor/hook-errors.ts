@@ -1,5 +1,5 @@
 import type { Db } from "../store/db.js";
-import type { Finding } from "./store-checks.js";
+import type { Finding } from "./finding.js";
 
 /** Doctor looks back one day by default: long enough to span a night, short enough that old, fixed errors fade. */
 export const DEFAULT_SINCE_MS = 24 * 60 * 60 * 1000;

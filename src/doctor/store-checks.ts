@@ -8,15 +8,10 @@ import { type FailureEntry, readFailureLog } from "../store/failure-log.js";
 import { markCorrupt } from "../store/identity.js";
 import { SCHEMA_VERSION } from "../store/migrations.js";
 import { dumpProjections, rebuildProjections } from "../store/rebuild.js";
+import type { Finding } from "./finding.js";
 import { type HookErrorRow, readHookErrors } from "./hook-errors.js";
 
-export interface Finding {
-  level: "ok" | "info" | "problem";
-  check: string;
-  detail: string;
-  /** What to do about a problem. */
-  fix?: string;
-}
+export type { Finding } from "./finding.js";
 
 export interface StoreReport {
   file: string;

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { formatAge } from "../core/liveness.js";
 import { sessionViews } from "../sessions/view.js";
 import { dbFile, openDb } from "../store/db.js";
-import type { Finding } from "./store-checks.js";
+import type { Finding } from "./finding.js";
 
 export function nodeFinding(version = process.versions.node): Finding {
   const major = Number(version.split(".")[0]);

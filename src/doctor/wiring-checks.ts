@@ -15,7 +15,7 @@ import { parseOurCommand } from "../init/hook-command.js";
 import { type FilePlan, planInit } from "../init/plan.js";
 import { driftLines } from "../init/report.js";
 import { readSnapshot } from "../init/snapshot.js";
-import type { Finding } from "./store-checks.js";
+import type { Finding } from "./finding.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
