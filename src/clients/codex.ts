@@ -13,7 +13,7 @@ const EVENTS: WiredEvent[] = [
 /**
  * Codex drops any output with a field its schema lacks, so only the exact
  * shapes of its embedded schemas are produced here. Stop never blocks: a
- * continuation can replace the answer the user was meant to see (ADR 0051),
+ * continuation can replace the answer the user was meant to see (docs/clients.md §2.3),
  * so even a blocking verdict renders as silence.
  */
 function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
