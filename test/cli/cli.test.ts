@@ -167,8 +167,10 @@ describe("the tandem command line", () => {
   it("doctor reports schema, integrity and counts, and --rebuild replays identically", () => {
     const { repo, db } = repoWithLedger(400);
     db.close();
+    // A wired repository: one never initialised is itself a problem doctor reports (exit 1).
+    expect(tandem(["init", "--clients", "claude-code"], { cwd: repo }).code).toBe(0);
     const res = tandem(["doctor"], { cwd: repo });
-    expect(res.code).toBe(0);
+    expect(res.code, res.stdout).toBe(0);
     expect(res.stdout).toMatch(/✓ schema: schema version \d/);
     expect(res.stdout).toMatch(/✓ integrity/);
     expect(res.stdout).toMatch(/✓ events: every event matches its schema/);

@@ -23,6 +23,9 @@ export interface World {
 
 export function twoSessions(): World {
   const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n" });
+  // Wired as a user's repository is, so doctor's verdict speaks of the store alone.
+  const init = tandem(["init", "--clients", "claude-code"], { cwd: repo });
+  if (init.code !== 0) throw new Error(`tandem init failed: ${init.stderr}`);
   const a = fakeAgent();
   const b = fakeAgent();
   const first = hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo, env: a });
