@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ApplyStep, planResume, type ResumeFacts } from "../../src/subagents/apply/plan.js";
 import type { GateFacts } from "../../src/subagents/apply/preflight.js";
+import { finishedChild } from "./sub-fixture.js";
 
 const F = "f".repeat(40);
 const H = "a".repeat(40);
@@ -16,15 +17,7 @@ const gate: GateFacts = {
   wiring: [],
   allowConfig: false,
   subId: "sub_1",
-  child: {
-    inProgress: null,
-    conflictMarkers: [],
-    allowInProgress: false,
-    allowConflictMarkers: false,
-    worktree: "/child",
-    branch: "b",
-    subId: "sub_1",
-  },
+  child: finishedChild("/child"),
 };
 
 /** An apply that crashed after `git am` landed the series, with an uncommitted patch still to apply. */

@@ -8,6 +8,7 @@ import {
 } from "../../src/subagents/apply/reconcile.js";
 import { childEnv } from "../../src/subagents/lifecycle/child-env.js";
 import { launchLine } from "../../src/subagents/lifecycle/launch.js";
+import { finishedChild } from "./sub-fixture.js";
 
 const F = "f".repeat(40);
 const H = "a".repeat(40);
@@ -102,16 +103,7 @@ const facts = (over: Partial<PreflightFacts>): PreflightFacts => ({
   wiring: [],
   allowConfig: false,
   subId: "sub_1",
-  // A capture of finished work (capture-gate.test.ts covers the other states).
-  child: {
-    inProgress: null,
-    conflictMarkers: [],
-    allowInProgress: false,
-    allowConflictMarkers: false,
-    worktree: "/w",
-    branch: "b",
-    subId: "sub_1",
-  },
+  child: finishedChild("/w"),
   head: H,
   expectedHead: null,
   anchor: F,

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { git, splitZ } from "../../src/git/run.js";
+import type { ChildStateFacts } from "../../src/subagents/apply/capture-gate.js";
 import { type RunResult, tandem } from "../helpers/cli.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 
@@ -95,4 +96,17 @@ export function stagedNames(dir: string): string[] {
 
 export function expectOk(r: RunResult): void {
   expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+}
+
+/** The child-state facts of a capture of finished work (capture-gate tests cover the other states). */
+export function finishedChild(worktree: string, subId = "sub_1"): ChildStateFacts {
+  return {
+    inProgress: null,
+    conflictMarkers: [],
+    allowInProgress: false,
+    allowConflictMarkers: false,
+    worktree,
+    branch: "b",
+    subId,
+  };
 }

@@ -4,7 +4,15 @@ import { describe, expect, it } from "vitest";
 import { type GateFacts, gates } from "../../src/subagents/apply/preflight.js";
 import { tandem } from "../helpers/cli.js";
 import { g, writeFiles } from "../helpers/repo.js";
-import { expectOk, runScript, type SubRepo, sub, subRepo, targetState } from "./sub-fixture.js";
+import {
+  expectOk,
+  finishedChild,
+  runScript,
+  type SubRepo,
+  sub,
+  subRepo,
+  targetState,
+} from "./sub-fixture.js";
 
 /** A repository wired by `tandem init` (its hook settings and config committed), to apply into. */
 function wiredRepo(): SubRepo {
@@ -148,16 +156,7 @@ const gate = (over: Partial<GateFacts>): GateFacts => ({
   wiring: [{ path: ".claude/settings.json", what: "Claude Code's hooks" }],
   allowConfig: false,
   subId: "sub_1",
-  // A capture of finished work (capture-gate.test.ts covers the other states).
-  child: {
-    inProgress: null,
-    conflictMarkers: [],
-    allowInProgress: false,
-    allowConflictMarkers: false,
-    worktree: "/w/child",
-    branch: "b",
-    subId: "sub_1",
-  },
+  child: finishedChild("/w/child"),
   ...over,
 });
 
