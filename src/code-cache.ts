@@ -12,15 +12,19 @@ export interface Loaded<T> {
 /**
  * Loads a CommonJS bundle the way `require` would, but through V8's code cache
  * (`<file>.<key>.v8cache`, written beside the bundle after the first run, once
- * the functions that run have been compiled). Compiling the hook bundle was the
+ * the functions that run have been compiled; `cacheFile` puts it elsewhere, e.g. beside
+ * our bundle for a dependency's file). Compiling the hook bundle was the
  * largest cost left in a hook call on Node 20, which has no compile cache of
  * its own. One cache per `key` (a command, a hook event): a cache holds only the
  * functions its first run compiled, so `sub apply` must not live on the cache
  * `sub run` left. V8 verifies the cache against the source and its own version
  * and flags; a rejected or missing cache just means a normal compile.
  */
-export function loadWithCodeCache<T>(file: string, key: string): Loaded<T> {
-  const cacheFile = `${file}.${key}.v8cache`;
+export function loadWithCodeCache<T>(
+  file: string,
+  key: string,
+  cacheFile = `${file}.${key}.v8cache`,
+): Loaded<T> {
   let cached: Buffer | undefined;
   try {
     cached = readFileSync(cacheFile);

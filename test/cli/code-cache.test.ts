@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, statSync, symlinkSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TANDEM_BIN } from "../helpers/cli.js";
@@ -43,5 +43,32 @@ describe("the V8 code cache", () => {
       "cli.cjs.sub-list.v8cache",
       "hook.cjs.hook-notification.v8cache",
     ]);
+  });
+
+  it("loads the shell parser only for commands the quick parser cannot read, through its own cache", () => {
+    const bin = privateDist();
+    const repo = initRepo(join(tempDir(), "repo"));
+    const parserCache = join(dirname(bin), "mvdan-sh.v8cache");
+    const shell = (command: string, id: string) =>
+      run(
+        bin,
+        repo,
+        ["hook", "claude-code", "pre-tool-use"],
+        JSON.stringify({
+          session_id: "s1",
+          cwd: repo,
+          hook_event_name: "PreToolUse",
+          tool_name: "Bash",
+          tool_input: { command },
+          tool_use_id: id,
+        }),
+      );
+    expect(shell("npm test 2>&1 | tail -5", "t1").code).toBe(0);
+    expect(existsSync(parserCache)).toBe(false);
+    const first = shell('echo "$HOME" > out.txt', "t2");
+    expect(existsSync(parserCache)).toBe(true);
+    const written = statSync(parserCache).mtimeMs;
+    expect(shell('echo "$HOME" > out.txt', "t3")).toEqual(first);
+    expect(statSync(parserCache).mtimeMs).toBe(written);
   });
 });

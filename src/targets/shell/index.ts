@@ -2,7 +2,8 @@
  * Write targets of a shell command (docs/product.md §4.3 step 1, docs/clients.md §5 step 1).
  *
  * The command is parsed with mvdan/sh (the `mvdan-sh` package, loaded on first use;
- * see docs/decisions/0003-shell-parser.md) and walked: output redirections and the
+ * see docs/decisions/0003-shell-parser.md) — or, when it is plain enough, by
+ * quick-parse.ts into the same tree without loading mvdan-sh (decision 0010) — and walked: output redirections and the
  * operands of well-known mutating commands are write targets; `apply_patch`
  * heredocs are returned for the patch parser; git commands that can destroy or
  * commit work are listed for the impact reader; a `tandem hook` call is flagged.
@@ -30,6 +31,7 @@ import { homedir } from "node:os";
 import { Expander } from "./expand.js";
 import type { ListDir } from "./glob.js";
 import { loadParser, type Parser, parseErrorMessage, withGoStacks } from "./load.js";
+import { NeedsFullParser, quickParse, quickParser } from "./quick-parse.js";
 import type { ShFile } from "./syntax.js";
 import { Tree } from "./tree.js";
 import type { ShellTargets } from "./types.js";
@@ -49,6 +51,8 @@ export interface ShellTargetOptions {
   listDir?: ListDir;
   /** How many names globs and brace lists may produce before the command is opaque. */
   globLimit?: number;
+  /** false: always parse with mvdan-sh, never the quick parser (tests compare the two). */
+  quick?: boolean;
 }
 
 const GLOB_LIMIT = 10_000;
@@ -61,6 +65,15 @@ export async function extractShellTargets(
   command: string,
   options: ShellTargetOptions = {},
 ): Promise<ShellTargets> {
+  const quick = options.quick === false ? null : quickParse(command);
+  if (quick) {
+    try {
+      return extractWith(quickParser, quick, options);
+    } catch (err) {
+      // A script inside (`sh -c '…'`) needs mvdan-sh: walk the whole command with it.
+      if (!(err instanceof NeedsFullParser)) throw err;
+    }
+  }
   let parser: Parser;
   try {
     parser = await loadParser();
@@ -68,7 +81,15 @@ export async function extractShellTargets(
     // A broken install must not take the hook down with it.
     return unreadable(command, `shell parser unavailable: ${parseErrorMessage(err)}`);
   }
-  return withGoStacks(() => extractWith(parser, command, options));
+  return withGoStacks(() => {
+    let file: ShFile;
+    try {
+      file = parser.parse(command);
+    } catch (err) {
+      return unreadable(command, parseErrorMessage(err));
+    }
+    return extractWith(parser, file, options);
+  });
 }
 
 function unreadable(command: string, error: string): ShellTargets {
@@ -77,13 +98,7 @@ function unreadable(command: string, error: string): ShellTargets {
   return { writes: [], patches: [], gitCalls: [], tandemHook, wiringCommands: [], opaque: true, error };
 }
 
-function extractWith(parser: Parser, command: string, options: ShellTargetOptions): ShellTargets {
-  let file: ShFile;
-  try {
-    file = parser.parse(command);
-  } catch (err) {
-    return unreadable(command, parseErrorMessage(err));
-  }
+function extractWith(parser: Parser, file: ShFile, options: ShellTargetOptions): ShellTargets {
   const home = options.home ?? homedir();
   const tree = new Tree(parser.syntax);
   const words = new Expander(tree, {
@@ -96,6 +111,7 @@ function extractWith(parser: Parser, command: string, options: ShellTargetOption
   try {
     walker.walkFile(file, { cwd: "", vars: new Map([["HOME", { value: home, exported: true }]]) });
   } catch (err) {
+    if (err instanceof NeedsFullParser) throw err;
     // A node shape we did not expect must not crash a hook: report what we have.
     return { ...walker.result(), opaque: true, error: `shell walk failed: ${parseErrorMessage(err)}` };
   }

@@ -12,6 +12,7 @@ import { expansionsIn } from "./expansions.js";
 import { Findings } from "./findings.js";
 import { andThen, either, negate, type Outcome, orElse, same } from "./flow.js";
 import type { Parser } from "./load.js";
+import { NeedsFullParser } from "./quick-parse.js";
 import { heredocBody, isDescriptor, redirectKind } from "./redirects.js";
 import { forgetVars, LOST, mergeScopes, restoreVars, withEnv } from "./scope.js";
 import type {
@@ -270,7 +271,8 @@ export class Walker extends Findings implements Runner, StatementWalker {
       // A loop body or function walked again hands in the same script: parse it once.
       file = this.scripts.get(script) ?? this.parser.parse(script);
       this.scripts.set(script, file);
-    } catch {
+    } catch (err) {
+      if (err instanceof NeedsFullParser) throw err; // the quick walk gives way to mvdan-sh
       this.markOpaque();
       return LOST;
     }
