@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { launcherProblem, launcherWords } from "../../src/doctor/wiring-checks.js";
 import { ensureClients } from "../e2e/harness/install-clients.js";
 import { writeCodexConfig } from "../e2e/harness/run-codex.js";
-import { tandem } from "../helpers/cli.js";
+import { PIN, tandem } from "../helpers/cli.js";
 import { claudeWrite, fakeAgent, hook } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
@@ -12,7 +12,7 @@ const NO_CODEX = { PATH: "/usr/bin:/bin" };
 
 function wired(clients = "claude-code,codex,cursor") {
   const repo = initRepo(join(tempDir(), "repo"));
-  expect(tandem(["init", "--clients", clients], { cwd: repo, env: NO_CODEX }).code).toBe(0);
+  expect(tandem(["init", ...PIN, "--clients", clients], { cwd: repo, env: NO_CODEX }).code).toBe(0);
   return repo;
 }
 
