@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { shellQuote } from "../init/hook-command.js";
 
 export interface Run {
   code: number;
@@ -92,7 +93,9 @@ export class World {
     this.git(["init", "-q", "-b", "main"]);
     this.write("README.md", "# demo project\n");
     this.write("src/app.ts", "export const answer = 41;\n");
-    const init = this.tandem(["init", "--clients", "claude-code,codex"]);
+    // A throwaway repository on this machine: pinning this node and bundle is right here.
+    const pinned = `${shellQuote(process.execPath)} ${shellQuote(this.bin)}`;
+    const init = this.tandem(["init", "--command", pinned, "--clients", "claude-code,codex"]);
     if (init.code !== 0) throw new Error(`tandem init failed: ${init.stderr}`);
     for (const args of [
       ["add", "-A"],

@@ -11,7 +11,9 @@ import {
   findOnPath,
   type TrustDeps,
 } from "../init/codex-trust.js";
-import { parseOurCommand } from "../init/hook-command.js";
+import { parseOurCommand, shellQuote } from "../init/hook-command.js";
+import { unanchored } from "../init/launcher.js";
+import { readRecordedInit } from "../init/options.js";
 import { type FilePlan, planInit } from "../init/plan.js";
 import { driftLines } from "../init/report.js";
 import { readSnapshot } from "../init/snapshot.js";
@@ -31,7 +33,7 @@ function commandsIn(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-/** The launcher part of our hook commands (`<launcher> hook <client> <event>`). */
+/** The launcher part of our hook commands (`<launcher> hook <client> <event>`), as init records it. */
 function launchersOf(text: string | null): string[] {
   if (text === null) return [];
   // Settings files may hold comments and trailing commas, as init and deinit accept (issue 13).
@@ -40,7 +42,7 @@ function launchersOf(text: string | null): string[] {
   if (errors.length > 0) return [];
   return commandsIn(parsed)
     .filter((c) => parseOurCommand(c) !== null)
-    .map((c) => c.replace(/\s+hook\s+\S+\s+\S+\s*$/, ""));
+    .map((c) => unanchored(c.replace(/\s+hook\s+\S+\s+\S+\s*$/, "")));
 }
 
 /** Splits a launcher into words, honouring the single/double quotes init writes. */
@@ -82,25 +84,66 @@ function wiredClients(root: string): { clients: ClientName[]; launchers: Set<str
   return { clients, launchers };
 }
 
-function driftFindings(root: string, plans: FilePlan[], launcher: string): Finding[] {
-  const fix = `run \`tandem init --command '${launcher}'\` (or \`tandem init\` to switch hooks to this tandem)`;
+/** What `tandem doctor` compares against: the recorded choice, else what the files hold. */
+interface Expected {
+  launcher: string;
+  /** Whether the launcher comes from `.tandem/config.jsonc` (then plain `tandem init` restores it). */
+  recorded: boolean;
+  clients: ClientName[];
+  gitHooks: boolean;
+}
+
+function expectedWiring(root: string, wired: ClientName[], launchers: Set<string>): Expected {
+  const record = readRecordedInit(root);
+  // Clients wired by hand or by an earlier `init --clients` are still checked.
+  const clients = CLIENT_NAMES.filter((n) => wired.includes(n) || record?.clients?.includes(n));
+  const gitHooks = record?.gitHooks ?? true;
+  if (record?.command) return { launcher: record.command, recorded: true, clients, gitHooks };
+  return { launcher: [...launchers][0]!, recorded: false, clients, gitHooks };
+}
+
+function initFix(e: Expected): string {
+  return e.recorded
+    ? `run \`tandem init\`: it rewires with the launcher .tandem/config.jsonc records (\`${e.launcher}\`)`
+    : `run \`tandem init --command ${shellQuote(e.launcher)}\` (it also records that choice in .tandem/config.jsonc)`;
+}
+
+function driftFindings(root: string, plans: FilePlan[], e: Expected): Finding[] {
   return driftLines(root, plans).map((line) => ({
     level: "problem" as const,
     check: line.includes(".git") || line.includes("hooks/") ? "git hooks" : "client hooks",
     detail: line,
-    fix,
+    fix: initFix(e),
   }));
 }
 
-/** Client and git hook wiring, the launcher they call, and Codex trust (issue 7 item 3). */
+function launcherFinding(root: string, env: Env, e: Expected): Finding {
+  const problem = launcherProblem(e.launcher, root, env);
+  if (!problem)
+    return { level: "ok", check: "hook command", detail: `the hooks call \`${e.launcher}\`, which resolves` };
+  const fix = e.recorded
+    ? `install Tandem so that \`${e.launcher}\` starts it (README "Install"), or record another launcher with \`tandem init --command …\``
+    : "run `tandem init --command …` with a launcher that starts Tandem here (e.g. `tandem` after `npm install -g`)";
+  return {
+    level: "problem",
+    check: "hook command",
+    detail: `the hooks call \`${e.launcher}\`, but ${problem}`,
+    fix,
+  };
+}
+
+/**
+ * Client and git hook wiring compared with what `tandem init` would write for the choice
+ * `.tandem/config.jsonc` records, the launcher they call, and Codex trust (issue 7 item 3, issue 13).
+ */
 export async function checkWiring(
   root: string,
   env: Env,
   trustDeps: TrustDeps = defaultTrustDeps,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
-  const { clients, launchers } = wiredClients(root);
-  for (const name of CLIENT_NAMES.filter((n) => !clients.includes(n))) {
+  const { clients: wired, launchers } = wiredClients(root);
+  for (const name of CLIENT_NAMES.filter((n) => !wired.includes(n))) {
     findings.push({
       level: "info",
       check: "client hooks",
@@ -108,7 +151,7 @@ export async function checkWiring(
       fix: `if you use ${name} here, run \`tandem init --clients ${name}\``,
     });
   }
-  if (clients.length === 0) {
+  if (wired.length === 0) {
     findings.push({
       level: "problem",
       check: "init",
@@ -118,29 +161,21 @@ export async function checkWiring(
     });
     return findings;
   }
-  if (launchers.size > 1) {
+  const expected = expectedWiring(root, wired, launchers);
+  // With a record, each file that differs from it is listed below; without one, say they disagree.
+  if (!expected.recorded && launchers.size > 1) {
     findings.push({
       level: "problem",
       check: "client hooks",
       detail: `hooks start Tandem in ${launchers.size} different ways: ${[...launchers].join(" | ")}`,
-      fix: "run `tandem init` to make them all the same",
+      fix: "run `tandem init --command …` with the one launcher they should all use",
     });
   }
-  const launcher = [...launchers][0]!;
-  const problem = launcherProblem(launcher, root, env);
-  findings.push(
-    problem
-      ? {
-          level: "problem",
-          check: "hook command",
-          detail: `the hooks call \`${launcher}\`, but ${problem}`,
-          fix: "run `tandem init` from the Tandem you want the hooks to use",
-        }
-      : { level: "ok", check: "hook command", detail: `the hooks call \`${launcher}\`, which resolves` },
-  );
+  findings.push(launcherFinding(root, env, expected));
   let plans: FilePlan[];
   try {
-    plans = planInit(readSnapshot(root, clients, true), launcher).filter((p) => p.kind !== "config");
+    const snapshot = readSnapshot(root, expected.clients, expected.gitHooks);
+    plans = planInit(snapshot, expected.launcher).filter((p) => p.kind !== "config");
   } catch (err) {
     findings.push({
       level: "problem",
@@ -150,15 +185,15 @@ export async function checkWiring(
     });
     return findings;
   }
-  const drift = driftFindings(root, plans, launcher);
+  const drift = driftFindings(root, plans, expected);
   findings.push(...drift);
   if (drift.length === 0)
     findings.push({
       level: "ok",
       check: "client hooks",
-      detail: `${clients.join(", ")} and the git hooks are wired and current`,
+      detail: `${expected.clients.join(", ")}${expected.gitHooks ? " and the git hooks" : ""} are wired and current`,
     });
-  if (clients.includes("codex")) findings.push(await trustFinding(root, env, trustDeps));
+  if (expected.clients.includes("codex")) findings.push(await trustFinding(root, env, trustDeps));
   return findings;
 }
 

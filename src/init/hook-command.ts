@@ -25,7 +25,7 @@ export function runningScript(): string | null {
 
 /**
  * `"<node>" "<bundle>"`: the exact Node and Tandem that ran `init`. Works on this machine only, so
- * it is the last resort (src/init/launcher.ts), for a Tandem neither on PATH nor in node_modules.
+ * init offers it as a `--command` to pass on purpose, never as its default (src/init/launcher.ts).
  */
 export function pinnedLauncher(): string {
   const script = runningScript();

@@ -6,11 +6,15 @@ import { shellQuote } from "./hook-command.js";
  * How hooks start Tandem, decided from plain facts (pure). The committed client files must work on
  * every teammate's machine, so the default is a command that means the same thing everywhere:
  * `tandem` from PATH for a global install, the project's own `node_modules/.bin/tandem` for a
- * devDependency. Absolute paths are used only when nothing portable would start this Tandem.
+ * devDependency. Absolute paths only when asked for with `--command` (issue 13): a silent default
+ * that works on one machine only would be committed and break every clone.
  */
 
 /** The devDependency form, relative to the project root; anchored per client by `anchored`. */
 export const PROJECT_LOCAL = "node_modules/.bin/tandem";
+
+/** Claude runs hooks in the session's current directory, so a project path starts from here. */
+const CLAUDE_ANCHOR = '"$CLAUDE_PROJECT_DIR"/';
 
 export interface InstallFacts {
   /** Real path of the running bundle, or null when unknown. */
@@ -21,10 +25,9 @@ export interface InstallFacts {
   onPath: string | null;
 }
 
+/** A launcher `init` writes and records in `.tandem/config.jsonc`. */
 export interface LauncherChoice {
   launcher: string;
-  /** Whether `.tandem/config.jsonc` records it (absolute paths stay out of committed files). */
-  record: boolean;
   /** Why the choice will not work on another machine, with what to do; null when portable. */
   warning: string | null;
 }
@@ -37,18 +40,29 @@ export function isPinned(launcher: string): boolean {
 const PINNED_WARNING =
   "Warning: the hooks call absolute paths on this machine, which do not exist on a teammate's. For a team, install Tandem (`npm install -g <git URL or tarball>`) and run `tandem init --command tandem`, or add it as a devDependency and run `npx tandem init`.";
 
-/** The default when `--command` is not given and `.tandem/config.jsonc` records none. */
-export function chooseLauncher(facts: InstallFacts, pinned: string): LauncherChoice {
+/**
+ * The default when `--command` is not given and `.tandem/config.jsonc` records none; null when
+ * nothing portable would start this Tandem (then `noPortableLauncher` says what to do).
+ */
+export function chooseLauncher(facts: InstallFacts): LauncherChoice | null {
   const { script, root, onPath } = facts;
-  if (script?.startsWith(join(root, "node_modules") + sep))
-    return { launcher: PROJECT_LOCAL, record: true, warning: null };
-  if (script && onPath === script) return { launcher: "tandem", record: true, warning: null };
-  return { launcher: pinned, record: false, warning: PINNED_WARNING };
+  if (script?.startsWith(join(root, "node_modules") + sep)) return { launcher: PROJECT_LOCAL, warning: null };
+  if (script && onPath === script) return { launcher: "tandem", warning: null };
+  return null;
 }
 
-/** A launcher given with `--command` is recorded as given; an absolute one gets the warning. */
+/** Why init refuses without `--command`, with the exact line that pins this Tandem on purpose. */
+export function noPortableLauncher(pinned: string): string {
+  return [
+    "this tandem is neither on PATH nor in the project's node_modules, so hooks written now would work on this machine only; nothing was written.",
+    "  For a team: install Tandem (`npm install -g <git URL or tarball>`, or `npm install -D <git URL or tarball>` as a devDependency) and re-run `tandem init` (`npx tandem init` for a devDependency).",
+    `  To pin this machine's Tandem on purpose: tandem init --command ${shellQuote(pinned)}`,
+  ].join("\n");
+}
+
+/** A launcher given with `--command` (or recorded) is used as given; an absolute one gets the warning. */
 export function explicitLauncher(launcher: string): LauncherChoice {
-  return { launcher, record: true, warning: isPinned(launcher) ? PINNED_WARNING : null };
+  return { launcher, warning: isPinned(launcher) ? PINNED_WARNING : null };
 }
 
 /** `node_modules/.bin/tandem`-like: a relative path, meaning "from the project root". */
@@ -65,10 +79,15 @@ function projectRelative(launcher: string): boolean {
  */
 export function anchored(launcher: string, target: ClientName | "git", root: string): string {
   if (!projectRelative(launcher)) return launcher;
-  if (target === "claude-code") return `"$CLAUDE_PROJECT_DIR"/${launcher}`;
+  if (target === "claude-code") return `${CLAUDE_ANCHOR}${launcher}`;
   if (target === "git") {
     const [first, ...rest] = launcher.split(" ");
     return [shellQuote(join(root, first!)), ...rest].join(" ");
   }
   return launcher;
+}
+
+/** The launcher as recorded, from one a hook target wrote (undoes `anchored` for Claude's form). */
+export function unanchored(launcher: string): string {
+  return launcher.startsWith(CLAUDE_ANCHOR) ? launcher.slice(CLAUDE_ANCHOR.length) : launcher;
 }

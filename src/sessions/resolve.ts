@@ -40,6 +40,12 @@ function fromClientEnv(db: Db, env: ResolveRequest["env"]): SessionRow[] {
   return out;
 }
 
+/** Whether the environment names a session (TANDEM_SESSION or a client's variable): an agent asks. */
+export function envNamesSession(env: ResolveRequest["env"]): boolean {
+  if (env.TANDEM_SESSION) return true;
+  return Object.values(CLIENTS).some((c) => c.sessionEnv.some((name) => Boolean(env[name])));
+}
+
 /** The nearest ancestor process that is a recorded agent (same pid and start stamp). */
 function fromAncestry(pid: number, among: SessionRow[]): SessionRow | null {
   const chain = ancestors(pid, 24);

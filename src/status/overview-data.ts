@@ -1,21 +1,85 @@
+import { accessSync, constants, existsSync } from "node:fs";
 import type { LoadedConfig } from "../config/load.js";
-import { shortConfigProblem } from "../config/problems.js";
+import { describeConfigProblem, shortConfigProblem } from "../config/problems.js";
 import { sessionViews } from "../sessions/view.js";
-import type { Db } from "../store/db.js";
+import { type Db, dbFile } from "../store/db.js";
+import { describeProblem, type StoreError, storeFix } from "../store/failure.js";
+import { readFailureLog } from "../store/failure-log.js";
 import { subagentRows } from "../subagents/lifecycle/rows.js";
-import { buildOverview, type Overview } from "./overview.js";
+import { buildOverview, type Overview, type OverviewProblem } from "./overview.js";
 
 const DAY_MS = 86_400_000;
+
+/** What went wrong with the store while the overview was read, if anything. */
+export interface StoreState {
+  stateDir: string;
+  /** The failure met opening or reading the store; the overview then shows no sessions. */
+  failed: StoreError | null;
+}
+
+const configProblems = (loaded: Pick<LoadedConfig, "problems">, root: string): OverviewProblem[] =>
+  loaded.problems.map((p) => ({
+    problem: `config: ${shortConfigProblem(p, root)}`,
+    fix: describeConfigProblem(p, root).fix,
+  }));
+
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+function storeProblem(problem: StoreError["problem"], file: string, detail: string): OverviewProblem {
+  return {
+    problem: `store: ${file} ${describeProblem(problem)} (${detail}); gated edits and commits are refused until it is fixed`,
+    fix: lowerFirst(storeFix(problem, file).replace(/^nothing was changed\. /, "")),
+  };
+}
+
+/**
+ * A store hooks cannot write refuses their gates, though a person's read still works. Asked of
+ * the file system (mode, immutable bit, read-only mount), so no lock is taken.
+ */
+function writeAccess(stateDir: string): OverviewProblem | null {
+  const file = dbFile(stateDir);
+  for (const path of [file, stateDir]) {
+    if (!existsSync(path)) continue;
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (err) {
+      return storeProblem(
+        "readonly",
+        file,
+        `${(err as NodeJS.ErrnoException).code ?? "no write access"} on ${path}`,
+      );
+    }
+  }
+  return null;
+}
+
+/** Hook calls the ledger could not take: `tandem doctor` groups them, `--reset` acknowledges them. */
+function failedHookCalls(stateDir: string): OverviewProblem | null {
+  const entries = readFailureLog(stateDir);
+  const last = entries[entries.length - 1];
+  if (!last) return null;
+  return {
+    problem: `${entries.length} hook call(s) failed and were logged beside the store; last at ${last.ts} in ${last.source}: ${last.message}`,
+    fix: "`tandem doctor` says why and what to do; then `tandem doctor --reset` acknowledges them",
+  };
+}
+
+function storeProblems(store: StoreState): OverviewProblem[] {
+  const { failed, stateDir } = store;
+  const met = failed ? storeProblem(failed.problem, failed.file, failed.detail) : writeAccess(stateDir);
+  return [met, failedHookCalls(stateDir)].filter((p): p is OverviewProblem => p !== null);
+}
 
 /** Reads what the overview shows from the store; the decisions are in buildOverview. */
 export function readOverview(
   db: Db | null,
   loaded: Pick<LoadedConfig, "config" | "problems">,
   root: string,
+  store: StoreState,
   now = Date.now(),
 ): Overview {
-  const problems = loaded.problems.map((p) => `config: ${shortConfigProblem(p, root)}`);
-  if (!db) return buildOverview({ sessions: [], subagents: [], problems, now });
+  const problems = [...storeProblems(store), ...configProblems(loaded, root)];
+  if (!db) return buildOverview({ sessions: null, subagents: [], problems, now });
   const views = sessionViews(db, loaded.config.freshnessSeconds, now);
   const started = new Map(
     (
@@ -32,7 +96,10 @@ export function readOverview(
     }
   ).n;
   if (errors > 0)
-    problems.push(`${errors} hook error(s) in the last 24 h; see \`tandem events --kind hook.error\``);
+    problems.push({
+      problem: `${errors} hook error(s) in the last 24 h`,
+      fix: "see them with `tandem events --kind hook.error`",
+    });
   return buildOverview({
     sessions: views.map((v) => ({ ...v, startedAt: started.get(v.id) ?? v.lastSeen })),
     subagents: subagentRows(db, views),

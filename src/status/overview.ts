@@ -1,18 +1,27 @@
 import type { SessionView } from "../sessions/view.js";
 import type { SubagentRow } from "../subagents/lifecycle/rows.js";
 
+/** Something wrong a person should fix, and how. */
+export interface OverviewProblem {
+  problem: string;
+  fix: string;
+}
+
 /** What a person sees from `tandem status` outside an agent: the repository, like `git status`. */
 export interface Overview {
+  /** False when the store could not be read: then nobody knows who is live (see problems). */
+  sessionsKnown: boolean;
   live: { name: string; client: string; task: string | null; ageSeconds: number; claims: number }[];
   staleHolding: { name: string; client: string; claims: number; idleSeconds: number }[];
   awaitingApply: { name: string; parent: string | null; state: string; capture: string; apply: string }[];
-  problems: string[];
+  problems: OverviewProblem[];
 }
 
 export interface OverviewInput {
-  sessions: readonly (SessionView & { startedAt: number })[];
+  /** null when the store could not be read. */
+  sessions: readonly (SessionView & { startedAt: number })[] | null;
   subagents: readonly SubagentRow[];
-  problems: readonly string[];
+  problems: readonly OverviewProblem[];
   now: number;
 }
 
@@ -21,8 +30,10 @@ const secs = (ms: number) => Math.max(0, Math.round(ms / 1000));
 /** Pure: sessions, sub-agents and problems into the overview's rows. */
 export function buildOverview(input: OverviewInput): Overview {
   const { now } = input;
-  const top = input.sessions.filter((s) => s.kind === "session");
+  const sessions = input.sessions ?? [];
+  const top = sessions.filter((s) => s.kind === "session");
   return {
+    sessionsKnown: input.sessions !== null,
     live: top
       .filter((s) => s.live)
       .map((s) => ({
@@ -32,7 +43,7 @@ export function buildOverview(input: OverviewInput): Overview {
         ageSeconds: secs(now - s.startedAt),
         claims: s.claims,
       })),
-    staleHolding: input.sessions
+    staleHolding: sessions
       .filter((s) => !s.live && !s.ended && s.claims > 0)
       .map((s) => ({
         name: s.name,
@@ -58,7 +69,8 @@ export function age(seconds: number): string {
 /** The overview as text; each section says what to do when it holds something. */
 export function renderOverview(root: string, o: Overview): string {
   const lines = [`Tandem in ${root}`, ""];
-  lines.push(o.live.length ? `Live sessions (${o.live.length}):` : "No live agent sessions.");
+  const none = o.sessionsKnown ? "No live agent sessions." : "Sessions unknown: the store cannot be read.";
+  lines.push(o.live.length ? `Live sessions (${o.live.length}):` : none);
   for (const s of o.live)
     lines.push(
       `  ${s.name}  ${s.client}  ${age(s.ageSeconds)}  ${s.claims} claim(s)  ${s.task ?? "(no task set)"}`,
@@ -78,7 +90,7 @@ export function renderOverview(root: string, o: Overview): string {
     lines.push("  look with `tandem sub show <name>`, bring the work in with `tandem sub apply <name>`");
   }
   lines.push("", o.problems.length ? "Problems:" : "No problems.");
-  for (const p of o.problems) lines.push(`  ✗ ${p}`);
-  if (o.problems.length) lines.push("  `tandem doctor` lists each with its fix");
+  for (const p of o.problems) lines.push(`  ✗ ${p.problem}`, `      fix: ${p.fix}`);
+  if (o.problems.length) lines.push("  `tandem doctor` checks the store, wiring and config in full");
   return `${lines.join("\n")}\n`;
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ensureSession } from "../../src/sessions/register.js";
 import { openDb } from "../../src/store/db.js";
 import { appendOne, write } from "../../src/store/ledger.js";
-import { TANDEM_BIN, tandem } from "../helpers/cli.js";
+import { PIN, TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { generateLedger } from "../helpers/ledger-gen.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
@@ -168,7 +168,7 @@ describe("the tandem command line", () => {
     const { repo, db } = repoWithLedger(400);
     db.close();
     // A wired repository: one never initialised is itself a problem doctor reports (exit 1).
-    expect(tandem(["init", "--clients", "claude-code"], { cwd: repo }).code).toBe(0);
+    expect(tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: repo }).code).toBe(0);
     const res = tandem(["doctor"], { cwd: repo });
     expect(res.code, res.stdout).toBe(0);
     expect(res.stdout).toMatch(/✓ schema: schema version \d/);

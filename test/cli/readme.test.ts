@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tandem } from "../helpers/cli.js";
+import { TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { claudeWrite, hook } from "../helpers/hooks.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
@@ -69,7 +69,11 @@ describe("the README", () => {
     g(repo, "commit", "-qm", "parser");
     // A live agent session holding the file the README releases.
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "readme-session", "src/parser.ts"), { cwd: repo });
-    const env = { TANDEM_SESSION: "readme-session", PATH: "/usr/bin:/bin" };
+    // Installed as the README says, so `tandem init` finds itself on PATH and wires `tandem`.
+    const bin = join(repo, "..", "bin");
+    mkdirSync(bin);
+    symlinkSync(TANDEM_BIN, join(bin, "tandem"));
+    const env = { TANDEM_SESSION: "readme-session", PATH: `${bin}:/usr/bin:/bin` };
     for (const line of commands) {
       const r = tandem(argv(line), { cwd: repo, env });
       expect({ line, code: r.code, err: r.stderr }).toMatchObject({ line, code: 0 });

@@ -1,9 +1,11 @@
+import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildOverview, renderOverview } from "../../src/status/overview.js";
 import { tandem } from "../helpers/cli.js";
 import { claudeWrite, fakeAgent, hook } from "../helpers/hooks.js";
 import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
+import { canMakeReadOnly, foreignStore, makeReadOnly } from "../helpers/store-faults.js";
 
 // A person's shell: no session flag or variable, no client variables, no agent among its ancestors.
 const PLAIN = { TANDEM_SESSION: undefined, CLAUDE_CODE_SESSION_ID: undefined, CODEX_THREAD_ID: undefined };
@@ -42,16 +44,20 @@ describe("a person's tandem status", () => {
     expect(o).toMatchObject({ staleHolding: [], awaitingApply: [], problems: [] });
   });
 
-  it("lists config problems and hook errors under Problems", () => {
+  it("lists config problems and hook errors under Problems, each with its fix", () => {
     const repo = initRepo(join(tempDir(), "repo"));
     writeFiles(repo, { ".tandem/config.jsonc": '{ "freshnessSeconds": "soon" }' });
     hook("claude-code", "pre-tool-use", "{not json", { cwd: repo });
     const r = tandem(["status"], { cwd: repo, env: PLAIN });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/No live agent sessions\./);
-    expect(r.stdout).toMatch(/✗ config: .*freshnessSeconds/);
-    expect(r.stdout).toMatch(/✗ 1 hook error\(s\) in the last 24 h; see `tandem events --kind hook\.error`/);
-    expect(r.stdout).toMatch(/`tandem doctor` lists each with its fix/);
+    expect(r.stdout).toMatch(
+      /✗ config: .*unknown key "freshnessSeconds"\n {6}fix: write it as "freshnessSeconds" inside "agents"/,
+    );
+    expect(r.stdout).toMatch(
+      /✗ 1 hook error\(s\) in the last 24 h\n {6}fix: see them with `tandem events --kind hook\.error`/,
+    );
+    expect(r.stdout).toMatch(/`tandem doctor` checks the store, wiring and config in full/);
   });
 
   it("keeps an agent's own box when the session is known", () => {
@@ -67,6 +73,67 @@ describe("a person's tandem status", () => {
     const r = tandem(["status", "--end-turn"], { cwd: repo, env: PLAIN });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot tell which agent session this is; pass --session/);
+  });
+});
+
+describe("a person's tandem status when the store or config is broken", () => {
+  /** A repository with a live agent, so its store exists. */
+  function withStore(): { repo: string; file: string } {
+    const repo = withAgent();
+    return { repo, file: join(repo, ".git", "tandem", "state.db") };
+  }
+
+  it("lists a corrupt store with its fix, does not claim nobody is live, and exits 0", () => {
+    const { repo, file } = withStore();
+    writeFileSync(file, "not a database at all\n".repeat(10));
+    const r = tandem(["status"], { cwd: repo, env: PLAIN });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Sessions unknown: the store cannot be read.");
+    expect(r.stdout).not.toContain("No live agent sessions.");
+    expect(r.stdout).toMatch(
+      /✗ store: .*state\.db is corrupt \(not an SQLite database\); gated edits and commits are refused/,
+    );
+    expect(r.stdout).toMatch(/fix: run `tandem doctor` for details, then `tandem doctor --reset`/);
+    const json = JSON.parse(tandem(["status", "--json"], { cwd: repo, env: PLAIN }).stdout);
+    expect(json.overview).toMatchObject({ sessionsKnown: false, live: [] });
+    expect(json.overview.problems[0].problem).toMatch(/^store: .*is corrupt/);
+  });
+
+  it("still refuses an agent's status on a corrupt store: its box cannot be recorded", () => {
+    const { repo, file } = withStore();
+    writeFileSync(file, "not a database at all\n".repeat(10));
+    const r = tandem(["status"], { cwd: repo, env: { CLAUDE_CODE_SESSION_ID: "sess-A" } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/is corrupt .*tandem doctor/);
+  });
+
+  it("lists a store that belongs to another repository", () => {
+    const { repo, file } = withStore();
+    copyFileSync(foreignStore(), file);
+    const r = tandem(["status"], { cwd: repo, env: PLAIN });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/✗ store: .*state\.db was replaced by a different store/);
+    expect(r.stdout).toMatch(/fix: run `tandem doctor`/);
+  });
+
+  it.skipIf(!canMakeReadOnly())("lists a read-only store next to the sessions it could still read", () => {
+    const { repo, file } = withStore();
+    makeReadOnly(file);
+    const r = tandem(["status"], { cwd: repo, env: PLAIN });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Live sessions \(1\):/);
+    expect(r.stdout).toMatch(/✗ store: .*state\.db is read-only/);
+    expect(r.stdout).toMatch(/fix: make .*state\.db and its directory writable/);
+  });
+
+  it("lists a config whose JSON is broken, with the fix", () => {
+    const repo = withAgent();
+    writeFiles(repo, { ".tandem/config.jsonc": '{ "agents": { broken\n' });
+    const r = tandem(["status"], { cwd: repo, env: PLAIN });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /✗ config: \.tandem\/config\.jsonc:1:\d+: broken JSON\n {6}fix: correct the JSON/,
+    );
   });
 });
 

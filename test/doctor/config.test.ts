@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tandem } from "../helpers/cli.js";
+import { PIN, tandem } from "../helpers/cli.js";
 import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
 const NO_CODEX = { PATH: "/usr/bin:/bin" };
@@ -8,7 +8,7 @@ const NO_CODEX = { PATH: "/usr/bin:/bin" };
 /** A repository wired by `tandem init`, so the config is the only thing doctor can find wrong. */
 function wiredWith(config: string): string {
   const repo = initRepo(join(tempDir(), "repo"));
-  expect(tandem(["init", "--clients", "claude-code"], { cwd: repo, env: NO_CODEX }).code).toBe(0);
+  expect(tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: repo, env: NO_CODEX }).code).toBe(0);
   writeFiles(repo, { ".tandem/config.jsonc": config });
   return repo;
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { launcherProblem, launcherWords } from "../../src/doctor/wiring-checks.js";
 import { ensureClients } from "../e2e/harness/install-clients.js";
 import { writeCodexConfig } from "../e2e/harness/run-codex.js";
-import { tandem } from "../helpers/cli.js";
+import { PIN, TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { claudeWrite, fakeAgent, hook } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
@@ -12,7 +12,7 @@ const NO_CODEX = { PATH: "/usr/bin:/bin" };
 
 function wired(clients = "claude-code,codex,cursor") {
   const repo = initRepo(join(tempDir(), "repo"));
-  expect(tandem(["init", "--clients", clients], { cwd: repo, env: NO_CODEX }).code).toBe(0);
+  expect(tandem(["init", ...PIN, "--clients", clients], { cwd: repo, env: NO_CODEX }).code).toBe(0);
   return repo;
 }
 
@@ -100,6 +100,64 @@ describe("tandem doctor", () => {
     expect(trust.detail).toMatch(/6 of 6 Tandem hooks need review/);
     expect(trust.fix).toMatch(/\/hooks/);
   }, 120_000);
+});
+
+describe("doctor compares the wiring with the choice init recorded", () => {
+  /** A repository where `launcher` starts this build: `tandem` on PATH, or the devDependency bin. */
+  function wiredWith(launcher: string, clients: string) {
+    const repo = initRepo(join(tempDir(), "repo"));
+    const bin = join(repo, "..", "bin");
+    mkdirSync(bin);
+    symlinkSync(TANDEM_BIN, join(bin, "tandem"));
+    mkdirSync(join(repo, "node_modules", ".bin"), { recursive: true });
+    symlinkSync(TANDEM_BIN, join(repo, "node_modules", ".bin", "tandem"));
+    const env = { PATH: `${bin}:/usr/bin:/bin` };
+    const init = tandem(["init", "--command", launcher, "--clients", clients], { cwd: repo, env });
+    expect(init.code, init.stderr).toBe(0);
+    return { repo, env };
+  }
+
+  it.each([
+    ["tandem", "claude-code", /✓ client hooks: claude-code and the git hooks are wired and current/],
+    [
+      "node_modules/.bin/tandem",
+      "claude-code,codex,cursor",
+      /✓ client hooks: claude-code, codex, cursor and the git hooks are wired and current/,
+    ],
+  ])("after init --command %s --clients %s, reports no drift", (launcher, clients, current) => {
+    const { repo, env } = wiredWith(launcher, clients);
+    const r = tandem(["doctor"], { cwd: repo, env });
+    expect(r.stdout).toMatch(new RegExp(`✓ hook command: the hooks call \`${launcher}\`, which resolves`));
+    expect(r.stdout).toMatch(current);
+    expect(r.stdout).toContain("No problems found.");
+    expect(r.code).toBe(0);
+  });
+
+  it("reports a hand edit of the settings file as drift from the recorded launcher, fixed by plain init", () => {
+    const { repo, env } = wiredWith("node_modules/.bin/tandem", "claude-code");
+    const file = join(repo, ".claude", "settings.json");
+    const settings = JSON.parse(readFileSync(file, "utf8"));
+    settings.hooks.Stop[0].hooks[0].command = "tandem hook claude-code stop";
+    writeFileSync(file, JSON.stringify(settings, null, 2));
+    const d = doctor(repo, env);
+    expect(d.code).toBe(1);
+    expect(problems(d.checks)).toContain(
+      '.claude/settings.json: Stop hook differs: command is "tandem hook claude-code stop", want "\\"$CLAUDE_PROJECT_DIR\\"/node_modules/.bin/tandem hook claude-code stop"',
+    );
+    const fix = d.checks.find((c) => c.level === "problem")!.fix;
+    expect(fix).toMatch(/^run `tandem init`: it rewires with the launcher .tandem\/config.jsonc records/);
+    expect(tandem(["init"], { cwd: repo, env }).code).toBe(0);
+    expect(doctor(repo, env).code).toBe(0);
+  });
+
+  it("does not ask for git hooks that init was told to leave out", () => {
+    const { repo, env } = wiredWith("tandem", "cursor");
+    expect(tandem(["init", "--no-git-hooks"], { cwd: repo, env }).code).toBe(0);
+    for (const h of ["pre-commit", "post-commit", "post-checkout"]) rmSync(join(repo, ".git", "hooks", h));
+    const r = tandem(["doctor"], { cwd: repo, env });
+    expect(r.stdout).toMatch(/✓ client hooks: cursor are wired and current/);
+    expect(r.code).toBe(0);
+  });
 });
 
 describe("launcher resolution", () => {

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hookErrorFinding, parseSince } from "../../src/doctor/hook-errors.js";
-import { tandem } from "../helpers/cli.js";
+import { PIN, tandem } from "../helpers/cli.js";
 import { hook } from "../helpers/hooks.js";
 import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
@@ -10,7 +10,7 @@ const NO_CODEX = { PATH: "/usr/bin:/bin" };
 
 function wired(): string {
   const repo = initRepo(join(tempDir(), "repo"));
-  expect(tandem(["init", "--clients", "claude-code"], { cwd: repo, env: NO_CODEX }).code).toBe(0);
+  expect(tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: repo, env: NO_CODEX }).code).toBe(0);
   return repo;
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TANDEM_BIN, tandem } from "../helpers/cli.js";
+import { PIN, TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 import type { MessagesRequest } from "./harness/anthropic-fake.js";
 
@@ -19,7 +19,7 @@ export interface Project {
 export function initProject(clients = "claude-code,codex"): Project {
   const base = tempDir("tandem-e2e-");
   const repo = initRepo(join(base, "repo"));
-  const init = tandem(["init", "--clients", clients], { cwd: repo, env: { PATH: "/usr/bin:/bin" } });
+  const init = tandem(["init", ...PIN, "--clients", clients], { cwd: repo, env: { PATH: "/usr/bin:/bin" } });
   if (init.code !== 0) throw new Error(`tandem init failed: ${init.stderr}`);
   g(repo, "add", "-A");
   g(repo, "commit", "-qm", "tandem init");

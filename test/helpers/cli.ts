@@ -1,7 +1,17 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { shellQuote } from "../../src/init/hook-command.js";
 
 export const TANDEM_BIN = fileURLToPath(new URL("../../dist/tandem.cjs", import.meta.url));
+
+/**
+ * The launcher that starts this build (`<node> <bundle>`). The bundle is neither on PATH nor in a
+ * project's node_modules, so `init` refuses without a `--command`: tests pin it on purpose.
+ */
+export const PINNED = `${shellQuote(process.execPath)} ${shellQuote(TANDEM_BIN)}`;
+
+/** `init` arguments that pin this build, for tests that wire a repository. */
+export const PIN = ["--command", PINNED];
 
 export interface RunResult {
   code: number;

@@ -3,7 +3,7 @@ import { chmodSync, closeSync, openSync, readFileSync, statSync, writeFileSync, 
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import { type RunResult, tandem } from "./cli.js";
+import { PIN, type RunResult, tandem } from "./cli.js";
 import { claudeWrite, denied, fakeAgent, hook, type Payload } from "./hooks.js";
 import { initRepo, tempDir } from "./repo.js";
 
@@ -24,7 +24,7 @@ export interface World {
 export function twoSessions(): World {
   const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n" });
   // Wired as a user's repository is, so doctor's verdict speaks of the store alone.
-  const init = tandem(["init", "--clients", "claude-code"], { cwd: repo });
+  const init = tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: repo });
   if (init.code !== 0) throw new Error(`tandem init failed: ${init.stderr}`);
   const a = fakeAgent();
   const b = fakeAgent();

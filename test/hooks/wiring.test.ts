@@ -1,7 +1,7 @@
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type RunResult, tandem } from "../helpers/cli.js";
+import { PIN, type RunResult, tandem } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, codexPatch, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
@@ -21,7 +21,7 @@ const WIRING = [
 /** A repository wired by the real `tandem init`, with the two files init does not write. */
 function wiredRepo(): string {
   const repo = initRepo(join(tempDir(), "repo"));
-  const init = tandem(["init"], { cwd: repo });
+  const init = tandem(["init", ...PIN], { cwd: repo });
   expect(init.code, init.stderr).toBe(0);
   writeFiles(repo, { ".claude/settings.local.json": "{}\n", ".codex/config.toml": "[features]\n" });
   return repo;

@@ -9,6 +9,7 @@ import {
 import { ensureClients } from "../e2e/harness/install-clients.js";
 import { trustCodexHooks, writeCodexConfig } from "../e2e/harness/run-codex.js";
 import { clientEnv } from "../e2e/harness/spawn.js";
+import { PIN } from "../helpers/cli.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 import { run } from "./helpers.js";
 
@@ -18,7 +19,7 @@ describe("reporting Codex hook trust after init", () => {
   it("reports our hooks as untrusted with the real Codex, and as trusted once the user trusted them", async () => {
     const bins = await ensureClients();
     const dir = initRepo(join(tempDir(), "repo"));
-    expect(run(["init", "--clients", "codex", "--no-git-hooks"], dir).code).toBe(0);
+    expect(run(["init", ...PIN, "--clients", "codex", "--no-git-hooks"], dir).code).toBe(0);
     const codexHome = join(dir, "..", "codex-home");
     // Codex loads a project's .codex/ only once the project itself is trusted.
     writeCodexConfig({ codexHome, baseUrl: "http://127.0.0.1:9/v1", cwd: dir });

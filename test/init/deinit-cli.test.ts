@@ -1,6 +1,7 @@
 import { chmodSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { PIN } from "../helpers/cli.js";
 import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 import { read, run, tree } from "./helpers.js";
 
@@ -26,7 +27,7 @@ describe("tandem deinit", () => {
   it("removes exactly what init added and keeps the project config", () => {
     const dir = busyRepo();
     const before = tree(dir);
-    expect(run(["init"], dir).code).toBe(0);
+    expect(run(["init", ...PIN], dir).code).toBe(0);
     const res = run(["deinit"], dir);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/kept +\.tandem\/config\.jsonc \(your project settings/);
@@ -39,7 +40,7 @@ describe("tandem deinit", () => {
 
   it("deletes settings files and folders that held only Tandem's hooks", () => {
     const dir = initRepo(join(tempDir(), "repo"));
-    run(["init"], dir);
+    run(["init", ...PIN], dir);
     run(["deinit"], dir);
     for (const d of [".claude", ".codex", ".cursor", ".git/hooks/pre-commit"])
       expect(existsSync(join(dir, d))).toBe(false);
@@ -47,7 +48,7 @@ describe("tandem deinit", () => {
 
   it("changes nothing when run again", () => {
     const dir = busyRepo();
-    run(["init"], dir);
+    run(["init", ...PIN], dir);
     run(["deinit"], dir);
     const before = tree(dir);
     const res = run(["deinit"], dir);
@@ -58,7 +59,7 @@ describe("tandem deinit", () => {
 
   it("leaves unselected clients and, with --no-git-hooks, the git hooks alone", () => {
     const dir = busyRepo();
-    run(["init"], dir);
+    run(["init", ...PIN], dir);
     run(["deinit", "--clients", "cursor", "--no-git-hooks"], dir);
     expect(read(join(dir, ".cursor/hooks.json"))).toBe(
       '{"version": 1, "hooks": {"stop": [{"command": "./notify.sh"}]}}',

@@ -1,10 +1,9 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { delimiter, join, relative } from "node:path";
-import { shellQuote } from "../../src/init/hook-command.js";
-import { TANDEM_BIN, tandem } from "../helpers/cli.js";
+import { PINNED, tandem } from "../helpers/cli.js";
 
-/** The launcher init writes when run as `node dist/tandem.cjs` (what `tandem()` does). */
-export const LAUNCHER = `${shellQuote(process.execPath)} ${shellQuote(TANDEM_BIN)}`;
+/** The launcher init writes when told `--command` PINNED (what `tandem()` runs). */
+export const LAUNCHER = PINNED;
 
 /** PATH without any directory that holds a `codex`, so the trust check's outcome is fixed. */
 export function pathWithoutCodex(): string {

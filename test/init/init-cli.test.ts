@@ -1,11 +1,22 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readConfigFile } from "../../src/config/load.js";
 import { REGION_START } from "../../src/init/git-hooks.js";
+import { shellQuote } from "../../src/init/hook-command.js";
+import { PIN, TANDEM_BIN } from "../helpers/cli.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
-import { LAUNCHER, read, readJson, run, tree } from "./helpers.js";
+import { LAUNCHER, pathWithoutCodex, read, readJson, run, tree } from "./helpers.js";
 
 const EXPECTED_FILES = [
   ".claude/settings.json",
@@ -24,7 +35,7 @@ function repo(files?: Record<string, string>): string {
 describe("tandem init in a fresh repository", () => {
   it("creates every settings file, the config and the git hooks, with commands that point at this tandem", () => {
     const dir = repo();
-    const res = run(["init"], dir);
+    const res = run(["init", ...PIN], dir);
     expect(res.code).toBe(0);
     for (const f of EXPECTED_FILES)
       expect(res.stdout).toMatch(new RegExp(`created +${f.replaceAll(".", "\\.")}`));
@@ -43,9 +54,9 @@ describe("tandem init in a fresh repository", () => {
       { command: `${LAUNCHER} hook cursor before-shell-execution` },
     ]);
 
-    // A bundle neither on PATH nor in node_modules is pinned, and a pinned command is not recorded.
+    // Pinned on purpose, so recorded like any --command: a re-run keeps it.
     expect(readConfigFile(join(dir, ".tandem/config.jsonc"))).toEqual({
-      init: { clients: ["claude-code", "codex", "cursor"], gitHooks: true },
+      init: { command: LAUNCHER, clients: ["claude-code", "codex", "cursor"], gitHooks: true },
     });
     for (const name of ["pre-commit", "post-commit", "post-checkout"]) {
       const hook = join(dir, ".git/hooks", name);
@@ -56,7 +67,7 @@ describe("tandem init in a fresh repository", () => {
 
   it("changes nothing on a second run, byte for byte, and says so", () => {
     const dir = repo();
-    run(["init"], dir);
+    run(["init", ...PIN], dir);
     const before = tree(dir);
     const res = run(["init"], dir);
     expect(res.code).toBe(0);
@@ -67,7 +78,7 @@ describe("tandem init in a fresh repository", () => {
   it("--dry-run lists what it would do and writes nothing", () => {
     const dir = repo();
     const before = tree(dir);
-    const res = run(["init", "--dry-run"], dir);
+    const res = run(["init", ...PIN, "--dry-run"], dir);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/would create +\.claude\/settings\.json \(6 hooks\)/);
     expect(res.stdout).toContain("Dry run: nothing was written.");
@@ -76,7 +87,7 @@ describe("tandem init in a fresh repository", () => {
 
   it("--clients codex writes only Codex, with nothing but description and hooks at the top level", () => {
     const dir = repo({ ".codex/hooks.json": '{ "description": "team hooks", "hooks": {} }\n' });
-    expect(run(["init", "--clients", "codex", "--no-git-hooks"], dir).code).toBe(0);
+    expect(run(["init", ...PIN, "--clients", "codex", "--no-git-hooks"], dir).code).toBe(0);
     expect(existsSync(join(dir, ".claude"))).toBe(false);
     expect(existsSync(join(dir, ".cursor"))).toBe(false);
     expect(existsSync(join(dir, ".git/hooks/pre-commit"))).toBe(false);
@@ -87,11 +98,42 @@ describe("tandem init in a fresh repository", () => {
 
   it("prints one JSON object with --json", () => {
     const dir = repo();
-    const out = JSON.parse(run(["init", "--json", "--clients", "cursor"], dir).stdout);
+    const out = JSON.parse(run(["init", ...PIN, "--json", "--clients", "cursor"], dir).stdout);
     expect(out).toMatchObject({ command: "init", mode: "write", root: dir, ok: true, codexTrust: null });
     expect(out.files.map((f: { path: string; action: string }) => `${f.action} ${f.path}`)).toContain(
       "create .cursor/hooks.json",
     );
+  });
+});
+
+describe("how the hooks start Tandem when init is given no --command", () => {
+  it.each([[["init"]], [["init", "--check"]], [["init", "--dry-run", "--clients", "cursor"]]])(
+    "%j refuses with exit 2 and writes nothing when this tandem is neither on PATH nor in node_modules",
+    (args) => {
+      const dir = repo();
+      const before = tree(dir);
+      const res = run(args, dir);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/neither on PATH nor in the project's node_modules.*nothing was written/);
+      expect(res.stderr).toMatch(/npm install -g .*re-run `tandem init`/);
+      expect(res.stderr).toContain(`tandem init --command ${shellQuote(LAUNCHER)}`);
+      expect(res.stdout).toBe("");
+      expect(tree(dir)).toEqual(before);
+    },
+  );
+
+  it("uses and records `tandem` when the tandem on PATH is this one", () => {
+    const dir = repo();
+    const bin = join(dir, "..", "bin");
+    mkdirSync(bin);
+    symlinkSync(TANDEM_BIN, join(bin, "tandem"));
+    const res = run(["init", "--clients", "cursor"], dir, { PATH: `${bin}:${pathWithoutCodex()}` });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).not.toMatch(/Warning/);
+    expect(readJson(join(dir, ".cursor/hooks.json")).hooks.stop[0].command).toBe("tandem hook cursor stop");
+    expect(readConfigFile(join(dir, ".tandem/config.jsonc"))?.init?.command).toBe("tandem");
+    // Recorded, so a re-run from a Tandem that is not on PATH keeps it instead of refusing.
+    expect(run(["init"], dir).stdout).toContain("Already up to date.");
   });
 });
 
@@ -110,7 +152,7 @@ describe("tandem init next to what is already there", () => {
 
   it("keeps foreign hooks, unrelated keys and comments, and deinit restores the file byte for byte", () => {
     const dir = repo({ ".claude/settings.json": CLAUDE });
-    expect(run(["init", "--clients", "claude-code"], dir).code).toBe(0);
+    expect(run(["init", ...PIN, "--clients", "claude-code"], dir).code).toBe(0);
     const wired = read(join(dir, ".claude/settings.json"))!;
     expect(wired).toContain("// Team permissions: reviewed in PR #12");
     expect(wired).toContain('"model": "opus" // pinned');
@@ -129,7 +171,7 @@ describe("tandem init next to what is already there", () => {
     const broken = '{ "hooks": { "Stop": [ }\n';
     const dir = repo({ ".claude/settings.json": broken });
     const before = tree(dir);
-    const res = run(["init"], dir);
+    const res = run(["init", ...PIN], dir);
     expect(res.code).toBe(1);
     expect(res.stderr.trim().split("\n")).toEqual([
       "tandem: .claude/settings.json:1:24: ValueExpected; fix it or move the file aside, then re-run (nothing was written).",
@@ -177,7 +219,7 @@ describe("tandem init next to what is already there", () => {
   it("installs into core.hooksPath when it is set", () => {
     const dir = repo();
     g(dir, "config", "core.hooksPath", ".githooks");
-    expect(run(["init", "--clients", "cursor"], dir).code).toBe(0);
+    expect(run(["init", ...PIN, "--clients", "cursor"], dir).code).toBe(0);
     expect(read(join(dir, ".githooks/pre-commit"))).toContain("git-hook pre-commit");
     expect(existsSync(join(dir, ".git/hooks/pre-commit"))).toBe(false);
   });
@@ -186,7 +228,7 @@ describe("tandem init next to what is already there", () => {
     const dir = repo();
     const wt = join(dir, "..", "wt");
     g(dir, "worktree", "add", "-q", wt);
-    const res = run(["init", "--clients", "claude-code"], wt);
+    const res = run(["init", ...PIN, "--clients", "claude-code"], wt);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain(`created      ${join(dir, ".git/hooks/pre-commit")}`);
     expect(existsSync(join(wt, ".claude/settings.json"))).toBe(true);
@@ -198,7 +240,7 @@ describe("tandem init next to what is already there", () => {
 describe("tandem init --check", () => {
   it("exits 0 when everything is current and writes nothing", () => {
     const dir = repo();
-    run(["init"], dir);
+    run(["init", ...PIN], dir);
     const before = tree(dir);
     const res = run(["init", "--check"], dir);
     expect(res).toMatchObject({ code: 0, stdout: `tandem init --check: ${dir} is up to date.\n` });
@@ -207,7 +249,7 @@ describe("tandem init --check", () => {
 
   it("exits 1 with one line per difference: missing hook, missing git hook, missing files", () => {
     const dir = repo();
-    run(["init", "--clients", "claude-code,codex"], dir);
+    run(["init", ...PIN, "--clients", "claude-code,codex"], dir);
     const file = join(dir, ".claude/settings.json");
     const settings = readJson(file);
     delete settings.hooks.Stop;
@@ -261,9 +303,9 @@ describe("tandem init --check", () => {
 
   it("ignores the git hooks with --no-git-hooks and reports a missing config", () => {
     const dir = repo();
-    run(["init", "--clients", "cursor", "--no-git-hooks"], dir);
+    run(["init", ...PIN, "--clients", "cursor", "--no-git-hooks"], dir);
     unlinkSync(join(dir, ".tandem/config.jsonc"));
-    const res = run(["init", "--check", "--clients", "cursor", "--no-git-hooks"], dir);
+    const res = run(["init", ...PIN, "--check", "--clients", "cursor", "--no-git-hooks"], dir);
     expect(res.stdout.trim().split("\n")).toEqual([
       ".tandem/config.jsonc: missing",
       "1 difference; run `tandem init` to fix them.",

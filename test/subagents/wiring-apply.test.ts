@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type GateFacts, gates } from "../../src/subagents/apply/preflight.js";
-import { tandem } from "../helpers/cli.js";
+import { PIN, tandem } from "../helpers/cli.js";
 import { g, writeFiles } from "../helpers/repo.js";
 import {
   expectOk,
@@ -17,7 +17,7 @@ import {
 /** A repository wired by `tandem init` (its hook settings and config committed), to apply into. */
 function wiredRepo(): SubRepo {
   const s = subRepo();
-  expectOk(tandem(["init", "--no-git-hooks"], { cwd: s.repo }));
+  expectOk(tandem(["init", ...PIN, "--no-git-hooks"], { cwd: s.repo }));
   g(s.repo, "add", ".claude", ".codex", ".cursor", ".tandem");
   g(s.repo, "commit", "-qm", "wire tandem");
   return { ...s, base: g(s.repo, "rev-parse", "HEAD").trim() };

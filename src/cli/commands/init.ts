@@ -1,11 +1,16 @@
 import { Command } from "commander";
-import { UsageError } from "../../errors.js";
+import { TandemError, UsageError } from "../../errors.js";
 import { applyPlans } from "../../init/apply.js";
 import { checkCodexTrust, describeTrust, type TrustReport } from "../../init/codex-trust.js";
 import { checkLauncher, launcherNote, pinnedLauncher } from "../../init/hook-command.js";
 import type { InitRecord } from "../../init/init-record.js";
 import { installFacts } from "../../init/install-facts.js";
-import { chooseLauncher, explicitLauncher, type LauncherChoice } from "../../init/launcher.js";
+import {
+  chooseLauncher,
+  explicitLauncher,
+  type LauncherChoice,
+  noPortableLauncher,
+} from "../../init/launcher.js";
 import { initRoot, parseClients, readRecordedInit } from "../../init/options.js";
 import { type FilePlan, planInit } from "../../init/plan.js";
 import {
@@ -37,7 +42,10 @@ export function reportRefusals(io: Io, root: string, plans: readonly FilePlan[])
   return refused.length > 0;
 }
 
-/** Flags first, then what `.tandem/config.jsonc` records, then what this install suggests. */
+/**
+ * Flags first, then what `.tandem/config.jsonc` records, then what this install suggests; with
+ * none of them portable, init refuses (exit 2) rather than commit one machine's paths.
+ */
 function resolveChoice(
   io: Io,
   opts: InitOptions,
@@ -49,10 +57,9 @@ function resolveChoice(
   const gitHooks = opts.gitHooks ?? recorded?.gitHooks ?? true;
   const given = opts.command ?? recorded?.command;
   const choice =
-    given === undefined
-      ? chooseLauncher(installFacts(root, io.env), pinnedLauncher())
-      : explicitLauncher(checkLauncher(given));
-  return { choice, record: { ...(choice.record ? { command: choice.launcher } : {}), clients, gitHooks } };
+    given === undefined ? chooseLauncher(installFacts(root, io.env)) : explicitLauncher(checkLauncher(given));
+  if (!choice) throw new TandemError(noPortableLauncher(pinnedLauncher()), 2);
+  return { choice, record: { command: choice.launcher, clients, gitHooks } };
 }
 
 const ONCE_PER_CLONE =
@@ -96,7 +103,7 @@ export function initCommand(io: Io): Command {
     .option("--dry-run", "print what would change, write nothing")
     .option(
       "--command <launcher>",
-      'how hooks start Tandem, e.g. "tandem" (PATH) or "node_modules/.bin/tandem" (devDependency); default: how this tandem is installed, recorded in .tandem/config.jsonc',
+      'how hooks start Tandem, e.g. "tandem" (PATH) or "node_modules/.bin/tandem" (devDependency); default: how this tandem is installed (an absolute path only when given here), recorded in .tandem/config.jsonc',
     )
     .option("--json", "print the result as one JSON object")
     .addHelpText(

@@ -4,12 +4,16 @@ import type { Findings } from "../../core/finalization.js";
 import { formatFindings } from "../../core/finalization-format.js";
 import { renderStatusBox, type StatusModel } from "../../core/status-box.js";
 import { endTurnCheck } from "../../finalization/check.js";
+import { envNamesSession } from "../../sessions/resolve.js";
 import { statusModel } from "../../status/model.js";
 import { renderOverview } from "../../status/overview.js";
 import { readOverview } from "../../status/overview-data.js";
+import { type Db, dbFile } from "../../store/db.js";
+import { type StoreError, storeErrorOf } from "../../store/failure.js";
+import { markCorrupt } from "../../store/identity.js";
 import { append, write } from "../../store/ledger.js";
 import type { SessionRow } from "../../store/queries.js";
-import { findProject, type Io, openProjectDb } from "../context.js";
+import { findProject, type Io, openProjectDb, type Project } from "../context.js";
 import { callerSession, ownSession } from "../session-opts.js";
 
 interface StatusOptions {
@@ -59,6 +63,74 @@ function displayPath(i: { repo: string; path: string }, root: string): string {
   return abs.startsWith(`${root}/`) ? abs.slice(root.length + 1) : abs;
 }
 
+function showOverview(
+  io: Io,
+  opts: StatusOptions,
+  project: Project,
+  db: Db | null,
+  failed: StoreError | null,
+) {
+  const root = project.resolved.root;
+  const overview = readOverview(db, project.loaded, root, { stateDir: project.stateDir, failed });
+  io.out(
+    opts.json
+      ? `${JSON.stringify({ ok: true, overview: { root, ...overview } }, null, 2)}\n`
+      : renderOverview(root, overview),
+  );
+}
+
+/**
+ * A store that cannot be read still gives a person the overview, with the store problem and its
+ * fix (exit 0: it is an overview); an agent, or a request for one session, gets the refusal.
+ */
+function overviewDespite(io: Io, opts: StatusOptions, project: Project, err: unknown): void {
+  const failed = storeErrorOf(err, dbFile(project.stateDir));
+  if (!failed || opts.endTurn || opts.session || envNamesSession(io.env)) throw err;
+  // Found now, so every gate refuses from here on, as `tandem doctor` would mark it.
+  if (failed.lasting) markCorrupt(project.stateDir, failed.detail);
+  showOverview(io, opts, project, null, failed);
+}
+
+async function runStatus(io: Io, opts: StatusOptions, project: Project, db: Db): Promise<void> {
+  // A person in a plain shell gets the overview, like `git status`, even with one agent live;
+  // --end-turn proves one session's own work, so it still needs (and guesses) a session.
+  const own = opts.endTurn
+    ? callerSession(db, io, project, opts.session)
+    : ownSession(db, io, project, opts.session);
+  if (!own) {
+    showOverview(io, opts, project, db, null);
+    return;
+  }
+  const { session } = own;
+  const ctx = {
+    root: project.resolved.root,
+    repoTop: project.resolved.repo?.top ?? null,
+    config: project.loaded.config,
+  };
+  // The check's git processes start first; the box is built while they run.
+  const checking = opts.endTurn ? endTurnCheck(db, session, ctx) : null;
+  const problems = project.loaded.problems;
+  const model = statusModel(db, session, {
+    ...ctx,
+    configProblems: problems,
+    endTurn: checking !== null,
+  });
+  const check = checking ? await checking : null;
+  if (check && !check.ok) {
+    // A failed check leaves no evidence behind: no status event, nothing on stdout but JSON.
+    if (opts.json) io.out(`${JSON.stringify({ ok: false, findings: check.findings, status: null })}\n`);
+    else io.err(formatFindings(check.findings));
+    io.exitCode = 1;
+    return;
+  }
+  if (check) model.ignored = check.findings.ignored.map((i) => displayPath(i, ctx.root));
+  write(db, () =>
+    append(db, { kind: "status.checked", session: session.id, data: { end_turn: check !== null } }),
+  );
+  const shown = { model, findings: check?.findings ?? {}, config: { root: ctx.root, problems } };
+  io.out(opts.json ? statusJson(session, shown) : statusText(shown));
+}
+
 export function statusCommand(io: Io): Command {
   return new Command("status")
     .description(
@@ -71,50 +143,17 @@ export function statusCommand(io: Io): Command {
     .action(async (_o: StatusOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<StatusOptions>();
       const project = findProject(io, opts.root);
-      const db = openProjectDb(project, { create: true })!;
+      let db: Db;
       try {
-        // A person in a plain shell gets the overview, like `git status`, even with one agent live;
-        // --end-turn proves one session's own work, so it still needs (and guesses) a session.
-        const own = opts.endTurn
-          ? callerSession(db, io, project, opts.session)
-          : ownSession(db, io, project, opts.session);
-        if (!own) {
-          const overview = readOverview(db, project.loaded, project.resolved.root);
-          io.out(
-            opts.json
-              ? `${JSON.stringify({ ok: true, overview: { root: project.resolved.root, ...overview } }, null, 2)}\n`
-              : renderOverview(project.resolved.root, overview),
-          );
-          return;
-        }
-        const { session } = own;
-        const ctx = {
-          root: project.resolved.root,
-          repoTop: project.resolved.repo?.top ?? null,
-          config: project.loaded.config,
-        };
-        // The check's git processes start first; the box is built while they run.
-        const checking = opts.endTurn ? endTurnCheck(db, session, ctx) : null;
-        const problems = project.loaded.problems;
-        const model = statusModel(db, session, {
-          ...ctx,
-          configProblems: problems,
-          endTurn: checking !== null,
-        });
-        const check = checking ? await checking : null;
-        if (check && !check.ok) {
-          // A failed check leaves no evidence behind: no status event, nothing on stdout but JSON.
-          if (opts.json) io.out(`${JSON.stringify({ ok: false, findings: check.findings, status: null })}\n`);
-          else io.err(formatFindings(check.findings));
-          io.exitCode = 1;
-          return;
-        }
-        if (check) model.ignored = check.findings.ignored.map((i) => displayPath(i, ctx.root));
-        write(db, () =>
-          append(db, { kind: "status.checked", session: session.id, data: { end_turn: check !== null } }),
-        );
-        const shown = { model, findings: check?.findings ?? {}, config: { root: ctx.root, problems } };
-        io.out(opts.json ? statusJson(session, shown) : statusText(shown));
+        db = openProjectDb(project, { create: true })!;
+      } catch (err) {
+        overviewDespite(io, opts, project, err);
+        return;
+      }
+      try {
+        await runStatus(io, opts, project, db);
+      } catch (err) {
+        overviewDespite(io, opts, project, err);
       } finally {
         db.close();
       }
