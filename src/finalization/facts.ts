@@ -234,12 +234,12 @@ type Pointer = { head: string | null; index: string | null } | "unchanged";
 
 async function probeRepo(top: string, rels: string[], links: string[], may: GitAuthority): Promise<Probe> {
   try {
-    const { args, settles, specs } = statusArgs(rels, links);
+    const { args, settles, whole } = statusArgs(rels, links);
     // Changes hidden by skip-worktree or assume-unchanged never reach the status: the index tags
-    // of the owned paths are asked alongside it, and only where the session owns paths.
+    // of the owned paths are read alongside it, and only where the session owns paths.
     const [statusRun, tagsRun] = await Promise.allSettled([
       runGit(top, args, may),
-      rels.length === 0 ? Promise.resolve([]) : indexTags(top, specs, may),
+      rels.length === 0 ? Promise.resolve([]) : indexTags(top, rels, whole, may),
     ]);
     // When both fail, the status's error is the one reported, whichever finished first.
     if (statusRun.status === "rejected") throw statusRun.reason;
@@ -271,10 +271,7 @@ async function probeRepo(top: string, rels: string[], links: string[], may: GitA
  * also lists ignored ones, so a submodule path it does not mention is a tracked gitlink on which
  * the submodule's HEAD, the index and HEAD agree (`settles`); a whole-repository status does not.
  */
-function statusArgs(
-  rels: string[],
-  links: string[],
-): { args: string[]; settles: boolean; specs: string[] | null } {
+function statusArgs(rels: string[], links: string[]): { args: string[]; settles: boolean; whole: boolean } {
   const args = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--no-renames"];
   // Dirt inside a submodule is checked in the submodule, for owned paths only; the superproject
   // still reports a changed pointer.
@@ -283,8 +280,8 @@ function statusArgs(
   args.push("--ignored=matching");
   const specs = [...new Set([...rels, ...links])].map(literal);
   const whole = rels.includes(".") || specs.reduce((n, s) => n + s.length + 1, 0) > PATHSPEC_BYTES;
-  if (whole) return { args, settles: false, specs: null };
-  return { args: [...args, "--", ...specs], settles: links.length > 0, specs: rels.map(literal) };
+  if (whole) return { args, settles: false, whole };
+  return { args: [...args, "--", ...specs], settles: links.length > 0, whole };
 }
 
 /**
