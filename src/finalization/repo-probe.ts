@@ -34,10 +34,11 @@ export async function probeRepo(
   try {
     const { args, settles, whole } = statusCall(rels, links);
     // Changes hidden by skip-worktree or assume-unchanged never reach the status: the index tags
-    // of the owned paths are read alongside it, and only where the session owns paths.
+    // of the owned paths are read alongside it, and only where the session owns paths. The read
+    // waits a tick, so every repository's status is spawned before any index is parsed.
     const [statusRun, tagsRun] = await Promise.allSettled([
       runGit(top, args, may),
-      rels.length === 0 ? Promise.resolve([]) : indexTags(top, rels, whole, may),
+      rels.length === 0 ? [] : Promise.resolve().then(() => indexTags(top, rels, whole, may)),
     ]);
     // When both fail, the status's error is the one reported, whichever finished first.
     if (statusRun.status === "rejected") throw statusRun.reason;
