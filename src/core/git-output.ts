@@ -1,37 +1,12 @@
 /**
- * Reading what the impact queries print: `status --porcelain -z`, `apply --numstat -z`,
- * `clean -n` (whose names git may quote), `rev-parse`, `config -z`, pathspec files.
+ * Reading what the impact queries print: `apply --numstat -z`, `clean -n` (whose names git may
+ * quote), `rev-parse`, `config -z`, pathspec files. Status output is core/git-status.ts's.
  */
 import { posix } from "node:path";
 import type { Pick } from "./git-impact-rules.js";
+import type { StatusEntry } from "./git-status.js";
 
-export interface StatusEntry {
-  path: string;
-  staged: boolean;
-  unstaged: boolean;
-  untracked: boolean;
-  ignored: boolean;
-}
-
-/** `git status --porcelain=v1 -z --no-renames`: `XY path` records, paths from the top. */
-export function parseStatusZ(out: string): StatusEntry[] {
-  return out
-    .split("\0")
-    .filter((r) => r.length > 3)
-    .map((r) => {
-      const x = r[0]!;
-      const y = r[1]!;
-      const other = x === "?" || x === "!";
-      return {
-        path: r.slice(3),
-        staged: !other && x !== " ",
-        unstaged: !other && y !== " ",
-        untracked: x === "?",
-        ignored: x === "!",
-      };
-    });
-}
-
+/** Whether a rule that picks `pick` takes this dirty entry. */
 export function picks(pick: Pick, e: StatusEntry): boolean {
   return (
     (!!pick.staged && e.staged) ||

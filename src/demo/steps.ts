@@ -1,3 +1,5 @@
+import { parseStatus } from "../core/git-status.js";
+import { statusArgs } from "../git/status.js";
 import { claude, codex } from "./payloads.js";
 import type { Run, World } from "./world.js";
 
@@ -150,10 +152,10 @@ export const STEPS: Step[] = [
       if (!s.subagent) return { ok: false, detail: "    no sub-agent to apply" };
       const r = w.tandem(["sub", "apply", s.subagent, "--session", A]);
       const log = w.git(["log", "--format=%s", "-1"]).stdout.trim();
-      const status = w.git(["status", "--porcelain", "--", "DRAFT.md"]).stdout.trim();
+      const [draft] = parseStatus(w.git(statusArgs({ paths: ["DRAFT.md"] })).stdout).records;
       return {
-        ok: r.code === 0 && log === "Add helper" && status === "?? DRAFT.md",
-        detail: `    HEAD: ${log}; DRAFT.md: ${status || "missing"}`,
+        ok: r.code === 0 && log === "Add helper" && draft?.kind === "untracked",
+        detail: `    HEAD: ${log}; DRAFT.md: ${draft?.kind ?? "missing"}`,
       };
     },
   },

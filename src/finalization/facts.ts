@@ -7,15 +7,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { type WorkTree, workTreeAt } from "../config/git-discovery.js";
-import type { GitFacts, GitlinkFact, RepoFacts } from "../core/finalization.js";
+import type { GitFacts, GitlinkFact } from "../core/finalization.js";
 import { isInside, relativeKey } from "../core/paths.js";
 import type { ResolvedRoots } from "../core/roots.js";
 import { DirListings } from "../facts/dir-listing.js";
-import { splitZ } from "../git/run.js";
-import { literal } from "../git/status.js";
-import { type LinkRecord, parseStatus } from "../git/status-v2.js";
-import { indexTags, stashFacts } from "./hidden-facts.js";
-import { type GitAuthority, lines, msg, runGit } from "./run-git.js";
+import { stashFacts } from "./hidden-facts.js";
+import { type Pointer, type Probe, pointers, probeRepo } from "./repo-probe.js";
+import { type GitAuthority, msg } from "./run-git.js";
 
 export type { GitAuthority } from "./run-git.js";
 
@@ -24,9 +22,6 @@ export function gitAuthority(resolved: ResolvedRoots): GitAuthority {
   const roots = resolved.roots.filter((r) => r.disposition === "git");
   return (dir) => roots.some((r) => isInside(r.path, dir) || dir === r.repoTop);
 }
-
-/** Past this many bytes of pathspecs, one whole-repository status is cheaper and never too long. */
-const PATHSPEC_BYTES = 64 * 1024;
 
 /**
  * `paths`: the owned Git-classified physical paths; `stashRepos`: the repositories in which the
@@ -220,113 +215,6 @@ class Gatherer {
     this.trees.set(path, out);
     return out;
   }
-}
-
-/** A repository's status, and what it proves about the submodule paths it was asked about. */
-interface Probe {
-  facts: RepoFacts;
-  /** The pointer at `rel` as the status settles it; null when only the index and HEAD can tell. */
-  link(rel: string): LinkRecord | "unchanged" | null;
-}
-
-/** The commits a superproject records for a submodule path, or "the same as the submodule's HEAD". */
-type Pointer = { head: string | null; index: string | null } | "unchanged";
-
-async function probeRepo(top: string, rels: string[], links: string[], may: GitAuthority): Promise<Probe> {
-  try {
-    const { args, settles, specs } = statusArgs(rels, links);
-    // Changes hidden by skip-worktree or assume-unchanged never reach the status: the index tags
-    // of the owned paths are asked alongside it, and only where the session owns paths.
-    const [statusRun, tagsRun] = await Promise.allSettled([
-      runGit(top, args, may),
-      rels.length === 0 ? Promise.resolve([]) : indexTags(top, specs, may),
-    ]);
-    // When both fail, the status's error is the one reported, whichever finished first.
-    if (statusRun.status === "rejected") throw statusRun.reason;
-    if (tagsRun.status === "rejected") throw tagsRun.reason;
-    const [out, tags] = [statusRun.value, tagsRun.value];
-    const status = parseStatus(out, new Set(links));
-    const sync = status.sync;
-    if (sync.head !== null && sync.ahead === null) {
-      sync.containedIn = lines(
-        await runGit(
-          top,
-          ["for-each-ref", "--contains", sync.head, "--format=%(refname)", "refs/remotes"],
-          may,
-        ),
-      );
-      if (sync.containedIn.length === 0) sync.remotes = lines(await runGit(top, ["remote"], may));
-    }
-    return {
-      facts: { top, ok: true, dirty: status.dirty, sync, tags, ignored: status.ignored },
-      link: (rel) => status.links.get(rel) ?? (settles && links.includes(rel) ? "unchanged" : null),
-    };
-  } catch (err) {
-    return { facts: { top, ok: false, error: msg(err) }, link: () => null };
-  }
-}
-
-/**
- * The status call over `rels` (owned) and `links` (submodule paths). Limited to those paths, it
- * also lists ignored ones, so a submodule path it does not mention is a tracked gitlink on which
- * the submodule's HEAD, the index and HEAD agree (`settles`); a whole-repository status does not.
- */
-function statusArgs(
-  rels: string[],
-  links: string[],
-): { args: string[]; settles: boolean; specs: string[] | null } {
-  const args = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--no-renames"];
-  // Dirt inside a submodule is checked in the submodule, for owned paths only; the superproject
-  // still reports a changed pointer.
-  args.push("--ignore-submodules=dirty");
-  // Ignored owned paths are shown as not finalized; matching mode lists an ignored directory once.
-  args.push("--ignored=matching");
-  const specs = [...new Set([...rels, ...links])].map(literal);
-  const whole = rels.includes(".") || specs.reduce((n, s) => n + s.length + 1, 0) > PATHSPEC_BYTES;
-  if (whole) return { args, settles: false, specs: null };
-  return { args: [...args, "--", ...specs], settles: links.length > 0, specs: rels.map(literal) };
-}
-
-/**
- * The pointer at each submodule path: from the superproject's status where it settles it, from
- * the index (`ls-files`) and HEAD (`ls-tree`) for the rest.
- */
-async function pointers(top: string, rels: string[], probe: Probe, may: GitAuthority) {
-  const out = new Map<string, Pointer>();
-  const ask: string[] = [];
-  for (const rel of rels) {
-    const link = probe.link(rel);
-    if (link === null || (link !== "unchanged" && link.kind === "unmerged")) ask.push(rel);
-    else if (link === "unchanged") out.set(rel, link);
-    else if (link.kind === "independent") out.set(rel, { head: null, index: null });
-    else out.set(rel, { head: link.head, index: link.index });
-  }
-  if (ask.length === 0) return out;
-  const hasHead = probe.facts.ok && probe.facts.sync.head !== null;
-  const found = await gitlinks(top, ask, hasHead, may);
-  for (const rel of ask)
-    out.set(rel, { head: found.head.get(rel) ?? null, index: found.index.get(rel) ?? null });
-  return out;
-}
-
-/** The commit each child path records in the parent's HEAD tree and in its index (stage 0). */
-async function gitlinks(top: string, rels: string[], hasHead: boolean, may: GitAuthority) {
-  // ls-tree matches its paths literally (no glob), relative to the top.
-  const [indexOut, headOut] = await Promise.all([
-    runGit(top, ["ls-files", "-s", "-z", "--", ...rels.map(literal)], may),
-    hasHead ? runGit(top, ["ls-tree", "-z", "HEAD", "--", ...rels], may) : Promise.resolve(""),
-  ]);
-  const index = new Map<string, string>();
-  for (const rec of splitZ(indexOut)) {
-    const m = /^160000 ([0-9a-f]+) 0\t(.*)$/s.exec(rec);
-    if (m) index.set(m[2]!, m[1]!);
-  }
-  const head = new Map<string, string>();
-  for (const rec of splitZ(headOut)) {
-    const m = /^160000 commit ([0-9a-f]+)\t(.*)$/s.exec(rec);
-    if (m) head.set(m[2]!, m[1]!);
-  }
-  return { head, index };
 }
 
 /**

@@ -1,17 +1,61 @@
 /**
  * Facts about work `git status` does not show: the index tags of owned paths (skip-worktree,
- * assume-unchanged) and a repository's stash, read from its reflog file without a process.
+ * assume-unchanged) and a repository's stash. Both are read from files without a process where
+ * the file can be read with certainty; git is asked otherwise.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { dirname } from "node:path/posix";
 import { workTreeAt } from "../config/git-discovery.js";
 import type { IndexTag, StashFacts } from "../core/finalization.js";
+import { indexFlags } from "../core/git-index.js";
 import { splitZ } from "../git/run.js";
 import { parseStashList, readStashReflog, STASH_LIST_ARGS } from "../git/stash.js";
+import { literal } from "../git/status.js";
 import { type GitAuthority, msg, runGit } from "./run-git.js";
 
-/** `git ls-files -v` over the owned pathspecs (null: the whole repository). */
-export async function indexTags(top: string, specs: string[] | null, may: GitAuthority): Promise<IndexTag[]> {
-  const out = await runGit(top, ["ls-files", "-v", "-z", ...(specs ? ["--", ...specs] : [])], may);
-  return splitZ(out).map((rec) => ({ tag: rec.slice(0, 1), path: rec.slice(2) }));
+/**
+ * The flagged index entries at or below the owned paths `rels`. From the index file; `git ls-files
+ * -v` (over the whole repository when `whole`: too many pathspecs) only where the file holds what
+ * this reader does not know (a split or sparse index, an unknown version).
+ */
+export async function indexTags(
+  top: string,
+  rels: readonly string[],
+  whole: boolean,
+  may: GitAuthority,
+): Promise<IndexTag[]> {
+  if (!may(top))
+    throw new Error(`refusing to read the index of ${top}: it lies outside the authorized roots`);
+  const read = readIndex(top);
+  let tags: IndexTag[];
+  if (read && "tags" in read) tags = read.tags;
+  else {
+    const specs = whole ? [] : ["--", ...rels.map(literal)];
+    const out = await runGit(top, ["ls-files", "-v", "-z", ...specs], may);
+    tags = splitZ(out).map((rec) => ({ tag: rec.slice(0, 1), path: rec.slice(2) }));
+  }
+  const owned = new Set(rels);
+  return tags.filter((t) => underAny(t.path, owned));
+}
+
+function readIndex(top: string) {
+  const tree = workTreeAt(top);
+  if (!tree) return null;
+  try {
+    return indexFlags(readFileSync(join(tree.gitDir, "index")));
+  } catch (err) {
+    // No index yet: nothing is staged, so nothing is flagged.
+    return (err as NodeJS.ErrnoException).code === "ENOENT" ? { tags: [] } : null;
+  }
+}
+
+/** `path` is one of `rels` or lies below one ("." is the whole repository). */
+function underAny(path: string, rels: ReadonlySet<string>): boolean {
+  for (let p = path; ; p = dirname(p)) {
+    if (rels.has(p)) return true;
+    if (p === ".") return false;
+  }
 }
 
 /** A repository's stash from its reflog file; git only for a reftable repository, where authorized. */

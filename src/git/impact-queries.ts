@@ -5,15 +5,10 @@
  */
 import { isAbsolute, relative } from "node:path";
 import type { Pick, Source } from "../core/git-impact-plan.js";
-import {
-  parseCleanDryRun,
-  parseNumstatZ,
-  parseStatusZ,
-  picks,
-  type StatusEntry,
-  topRelative,
-} from "../core/git-output.js";
+import { parseCleanDryRun, parseNumstatZ, picks, topRelative } from "../core/git-output.js";
+import { parseStatus, type StatusEntry, statusEntries } from "../core/git-status.js";
 import { git, splitZ } from "./run.js";
+import { readStatus, statusArgs } from "./status.js";
 
 export interface QueryContext {
   top: string;
@@ -34,15 +29,6 @@ export interface QueryContext {
 const DIFF = ["--name-only", "-z", "--no-renames", "--no-relative", "--no-ext-diff", "--no-color"];
 /** A log of the named commits only, root commits included, without signature lines. */
 const LOG = ["log", "--no-walk", "--root", "--no-show-signature", "--format="];
-/** A pathspec that names exactly this path from the top, whatever its characters and the cwd. */
-const topLiteral = (path: string) => `:(top,literal)${path}`;
-/** Our own pathspecs carry their magic: an inherited GIT_LITERAL_PATHSPECS would read it as a name. */
-const OWN_PATHSPECS = {
-  GIT_LITERAL_PATHSPECS: "0",
-  GIT_GLOB_PATHSPECS: "0",
-  GIT_NOGLOB_PATHSPECS: "0",
-  GIT_ICASE_PATHSPECS: "0",
-};
 
 export class ImpactQueries {
   private readonly statuses = new Map<string, StatusEntry[]>();
@@ -66,10 +52,11 @@ export class ImpactQueries {
     const key = `${scoped && this.ctx.specs.length > 0}:${!!want.untracked}:${!!want.ignored}`;
     let entries = this.statuses.get(key);
     if (!entries) {
-      const untracked = want.untracked || want.ignored ? "all" : "no";
-      const args = ["status", "--porcelain=v1", "-z", "--no-renames", `--untracked-files=${untracked}`];
-      if (want.ignored) args.push("--ignored");
-      entries = parseStatusZ(this.run(scoped, [...args, "--"]));
+      const args = statusArgs({
+        untracked: want.untracked || want.ignored ? "all" : "no",
+        ignored: want.ignored ? "traditional" : undefined,
+      });
+      entries = statusEntries(parseStatus(this.run(scoped, [...args, "--"])).records);
       this.statuses.set(key, entries);
     }
     return entries;
@@ -133,12 +120,12 @@ export class ImpactQueries {
 
   /** Picked dirty entries at or under these paths (from the top). */
   private under(paths: string[], pick: Pick): StatusEntry[] {
-    const c = this.ctx;
-    const args = ["status", "--porcelain=v1", "-z", "--no-renames", "--untracked-files=all"];
-    if (pick.ignored) args.push("--ignored");
-    const specs = paths.map((p) => topLiteral(p.replace(/\/$/, "")));
-    const out = git(c.top, [...c.configArgs, ...args, "--", ...specs], { env: OWN_PATHSPECS });
-    return parseStatusZ(out).filter((e) => picks(pick, e));
+    const report = readStatus(
+      this.ctx.top,
+      { ignored: pick.ignored ? "traditional" : undefined, paths: paths.map((p) => p.replace(/\/$/, "")) },
+      { before: this.ctx.configArgs },
+    );
+    return statusEntries(report.records).filter((e) => picks(pick, e));
   }
 
   private fromTop(path: string): string | null {

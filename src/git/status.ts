@@ -1,23 +1,72 @@
+/**
+ * Running `git status`: every caller asks through statusArgs() for porcelain v2 with `-z` and
+ * without rename detection, and reads the answer with core/git-status.ts.
+ */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { git, splitZ } from "./run.js";
+import { parseStatus, type StatusReport, statusPaths } from "../core/git-status.js";
+import { type GitOptions, git } from "./run.js";
 
 /** A pathspec that matches exactly this path, whatever characters it contains. */
 export function literal(path: string): string {
   return `:(literal)${path}`;
 }
 
+export interface StatusQuery {
+  /** `# branch.*` headers. */
+  branch?: boolean;
+  /** Untracked files one by one (`all`, the default), or none. */
+  untracked?: "all" | "no";
+  /** Ignored paths: one by one (`traditional`), or a wholly ignored directory once (`matching`). */
+  ignored?: "traditional" | "matching";
+  /** Overrides the repository's `submodule.*.ignore` and `diff.ignoreSubmodules` settings. */
+  ignoreSubmodules?: "none" | "dirty";
+  /** Paths relative to the top, matched literally; omitted: the whole tree. */
+  paths?: readonly string[];
+}
+
 /**
- * Paths (relative to the repository top) with staged, unstaged or untracked
- * changes, from one `git status -z` call; optionally limited to `paths`.
+ * The arguments after `git`. Renames are never detected, so every side of a move is a plain path
+ * whatever `status.renames` says.
  */
-export function dirtyPaths(repoTop: string, paths?: readonly string[]): Set<string> {
+export function statusArgs(q: StatusQuery = {}): string[] {
+  const args = [
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--no-renames",
+    `--untracked-files=${q.untracked ?? "all"}`,
+  ];
+  if (q.branch) args.push("--branch");
+  if (q.ignored) args.push(`--ignored=${q.ignored}`);
+  if (q.ignoreSubmodules) args.push(`--ignore-submodules=${q.ignoreSubmodules}`);
+  if (q.paths) args.push("--", ...q.paths.map(literal));
+  return args;
+}
+
+/** Our pathspecs carry their own magic: an inherited GIT_LITERAL_PATHSPECS would read it as a name. */
+export const OWN_PATHSPECS = {
+  GIT_LITERAL_PATHSPECS: "0",
+  GIT_GLOB_PATHSPECS: "0",
+  GIT_NOGLOB_PATHSPECS: "0",
+  GIT_ICASE_PATHSPECS: "0",
+};
+
+/** The status of the working tree at `top`; `before` goes ahead of `status` (e.g. `-c` settings). */
+export function readStatus(
+  top: string,
+  q: StatusQuery = {},
+  opts: GitOptions & { before?: readonly string[] } = {},
+): StatusReport {
+  const { before = [], ...gitOpts } = opts;
+  const env = q.paths ? { ...OWN_PATHSPECS, ...gitOpts.env } : gitOpts.env;
+  return parseStatus(git(top, [...before, ...statusArgs(q)], { ...gitOpts, env }));
+}
+
+/** Paths (relative to the top) with staged, unstaged or untracked changes; optionally only `paths`. */
+export function dirtyPaths(top: string, paths?: readonly string[]): Set<string> {
   if (paths && paths.length === 0) return new Set();
-  const args = ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"];
-  if (paths) args.push("--", ...paths.map(literal));
-  const out = new Set<string>();
-  for (const entry of splitZ(git(repoTop, args))) out.add(entry.slice(3));
-  return out;
+  return new Set(statusPaths(readStatus(top, { paths }).records));
 }
 
 /** A stamp that changes when a file's content is likely to have changed. */

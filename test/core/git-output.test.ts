@@ -7,7 +7,6 @@ import {
   parseNumstatZ,
   parsePathspecFile,
   parseRevParse,
-  parseStatusZ,
   topRelative,
   unquoteC,
 } from "../../src/core/git-output.js";
@@ -93,18 +92,6 @@ describe("reading git's global options", () => {
 });
 
 describe("reading what the queries print", () => {
-  it("reads status records by column", () => {
-    const out = " M a\0M  b\0MM c d\0?? new\nline\0!! x.log\0UU e\0";
-    expect(parseStatusZ(out)).toEqual([
-      { path: "a", staged: false, unstaged: true, untracked: false, ignored: false },
-      { path: "b", staged: true, unstaged: false, untracked: false, ignored: false },
-      { path: "c d", staged: true, unstaged: true, untracked: false, ignored: false },
-      { path: "new\nline", staged: false, unstaged: false, untracked: true, ignored: false },
-      { path: "x.log", staged: false, unstaged: false, untracked: false, ignored: true },
-      { path: "e", staged: true, unstaged: true, untracked: false, ignored: false },
-    ]);
-  });
-
   it("reads numstat records, renames giving both paths", () => {
     expect(parseNumstatZ("1\t0\ta b\0-\t-\tbin\0" + "2\t1\t\0old\0new\0")).toEqual([
       "a b",

@@ -9,9 +9,10 @@ import {
   syncVerdict,
 } from "../../src/core/finalization.js";
 import { hiddenFlags } from "../../src/core/finalization-owned.js";
+import { parseStatus } from "../../src/core/git-status.js";
 import type { Classification } from "../../src/core/roots.js";
 import type { TargetFacts } from "../../src/core/target-plan.js";
-import { parseStatus } from "../../src/git/status-v2.js";
+import { statusFacts } from "../../src/finalization/status-facts.js";
 
 const R = "/w/repo";
 const OID = "a".repeat(40);
@@ -237,7 +238,7 @@ describe("evaluate: classification and facts become findings", () => {
   });
 });
 
-describe("parseStatus", () => {
+describe("statusFacts", () => {
   it("reads branch headers and every entry kind, with spaces in paths", () => {
     const out = [
       "# branch.oid 0123456789abcdef0123456789abcdef01234567",
@@ -252,7 +253,7 @@ describe("parseStatus", () => {
       "? untracked dir/u.txt",
       "",
     ].join("\0");
-    expect(parseStatus(out)).toEqual({
+    expect(statusFacts(parseStatus(out))).toEqual({
       links: new Map(),
       ignored: [],
       dirty: [
@@ -274,15 +275,17 @@ describe("parseStatus", () => {
   });
 
   it("reads an unborn branch, a detached HEAD and a gone upstream", () => {
-    expect(parseStatus("# branch.oid (initial)\0# branch.head main\0").sync).toMatchObject({
+    expect(statusFacts(parseStatus("# branch.oid (initial)\0# branch.head main\0")).sync).toMatchObject({
       head: null,
       branch: "main",
     });
-    expect(parseStatus(`# branch.oid ${OID}\0# branch.head (detached)\0`).sync).toMatchObject({
+    expect(statusFacts(parseStatus(`# branch.oid ${OID}\0# branch.head (detached)\0`)).sync).toMatchObject({
       head: OID,
       branch: null,
     });
-    expect(parseStatus(`# branch.oid ${OID}\0# branch.head m\0# branch.upstream o/m\0`).sync).toMatchObject({
+    expect(
+      statusFacts(parseStatus(`# branch.oid ${OID}\0# branch.head m\0# branch.upstream o/m\0`)).sync,
+    ).toMatchObject({
       upstream: "o/m",
       ahead: null,
     });
@@ -322,7 +325,7 @@ describe("parseStatus", () => {
     ["a sibling directory with a common prefix is not the path", "! sub2/", {}],
   ])("link records: %s", (_name, record, expected) => {
     const asked = new Set(["sub", "vendor/lib"]);
-    expect(Object.fromEntries(parseStatus(`${record}\0`, asked).links)).toEqual(expected);
+    expect(Object.fromEntries(statusFacts(parseStatus(`${record}\0`), asked).links)).toEqual(expected);
   });
 });
 
@@ -384,10 +387,10 @@ describe("work git status does not show", () => {
   });
 });
 
-describe("parseStatus ignored records", () => {
+describe("statusFacts ignored records", () => {
   it("lists ignored files and directories apart from dirt", () => {
     const out = ["! build/", "! run.log", "? new.txt", ""].join("\0");
-    const parsed = parseStatus(out);
+    const parsed = statusFacts(parseStatus(out));
     expect(parsed.ignored).toEqual(["build/", "run.log"]);
     expect(parsed.dirty).toEqual([{ path: "new.txt", state: "??" }]);
   });

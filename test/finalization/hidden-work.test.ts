@@ -111,6 +111,19 @@ describe("end-turn: owned paths whose changes Git hides", () => {
     });
   });
 
+  it.each([
+    ["a split index", ["update-index", "--split-index"]],
+    ["an index of version 4", ["update-index", "--index-version", "4"]],
+  ])("finds an owned skip-worktree path in %s too", (_n, args) => {
+    const repo = repoWithIdentity();
+    write(repo, "A", "README.md", "edited\n");
+    g(repo, ...args);
+    g(repo, "update-index", "--skip-worktree", "--", "README.md");
+    expect(problems(endTurn(repo, "A").json.findings)).toEqual({
+      hidden: [{ repo, path: "README.md", flags: ["skip-worktree"] }],
+    });
+  });
+
   it("does not fail over a flagged path the session does not own", () => {
     const repo = repoWithIdentity();
     g(repo, "update-index", "--skip-worktree", "--", "README.md");

@@ -202,12 +202,8 @@ describe("end-turn through submodules", () => {
       const [dir, args] = c.split("\t");
       return `${dir === sub ? "sub" : dir === sup ? "sup" : dir}: ${args!.split(" ").slice(0, 2).join(" ")}`;
     });
-    // The index tags (`ls-files -v`) are read only where the session owns paths: the submodule.
-    expect(calls.sort()).toEqual([
-      "sub: ls-files -v",
-      "sub: status --porcelain=v2",
-      "sup: status --porcelain=v2",
-    ]);
+    // The index flags come from the index file, so a plain index costs no `ls-files -v`.
+    expect(calls.sort()).toEqual(["sub: status --porcelain=v2", "sup: status --porcelain=v2"]);
   });
 
   it.each([

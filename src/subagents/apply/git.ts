@@ -1,9 +1,9 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { workTreeAt } from "../../config/git-discovery.js";
+import { statusEntries } from "../../core/git-status.js";
 import { git, gitStatus, splitZ } from "../../git/run.js";
-import { dirtyPaths } from "../../git/status.js";
-import { parseStatus } from "../../git/status-v2.js";
+import { dirtyPaths, readStatus } from "../../git/status.js";
 
 /**
  * Git steps of an apply, run in the target worktree. User config must not change
@@ -108,14 +108,13 @@ export interface TargetState {
 }
 
 export function targetState(top: string): TargetState {
-  const { dirty, sync } = parseStatus(
-    git(top, ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--no-renames"]),
-  );
+  const { branch, records } = readStatus(top, { branch: true });
+  const entries = statusEntries(records);
   return {
-    head: sync.head,
+    head: branch.oid,
     // X is the index against HEAD; an unmerged entry (UU, AA…) counts as staged too.
-    staged: dirty.filter((d) => d.state !== "??" && d.state[0] !== ".").map((d) => d.path),
-    dirty: dirty.map((d) => d.path),
+    staged: entries.filter((e) => e.staged).map((e) => e.path),
+    dirty: entries.map((e) => e.path),
   };
 }
 

@@ -173,8 +173,8 @@ async function captureDirty(ctx: Ctx): Promise<void> {
     return;
   }
   result.dirtyPaths = state.allPaths;
-  ctx.unmerged = state.entries.filter((e) => e.kind === "u").map((e) => e.path);
-  result.hadUncommittedChanges = state.entries.length > 0;
+  ctx.unmerged = state.records.filter((r) => r.kind === "unmerged").map((r) => r.path);
+  result.hadUncommittedChanges = state.records.length > 0;
   reportExclusions(result, state);
   if (state.capturable.length === 0) return;
   try {
