@@ -5,7 +5,7 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { parseStatus, type StatusReport, statusPaths } from "../core/git-status.js";
-import { type GitOptions, git } from "./run.js";
+import { GitError, type GitOptions, git, gitStatusAsync } from "./run.js";
 
 /** A pathspec that matches exactly this path, whatever characters it contains. */
 export function literal(path: string): string {
@@ -83,6 +83,15 @@ export function fileStamp(abs: string): string {
 export function dirtySnapshot(repoTop: string): Record<string, string> {
   const snap: Record<string, string> = {};
   for (const p of dirtyPaths(repoTop)) snap[p] = fileStamp(join(repoTop, p));
+  return snap;
+}
+
+/** dirtySnapshot() without blocking: git runs while the caller does its other work. */
+export async function dirtySnapshotAsync(repoTop: string): Promise<Record<string, string>> {
+  const res = await gitStatusAsync(repoTop, statusArgs());
+  if (res.status !== 0) throw new GitError(statusArgs(), repoTop, res.status, res.stderr);
+  const snap: Record<string, string> = {};
+  for (const p of statusPaths(parseStatus(res.stdout).records)) snap[p] = fileStamp(join(repoTop, p));
   return snap;
 }
 

@@ -3,10 +3,12 @@ import { loadConfig } from "../config/load.js";
 import type { ConfigProblem } from "../config/problems.js";
 import { type ResolvedRoot, resolveRoot, stateDirOf } from "../config/root.js";
 import type { Config } from "../config/schema.js";
+import { dirtySnapshotAsync } from "../git/status.js";
 import { discoverAgent } from "../sessions/discover.js";
 import { ensureSession } from "../sessions/register.js";
 import { type Db, openDb } from "../store/db.js";
 import { type SessionRow, sessionByNative } from "../store/queries.js";
+import { SHELL_TOOLS } from "../targets/tool-targets.js";
 
 export interface HookRequest {
   args: string[];
@@ -27,6 +29,12 @@ export interface HookCtx {
   stateDir: string;
   db: Db;
   now: number;
+  /**
+   * The repository's dirty set, started as the context opened for the events that read it, so git
+   * runs while the hook does its other work (a shell command's pre- and post-tool hooks both wait
+   * on it). Null when the event needs none or there is no repository.
+   */
+  dirtyAhead: Promise<Record<string, string>> | null;
 }
 
 /** Claude gives the project dir; the others tell us where the agent works in the payload. */
@@ -46,7 +54,19 @@ export function openHookCtx(
   const { config, problems: configProblems } = loadConfig(root.root, req.env);
   const stateDir = stateDirOf(root);
   const db = openDb(stateDir, { lockSeconds: config.storeLockSeconds });
-  return { client, wired, input, req, root, config, configProblems, stateDir, db, now: Date.now() };
+  const dirtyAhead = root.repo && readsDirtySet(input) ? dirtySnapshotAsync(root.repo.top) : null;
+  // Handled here so a refusal that never waits on it cannot end the process with an unhandled
+  // rejection; whoever awaits it still gets the error.
+  dirtyAhead?.catch(() => {});
+  const now = Date.now();
+  return { client, wired, input, req, root, config, configProblems, stateDir, db, now, dirtyAhead };
+}
+
+/** Prompt and Stop snapshot the turn; the tool events of a shell command snapshot the command. */
+function readsDirtySet(input: HookInput): boolean {
+  if (input.kind === "prompt" || input.kind === "stop") return true;
+  const shell = input.tool !== null && SHELL_TOOLS.has(input.tool.name);
+  return shell && (input.kind === "pre-tool" || input.kind === "post-tool");
 }
 
 /** The caller's session, recorded on first sight. Call inside the hook's write transaction. */

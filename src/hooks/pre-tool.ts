@@ -206,7 +206,7 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
       reason: denialMessage(decision, ctx.now),
     };
   }
-  if (found.shell) protectShell(ctx, tool, found.gitCalls);
+  if (found.shell) await protectShell(ctx, tool, found.gitCalls);
   return ALLOW;
 }
 
@@ -251,8 +251,8 @@ function recordRefusal(
 }
 
 /** Before a shell command: its dirty-set snapshot, and copies of live peers' uncommitted files. */
-function protectShell(ctx: HookCtx, tool: ToolCall, gitCalls: ToolTargets["gitCalls"]): void {
-  const dirty = saveShellSnapshot(ctx, tool, gitCalls);
+async function protectShell(ctx: HookCtx, tool: ToolCall, gitCalls: ToolTargets["gitCalls"]): Promise<void> {
+  const dirty = await saveShellSnapshot(ctx, tool, gitCalls);
   if (!dirty || Object.keys(dirty).length === 0) return;
   const session = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
   if (session) preservePeerWork(ctx, session, dirty);

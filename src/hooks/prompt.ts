@@ -27,7 +27,7 @@ function lastPeersDigest(ctx: HookCtx, session: string): string | null {
  * peers changed since its last prompt, remind it of the ritual; human-facing
  * Codex sessions get the status-footer instruction on every prompt.
  */
-export function onPrompt(ctx: HookCtx): Verdict {
+export async function onPrompt(ctx: HookCtx): Promise<Verdict> {
   const text = ctx.input.prompt ?? "";
   const remediation = text.trimStart().startsWith(REMEDIATION_MARKER);
   const context = write(ctx.db, () => {
@@ -73,6 +73,6 @@ export function onPrompt(ctx: HookCtx): Verdict {
     );
     return parts.join("\n");
   });
-  saveTurnSnapshot(ctx);
+  await saveTurnSnapshot(ctx);
   return context ? { ...ALLOW, context } : ALLOW;
 }

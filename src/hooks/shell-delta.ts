@@ -29,14 +29,14 @@ const TURN_SLOT = "turn:";
  * Saves the dirty set (keyed relative to the repository top) and, when given, the stash entries
  * of the repositories the command stashes in; returns the dirty set root-keyed.
  */
-function saveSnapshot(
+async function saveSnapshot(
   ctx: HookCtx,
   key: string,
   stashes: StashSnapshot | null,
-): Record<string, string> | null {
+): Promise<Record<string, string> | null> {
   const top = ctx.root.repo?.top;
   if (!top) return null;
-  const dirty = dirtySnapshot(top);
+  const dirty = await dirtySet(ctx, top);
   write(ctx.db, () => {
     const session = hookSession(ctx);
     stmt(
@@ -45,6 +45,11 @@ function saveSnapshot(
     ).run(session.id, key, ctx.now, top, JSON.stringify(dirty), stashes ? JSON.stringify(stashes) : null);
   });
   return rootKeyed(ctx, top, dirty);
+}
+
+/** The dirty set the context started reading when it opened, or read now. */
+function dirtySet(ctx: HookCtx, top: string): Promise<Record<string, string>> {
+  return ctx.dirtyAhead ?? Promise.resolve(dirtySnapshot(top));
 }
 
 /**
@@ -56,15 +61,15 @@ export function saveShellSnapshot(
   ctx: HookCtx,
   tool: ToolCall,
   gitCalls: readonly GitCall[] = [],
-): Record<string, string> | null {
+): Promise<Record<string, string> | null> {
   // Only a command line that calls `git stash` pays for reading stash lists.
   const tops = gitCalls.length === 0 ? [] : stashRepos(ctx, gitCalls);
   return saveSnapshot(ctx, slot(tool), tops.length === 0 ? null : stashSnapshot(readStashes(tops)));
 }
 
 /** At a prompt: remember the dirty set, so Stop can record what the whole turn changed. */
-export function saveTurnSnapshot(ctx: HookCtx): void {
-  saveSnapshot(ctx, TURN_SLOT, null);
+export async function saveTurnSnapshot(ctx: HookCtx): Promise<void> {
+  await saveSnapshot(ctx, TURN_SLOT, null);
 }
 
 interface Attribution {
@@ -113,12 +118,12 @@ function attribute(paths: string[], owners: PeerOwners, concurrent: boolean, own
  * (docs/product.md §4.5). A path a live peer claimed or touched, or any change made while
  * a peer's command also ran, is recorded as unattributed instead.
  */
-export function recordShellDelta(ctx: HookCtx, tool: ToolCall): Attribution | null {
+export function recordShellDelta(ctx: HookCtx, tool: ToolCall): Promise<Attribution | null> {
   return recordDelta(ctx, slot(tool), `shell:${tool.name}`);
 }
 
 /** At Stop: what the whole turn changed, including writes no post-tool-use hook reported. */
-export function recordTurnDelta(ctx: HookCtx): Attribution | null {
+export function recordTurnDelta(ctx: HookCtx): Promise<Attribution | null> {
   return recordDelta(ctx, TURN_SLOT, "turn");
 }
 
@@ -133,10 +138,10 @@ function pendingStashes(ctx: HookCtx, key: string): StashSnapshot | null {
   return row?.stashes ? (JSON.parse(row.stashes) as StashSnapshot) : null;
 }
 
-function recordDelta(ctx: HookCtx, key: string, via: string): Attribution | null {
+async function recordDelta(ctx: HookCtx, key: string, via: string): Promise<Attribution | null> {
   const top = ctx.root.repo?.top;
   if (!top) return null;
-  const after = dirtySnapshot(top);
+  const after = await dirtySet(ctx, top);
   const stashesBefore = pendingStashes(ctx, key);
   const stashesAfter = stashesBefore ? readStashes(Object.keys(stashesBefore)) : {};
   return write(ctx.db, () => {

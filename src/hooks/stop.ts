@@ -21,8 +21,8 @@ function recentEvents(ctx: HookCtx, session: string): RitualEvent[] {
  * Stop (docs/product.md §6): refresh the session and record what the turn changed, then
  * judge the ritual and record `turn.stopped` whatever the client will do with it.
  */
-export function onStop(ctx: HookCtx): Verdict {
-  recordTurnDelta(ctx);
+export async function onStop(ctx: HookCtx): Promise<Verdict> {
+  await recordTurnDelta(ctx);
   const verdict = write(ctx.db, () => {
     const session = hookSession(ctx);
     const events = recentEvents(ctx, session.id);

@@ -1,4 +1,4 @@
-import { ALLOW, type Verdict } from "../clients/types.js";
+import { ALLOW, type ToolCall, type Verdict } from "../clients/types.js";
 import { actorWarning } from "../core/clobber.js";
 import { append, write } from "../store/ledger.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
@@ -12,7 +12,7 @@ import { recordShellDelta } from "./shell-delta.js";
  * peer's uncommitted file it overwrote is recorded for recovery. The session is
  * also told here when a peer overwrote its own work.
  */
-export function onPostTool(ctx: HookCtx): Verdict {
+export async function onPostTool(ctx: HookCtx): Promise<Verdict> {
   const tool = ctx.input.tool;
   if (!tool) return ALLOW;
   const notice = write(ctx.db, () => {
@@ -27,12 +27,12 @@ export function onPostTool(ctx: HookCtx): Verdict {
   });
   const parts = notice ? [notice] : [];
   // The name alone says it is a shell: re-parsing the command here loaded the shell parser for nothing.
-  if (SHELL_TOOLS.has(tool.name)) parts.push(...shellWarnings(ctx));
+  if (SHELL_TOOLS.has(tool.name)) parts.push(...(await shellWarnings(ctx, tool)));
   return parts.length === 0 ? ALLOW : { ...ALLOW, context: parts.join("\n\n") };
 }
 
-function shellWarnings(ctx: HookCtx): string[] {
-  const delta = recordShellDelta(ctx, ctx.input.tool!);
+async function shellWarnings(ctx: HookCtx, tool: ToolCall): Promise<string[]> {
+  const delta = await recordShellDelta(ctx, tool);
   if (!delta) return [];
   const out: string[] = [];
   if (delta.clobbered.length > 0) out.push(actorWarning(delta.clobbered));
