@@ -61,6 +61,13 @@ export class Tui {
       ...env,
       o.cmd,
       ...o.args,
+      // A client that exits at once leaves its last words on screen instead of an empty capture.
+      ";",
+      "set-option",
+      "-t",
+      t.session,
+      "remain-on-exit",
+      "on",
     ]);
     return t;
   }

@@ -4,6 +4,7 @@ import { commandLine } from "../../src/sessions/proc.js";
 import type { Project } from "../e2e/support.js";
 import { tandem } from "../helpers/cli.js";
 import { fakeAgent, hook } from "../helpers/hooks.js";
+import { until } from "./driver.js";
 
 export interface SessionInfo {
   name: string;
@@ -75,17 +76,22 @@ export const CODEX_NOTICES = [
  * Stops the app-server daemon (and its updater) a Codex UI started for this CODEX_HOME: it outlives
  * the UI by design. Only processes running from inside `codexHome` are touched.
  */
-export function stopCodexDaemon(codexHome: string): void {
+export async function stopCodexDaemon(codexHome: string): Promise<void> {
   const dir = join(codexHome, "app-server-daemon");
   if (!existsSync(dir)) return;
-  for (const f of readdirSync(dir).filter((n) => n.endsWith(".pid"))) {
-    try {
-      const pid = (JSON.parse(readFileSync(join(dir, f), "utf8")) as { pid?: number }).pid;
-      if (pid && commandLine(pid)?.[0]?.startsWith(codexHome)) process.kill(pid, "SIGKILL");
-    } catch {
-      // Gone already, or a file being rewritten.
-    }
-  }
+  const ours = (pid: number) => commandLine(pid)?.[0]?.startsWith(codexHome) === true;
+  const pids = readdirSync(dir)
+    .filter((n) => n.endsWith(".pid"))
+    .map((f) => {
+      try {
+        return (JSON.parse(readFileSync(join(dir, f), "utf8")) as { pid?: number }).pid ?? 0;
+      } catch {
+        return 0;
+      }
+    })
+    .filter((pid) => pid > 0 && ours(pid));
+  for (const pid of pids) process.kill(pid, "SIGKILL");
+  await until("the Codex daemon exited", () => !pids.some(ours), 10_000);
 }
 
 /** The daemon's pid, if one runs for this CODEX_HOME. */
