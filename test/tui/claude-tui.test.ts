@@ -31,7 +31,7 @@ const idle = (s: string) => !/esc to interrupt|running \w+ hook/i.test(s);
 /** A turn is over once Claude has looked idle for this long (a Stop block starts another request). */
 const TURN = { stableMs: 2000 };
 /** The transcript after the newest echo of `prompt`: what that turn showed. */
-const after = (screen: string, prompt: string) => screen.slice(screen.lastIndexOf(prompt));
+const fromEcho = (screen: string, prompt: string) => screen.slice(screen.lastIndexOf(prompt));
 
 afterAll(async () => {
   await fake?.close();
@@ -75,8 +75,8 @@ describe("Tandem inside the real Claude Code terminal UI", () => {
 
     const writeF = `WRITE ${join(p.repo, "f.txt")}`;
     await ui.say(writeF);
-    const refused = after(
-      await ui.waitFor("refused", (s) => after(s, writeF).includes(DONE) && idle(s), TURN),
+    const refused = fromEcho(
+      await ui.waitFor("refused", (s) => fromEcho(s, writeF).includes(DONE) && idle(s), TURN),
       writeF,
     );
     expect(refused).toMatch(/held by agent-/);
@@ -86,9 +86,9 @@ describe("Tandem inside the real Claude Code terminal UI", () => {
 
     const writeG = `WRITE ${join(p.repo, "g.txt")}`;
     await ui.say(writeG);
-    await ui.waitFor("ritual", (s) => /Stop hook/.test(after(s, writeG)) && idle(s), TURN);
+    await ui.waitFor("ritual", (s) => /Stop hook/.test(fromEcho(s, writeG)) && idle(s), TURN);
     ui.expectScreen("ritual-text", (s) => {
-      const turn = after(s, writeG);
+      const turn = fromEcho(s, writeG);
       if (!turn.includes("tandem status")) return "the ritual block does not name `tandem status`";
       return COMMAND_PATH.test(turn) ? "the ritual block shows Tandem's internal command line" : null;
     });

@@ -64,9 +64,9 @@ function startCodex(test: string): Tui {
 }
 
 /** The transcript from the newest echo of `prompt` (the status line also names the thread's first prompt). */
-const after = (s: string, prompt: string) => s.slice(s.lastIndexOf(`› ${prompt}`));
+const fromEcho = (s: string, prompt: string) => s.slice(s.lastIndexOf(`› ${prompt}`));
 /** Codex shows "Worked for …" under a finished turn. */
-const finished = (s: string, prompt: string) => /Worked for/.test(after(s, prompt));
+const finished = (s: string, prompt: string) => /Worked for/.test(fromEcho(s, prompt));
 
 /** Ready for a prompt: the status line names the model once the UI has its thread. */
 const READY = /GPT-5\.5 default/;
@@ -76,14 +76,14 @@ async function turn(ui: Tui, label: string, prompt: string): Promise<string> {
   // An Enter typed while the UI is still settling can be lost: press it again until the turn runs.
   for (let i = 0; i < 3; i++) {
     try {
-      await ui.waitFor(`${label}-running`, (x) => /\n\s*•/.test(after(x, prompt)), { timeoutMs: 4000 });
+      await ui.waitFor(`${label}-running`, (x) => /\n\s*•/.test(fromEcho(x, prompt)), { timeoutMs: 4000 });
       break;
     } catch {
       ui.key("Enter");
     }
   }
   const s = await ui.waitFor(label, (x) => finished(x, prompt), { stableMs: 1000 });
-  return after(s, prompt);
+  return fromEcho(s, prompt);
 }
 
 const codexSessions = () => sessions(p).filter((s) => s.client === "codex");
