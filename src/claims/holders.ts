@@ -1,6 +1,6 @@
 import type { HeldClaim, Holder } from "../core/claims.js";
 import { isLive } from "../core/liveness.js";
-import { processAlive } from "../sessions/proc.js";
+import { livenessFacts } from "../sessions/liveness.js";
 import type { Db } from "../store/db.js";
 import { stmt } from "../store/db.js";
 import { type ClaimRow, type SessionRow, sessionById } from "../store/queries.js";
@@ -17,15 +17,13 @@ export function groupOf(db: Db, session: SessionRow): string {
 }
 
 export function holderOf(db: Db, s: SessionRow, now: number, freshnessSeconds: number): Holder {
-  const ended = s.ended_seq !== null;
-  const alive = s.agent_pid && !ended ? processAlive(s.agent_pid, s.agent_pid_start) : null;
   return {
     id: s.id,
     name: s.name,
     client: s.client,
     task: s.task,
     lastSeen: s.last_seen,
-    live: isLive({ lastSeen: s.last_seen, ended, processAlive: alive }, now, freshnessSeconds),
+    live: isLive(livenessFacts(s), now, freshnessSeconds),
     group: groupOf(db, s),
   };
 }

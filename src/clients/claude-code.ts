@@ -1,4 +1,4 @@
-import { baseInput, fail, isObj, nestedAnswer, str, toolFrom } from "./payload.js";
+import { baseInput, fail, isObj, json, nestedAnswer, SILENT, str, toolFrom } from "./payload.js";
 import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "./types.js";
 
 const EVENTS: WiredEvent[] = [
@@ -21,8 +21,9 @@ const EVENTS: WiredEvent[] = [
 ];
 
 function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
-  // Exit 2 keeps the same turn going with stderr as the model's next instruction (docs/clients.md §1.3).
-  if (kind === "stop" && v.block) return { exitCode: 2, stdout: "", stderr: `${v.reason}\n` };
+  // A JSON block keeps the turn going like exit 2, but the person's screen shows only the reason;
+  // exit 2 prefixes it with the hook's command line (docs/clients.md §1.6).
+  if (kind === "stop" && v.block) return { ...SILENT, stdout: json({ decision: "block", reason: v.reason }) };
   return nestedAnswer(kind, event, v);
 }
 

@@ -5,8 +5,11 @@ import { type ResolvedRoot, resolveRoot, stateDirOf } from "../config/root.js";
 import type { Config } from "../config/schema.js";
 import { dirtySnapshotAsync } from "../git/status.js";
 import { discoverAgent } from "../sessions/discover.js";
+import { processAlive } from "../sessions/proc.js";
 import { ensureSession } from "../sessions/register.js";
+import { uiProcess } from "../sessions/ui.js";
 import { type Db, openDb } from "../store/db.js";
+import { append } from "../store/ledger.js";
 import { type SessionRow, sessionByNative } from "../store/queries.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
 
@@ -72,7 +75,7 @@ function readsDirtySet(input: HookInput): boolean {
 /** The caller's session, recorded on first sight. Call inside the hook's write transaction. */
 export function hookSession(ctx: HookCtx): SessionRow {
   const known = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
-  if (known) return known;
+  if (known) return reattached(ctx, known);
   const parent = ctx.req.env.TANDEM_PARENT_SESSION || null;
   const { session } = ensureSession(
     ctx.db,
@@ -90,7 +93,25 @@ export function hookSession(ctx: HookCtx): SessionRow {
   return session;
 }
 
-function agentOf(ctx: HookCtx): { agentPid: number | null; agentPidStart: string | null } {
+function agentOf(ctx: HookCtx) {
   const agent = discoverAgent(ctx.client, ctx.req.env, ctx.req.pid);
-  return { agentPid: agent?.pid ?? null, agentPidStart: agent?.start ?? null };
+  const ui = uiProcess(ctx.client, agent, ctx.req.env, ctx.input.cwd);
+  return {
+    agentPid: agent?.pid ?? null,
+    agentPidStart: agent?.start ?? null,
+    uiPid: ui?.pid ?? null,
+    uiPidStart: ui?.start ?? null,
+  };
+}
+
+/**
+ * A session whose recorded UI is gone but that calls a hook again was resumed from another UI
+ * (`claude --resume`, `codex resume`): record the new one, or its liveness would judge it left.
+ */
+function reattached(ctx: HookCtx, known: SessionRow): SessionRow {
+  if (!known.ui_pid || processAlive(known.ui_pid, known.ui_pid_start)) return known;
+  const { uiPid, uiPidStart } = agentOf(ctx);
+  if (!uiPid || uiPid === known.ui_pid) return known;
+  append(ctx.db, { kind: "session.attached", session: known.id, ts: ctx.now, data: { uiPid, uiPidStart } });
+  return sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId) ?? known;
 }

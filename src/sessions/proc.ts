@@ -62,3 +62,34 @@ export function ancestors(pid: number, max = 32): ProcInfo[] {
   }
   return out;
 }
+
+/** The argument vector of a process (Linux /proc only; null elsewhere or when it is gone). */
+export function commandLine(pid: number): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+  } catch {
+    return null;
+  }
+}
+
+/** A process's working directory (Linux /proc only; null elsewhere, when gone or not ours). */
+export function processCwd(pid: number): string | null {
+  const { readlinkSync } = process.getBuiltinModule("node:fs");
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return null;
+  }
+}
+
+/** Every process id on the machine (Linux /proc only; empty elsewhere). */
+export function allPids(): number[] {
+  const { readdirSync } = process.getBuiltinModule("node:fs");
+  try {
+    return readdirSync("/proc")
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number);
+  } catch {
+    return [];
+  }
+}

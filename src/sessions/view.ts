@@ -1,7 +1,7 @@
 import { isLive } from "../core/liveness.js";
 import type { Db } from "../store/db.js";
 import { allSessions, type SessionRow } from "../store/queries.js";
-import { processAlive } from "./proc.js";
+import { livenessFacts } from "./liveness.js";
 
 export interface SessionView {
   id: string;
@@ -20,7 +20,6 @@ export interface SessionView {
 
 export function toView(row: SessionRow, claims: number, now: number, freshnessSeconds: number): SessionView {
   const ended = row.ended_seq !== null;
-  const alive = ended ? false : processAlive(row.agent_pid, row.agent_pid_start);
   return {
     id: row.id,
     name: row.name,
@@ -30,11 +29,7 @@ export function toView(row: SessionRow, claims: number, now: number, freshnessSe
     parentId: row.parent_id,
     task: row.task,
     activity: row.activity,
-    live: isLive(
-      { lastSeen: row.last_seen, ended, processAlive: row.agent_pid ? alive : null },
-      now,
-      freshnessSeconds,
-    ),
+    live: isLive(livenessFacts(row), now, freshnessSeconds),
     ended,
     lastSeen: row.last_seen,
     claims,

@@ -21,9 +21,14 @@ const EVENT_SCHEMAS = {
       parentId: z.nullable(z.string()),
       agentPid: z.nullable(z.number()),
       agentPidStart: z.nullable(z.string()),
+      /** The UI process the person sees, when Tandem can tell it (src/sessions/ui.ts). */
+      uiPid: z.optional(z.nullable(z.number())),
+      uiPidStart: z.optional(z.nullable(z.string())),
       cwd: z.nullable(z.string()),
       source: z.optional(z.string()),
     }),
+  /** A known session seen from a new UI process (resumed in another terminal). */
+  "session.attached": () => z.object({ uiPid: z.number(), uiPidStart: z.nullable(z.string()) }),
   "session.ended": () => z.object({ reason: z.string() }),
   "activity.set": () => z.object({ activity: z.enum(["idle", "working", "needs_input"]) }),
   "prompt.submitted": () =>

@@ -200,6 +200,16 @@ const SCRATCH_DDL = [
 /** The stash entries a shell command that runs `git stash` saw before it ran (JSON, or null). */
 const STASH_SNAPSHOT_DDL = ["ALTER TABLE shell_snapshots ADD COLUMN stashes TEXT"];
 
+/**
+ * The process the person sees (a terminal UI), when it is not the one hooks descend from: Codex
+ * runs hooks under a shared app-server daemon that outlives the UI (docs/clients.md §2.6). Added to
+ * the sessions projection; `doctor --rebuild` re-adds it after PROJECTION_DDL.
+ */
+export const SESSION_UI_DDL = [
+  "ALTER TABLE sessions ADD COLUMN ui_pid INTEGER",
+  "ALTER TABLE sessions ADD COLUMN ui_pid_start TEXT",
+];
+
 export const MIGRATIONS: readonly string[][] = [
   [
     `CREATE TABLE events (
@@ -217,6 +227,7 @@ export const MIGRATIONS: readonly string[][] = [
   SUBAGENT_PROJECTION_DDL,
   WORK_PROJECTION_DDL,
   STASH_SNAPSHOT_DDL,
+  SESSION_UI_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

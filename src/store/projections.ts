@@ -18,9 +18,9 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
     const s = d(ev, "session.started");
     stmt(
       db,
-      `INSERT INTO sessions (id, client, native_id, name, kind, parent_id, agent_pid, agent_pid_start, cwd,
-         task, activity, started_seq, last_seen, last_seq, ended_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'idle', ?, ?, ?, NULL)`,
+      `INSERT INTO sessions (id, client, native_id, name, kind, parent_id, agent_pid, agent_pid_start,
+         ui_pid, ui_pid_start, cwd, task, activity, started_seq, last_seen, last_seq, ended_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'idle', ?, ?, ?, NULL)`,
     ).run(
       ev.session,
       s.client,
@@ -30,10 +30,20 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
       s.parentId,
       s.agentPid,
       s.agentPidStart,
+      s.uiPid ?? null,
+      s.uiPidStart ?? null,
       s.cwd,
       ev.seq,
       ev.ts,
       ev.seq,
+    );
+  },
+  "session.attached": (db, ev) => {
+    const a = d(ev, "session.attached");
+    stmt(db, "UPDATE sessions SET ui_pid = ?, ui_pid_start = ? WHERE id = ?").run(
+      a.uiPid,
+      a.uiPidStart,
+      ev.session,
     );
   },
   "session.ended": (db, ev) => {

@@ -11,6 +11,8 @@ export interface SessionRow {
   parent_id: string | null;
   agent_pid: number | null;
   agent_pid_start: string | null;
+  ui_pid: number | null;
+  ui_pid_start: string | null;
   cwd: string | null;
   task: string | null;
   activity: "idle" | "working" | "needs_input";

@@ -2,6 +2,7 @@ import type { Db } from "./db.js";
 import {
   PROJECTION_DDL,
   PROJECTION_TABLES,
+  SESSION_UI_DDL,
   SUBAGENT_PROJECTION_DDL,
   WORK_PROJECTION_DDL,
 } from "./migrations.js";
@@ -13,7 +14,8 @@ export function rebuildProjections(db: Db): number {
   let replayed = 0;
   db.transaction(() => {
     for (const table of PROJECTION_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
-    for (const sql of [...PROJECTION_DDL, ...SUBAGENT_PROJECTION_DDL, ...WORK_PROJECTION_DDL]) db.exec(sql);
+    const ddl = [...PROJECTION_DDL, ...SESSION_UI_DDL, ...SUBAGENT_PROJECTION_DDL, ...WORK_PROJECTION_DDL];
+    for (const sql of ddl) db.exec(sql);
     // Read in pages: better-sqlite3 cannot write while an iterator is open on the same connection.
     const page = db.prepare(
       "SELECT seq, ts, session_id, kind, data FROM events WHERE seq > ? ORDER BY seq LIMIT 2000",

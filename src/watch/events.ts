@@ -22,6 +22,7 @@ function denied(d: Data, name: (id: unknown) => string, rel: (p: unknown) => str
 const DESCRIBE: Record<string, Describe> = {
   "session.started": (d) => `${str(d.client)} ${str(d.kind)}${d.source ? ` (${str(d.source)})` : ""}`,
   "session.ended": (d) => str(d.reason),
+  "session.attached": (d) => `UI process ${str(d.uiPid)}`,
   "activity.set": (d) => str(d.activity),
   "prompt.submitted": (d) => (d.remediation ? `(tandem remediation) ${str(d.text)}` : str(d.text)),
   "tool.requested": (d, _n, rel) => `${str(d.tool)} ${list(d.targets).map(rel).join(" ")}`.trim(),

@@ -76,6 +76,13 @@ export function denied(r: RunResult): string | null {
     : null;
 }
 
+/** The reason of a Stop answer's `{"decision":"block"}`, or null when the answer lets the turn end. */
+export function blockReason(r: RunResult): string | null {
+  if (!r.stdout.trim()) return null;
+  const out = JSON.parse(r.stdout) as { decision?: string; reason?: string };
+  return out.decision === "block" ? (out.reason ?? "") : null;
+}
+
 export function ledger(repo: string) {
   const db = openDb(join(repo, ".git", "tandem"));
   try {

@@ -88,7 +88,7 @@ function wired(client: keyof typeof CLIENTS, kind: HookKind) {
 }
 
 describe("client renderers", () => {
-  it("renders a Claude deny as PreToolUse JSON and a Stop block as exit 2 with the reason on stderr", () => {
+  it("renders a Claude deny as PreToolUse JSON and a Stop block as a JSON block decision, never exit 2", () => {
     const deny = CLIENTS["claude-code"].render("pre-tool", wired("claude-code", "pre-tool"), DENY);
     expect(JSON.parse(deny.stdout)).toEqual({
       hookSpecificOutput: {
@@ -97,11 +97,9 @@ describe("client renderers", () => {
         permissionDecisionReason: "held by agent-wren",
       },
     });
-    expect(CLIENTS["claude-code"].render("stop", wired("claude-code", "stop"), BLOCK)).toEqual({
-      exitCode: 2,
-      stdout: "",
-      stderr: "run tandem status\n",
-    });
+    const stop = CLIENTS["claude-code"].render("stop", wired("claude-code", "stop"), BLOCK);
+    expect(stop).toMatchObject({ exitCode: 0, stderr: "" });
+    expect(JSON.parse(stop.stdout)).toEqual({ decision: "block", reason: "run tandem status" });
   });
 
   it("never lets Codex block a Stop, even when asked to", () => {
