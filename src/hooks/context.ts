@@ -3,6 +3,7 @@ import { loadConfig } from "../config/load.js";
 import type { ConfigProblem } from "../config/problems.js";
 import { type ResolvedRoot, resolveRoot, stateDirOf } from "../config/root.js";
 import type { Config } from "../config/schema.js";
+import { agentCommandOf } from "../facts/agent-shell.js";
 import { discoverAgent } from "../sessions/discover.js";
 import { ensureSession } from "../sessions/register.js";
 import { type Db, openDb } from "../store/db.js";
@@ -73,4 +74,16 @@ export function hookSession(ctx: HookCtx): SessionRow {
 function agentOf(ctx: HookCtx): { agentPid: number | null; agentPidStart: string | null } {
   const agent = discoverAgent(ctx.client, ctx.req.env, ctx.req.pid);
   return { agentPid: agent?.pid ?? null, agentPidStart: agent?.start ?? null };
+}
+
+const commands = new WeakMap<HookCtx, string>();
+
+/** How this agent's shell starts Tandem, for every command a message tells it to run (read once). */
+export function agentCmd(ctx: HookCtx): string {
+  let cmd = commands.get(ctx);
+  if (cmd === undefined) {
+    cmd = agentCommandOf(ctx.root.root, ctx.stateDir);
+    commands.set(ctx, cmd);
+  }
+  return cmd;
 }
