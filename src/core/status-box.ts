@@ -92,7 +92,7 @@ export function renderStatusBox(m: StatusModel): string {
       ? [row("subagents"), ...m.subagents.map((s) => row(`  ${s.name}: ${s.state}`))]
       : []),
     ...m.warnings.flatMap((w) => wrapped("warning  ", w)),
-    ...(m.endTurn ? [row("pushed   yes: all of your own work is committed and pushed")] : []),
+    ...(m.endTurn ? [row("pushed   yes (end-turn check passed): own work committed and pushed")] : []),
     `+${"-".repeat(BOX_WIDTH - 2)}+`,
   ];
   return `${lines.join("\n")}\n`;
