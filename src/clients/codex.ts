@@ -48,7 +48,10 @@ const EVENTS: WiredEvent[] = [
  */
 function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
   if (kind === "stop") return SILENT;
-  return nestedAnswer(kind, event, v);
+  // Codex shows the model "Command blocked by PreToolUse hook: <reason>. Command: <command>":
+  // a reason ending in its own period would read "another way.. Command:".
+  const reason = kind === "pre-tool" && !v.allow ? (v.reason?.replace(/[.\s]+$/, "") ?? null) : v.reason;
+  return nestedAnswer(kind, event, { ...v, reason });
 }
 
 export const codex: ClientSpec = {
