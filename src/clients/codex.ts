@@ -1,13 +1,43 @@
 import { baseInput, fail, isObj, nestedAnswer, SILENT, str, toolFrom } from "./payload.js";
 import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "./types.js";
 
+/**
+ * `statusMessage` names each entry in Codex's `/hooks` review; SessionEnd's timeout stays within
+ * the 3 s Codex clamps it to (with a warning on every start when more is asked).
+ */
 const EVENTS: WiredEvent[] = [
-  { native: "SessionStart", cli: "session-start", kind: "session-start" },
-  { native: "UserPromptSubmit", cli: "user-prompt-submit", kind: "prompt" },
-  { native: "PreToolUse", cli: "pre-tool-use", kind: "pre-tool" },
-  { native: "PostToolUse", cli: "post-tool-use", kind: "post-tool" },
-  { native: "Stop", cli: "stop", kind: "stop" },
-  { native: "SessionEnd", cli: "session-end", kind: "session-end", timeout: 5 },
+  {
+    native: "SessionStart",
+    cli: "session-start",
+    kind: "session-start",
+    statusMessage: "Tandem: register this session and list the other agents working here",
+  },
+  {
+    native: "UserPromptSubmit",
+    cli: "user-prompt-submit",
+    kind: "prompt",
+    statusMessage: "Tandem: tell the agent what changed among the other agents",
+  },
+  {
+    native: "PreToolUse",
+    cli: "pre-tool-use",
+    kind: "pre-tool",
+    statusMessage: "Tandem: claim the files this tool call edits, or refuse if another agent holds them",
+  },
+  {
+    native: "PostToolUse",
+    cli: "post-tool-use",
+    kind: "post-tool",
+    statusMessage: "Tandem: record which files the tool call changed",
+  },
+  { native: "Stop", cli: "stop", kind: "stop", statusMessage: "Tandem: record the end of the turn" },
+  {
+    native: "SessionEnd",
+    cli: "session-end",
+    kind: "session-end",
+    timeout: 3,
+    statusMessage: "Tandem: end this session and release its claimed files",
+  },
 ];
 
 /**
@@ -18,7 +48,10 @@ const EVENTS: WiredEvent[] = [
  */
 function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
   if (kind === "stop") return SILENT;
-  return nestedAnswer(kind, event, v);
+  // Codex shows the model "Command blocked by PreToolUse hook: <reason>. Command: <command>":
+  // a reason ending in its own period would read "another way.. Command:".
+  const reason = kind === "pre-tool" && !v.allow ? (v.reason?.replace(/[.\s]+$/, "") ?? null) : v.reason;
+  return nestedAnswer(kind, event, { ...v, reason });
 }
 
 export const codex: ClientSpec = {

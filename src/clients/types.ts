@@ -19,6 +19,8 @@ export interface WiredEvent {
   matcher?: string;
   /** Seconds; clients kill SessionEnd hooks after 1.5–3 s regardless. */
   timeout?: number;
+  /** Codex: what its hook review and spinner show for the entry (without one: "Unnamed hook"). */
+  statusMessage?: string;
 }
 
 export interface ToolCall {

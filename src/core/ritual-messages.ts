@@ -6,15 +6,20 @@ const RULE_TEXT: Record<RuleId, string> = {
   "status-box": "the final reply does not show the status box",
 };
 
-export function statusCommand(requireGitFinalization: boolean): string {
-  return requireGitFinalization ? "tandem status --end-turn" : "tandem status";
+/**
+ * `cmd` is how the agent's own shell starts Tandem (src/core/agent-command.ts): bare `tandem` may
+ * not resolve there, so every command an agent is told to run is spelled with it.
+ */
+export function statusCommand(requireGitFinalization: boolean, cmd = "tandem"): string {
+  return requireGitFinalization ? `${cmd} status --end-turn` : `${cmd} status`;
 }
 
-const TASK_STEP = `run \`tandem task "<one line: what you are working on>"\` (or \`tandem task ""\` if nothing is new)`;
+const taskStep = (cmd: string) =>
+  `run \`${cmd} task "<one line: what you are working on>"\` (or \`${cmd} task ""\` if nothing is new)`;
 
 /** Only what is missing: a session that ran both commands is asked for the box alone. */
-function steps(missing: readonly RuleId[], requireGitFinalization: boolean): string {
-  const status = statusCommand(requireGitFinalization);
+function steps(missing: readonly RuleId[], requireGitFinalization: boolean, cmd: string): string {
+  const status = statusCommand(requireGitFinalization, cmd);
   const push = requireGitFinalization
     ? " (it passes only when your own work is committed and pushed; fix what it lists first)"
     : "";
@@ -24,28 +29,36 @@ function steps(missing: readonly RuleId[], requireGitFinalization: boolean): str
   if (!rerun) {
     return `End your reply with the box \`${status}\` printed, verbatim, in a fenced code block; you need not run the commands again.`;
   }
-  const run = [task ? TASK_STEP : "", `run \`${status}\`${push}`].filter(Boolean).join(" and then ");
+  const run = [task ? taskStep(cmd) : "", `run \`${status}\`${push}`].filter(Boolean).join(" and then ");
   return `${run[0]!.toUpperCase()}${run.slice(1)}, and end your reply with the box it prints, verbatim, in a fenced code block.`;
 }
 
 /** The instruction a blocked Stop gives the agent (Claude: stderr; Cursor: after the marker line). */
-export function remediationText(missing: readonly RuleId[], requireGitFinalization: boolean): string {
+export function remediationText(
+  missing: readonly RuleId[],
+  requireGitFinalization: boolean,
+  cmd = "tandem",
+): string {
   const what = missing.map((r) => RULE_TEXT[r]).join("; ");
-  return `Tandem: this turn used tools, but the end-of-turn ritual is incomplete: ${what}. ${steps(missing, requireGitFinalization)}`;
+  return `Tandem: this turn used tools, but the end-of-turn ritual is incomplete: ${what}. ${steps(missing, requireGitFinalization, cmd)}`;
 }
 
 /** Cursor submits this as a new user message; the marker line lets the next Stop recognise a repair turn. */
-export function cursorFollowup(missing: readonly RuleId[], requireGitFinalization: boolean): string {
-  return `${REMEDIATION_MARKER} rule=${missing[0] ?? "status"}]\n${remediationText(missing, requireGitFinalization)}`;
+export function cursorFollowup(
+  missing: readonly RuleId[],
+  requireGitFinalization: boolean,
+  cmd = "tandem",
+): string {
+  return `${REMEDIATION_MARKER} rule=${missing[0] ?? "status"}]\n${remediationText(missing, requireGitFinalization, cmd)}`;
 }
 
 /** The short reminder added to prompts. */
-export function ritualReminder(requireGitFinalization: boolean): string {
-  return `Tandem reminder: if you use tools this turn, finish with \`tandem task "…"\` and \`${statusCommand(requireGitFinalization)}\`.`;
+export function ritualReminder(requireGitFinalization: boolean, cmd = "tandem"): string {
+  return `Tandem reminder: if you use tools this turn, finish with \`${cmd} task "…"\` and \`${statusCommand(requireGitFinalization, cmd)}\`.`;
 }
 
 /** Codex human-facing sessions: the answer must carry the status as its footer (docs/product.md §4.5). */
-export function codexFooterInstruction(requireGitFinalization: boolean): string {
-  const status = statusCommand(requireGitFinalization);
-  return `Tandem: finish the user's request first. Then run \`tandem task "<one line: what you worked on>"\` and, as your final shell call, \`${status}\`; append its output verbatim in a fenced code block at the bottom of this same reply.`;
+export function codexFooterInstruction(requireGitFinalization: boolean, cmd = "tandem"): string {
+  const status = statusCommand(requireGitFinalization, cmd);
+  return `Tandem: finish the user's request first. Then run \`${cmd} task "<one line: what you worked on>"\` and, as your final shell call, \`${status}\`; append its output verbatim in a fenced code block at the bottom of this same reply.`;
 }

@@ -52,6 +52,17 @@ const TOOL_KINDS = new Set([
   "claim.denied",
 ]);
 
+/**
+ * Whether the window holds a tool call that ran. A call Tandem refused leaves `tool.requested`
+ * followed at once by `claim.denied` (one transaction) and nothing ran: it demands no ritual.
+ */
+function usedTools(window: readonly RitualEvent[]): boolean {
+  return window.some((e, i) => {
+    if (!TOOL_KINDS.has(e.kind) || e.kind === "claim.denied") return false;
+    return !(e.kind === "tool.requested" && window[i + 1]?.kind === "claim.denied");
+  });
+}
+
 function isPrompt(e: RitualEvent): e is RitualEvent & { data: { remediation: boolean } } {
   return e.kind === "prompt.submitted";
 }
@@ -124,8 +135,8 @@ export function stopVerdict(input: RitualInput): StopVerdict {
       note: "sub-agents are exempt",
     };
   }
-  if (!window.some((e) => TOOL_KINDS.has(e.kind))) {
-    return { verdict: "pass", rule: null, missing: [], enforcement: "enforced", note: "no tool was used" };
+  if (!usedTools(window)) {
+    return { verdict: "pass", rule: null, missing: [], enforcement: "enforced", note: "no tool ran" };
   }
   const missing = unmetRules(window, input);
   if (missing.length === 0)

@@ -14,6 +14,8 @@ export interface SessionContextInput {
   kind: "session" | "subagent";
   parentName: string | null;
   requireGitFinalization: boolean;
+  /** How the agent's shell starts Tandem (src/core/agent-command.ts); `tandem` when not given. */
+  command?: string;
   /** Formatted config problems, each with its fix. */
   configProblems?: string[];
   peers: PeerSummary[];
@@ -21,10 +23,10 @@ export interface SessionContextInput {
 }
 
 /** The ritual in one line; the Stop hook enforces the same two commands. */
-export function ritualLine(requireGitFinalization: boolean): string {
-  const status = requireGitFinalization ? "tandem status --end-turn" : "tandem status";
+export function ritualLine(requireGitFinalization: boolean, cmd = "tandem"): string {
+  const status = requireGitFinalization ? `${cmd} status --end-turn` : `${cmd} status`;
   const push = requireGitFinalization ? " (it passes only once your own work is committed and pushed)" : "";
-  return `Before ending a turn in which you used tools, run \`${status}\`${push} and \`tandem task "<what you are working on>"\` (\`tandem task ""\` if nothing changed), and show the status box at the end of your reply.`;
+  return `Before ending a turn in which you used tools, run \`${status}\`${push} and \`${cmd} task "<what you are working on>"\` (\`${cmd} task ""\` if nothing changed), and show the status box at the end of your reply.`;
 }
 
 function peerLine(p: PeerSummary, now: number): string {
@@ -53,7 +55,7 @@ export function sessionStartContext(c: SessionContextInput): string {
       `You are a sub-agent of ${c.parentName ?? "another session"}, working in your own git worktree. Commit your work or leave it uncommitted: all of it is captured when you finish and applied back to the parent. The end-of-turn ritual does not apply to you.`,
     );
   } else {
-    lines.push(ritualLine(c.requireGitFinalization));
+    lines.push(ritualLine(c.requireGitFinalization, c.command));
   }
   lines.push(...configLines(c.configProblems ?? []));
   lines.push(c.peers.length ? "Live peers right now:" : "No other live agent sessions right now.");

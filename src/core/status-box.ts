@@ -3,7 +3,7 @@ import { formatAge } from "./liveness.js";
 export interface StatusModel {
   session: { name: string; client: string; startedAt: number; task: string | null; activity: string };
   claims: string[];
-  /** Released claims and touched files still in the session's finalization scope. */
+  /** The session's own files (claimed, released or touched) with uncommitted changes, new files included. */
   awaiting: string[];
   /** Owned paths Git ignores, from a passed end-turn check: not Git work, and not finalized. */
   ignored: string[];
@@ -62,6 +62,12 @@ function list(items: string[], max: number): string {
   return items.length > max ? `${shown} (+${items.length - max} more)` : shown;
 }
 
+/** Plain words for a person: what of the session's own work git does not hold yet. */
+function uncommitted(m: StatusModel): string {
+  if (m.awaiting.length > 0) return `${m.awaiting.length} not committed yet: ${list(m.awaiting, 3)}`;
+  return m.endTurn ? "all committed" : "none uncommitted";
+}
+
 /** The fixed-width, plain-text status box (docs/product.md §8). */
 export function renderStatusBox(m: StatusModel): string {
   const head = `${BOX_HEAD}${m.session.name} `;
@@ -72,9 +78,7 @@ export function renderStatusBox(m: StatusModel): string {
     ),
     row(`task     ${m.session.task ? m.session.task : "(none declared)"}`),
     row(`claims   ${m.claims.length}: ${list(m.claims, 4)}`),
-    row(
-      `pending  ${m.awaiting.length ? `${m.awaiting.length} to finalize: ${list(m.awaiting, 3)}` : "nothing awaiting finalization"}`,
-    ),
+    row(`changes  ${uncommitted(m)}`),
     ...(m.ignored.length ? [row(`ignored  ${m.ignored.length}, not finalized: ${list(m.ignored, 3)}`)] : []),
     row(`peers    ${m.peers.length === 0 ? "none live" : ""}`),
     ...m.peers
@@ -88,9 +92,7 @@ export function renderStatusBox(m: StatusModel): string {
       ? [row("subagents"), ...m.subagents.map((s) => row(`  ${s.name}: ${s.state}`))]
       : []),
     ...m.warnings.flatMap((w) => wrapped("warning  ", w)),
-    row(
-      m.endTurn ? "end-turn check passed: own work committed and pushed" : "checked (not an end-turn check)",
-    ),
+    ...(m.endTurn ? [row("pushed   yes (end-turn check passed): own work committed and pushed")] : []),
     `+${"-".repeat(BOX_WIDTH - 2)}+`,
   ];
   return `${lines.join("\n")}\n`;

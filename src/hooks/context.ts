@@ -3,6 +3,7 @@ import { loadConfig } from "../config/load.js";
 import type { ConfigProblem } from "../config/problems.js";
 import { type ResolvedRoot, resolveRoot, stateDirOf } from "../config/root.js";
 import type { Config } from "../config/schema.js";
+import { agentCommandOf } from "../facts/agent-shell.js";
 import { dirtySnapshotAsync } from "../git/status.js";
 import { discoverAgent } from "../sessions/discover.js";
 import { processAlive } from "../sessions/proc.js";
@@ -114,4 +115,16 @@ function reattached(ctx: HookCtx, known: SessionRow): SessionRow {
   if (!uiPid || uiPid === known.ui_pid) return known;
   append(ctx.db, { kind: "session.attached", session: known.id, ts: ctx.now, data: { uiPid, uiPidStart } });
   return sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId) ?? known;
+}
+
+const commands = new WeakMap<HookCtx, string>();
+
+/** How this agent's shell starts Tandem, for every command a message tells it to run (read once). */
+export function agentCmd(ctx: HookCtx): string {
+  let cmd = commands.get(ctx);
+  if (cmd === undefined) {
+    cmd = agentCommandOf(ctx.root.root, ctx.stateDir);
+    commands.set(ctx, cmd);
+  }
+  return cmd;
 }

@@ -4,7 +4,7 @@ import { formatConfigProblem } from "../config/problems.js";
 import { sessionStartContext } from "../core/session-context.js";
 import { append, write } from "../store/ledger.js";
 import { claimsOf, sessionById } from "../store/queries.js";
-import { type HookCtx, hookSession } from "./context.js";
+import { agentCmd, type HookCtx, hookSession } from "./context.js";
 
 /**
  * session-start: register, then tell the agent who it is, the ritual, its live peers, and any
@@ -19,6 +19,7 @@ export function onSessionStart(ctx: HookCtx): Verdict {
     kind: session.kind,
     parentName: parent?.name ?? session.parent_id,
     requireGitFinalization: ctx.config.requireGitFinalization,
+    command: agentCmd(ctx),
     configProblems: ctx.configProblems.map((p) => formatConfigProblem(p, ctx.root.root)),
     peers: livePeers(ctx.db, session.id, ctx.config.freshnessSeconds, ctx.now),
     now: ctx.now,

@@ -25,7 +25,7 @@ import { sessionByNative } from "../store/queries.js";
 import { verifyGateTables } from "../store/trust.js";
 import { type ToolTargets, toolTargets } from "../targets/tool-targets.js";
 import { crashPoint } from "../testing/crash.js";
-import { type HookCtx, hookSession } from "./context.js";
+import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { guardGitCalls } from "./git-guard.js";
 import { preservePeerWork } from "./safety-net.js";
 import { saveShellSnapshot } from "./shell-delta.js";
@@ -217,8 +217,7 @@ function refuseCommand(ctx: HookCtx, tool: ToolCall, found: ToolTargets): Verdic
     return {
       allow: false,
       rule: "hook-call",
-      reason:
-        "Tandem refused this command before it ran: it calls `tandem hook` (or `tandem git-hook`), which only an agent client runs; from a shell it would speak for a session it is not. Use `tandem status`, `tandem task` or `tandem release PATH` for your own session.",
+      reason: `Tandem refused this command before it ran: it calls \`tandem hook\` (or \`tandem git-hook\`), which only an agent client runs; from a shell it would speak for a session it is not. Use \`${agentCmd(ctx)} status\`, \`${agentCmd(ctx)} task\` or \`${agentCmd(ctx)} release PATH\` for your own session.`,
     };
   }
   const guard = guardGitCalls(ctx, found.gitCalls);

@@ -6,7 +6,7 @@ import { codexFooterInstruction, ritualReminder } from "../core/ritual-messages.
 import { sessionStartContext } from "../core/session-context.js";
 import { stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
-import { type HookCtx, hookSession } from "./context.js";
+import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { takeOwnerNotice } from "./safety-net.js";
 import { saveTurnSnapshot } from "./shell-delta.js";
 
@@ -68,8 +68,8 @@ export async function onPrompt(ctx: HookCtx): Promise<Verdict> {
     }
     parts.push(
       ctx.client.name === "codex"
-        ? codexFooterInstruction(ctx.config.requireGitFinalization)
-        : ritualReminder(ctx.config.requireGitFinalization),
+        ? codexFooterInstruction(ctx.config.requireGitFinalization, agentCmd(ctx))
+        : ritualReminder(ctx.config.requireGitFinalization, agentCmd(ctx)),
     );
     return parts.join("\n");
   });

@@ -3,7 +3,7 @@ import { type RitualEvent, stopVerdict } from "../core/ritual.js";
 import { cursorFollowup, remediationText } from "../core/ritual-messages.js";
 import { containsStatusBox } from "../core/status-box.js";
 import { append, write } from "../store/ledger.js";
-import { type HookCtx, hookSession } from "./context.js";
+import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { recordTurnDelta } from "./shell-delta.js";
 
 const BLOCK_CAP = 2;
@@ -57,7 +57,7 @@ export async function onStop(ctx: HookCtx): Promise<Verdict> {
   const requireGit = ctx.config.requireGitFinalization;
   const reason =
     ctx.client.name === "cursor"
-      ? cursorFollowup(verdict.missing, requireGit)
-      : remediationText(verdict.missing, requireGit);
+      ? cursorFollowup(verdict.missing, requireGit, agentCmd(ctx))
+      : remediationText(verdict.missing, requireGit, agentCmd(ctx));
   return { allow: false, block: true, rule: verdict.rule, reason };
 }

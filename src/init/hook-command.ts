@@ -1,16 +1,10 @@
 import { isAbsolute, resolve } from "node:path";
 import { CLIENT_NAMES } from "../clients/index.js";
 import type { ClientName } from "../clients/types.js";
+import { shellQuote } from "../core/shell-quote.js";
 import { UsageError } from "../errors.js";
 
-/** Characters a POSIX shell never treats specially, so a word made only of them needs no quotes. */
-const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-/** Quotes one word for a POSIX shell: single quotes, with `'` written as `'\''`. */
-export function shellQuote(word: string): string {
-  if (SAFE_WORD.test(word)) return word;
-  return `'${word.replaceAll("'", "'\\''")}'`;
-}
+export { shellQuote };
 
 /**
  * The file of the running bundle. The bundle is CommonJS, so `require.main` names it; under the

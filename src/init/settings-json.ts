@@ -32,6 +32,7 @@ export function nestedWanted(client: ClientSpec, launcher: string): WantedHook[]
           type: "command",
           command: hookCommand(launcher, client.name, e.cli),
           ...(e.timeout === undefined ? {} : { timeout: e.timeout }),
+          ...(e.statusMessage === undefined ? {} : { statusMessage: e.statusMessage }),
         },
       ],
     },

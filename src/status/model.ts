@@ -16,31 +16,34 @@ function startedAt(db: Db, s: SessionRow): number {
   );
 }
 
-/** Released claims and touched files of the session that are dirty again in the root repository. */
+/**
+ * The session's own files with uncommitted changes in the root repository (new, untracked files
+ * included): what it holds now, what it released, and what it only touched through a shell.
+ */
 function awaiting(
   db: Db,
   s: SessionRow,
   root: string,
   repoTop: string | null,
-  active: Set<string>,
+  held: readonly string[],
 ): string[] {
   const rows = db
     .prepare(
-      `SELECT worktree, path FROM claim_history WHERE session_id = ? AND released_seq IS NOT NULL
-       UNION SELECT worktree, path FROM touched WHERE session_id = ? AND unattributed = 0`,
+      `SELECT path FROM claim_history WHERE session_id = ? AND worktree = ?
+       UNION SELECT path FROM touched WHERE session_id = ? AND worktree = ? AND unattributed = 0`,
     )
-    .all(s.id, s.id) as { worktree: string; path: string }[];
-  const candidates = rows.filter((r) => r.worktree === root && !active.has(r.path));
+    .all(s.id, root, s.id, root) as { path: string }[];
+  const candidates = [...new Set([...held, ...rows.map((r) => r.path)])].sort();
   if (!repoTop || candidates.length === 0) return [];
   const prefix = root === repoTop ? "" : `${root.slice(repoTop.length + 1)}/`;
   try {
     const dirty = dirtyPaths(
       repoTop,
-      candidates.map((c) => `${prefix}${c.path}`),
+      candidates.map((c) => `${prefix}${c}`),
     );
-    return candidates.filter((c) => dirty.has(`${prefix}${c.path}`)).map((c) => c.path);
+    return candidates.filter((c) => dirty.has(`${prefix}${c}`));
   } catch {
-    return candidates.map((c) => join(c.path));
+    return candidates;
   }
 }
 
@@ -95,7 +98,15 @@ export function statusModel(
     },
     claims,
     // A passed end-turn check just proved every owned path clean: nothing awaits finalization.
-    awaiting: ctx.endTurn ? [] : awaiting(db, s, ctx.root, ctx.repoTop, new Set(held.map((c) => c.path))),
+    awaiting: ctx.endTurn
+      ? []
+      : awaiting(
+          db,
+          s,
+          ctx.root,
+          ctx.repoTop,
+          held.filter((c) => c.worktree === ctx.root).map((c) => c.path),
+        ),
     // Filled in from the end-turn check's findings once it has run.
     ignored: [],
     peers: livePeers(db, s.id, ctx.config.freshnessSeconds, now).map((p) => ({

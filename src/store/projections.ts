@@ -56,7 +56,10 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
     stmt(db, "UPDATE sessions SET activity = 'working' WHERE id = ?").run(ev.session);
   },
   "turn.stopped": (db, ev) => {
-    stmt(db, "UPDATE sessions SET activity = 'idle' WHERE id = ?").run(ev.session);
+    // An enforced block keeps the same turn going: the agent is still at work (issue 14).
+    const { verdict, enforcement } = d(ev, "turn.stopped");
+    const still = verdict === "block" && enforcement === "enforced";
+    stmt(db, "UPDATE sessions SET activity = ? WHERE id = ?").run(still ? "working" : "idle", ev.session);
   },
   "task.set": (db, ev) => {
     // An empty task acknowledges a turn with nothing new: the declared task stays.

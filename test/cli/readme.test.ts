@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TANDEM_BIN, tandem } from "../helpers/cli.js";
@@ -73,7 +73,11 @@ describe("the README", () => {
     const bin = join(repo, "..", "bin");
     mkdirSync(bin);
     symlinkSync(TANDEM_BIN, join(bin, "tandem"));
-    const env = { TANDEM_SESSION: "readme-session", PATH: `${bin}:/usr/bin:/bin` };
+    // …where a login shell (an agent's shell tool) finds it too.
+    const home = join(repo, "..", "home");
+    mkdirSync(home);
+    writeFileSync(join(home, ".profile"), `PATH="${bin}:$PATH"\n`);
+    const env = { TANDEM_SESSION: "readme-session", PATH: `${bin}:/usr/bin:/bin`, HOME: home };
     for (const line of commands) {
       const r = tandem(argv(line), { cwd: repo, env });
       expect({ line, code: r.code, err: r.stderr }).toMatchObject({ line, code: 0 });

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BOX_WIDTH } from "../../src/core/status-box.js";
@@ -24,9 +25,10 @@ describe("finding the caller's session", () => {
     const repo = project();
     const r = tandem(["task", "port the parser"], { cwd: repo, env: { CLAUDE_CODE_SESSION_ID: "sess-A" } });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(
-      /^agent-\w+: task set — port the parser\nSuggested conversation title: agent-\w+: port the parser\n$/,
-    );
+    // What the agent prints ends up in the reply a person reads: no title suggestion there.
+    expect(r.stdout).toMatch(/^agent-\w+: task set — port the parser\n$/);
+    const json = tandem(["task", "", "--json"], { cwd: repo, env: { CLAUDE_CODE_SESSION_ID: "sess-A" } });
+    expect(JSON.parse(json.stdout).title).toMatch(/^agent-\w+: port the parser$/);
   });
 
   it("prefers --session, then TANDEM_SESSION, over the client's variables", () => {
@@ -88,6 +90,17 @@ describe("tandem status", () => {
     expect(r.stdout).toMatch(/agent-\w+ \(codex\) 1 claims/);
     const checked = ledger(repo).events.filter((e) => e.kind === "status.checked");
     expect(checked.map((e) => e.data)).toEqual([{ end_turn: false }]);
+  });
+
+  it("lists the session's claimed files that are uncommitted, new untracked ones included, in plain words", () => {
+    const repo = project();
+    mkdirSync(join(repo, "src"), { recursive: true });
+    writeFileSync(join(repo, "src/a.ts"), "new, untracked\n");
+    const r = tandem(["status"], { cwd: repo, env: { CLAUDE_CODE_SESSION_ID: "sess-A" } });
+    expect(r.stdout).toMatch(/^\| changes +1 not committed yet: src\/a\.ts +\|$/m);
+    expect(r.stdout).not.toMatch(/nothing awaiting|not an end-turn check/);
+    const json = JSON.parse(tandem(["status", "--json", "--session", "sess-A"], { cwd: repo }).stdout);
+    expect(json.awaiting).toEqual(["src/a.ts"]);
   });
 
   it("--json gives the session, claims and peers as data", () => {

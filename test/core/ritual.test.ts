@@ -8,6 +8,9 @@ const human = (text = "do it") => ev("prompt.submitted", { text, remediation: fa
 const remediation = () =>
   ev("prompt.submitted", { text: "[tandem:stop-remediation rule=status]", remediation: true });
 const tool = () => ev("tool.requested", { tool: "Write", targets: ["a"] });
+const denied = () =>
+  ev("claim.denied", { tool: "Write", refused: [{ path: "a", reason: "held", holder: "s2" }] });
+const ran = () => ev("tool.completed", { tool: "Bash" });
 const status = (end_turn = false) => ev("status.checked", { end_turn });
 const task = () => ev("task.set", { text: "x" });
 const stopped = (verdict: string, enforcement = "enforced") => ev("turn.stopped", { verdict, enforcement });
@@ -30,6 +33,30 @@ function input(events: RitualEvent[], over: Partial<RitualInput> = {}): RitualIn
 describe("stopVerdict", () => {
   it.each<[string, () => RitualEvent[], Partial<RitualInput>, { verdict: string; rule: string | null }]>([
     ["a pure-prose turn passes", () => [human()], {}, { verdict: "pass", rule: null }],
+    [
+      "a turn whose only tool call Tandem refused passes: nothing ran",
+      () => [human(), tool(), denied()],
+      { client: "claude-code" },
+      { verdict: "pass", rule: null },
+    ],
+    [
+      "a turn of several refused calls passes",
+      () => [human(), tool(), denied(), tool(), denied()],
+      {},
+      { verdict: "pass", rule: null },
+    ],
+    [
+      "a refused call next to one that ran still needs the ritual",
+      () => [human(), tool(), denied(), tool(), ran()],
+      {},
+      { verdict: "block", rule: "status" },
+    ],
+    [
+      "a call that ran before a refused one still needs the ritual",
+      () => [human(), tool(), ran(), tool(), denied()],
+      {},
+      { verdict: "block", rule: "status" },
+    ],
     [
       "a tool turn without status breaks rule 1",
       () => [human(), tool(), task()],

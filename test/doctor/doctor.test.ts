@@ -67,6 +67,8 @@ describe("tandem doctor", () => {
       expect.stringMatching(
         /the hooks call `node '.*gone\/tandem\.cjs'`, but .*gone\/tandem\.cjs does not exist/,
       ),
+      // The agents' own shell cannot start it either.
+      expect.stringMatching(/^`bash -lc .*gone\/tandem\.cjs.* --version'` fails in the repository/),
     ]);
   });
 
@@ -111,7 +113,11 @@ describe("doctor compares the wiring with the choice init recorded", () => {
     symlinkSync(TANDEM_BIN, join(bin, "tandem"));
     mkdirSync(join(repo, "node_modules", ".bin"), { recursive: true });
     symlinkSync(TANDEM_BIN, join(repo, "node_modules", ".bin", "tandem"));
-    const env = { PATH: `${bin}:/usr/bin:/bin` };
+    // Installed the way a login shell (an agent's shell tool) finds it too.
+    const home = join(repo, "..", "home");
+    mkdirSync(home);
+    writeFileSync(join(home, ".profile"), `PATH="${bin}:$PATH"\n`);
+    const env = { PATH: `${bin}:/usr/bin:/bin`, HOME: home };
     const init = tandem(["init", "--command", launcher, "--clients", clients], { cwd: repo, env });
     expect(init.code, init.stderr).toBe(0);
     return { repo, env };

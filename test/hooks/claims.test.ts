@@ -23,6 +23,16 @@ describe("write claims at pre-tool-use", () => {
     expect(ledger(repo).events.map((e) => e.kind)).toContain("claim.denied");
   });
 
+  it('gives Codex a refusal without a final period: Codex adds its own before "Command:"', () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo });
+    const r = hook("codex", "pre-tool-use", codexPatch(repo, "C", patch("f.txt")), { cwd: repo });
+    const reason = denied(r)!;
+    expect(reason).toMatch(/Do not work around this by editing the file another\s+way$/);
+    // What the Codex model then reads (docs/clients.md §2.3):
+    expect(`Command blocked by PreToolUse hook: ${reason}. Command: x`).not.toContain("..");
+  });
+
   it("names the held file repository-relative in the Write refusal, as in the Bash one", () => {
     const repo = initRepo(join(tempDir(), "repo"));
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "src/f.txt"), { cwd: repo });

@@ -132,6 +132,37 @@ describe("the end-of-turn ritual on Claude Code and Codex", () => {
     expect(stops(repo).map((s) => s.enforcement)).toEqual(["enforced", "enforced", "observe_only"]);
   });
 
+  it("Claude: a turn whose only edit Tandem refused ends without demanding the ritual", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "a.txt"), { cwd: repo });
+    hook(
+      "claude-code",
+      "user-prompt-submit",
+      { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" },
+      { cwd: repo },
+    );
+    const refused = hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo });
+    expect(JSON.parse(refused.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    expect(claudeStop(repo, false)).toMatchObject({ code: 0, stderr: "" });
+  });
+
+  it("Claude: a blocked stop keeps the session working, so the box the agent prints then is not idle", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    hook(
+      "claude-code",
+      "user-prompt-submit",
+      { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" },
+      { cwd: repo },
+    );
+    hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo });
+    expect(claudeStop(repo, false).code).toBe(2);
+    const box = tandem(["status", "--session", "A"], { cwd: repo }).stdout;
+    expect(box).toMatch(/^\| session .*, working +\|$/m);
+    expect(claudeStop(repo, true).code).toBe(2);
+    expect(claudeStop(repo, true).code).toBe(0);
+    expect(tandem(["status", "--session", "A"], { cwd: repo }).stdout).toMatch(/^\| session .*, idle +\|$/m);
+  });
+
   it("Claude: passes once status and task ran and the reply shows the box", () => {
     const repo = initRepo(join(tempDir(), "repo"));
     hook(

@@ -129,7 +129,9 @@ describe("how the hooks start Tandem when init is given no --command", () => {
     symlinkSync(TANDEM_BIN, join(bin, "tandem"));
     const res = run(["init", "--clients", "cursor"], dir, { PATH: `${bin}:${pathWithoutCodex()}` });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).not.toMatch(/Warning/);
+    expect(res.stdout).not.toMatch(/absolute paths/);
+    // That PATH is not one a login shell sets up, so an agent's shell tool would not find it.
+    expect(res.stdout).toMatch(/Warning: `bash -lc 'tandem --version'` fails here/);
     expect(readJson(join(dir, ".cursor/hooks.json")).hooks.stop[0].command).toBe("tandem hook cursor stop");
     expect(readConfigFile(join(dir, ".tandem/config.jsonc"))?.init?.command).toBe("tandem");
     // Recorded, so a re-run from a Tandem that is not on PATH keeps it instead of refusing.
@@ -194,6 +196,7 @@ describe("tandem init next to what is already there", () => {
     const hook = read(join(dir, ".git/hooks/pre-commit"))!;
     expect(hook.split("\n")[1]).toBe(REGION_START);
     expect(hook).toContain(`echo user-hook >> '${log}'`);
+    writeFileSync(log, ""); // init ran `tandem --version` once, as an agent's login shell would
 
     g(dir, "commit", "-q", "--allow-empty", "-m", "one");
     expect(read(log)!.split("\n")).toEqual([

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CLIENTS } from "../../src/clients/index.js";
 import type { ClientName } from "../../src/clients/types.js";
 import { type FilePlan, planDeinit, planInit } from "../../src/init/plan.js";
 import type { FileState, Snapshot } from "../../src/init/snapshot.js";
@@ -34,6 +35,15 @@ const group = (command: string, matcher?: string) => ({
   hooks: [{ type: "command", command }],
 });
 
+/** Codex's group for one event as init writes it: with the status message its review shows. */
+const codexGroup = (event: string, launcher = L) => {
+  const e = CLIENTS.codex.events.find((w) => w.cli === event)!;
+  const handler = { type: "command", command: cmd("codex", event, launcher) };
+  return {
+    hooks: [{ ...handler, ...(e.timeout ? { timeout: e.timeout } : {}), statusMessage: e.statusMessage }],
+  };
+};
+
 describe("planning a nested settings file (Claude Code, Codex)", () => {
   it("creates the file with one group per wired event when it is absent", () => {
     const plan = initOf("codex", null);
@@ -48,12 +58,36 @@ describe("planning a nested settings file (Claude Code, Codex)", () => {
       "Stop",
       "SessionEnd",
     ]);
-    expect(doc.hooks.Stop).toEqual([group(cmd("codex", "stop"))]);
+    expect(doc.hooks.Stop).toEqual([codexGroup("stop")]);
     expect(doc.hooks.SessionEnd[0].hooks[0]).toEqual({
       type: "command",
       command: cmd("codex", "session-end"),
-      timeout: 5,
+      timeout: 3,
+      statusMessage: "Tandem: end this session and release its claimed files",
     });
+  });
+
+  it("names every Codex entry for its hook review and keeps SessionEnd within Codex's 3 s limit", () => {
+    const doc = JSON.parse(initOf("codex", null).after!);
+    const handlers = Object.values(doc.hooks).flatMap((units) =>
+      (units as { hooks: { statusMessage?: string; timeout?: number }[] }[]).flatMap((u) => u.hooks),
+    );
+    expect(handlers).toHaveLength(6);
+    for (const h of handlers) expect(h.statusMessage).toMatch(/^Tandem: \w/);
+    for (const h of handlers) expect(h.timeout ?? 0).toBeLessThanOrEqual(3);
+  });
+
+  it("treats Codex entries written before they had status messages as drift, and updates them in place", () => {
+    const old = {
+      hooks: {
+        SessionEnd: [{ hooks: [{ type: "command", command: cmd("codex", "session-end"), timeout: 5 }] }],
+      },
+    };
+    const plan = initOf("codex", json(old));
+    expect(plan.changes).toContain(
+      'SessionEnd hook differs: timeout is 5, want 3; statusMessage missing (want "Tandem: end this session and release its claimed files")',
+    );
+    expect(JSON.parse(plan.after!).hooks.SessionEnd).toEqual([codexGroup("session-end")]);
   });
 
   it("gives Claude's tool hooks the write-tool matcher", () => {
@@ -80,7 +114,7 @@ describe("planning a nested settings file (Claude Code, Codex)", () => {
       `Stop hook differs: command is "tandem hook codex stop", want "${cmd("codex", "stop")}"`,
     );
     const after = JSON.parse(plan.after!);
-    expect(after.hooks.Stop).toEqual([group(cmd("codex", "stop")), group("./foreign-after-ours.sh")]);
+    expect(after.hooks.Stop).toEqual([codexGroup("stop"), group("./foreign-after-ours.sh")]);
   });
 
   it("removes duplicates, hooks of events no longer wired, and ours inside a shared group", () => {
@@ -100,11 +134,11 @@ describe("planning a nested settings file (Claude Code, Codex)", () => {
       },
     };
     const after = JSON.parse(initOf("codex", json(doc)).after!);
-    expect(after.hooks.Stop).toEqual([group(cmd("codex", "stop"))]);
+    expect(after.hooks.Stop).toEqual([codexGroup("stop")]);
     expect(after.hooks.StopFailure).toBeUndefined();
     expect(after.hooks.PreToolUse).toEqual([
       { hooks: [{ type: "command", command: "./guard.sh" }] },
-      group(cmd("codex", "pre-tool-use")),
+      codexGroup("pre-tool-use"),
     ]);
     expect(after.hooks.PostToolUseFailure).toEqual([group("./foreign.sh")]);
   });

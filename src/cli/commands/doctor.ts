@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { checkAgentShell } from "../../doctor/agent-shell-check.js";
 import { configFindings } from "../../doctor/config-checks.js";
 import { DEFAULT_SINCE_MS, hookErrorFinding, parseSince } from "../../doctor/hook-errors.js";
 import { checkStore, type Finding, type StoreReport } from "../../doctor/store-checks.js";
@@ -85,6 +86,7 @@ export function doctorCommand(io: Io): Command {
         nodeFinding(),
         ...configFindings(project.loaded, project.resolved.root),
         ...(await checkWiring(project.resolved.root, io.env)),
+        ...checkAgentShell(project.resolved.root, project.stateDir, io.env),
         ...staleSessionFindings(project.stateDir, project.loaded.config.freshnessSeconds),
       ];
       if (store.hookErrors) other.push(hookErrorFinding(store.hookErrors, since));

@@ -1,5 +1,9 @@
 import { Command } from "commander";
+import { resolveRoot, stateDirOf } from "../../config/root.js";
+import { naturalCommand } from "../../core/agent-command.js";
+import { loginCheck, loginFix } from "../../doctor/agent-shell-check.js";
 import { TandemError, UsageError } from "../../errors.js";
+import { probeLogin, writeProbe } from "../../facts/agent-shell.js";
 import { applyPlans } from "../../init/apply.js";
 import { checkCodexTrust, describeTrust, type TrustReport } from "../../init/codex-trust.js";
 import { checkLauncher, launcherNote, pinnedLauncher } from "../../init/hook-command.js";
@@ -80,6 +84,7 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
   }
   if (reportRefusals(io, root, plans)) return;
   if (mode === "write") applyPlans(plans);
+  const shell = mode === "write" ? probeAgentShell(io, root, choice.launcher) : null;
   // Codex skips untrusted hooks silently: say so right after wiring them.
   const trust: TrustReport | null =
     mode === "write" && clients.includes("codex") ? await checkCodexTrust(root, io.env) : null;
@@ -91,6 +96,18 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
   const note = launcherNote(choice.launcher);
   for (const line of [choice.warning, note, ONCE_PER_CLONE]) if (line) io.out(`${line}\n`);
   if (trust) io.out(`${describeTrust(trust)}\n`);
+  if (shell) io.out(`${shell}\n`);
+}
+
+/**
+ * Agents run Tandem from their own shell tool, which Codex starts as a login shell: probe the
+ * command they will be told, record the answer for the hooks, and say what to do when it fails.
+ */
+function probeAgentShell(io: Io, root: string, launcher: string): string | null {
+  const probe = probeLogin(naturalCommand(launcher, root), root, io.env as NodeJS.ProcessEnv);
+  writeProbe(stateDirOf(resolveRoot({ cwd: root, env: io.env })), probe);
+  if (probe.works) return null;
+  return `Warning: \`${loginCheck(probe.command)}\` fails here (${probe.detail}): ${loginFix(probe.command, pinnedLauncher())}.`;
 }
 
 export function initCommand(io: Io): Command {

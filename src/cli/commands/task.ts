@@ -34,9 +34,8 @@ export function taskCommand(io: Io): Command {
         const task = trimmed || session.task || "";
         const title = suggestedTitle(session.name, task);
         if (opts.json) return io.out(`${JSON.stringify({ session: session.name, task, title })}\n`);
-        io.out(
-          `${session.name}: task ${trimmed ? "set" : "unchanged"}${task ? ` — ${task}` : ""}\nSuggested conversation title: ${title}\n`,
-        );
+        // The agent's shell output lands in the reply a person reads: the title stays in --json.
+        io.out(`${session.name}: task ${trimmed ? "set" : "unchanged"}${task ? ` — ${task}` : ""}\n`);
       } finally {
         db.close();
       }
