@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { git } from "../../src/git/run.js";
 import { PIN, TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 import type { MessagesRequest } from "./harness/anthropic-fake.js";
@@ -15,18 +16,32 @@ export interface Project {
   read: (file: string) => string | null;
 }
 
-/** A repository prepared exactly as a user would: `tandem init`, then the result committed. */
-export function initProject(clients = "claude-code,codex"): Project {
+/**
+ * A repository prepared exactly as a user would: `tandem init`, then the result committed. By
+ * default the hooks pin this checkout's build; `onPath` wires them as a global install does
+ * (`--command tandem`), with `tandem` on the PATH a login shell sets up too, so agents are told
+ * plain `tandem …`.
+ */
+export function initProject(clients = "claude-code,codex", opts: { onPath?: boolean } = {}): Project {
   const base = tempDir("tandem-e2e-");
   const repo = initRepo(join(base, "repo"));
-  const init = tandem(["init", ...PIN, "--clients", clients], { cwd: repo, env: { PATH: "/usr/bin:/bin" } });
-  if (init.code !== 0) throw new Error(`tandem init failed: ${init.stderr}`);
-  g(repo, "add", "-A");
-  g(repo, "commit", "-qm", "tandem init");
   const bin = join(base, "bin");
   mkdirSync(bin);
   writeFileSync(join(bin, "tandem"), `#!/bin/sh\nexec "${process.execPath}" "${TANDEM_BIN}" "$@"\n`);
   chmodSync(join(bin, "tandem"), 0o755);
+  const home = join(base, "home");
+  mkdirSync(home);
+  writeFileSync(join(home, ".profile"), `PATH="${bin}:$PATH"\n`);
+  const launcher = opts.onPath ? ["--command", "tandem"] : PIN;
+  const init = tandem(["init", ...launcher, "--clients", clients], {
+    cwd: repo,
+    env: { PATH: opts.onPath ? `${bin}:/usr/bin:/bin` : "/usr/bin:/bin", HOME: home },
+  });
+  if (init.code !== 0) throw new Error(`tandem init failed: ${init.stderr}`);
+  g(repo, "add", "-A");
+  // The commit runs the git hooks init wired, which start `tandem` from PATH in the onPath form.
+  const identity = ["-c", "user.name=Tandem Test", "-c", "user.email=test@tandem.invalid"];
+  git(repo, [...identity, "commit", "-qm", "tandem init"], { env: { PATH: `${bin}:${process.env.PATH}` } });
   const path = `${bin}:${process.env.PATH}`;
   const id = {
     GIT_AUTHOR_NAME: "Agent",

@@ -86,7 +86,11 @@ describe("installing the packed tarball", () => {
     const prefix = tempDir();
     npm(["install", "-g", "--prefix", prefix, tgz], prefix);
     giveAddon(join(prefix, "lib/node_modules"));
-    const env = { PATH: `${join(prefix, "bin")}:${dirname(process.execPath)}:/usr/bin:/bin` };
+    const path = `${join(prefix, "bin")}:${dirname(process.execPath)}`;
+    // A person's global install is on the PATH their login shell sets up, as agents' shells start.
+    const home = tempDir();
+    writeFileSync(join(home, ".profile"), `PATH="${path}:$PATH"\n`);
+    const env = { PATH: `${path}:/usr/bin:/bin`, HOME: home };
     expect(sh("tandem", ["--version"], prefix, env).stdout).toMatch(/0\.\d+\.\d+/);
     const repo = initRepo(join(tempDir(), "repo"));
     const init = sh("tandem", ["init", "--clients", "claude-code"], repo, env);

@@ -63,7 +63,7 @@ function startClaude(test: string, p: Project): Tui {
 
 describe("Tandem inside the real Claude Code terminal UI", () => {
   it("starts and answers a plain prompt without Tandem noise, refuses a held file with Tandem's reason, and asks for the ritual as guidance", async () => {
-    const p = initProject("claude-code");
+    const p = initProject("claude-code", { onPath: true });
     peerHolds(p, "f.txt");
     const ui = startClaude("claude-session", p);
     await ui.waitFor("started", /❯/);
@@ -96,7 +96,7 @@ describe("Tandem inside the real Claude Code terminal UI", () => {
   }, 120_000);
 
   it("ends the Tandem session when the person types /exit or closes the terminal", async () => {
-    const p = initProject("claude-code");
+    const p = initProject("claude-code", { onPath: true });
     for (const how of ["exit", "terminal"] as const) {
       const ui = startClaude(`claude-${how}`, p);
       await ui.waitFor("started", /❯/);
