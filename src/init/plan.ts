@@ -1,6 +1,7 @@
 import { CLIENTS } from "../clients/index.js";
 import type { ClientName, ClientSpec } from "../clients/types.js";
 import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
+import { claudeAllowRules, LOCAL_SETTINGS } from "./allow-rules.js";
 import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
 import { flatFormat, flatWanted } from "./cursor-json.js";
 import { hasRegion, installRegion, regionLines, removeRegion } from "./git-hooks.js";
@@ -8,7 +9,7 @@ import { type InitRecord, withRecord } from "./init-record.js";
 import { anchored } from "./launcher.js";
 import { CONFIG_TEMPLATE, configTemplate } from "./project-config.js";
 import type { WantedHook } from "./reconcile.js";
-import { nestedFormat, nestedWanted } from "./settings-json.js";
+import { localFormat, nestedFormat, nestedWanted } from "./settings-json.js";
 import type { FileState, Snapshot } from "./snapshot.js";
 
 /**
@@ -37,34 +38,60 @@ export interface FilePlan {
 
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+const RULES = "permissions.allow";
+
 function tally(out: FileOutcome, mode: Mode): string {
+  const rule = (c: { event: string }) => c.event === RULES;
+  const hook = (c: { event: string }) => c.event !== RULES && c.event !== "version";
+  const count = (kind: string, is = hook) => out.changes.filter((c) => c.kind === kind && is(c)).length;
   if (mode === "deinit") {
-    const hooks = plural(out.changes.length, "Tandem hook");
-    return out.action === "delete" ? `held nothing but ${hooks}` : `removed ${hooks}`;
+    const what = [
+      count("remove") > 0 ? plural(count("remove"), "Tandem hook") : "",
+      count("remove", rule) > 0 ? plural(count("remove", rule), "allow rule") : "",
+    ]
+      .filter(Boolean)
+      .join(" and ");
+    return out.action === "delete" ? `held nothing but ${what}` : `removed ${what}`;
   }
-  const count = (kind: string) => out.changes.filter((c) => c.kind === kind && c.event !== "version").length;
-  if (out.action === "create") return plural(count("add"), "hook");
+  if (out.action === "create")
+    return [
+      count("add") > 0 ? plural(count("add"), "hook") : "",
+      count("add", rule) > 0 ? plural(count("add", rule), "allow rule") : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
   const parts = [
     count("add") > 0 ? `added ${plural(count("add"), "hook")}` : "",
     count("update") > 0 ? `updated ${plural(count("update"), "hook")}` : "",
     count("remove") > 0 ? `removed ${plural(count("remove"), "stale Tandem hook")}` : "",
     out.changes.some((c) => c.event === "version") ? "added version 1" : "",
+    count("add", rule) > 0 ? `added ${plural(count("add", rule), "allow rule")}` : "",
+    count("remove", rule) > 0 ? `removed ${plural(count("remove", rule), "stale allow rule")}` : "",
   ];
   return parts.filter(Boolean).join(", ");
 }
 
-function formatOf(client: ClientSpec): {
+function formatOf(
+  client: ClientSpec,
+  rules: readonly string[],
+): {
   format: ClientFileFormat;
   wanted: (launcher: string) => WantedHook[];
 } {
   return client.layout === "flat"
     ? { format: flatFormat, wanted: (l) => flatWanted(client, l) }
-    : { format: nestedFormat(client.name), wanted: (l) => nestedWanted(client, l) };
+    : { format: nestedFormat(client.name, rules), wanted: (l) => nestedWanted(client, l) };
 }
 
-function settingsPlan(name: ClientName, state: FileState, launcher: string | null, mode: Mode): FilePlan {
+function settingsPlan(
+  name: ClientName,
+  state: FileState,
+  launcher: string | null,
+  mode: Mode,
+  rules: readonly string[] = [],
+): FilePlan {
   const client = CLIENTS[name];
-  const { format, wanted } = formatOf(client);
+  const { format, wanted } = formatOf(client, rules);
   const out: FileOutcome = planClientFile(
     client.settingsFile,
     state.text,
@@ -72,6 +99,16 @@ function settingsPlan(name: ClientName, state: FileState, launcher: string | nul
     format,
     mode,
   );
+  return filePlan(name, state, out, mode);
+}
+
+/** Claude's uncommitted local file: only allow rules, which hold this clone's absolute path. */
+function localPlan(state: FileState, rules: readonly string[], mode: Mode): FilePlan {
+  const out = planClientFile(LOCAL_SETTINGS, state.text, [], localFormat(rules), mode);
+  return filePlan("claude-code", state, out, mode);
+}
+
+function filePlan(name: ClientName, state: FileState, out: FileOutcome, mode: Mode): FilePlan {
   return {
     path: state.path,
     kind: "settings",
@@ -166,8 +203,18 @@ function configPlan(state: FileState, mode: Mode, record?: InitRecord): FilePlan
 
 /** `record`, when given, is written into the config so later runs wire the same way. */
 export function planInit(s: Snapshot, launcher: string, record?: InitRecord): FilePlan[] {
+  const rules = claudeAllowRules(launcher, s.root);
   return [
-    ...clientsOf(s).map((n) => settingsPlan(n, s.settings[n]!, anchored(launcher, n, s.root), "init")),
+    ...clientsOf(s).map((n) =>
+      settingsPlan(
+        n,
+        s.settings[n]!,
+        anchored(launcher, n, s.root),
+        "init",
+        n === "claude-code" ? rules.project : [],
+      ),
+    ),
+    ...(s.claudeLocal ? [localPlan(s.claudeLocal, rules.local, "init")] : []),
     configPlan(s.config, "init", record),
     ...gitHookPlans(s, (n, state) => gitHookInstall(n, state, anchored(launcher, "git", s.root))),
   ];
@@ -177,6 +224,7 @@ export function planInit(s: Snapshot, launcher: string, record?: InitRecord): Fi
 export function planDeinit(s: Snapshot): FilePlan[] {
   return [
     ...clientsOf(s).map((n) => settingsPlan(n, s.settings[n]!, null, "deinit")),
+    ...(s.claudeLocal ? [localPlan(s.claudeLocal, [], "deinit")] : []),
     configPlan(s.config, "deinit"),
     ...gitHookPlans(s, (_n, state) => gitHookRemove(state)),
   ];
