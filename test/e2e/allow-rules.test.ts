@@ -73,7 +73,7 @@ describe("the ritual runs without an approval prompt in Claude's default mode", 
     const cmd = PIN[1]!;
     const ritual = await bashInDefaultMode(p.repo, p.home, `${cmd} task "check the rules" && ${cmd} status`);
     expect(ritual).not.toMatch(APPROVAL);
-    expect(ritual).toMatch(/task (set|unchanged)[^]*\+-- tandem status: agent-/);
+    expect(ritual).toMatch(/task (set|unchanged)[\s\S]*\+-- tandem status: agent-/);
     // The rules are narrow: the same launcher with another subcommand is not covered.
     expect(await bashInDefaultMode(p.repo, p.home, `${cmd} claims`)).toMatch(APPROVAL);
   }, 120_000);
@@ -86,7 +86,7 @@ describe("the ritual runs without an approval prompt in Claude's default mode", 
     chmodSync(shim, 0o755);
     const ritual = await bashInDefaultMode(p.repo, p.home, `${shim} task "" && ${shim} status --end-turn`);
     expect(ritual).not.toMatch(APPROVAL);
-    expect(ritual).toMatch(/task (set|unchanged)[^]*\+-- tandem status: agent-/);
+    expect(ritual).toMatch(/task (set|unchanged)[\s\S]*\+-- tandem status: agent-/);
     // What a leading-wildcard rule would have let through without asking.
     const sneaky = `node -e 'require("fs").writeFileSync("PWNED", "")' /node_modules/.bin/tandem task x`;
     expect(await bashInDefaultMode(p.repo, p.home, sneaky)).toMatch(APPROVAL);
