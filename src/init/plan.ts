@@ -3,6 +3,7 @@ import type { ClientName, ClientSpec } from "../clients/types.js";
 import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
 import { claudeAllowRules, LOCAL_SETTINGS } from "./allow-rules.js";
 import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
+import { codexRulesText, isOurRulesFile } from "./codex-rules.js";
 import { flatFormat, flatWanted } from "./cursor-json.js";
 import { hasRegion, installRegion, regionLines, removeRegion } from "./git-hooks.js";
 import { type InitRecord, withRecord } from "./init-record.js";
@@ -21,7 +22,7 @@ export type Action = "create" | "update" | "unchanged" | "delete" | "keep" | "re
 
 export interface FilePlan {
   path: string;
-  kind: "settings" | "git-hook" | "config";
+  kind: "settings" | "git-hook" | "config" | "rules";
   client?: ClientName;
   action: Action;
   /** Text to write for create/update. */
@@ -122,6 +123,39 @@ function filePlan(name: ClientName, state: FileState, out: FileOutcome, mode: Mo
   };
 }
 
+/** `.codex/rules/tandem.rules`: a whole file of Tandem's, or none when `want` is null. */
+function codexRulesPlan(state: FileState, want: string | null): FilePlan {
+  const base = { path: state.path, kind: "rules" as const, client: "codex" as const, executable: false };
+  const same = { ...base, action: "unchanged" as const, after: state.text, changes: [], summary: "" };
+  const foreign = state.text !== null && !isOurRulesFile(state.text);
+  // A file of the same name Tandem did not write is never removed, only refused when in the way.
+  if (state.text === want || (foreign && want === null)) return same;
+  if (foreign)
+    return refused(
+      base,
+      `${state.path}: not written by Tandem; move it aside (Tandem writes its Codex rule there), then re-run`,
+    );
+  if (want === null)
+    return state.text === null
+      ? same
+      : {
+          ...base,
+          action: "delete",
+          after: null,
+          changes: ["Tandem rule file"],
+          summary: "held only Tandem's rule",
+        };
+  return state.text === null
+    ? { ...base, action: "create", after: want, changes: ["missing"], summary: "the ritual's allow rule" }
+    : {
+        ...base,
+        action: "update",
+        after: want,
+        changes: ["Tandem's rule differs"],
+        summary: "rewrote the ritual's allow rule",
+      };
+}
+
 function refused(base: Pick<FilePlan, "path" | "kind" | "executable">, reason: string): FilePlan {
   return { ...base, action: "refuse", after: null, changes: [], summary: "", reason };
 }
@@ -215,6 +249,7 @@ export function planInit(s: Snapshot, launcher: string, record?: InitRecord): Fi
       ),
     ),
     ...(s.claudeLocal ? [localPlan(s.claudeLocal, rules.local, "init")] : []),
+    ...(s.codexRules ? [codexRulesPlan(s.codexRules, codexRulesText(launcher))] : []),
     configPlan(s.config, "init", record),
     ...gitHookPlans(s, (n, state) => gitHookInstall(n, state, anchored(launcher, "git", s.root))),
   ];
@@ -225,6 +260,7 @@ export function planDeinit(s: Snapshot): FilePlan[] {
   return [
     ...clientsOf(s).map((n) => settingsPlan(n, s.settings[n]!, null, "deinit")),
     ...(s.claudeLocal ? [localPlan(s.claudeLocal, [], "deinit")] : []),
+    ...(s.codexRules ? [codexRulesPlan(s.codexRules, null)] : []),
     configPlan(s.config, "deinit"),
     ...gitHookPlans(s, (_n, state) => gitHookRemove(state)),
   ];

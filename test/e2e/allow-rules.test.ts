@@ -1,11 +1,13 @@
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PIN, TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 import { type AnthropicFake, startAnthropicFake } from "./harness/anthropic-fake.js";
 import { ensureClients } from "./harness/install-clients.js";
+import { type ResponsesFake, startResponsesFake } from "./harness/responses-fake.js";
 import { runClaude } from "./harness/run-claude.js";
+import { runCodex } from "./harness/run-codex.js";
 import { lastToolResult, newSessionId } from "./support.js";
 
 /**
@@ -14,15 +16,21 @@ import { lastToolResult, newSessionId } from "./support.js";
  */
 
 let bin: string;
+let codexBin: string;
 let anthropic: AnthropicFake;
+let responses: ResponsesFake;
 
 beforeAll(async () => {
-  bin = (await ensureClients()).claude;
+  const bins = await ensureClients();
+  bin = bins.claude;
+  codexBin = bins.codex;
   anthropic = await startAnthropicFake();
+  responses = await startResponsesFake();
 }, 300_000);
 
 afterAll(async () => {
   await anthropic?.close();
+  await responses?.close();
 });
 
 const APPROVAL = /require approval|needs approval|requires approval/;
@@ -90,5 +98,52 @@ describe("the ritual runs without an approval prompt in Claude's default mode", 
     // What a leading-wildcard rule would have let through without asking.
     const sneaky = `node -e 'require("fs").writeFileSync("PWNED", "")' /node_modules/.bin/tandem task x`;
     expect(await bashInDefaultMode(p.repo, p.home, sneaky)).toMatch(APPROVAL);
+  }, 120_000);
+});
+
+/** A `tandem` on the PATH of the agent's login shell (`~/.profile`), as a global install would be. */
+function globalTandem(base: string): { home: string; path: string } {
+  const dir = join(base, "bin");
+  mkdirSync(dir);
+  writeFileSync(join(dir, "tandem"), `#!/bin/sh\nexec "${process.execPath}" "${TANDEM_BIN}" "$@"\n`);
+  chmodSync(join(dir, "tandem"), 0o755);
+  const home = join(base, "home");
+  mkdirSync(home);
+  writeFileSync(join(home, ".profile"), `export PATH="${dir}:$PATH"\n`);
+  return { home, path: `${dir}:/usr/bin:/bin` };
+}
+
+describe("Codex runs the ritual outside its sandbox through Tandem's prefix rule", () => {
+  it("writes to the store under .git, which the workspace-write sandbox keeps read-only", async () => {
+    const base = tempDir("tandem-allow-codex-");
+    const repo = initRepo(join(base, "repo"));
+    const { home, path } = globalTandem(base);
+    const env = { PATH: path, HOME: home, TANDEM_STOP_RITUAL: "off" };
+    const init = tandem(["init", "--command", "tandem", "--clients", "codex", "--no-git-hooks"], {
+      cwd: repo,
+      env,
+    });
+    expect(init.code, init.stderr).toBe(0);
+    const ritual = async (): Promise<string> => {
+      responses.script([{ exec: `tandem task "check the rule" && tandem status` }, { text: "done" }]);
+      const run = await runCodex({
+        bin: codexBin,
+        cwd: repo,
+        prompt: "run the ritual",
+        baseUrl: responses.url,
+        codexHome: join(base, "codex-home"),
+        bypassHookTrust: true,
+        env,
+        extraArgs: ["-c", 'sandbox_mode="workspace-write"', "-c", 'approval_policy="on-request"'],
+      });
+      const item = run.events.find(
+        (e) => (e.item as { type?: string })?.type === "command_execution" && e.type === "item.completed",
+      );
+      return String((item?.item as { aggregated_output?: string })?.aggregated_output);
+    };
+    expect(await ritual()).toMatch(/task set — check the rule[\s\S]*\+-- tandem status: agent-/);
+    // Without the rule the same call runs sandboxed, and the store cannot be written.
+    rmSync(join(repo, ".codex/rules"), { recursive: true });
+    expect(await ritual()).toMatch(/state\.db cannot be opened/);
   }, 120_000);
 });
