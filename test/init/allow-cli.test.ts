@@ -12,9 +12,10 @@ describe("Claude allow rules through the real CLI", () => {
   it("adds the ritual's rules after the team's, reports a missing one, and deinit restores the file", () => {
     const dir = initRepo(join(tempDir(), "repo"), { ".claude/settings.json": TEAM_SETTINGS });
     const file = join(dir, ".claude/settings.json");
-    expect(run(["init", "--command", "tandem", ...CLAUDE_ONLY], dir).stdout).toMatch(
-      /updated +\.claude\/settings\.json: added 6 hooks, added 2 allow rules/,
-    );
+    const init = run(["init", "--command", "tandem", ...CLAUDE_ONLY], dir).stdout;
+    expect(init).toMatch(/updated +\.claude\/settings\.json: added 6 hooks, added 2 allow rules/);
+    // The local file stays absent and unmentioned.
+    expect(init).not.toContain("settings.local.json");
     const wired = read(file)!;
     expect(wired).toContain("// the team's own rules");
     expect(wired).toMatch(/"Bash\(make test\)",\s*"Bash\(tandem task:\*\)",\s*"Bash\(tandem status:\*\)"/);
