@@ -77,7 +77,9 @@ export function applyPlans(plans: readonly FilePlan[]): void {
       writeAtomic(p.path, p.after, p.executable);
     else if (p.action === "delete") {
       unlinkSync(p.path);
-      if (p.kind === "settings") removeIfEmpty(dirname(p.path));
+      if (p.kind === "settings" || p.kind === "rules") removeIfEmpty(dirname(p.path));
+      // `.codex/rules/` emptied: `.codex/` may be empty now too.
+      if (p.kind === "rules") removeIfEmpty(dirname(dirname(p.path)));
     }
   }
 }

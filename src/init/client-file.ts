@@ -1,5 +1,12 @@
 import { applyJsonOps, hasComments, type JsonOp, parseJson } from "./json-edit.js";
-import { type HookChange, isObject, type Layout, reconcileHooks, type WantedHook } from "./reconcile.js";
+import {
+  type HookChange,
+  isObject,
+  type Layout,
+  type Reconciled,
+  reconcileHooks,
+  type WantedHook,
+} from "./reconcile.js";
 
 export type Mode = "init" | "deinit";
 
@@ -12,6 +19,8 @@ export interface ClientFileFormat {
   refuse(doc: Record<string, unknown>): string | null;
   /** Top-level fixes init makes besides the hooks (Cursor's `version`). */
   topLevel(doc: Record<string, unknown>): { ops: JsonOp[]; changes: HookChange[] };
+  /** Other entries Tandem owns besides the hooks (Claude's allow rules), in both modes. */
+  extra?(doc: Record<string, unknown>, mode: Mode): Reconciled;
   /** What init creates, minus the hooks: deinit deletes a file reduced to this. */
   isSkeleton(doc: Record<string, unknown>): boolean;
 }
@@ -25,6 +34,7 @@ export interface FileOutcome {
   reason?: string;
 }
 
+const NOTHING = { ok: true as const, ops: [] as JsonOp[], changes: [] as HookChange[] };
 const refuse = (reason: string): FileOutcome => ({ action: "refuse", after: null, changes: [], reason });
 const FIX = "fix it or move the file aside, then re-run";
 
@@ -40,11 +50,13 @@ function settled(
   text: string,
   wanted: readonly WantedHook[],
   format: ClientFileFormat,
+  mode: Mode,
 ): boolean {
   const parsed = parseJson(display, text);
   if (!parsed.ok || !isObject(parsed.value)) return false;
   const again = reconcileHooks(parsed.value.hooks, wanted, format.layout);
-  return again.ok && again.ops.length === 0;
+  const extra = format.extra?.(parsed.value, mode) ?? NOTHING;
+  return again.ok && again.ops.length === 0 && extra.ok && extra.ops.length === 0;
 }
 
 /**
@@ -59,11 +71,16 @@ export function planClientFile(
   mode: Mode,
 ): FileOutcome {
   if (text === null || text.trim() === "") {
-    if (wanted.length === 0) return { action: "unchanged", after: text, changes: [] };
+    // A fresh file holds the hooks; what else Tandem wants is then added as to any other file.
+    const extra = format.extra?.({}, mode) ?? NOTHING;
+    const more = extra.ok ? extra : NOTHING;
+    if (wanted.length === 0 && more.ops.length === 0)
+      return { action: "unchanged", after: text, changes: [] };
     const changes = wanted.map(
       (w): HookChange => ({ event: w.event, kind: "add", detail: `${w.event} hook missing` }),
     );
-    return { action: text === null ? "create" : "update", after: freshText(wanted, format), changes };
+    const after = applyJsonOps(freshText(wanted, format), more.ops);
+    return { action: text === null ? "create" : "update", after, changes: [...changes, ...more.changes] };
   }
   const parsed = parseJson(display, text);
   if (!parsed.ok) return refuse(`${parsed.reason}; ${FIX}`);
@@ -73,12 +90,14 @@ export function planClientFile(
   if (refusal) return refuse(`${display}: ${refusal}`);
   const hooks = reconcileHooks(doc.hooks, wanted, format.layout);
   if (!hooks.ok) return refuse(`${display}: ${hooks.reason}; ${FIX}`);
+  const extra = format.extra?.(doc, mode) ?? NOTHING;
+  if (!extra.ok) return refuse(`${display}: ${extra.reason}; ${FIX}`);
   const top = mode === "init" ? format.topLevel(doc) : { ops: [], changes: [] };
-  const ops = [...top.ops, ...hooks.ops];
-  const changes = [...top.changes, ...hooks.changes];
+  const ops = [...top.ops, ...hooks.ops, ...extra.ops];
+  const changes = [...top.changes, ...hooks.changes, ...extra.changes];
   if (ops.length === 0) return { action: "unchanged", after: text, changes };
   const after = applyJsonOps(text, ops);
-  if (!settled(display, after, wanted, format)) {
+  if (!settled(display, after, wanted, format, mode)) {
     return refuse(`${display}: Tandem could not edit this file safely; add its hooks by hand or report this`);
   }
   if (mode === "deinit") {

@@ -1,14 +1,16 @@
 import { CLIENTS } from "../clients/index.js";
 import type { ClientName, ClientSpec } from "../clients/types.js";
 import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
+import { claudeAllowRules, LOCAL_SETTINGS } from "./allow-rules.js";
 import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
+import { codexRulesText, isOurRulesFile } from "./codex-rules.js";
 import { flatFormat, flatWanted } from "./cursor-json.js";
 import { hasRegion, installRegion, regionLines, removeRegion } from "./git-hooks.js";
 import { type InitRecord, withRecord } from "./init-record.js";
 import { anchored } from "./launcher.js";
 import { CONFIG_TEMPLATE, configTemplate } from "./project-config.js";
 import type { WantedHook } from "./reconcile.js";
-import { nestedFormat, nestedWanted } from "./settings-json.js";
+import { localFormat, nestedFormat, nestedWanted } from "./settings-json.js";
 import type { FileState, Snapshot } from "./snapshot.js";
 
 /**
@@ -20,7 +22,7 @@ export type Action = "create" | "update" | "unchanged" | "delete" | "keep" | "re
 
 export interface FilePlan {
   path: string;
-  kind: "settings" | "git-hook" | "config";
+  kind: "settings" | "git-hook" | "config" | "rules";
   client?: ClientName;
   action: Action;
   /** Text to write for create/update. */
@@ -37,34 +39,60 @@ export interface FilePlan {
 
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+const RULES = "permissions.allow";
+
 function tally(out: FileOutcome, mode: Mode): string {
+  const rule = (c: { event: string }) => c.event === RULES;
+  const hook = (c: { event: string }) => c.event !== RULES && c.event !== "version";
+  const count = (kind: string, is = hook) => out.changes.filter((c) => c.kind === kind && is(c)).length;
   if (mode === "deinit") {
-    const hooks = plural(out.changes.length, "Tandem hook");
-    return out.action === "delete" ? `held nothing but ${hooks}` : `removed ${hooks}`;
+    const what = [
+      count("remove") > 0 ? plural(count("remove"), "Tandem hook") : "",
+      count("remove", rule) > 0 ? plural(count("remove", rule), "allow rule") : "",
+    ]
+      .filter(Boolean)
+      .join(" and ");
+    return out.action === "delete" ? `held nothing but ${what}` : `removed ${what}`;
   }
-  const count = (kind: string) => out.changes.filter((c) => c.kind === kind && c.event !== "version").length;
-  if (out.action === "create") return plural(count("add"), "hook");
+  if (out.action === "create")
+    return [
+      count("add") > 0 ? plural(count("add"), "hook") : "",
+      count("add", rule) > 0 ? plural(count("add", rule), "allow rule") : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
   const parts = [
     count("add") > 0 ? `added ${plural(count("add"), "hook")}` : "",
     count("update") > 0 ? `updated ${plural(count("update"), "hook")}` : "",
     count("remove") > 0 ? `removed ${plural(count("remove"), "stale Tandem hook")}` : "",
     out.changes.some((c) => c.event === "version") ? "added version 1" : "",
+    count("add", rule) > 0 ? `added ${plural(count("add", rule), "allow rule")}` : "",
+    count("remove", rule) > 0 ? `removed ${plural(count("remove", rule), "stale allow rule")}` : "",
   ];
   return parts.filter(Boolean).join(", ");
 }
 
-function formatOf(client: ClientSpec): {
+function formatOf(
+  client: ClientSpec,
+  rules: readonly string[],
+): {
   format: ClientFileFormat;
   wanted: (launcher: string) => WantedHook[];
 } {
   return client.layout === "flat"
     ? { format: flatFormat, wanted: (l) => flatWanted(client, l) }
-    : { format: nestedFormat(client.name), wanted: (l) => nestedWanted(client, l) };
+    : { format: nestedFormat(client.name, rules), wanted: (l) => nestedWanted(client, l) };
 }
 
-function settingsPlan(name: ClientName, state: FileState, launcher: string | null, mode: Mode): FilePlan {
+function settingsPlan(
+  name: ClientName,
+  state: FileState,
+  launcher: string | null,
+  mode: Mode,
+  rules: readonly string[] = [],
+): FilePlan {
   const client = CLIENTS[name];
-  const { format, wanted } = formatOf(client);
+  const { format, wanted } = formatOf(client, rules);
   const out: FileOutcome = planClientFile(
     client.settingsFile,
     state.text,
@@ -72,6 +100,16 @@ function settingsPlan(name: ClientName, state: FileState, launcher: string | nul
     format,
     mode,
   );
+  return filePlan(name, state, out, mode);
+}
+
+/** Claude's uncommitted local file: only allow rules, which hold this clone's absolute path. */
+function localPlan(state: FileState, rules: readonly string[], mode: Mode): FilePlan {
+  const out = planClientFile(LOCAL_SETTINGS, state.text, [], localFormat(rules), mode);
+  return filePlan("claude-code", state, out, mode);
+}
+
+function filePlan(name: ClientName, state: FileState, out: FileOutcome, mode: Mode): FilePlan {
   return {
     path: state.path,
     kind: "settings",
@@ -83,6 +121,39 @@ function settingsPlan(name: ClientName, state: FileState, launcher: string | nul
     summary: out.action === "unchanged" ? "" : tally(out, mode),
     ...(out.reason === undefined ? {} : { reason: out.reason }),
   };
+}
+
+/** `.codex/rules/tandem.rules`: a whole file of Tandem's, or none when `want` is null. */
+function codexRulesPlan(state: FileState, want: string | null): FilePlan {
+  const base = { path: state.path, kind: "rules" as const, client: "codex" as const, executable: false };
+  const same = { ...base, action: "unchanged" as const, after: state.text, changes: [], summary: "" };
+  const foreign = state.text !== null && !isOurRulesFile(state.text);
+  // A file of the same name Tandem did not write is never removed, only refused when in the way.
+  if (state.text === want || (foreign && want === null)) return same;
+  if (foreign)
+    return refused(
+      base,
+      `${state.path}: not written by Tandem; move it aside (Tandem writes its Codex rule there), then re-run`,
+    );
+  if (want === null)
+    return state.text === null
+      ? same
+      : {
+          ...base,
+          action: "delete",
+          after: null,
+          changes: ["Tandem rule file"],
+          summary: "held only Tandem's rule",
+        };
+  return state.text === null
+    ? { ...base, action: "create", after: want, changes: ["missing"], summary: "the ritual's allow rule" }
+    : {
+        ...base,
+        action: "update",
+        after: want,
+        changes: ["Tandem's rule differs"],
+        summary: "rewrote the ritual's allow rule",
+      };
 }
 
 function refused(base: Pick<FilePlan, "path" | "kind" | "executable">, reason: string): FilePlan {
@@ -166,8 +237,19 @@ function configPlan(state: FileState, mode: Mode, record?: InitRecord): FilePlan
 
 /** `record`, when given, is written into the config so later runs wire the same way. */
 export function planInit(s: Snapshot, launcher: string, record?: InitRecord): FilePlan[] {
+  const rules = claudeAllowRules(launcher, s.root);
   return [
-    ...clientsOf(s).map((n) => settingsPlan(n, s.settings[n]!, anchored(launcher, n, s.root), "init")),
+    ...clientsOf(s).map((n) =>
+      settingsPlan(
+        n,
+        s.settings[n]!,
+        anchored(launcher, n, s.root),
+        "init",
+        n === "claude-code" ? rules.project : [],
+      ),
+    ),
+    ...(s.claudeLocal ? [localPlan(s.claudeLocal, rules.local, "init")] : []),
+    ...(s.codexRules ? [codexRulesPlan(s.codexRules, codexRulesText(launcher))] : []),
     configPlan(s.config, "init", record),
     ...gitHookPlans(s, (n, state) => gitHookInstall(n, state, anchored(launcher, "git", s.root))),
   ];
@@ -177,6 +259,8 @@ export function planInit(s: Snapshot, launcher: string, record?: InitRecord): Fi
 export function planDeinit(s: Snapshot): FilePlan[] {
   return [
     ...clientsOf(s).map((n) => settingsPlan(n, s.settings[n]!, null, "deinit")),
+    ...(s.claudeLocal ? [localPlan(s.claudeLocal, [], "deinit")] : []),
+    ...(s.codexRules ? [codexRulesPlan(s.codexRules, null)] : []),
     configPlan(s.config, "deinit"),
     ...gitHookPlans(s, (_n, state) => gitHookRemove(state)),
   ];

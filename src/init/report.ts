@@ -42,8 +42,8 @@ export function formatSummary(
   const verbs = mode === "dry-run" ? WOULD : DONE;
   const lines = [`tandem ${command}${mode === "dry-run" ? " --dry-run" : ""}: ${root}`];
   for (const p of plans) {
-    // Deinit does not list files that do not exist.
-    if (command === "deinit" && p.action === "unchanged" && p.after === null) continue;
+    // Files that do not exist and will not (a local settings file without rules) are not listed.
+    if (p.action === "unchanged" && p.after === null) continue;
     lines.push(`  ${verbs[p.action]!.padEnd(12)} ${displayPath(root, p.path)}${detail(p)}`);
   }
   const any = changed(plans).length > 0;

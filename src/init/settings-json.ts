@@ -1,5 +1,6 @@
 import type { ClientName, ClientSpec } from "../clients/types.js";
-import type { ClientFileFormat } from "./client-file.js";
+import { reconcileRules } from "./allow-rules.js";
+import type { ClientFileFormat, Mode } from "./client-file.js";
 import { hookCommand, parseOurCommand } from "./hook-command.js";
 import { isObject, type Layout, type WantedHook } from "./reconcile.js";
 
@@ -39,8 +40,14 @@ export function nestedWanted(client: ClientSpec, launcher: string): WantedHook[]
   }));
 }
 
-export function nestedFormat(client: ClientName): ClientFileFormat {
+/** Claude's allow rules: `rules` for init, none left by deinit. */
+const allowRules = (rules: readonly string[]) => (doc: Record<string, unknown>, mode: Mode) =>
+  reconcileRules(doc.permissions, mode === "init" ? rules : []);
+
+/** `rules`: the allow rules Claude's file should hold (src/init/allow-rules.ts); ignored for Codex. */
+export function nestedFormat(client: ClientName, rules: readonly string[] = []): ClientFileFormat {
   return {
+    ...(client === "claude-code" ? { extra: allowRules(rules) } : {}),
     layout: nestedLayout,
     fresh: (hooks) => ({ hooks }),
     refuse(doc) {
@@ -52,10 +59,26 @@ export function nestedFormat(client: ClientName): ClientFileFormat {
     },
     topLevel: () => ({ ops: [], changes: [] }),
     isSkeleton: (doc) =>
-      Object.keys(doc).every((k) => k === "hooks") && (doc.hooks === undefined || isEmptyObject(doc.hooks)),
+      Object.keys(doc).every((k) => k === "hooks" || (client === "claude-code" && k === "permissions")) &&
+      (doc.hooks === undefined || isEmptyObject(doc.hooks)) &&
+      (doc.permissions === undefined || isEmptyObject(doc.permissions)),
   };
 }
 
 export function isEmptyObject(v: unknown): boolean {
   return isObject(v) && Object.keys(v).length === 0;
+}
+
+/** `.claude/settings.local.json`: Tandem owns only allow rules there, never hooks; deinit deletes it emptied. */
+export function localFormat(rules: readonly string[]): ClientFileFormat {
+  return {
+    layout: { ours: () => [], size: (group) => handlers(group).length },
+    fresh: () => ({}),
+    refuse: () => null,
+    topLevel: () => ({ ops: [], changes: [] }),
+    extra: allowRules(rules),
+    isSkeleton: (doc) =>
+      Object.keys(doc).every((k) => k === "permissions") &&
+      (doc.permissions === undefined || isEmptyObject(doc.permissions)),
+  };
 }

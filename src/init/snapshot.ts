@@ -6,6 +6,8 @@ import { PROJECT_CONFIG } from "../config/root.js";
 import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
 import { TandemError } from "../errors.js";
 import { git } from "../git/run.js";
+import { LOCAL_SETTINGS } from "./allow-rules.js";
+import { CODEX_RULES } from "./codex-rules.js";
 
 /** The current content of every file init or deinit may touch; the planners read nothing else. */
 export interface FileState {
@@ -17,6 +19,10 @@ export interface FileState {
 export interface Snapshot {
   root: string;
   settings: Partial<Record<ClientName, FileState>>;
+  /** `.claude/settings.local.json`, read when Claude Code is wired (it may get allow rules). */
+  claudeLocal?: FileState;
+  /** `.codex/rules/tandem.rules`, read when Codex is wired. */
+  codexRules?: FileState;
   config: FileState;
   /** Null with --no-git-hooks. */
   gitHooks: { dir: string; files: Record<GitHookName, FileState> } | null;
@@ -61,5 +67,14 @@ export function readSnapshot(root: string, clients: readonly ClientName[], withG
     const files = Object.fromEntries(GIT_HOOK_NAMES.map((n) => [n, readState(join(dir, n))]));
     gitHooks = { dir, files: files as Record<GitHookName, FileState> };
   }
-  return { root, settings, config: readState(join(root, PROJECT_CONFIG)), gitHooks };
+  const claudeLocal = settings["claude-code"] ? { claudeLocal: readState(join(root, LOCAL_SETTINGS)) } : {};
+  const codexRules = settings.codex ? { codexRules: readState(join(root, CODEX_RULES)) } : {};
+  return {
+    root,
+    settings,
+    ...claudeLocal,
+    ...codexRules,
+    config: readState(join(root, PROJECT_CONFIG)),
+    gitHooks,
+  };
 }

@@ -80,7 +80,7 @@ describe("tandem init in a fresh repository", () => {
     const before = tree(dir);
     const res = run(["init", ...PIN, "--dry-run"], dir);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/would create +\.claude\/settings\.json \(6 hooks\)/);
+    expect(res.stdout).toMatch(/would create +\.claude\/settings\.json \(6 hooks, 2 allow rules\)/);
     expect(res.stdout).toContain("Dry run: nothing was written.");
     expect(tree(dir)).toEqual(before);
   });

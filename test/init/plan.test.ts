@@ -149,7 +149,8 @@ describe("planning a nested settings file (Claude Code, Codex)", () => {
       hooks: { Stop: [{ hooks: [] }, group("echo tandem hook codex stop --x")] },
     };
     const after = JSON.parse(initOf("claude-code", json(doc)).after!);
-    expect(after.permissions).toEqual(doc.permissions);
+    // Tandem's allow rules come after the user's, which stay first.
+    expect(after.permissions.allow).toEqual(["Bash(ls)", `Bash(${L} task:*)`, `Bash(${L} status:*)`]);
     expect(after.hooks.Stop.slice(0, 2)).toEqual(doc.hooks.Stop);
     expect(after.hooks.Stop).toHaveLength(3);
   });
