@@ -18,6 +18,8 @@ export interface WiringRow {
   file: string;
   /** What the file holds, for messages. */
   what: string;
+  /** A directory whose every file is wiring (a new file there counts too). */
+  dir?: boolean;
 }
 
 /** The project's wiring files. A new client adds its rows here. */
@@ -28,6 +30,8 @@ export const PROJECT_WIRING: readonly WiringRow[] = [
   { file: CLIENTS.codex.settingsFile, what: "Codex's hooks" },
   // `[features] hooks = false` here turns every Codex hook off (docs/clients.md §2.1).
   { file: ".codex/config.toml", what: "Codex's hook settings" },
+  // Any `*.rules` file here can let commands out of Codex's sandbox unasked (docs/clients.md §2.1).
+  { file: ".codex/rules", what: "Codex's command rules", dir: true },
   { file: CLIENTS.cursor.settingsFile, what: "Cursor's hooks" },
   { file: PROJECT_CONFIG, what: "Tandem's project configuration" },
 ];
@@ -54,6 +58,7 @@ export interface WiringHit {
   /** The wiring file itself (absolute): the target, or a file inside the directory targeted. */
   file: string;
   what: string;
+  dir?: boolean;
 }
 
 function inDir(dir: string, rel: string): string {
@@ -68,7 +73,7 @@ function gitHooks(dir: string, where: string): WiringHit[] {
 export function wiringFiles(facts: WiringFacts): WiringHit[] {
   const out: WiringHit[] = [];
   for (const top of new Set(facts.tops)) {
-    for (const row of PROJECT_WIRING) out.push({ file: inDir(top, row.file), what: row.what });
+    for (const row of PROJECT_WIRING) out.push({ ...row, file: inDir(top, row.file) });
   }
   if (facts.commonDir !== null) {
     out.push(...gitHooks(inDir(facts.commonDir, "hooks"), ""));
@@ -92,6 +97,8 @@ export function wiringMatcher(facts: WiringFacts): (path: string) => WiringHit |
     const p = normalizeAbsolute(path);
     const exact = byPath.get(p);
     if (exact) return exact;
+    const within = files.find((f) => f.dir && isInside(f.file, p));
+    if (within) return { file: p, what: within.what };
     if (facts.tops.some((top) => isInside(p, top))) return null;
     return files.find((f) => isInside(p, f.file)) ?? null;
   };

@@ -11,6 +11,8 @@ const WIRING = [
   ".claude/settings.local.json",
   ".codex/hooks.json",
   ".codex/config.toml",
+  ".codex/rules/tandem.rules",
+  ".codex/rules/new.rules",
   ".cursor/hooks.json",
   ".tandem/config.jsonc",
   ".git/hooks/pre-commit",
