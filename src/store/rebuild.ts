@@ -1,5 +1,6 @@
 import type { Db } from "./db.js";
 import {
+  HISTORY_PROJECTION_DDL,
   PROJECTION_DDL,
   PROJECTION_TABLES,
   SUBAGENT_PROJECTION_DDL,
@@ -13,7 +14,13 @@ export function rebuildProjections(db: Db): number {
   let replayed = 0;
   db.transaction(() => {
     for (const table of PROJECTION_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
-    for (const sql of [...PROJECTION_DDL, ...SUBAGENT_PROJECTION_DDL, ...WORK_PROJECTION_DDL]) db.exec(sql);
+    for (const sql of [
+      ...PROJECTION_DDL,
+      ...SUBAGENT_PROJECTION_DDL,
+      ...WORK_PROJECTION_DDL,
+      ...HISTORY_PROJECTION_DDL,
+    ])
+      db.exec(sql);
     // Read in pages: better-sqlite3 cannot write while an iterator is open on the same connection.
     const page = db.prepare(
       "SELECT seq, ts, session_id, kind, data FROM events WHERE seq > ? ORDER BY seq LIMIT 2000",
