@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { utimesSync } from "node:fs";
 import { join } from "node:path";
 import { ensureSession } from "../../src/sessions/register.js";
 import { writeBlob } from "../../src/store/blobs.js";
@@ -226,11 +227,19 @@ function chatter(ctx: GenCtx, s: string, i: number, paths: readonly string[], fr
   }
 }
 
+/** A blob stored when its event happened, as a real one would have been. */
+function oldBlob(ctx: GenCtx, bytes: number, minute: number) {
+  const ref = writeBlob(ctx.blobsDir, randomBytes(bytes));
+  const at = new Date(ctx.t0 + minute * 60_000);
+  utimesSync(join(ctx.blobsDir, ref.sha256), at, at);
+  ctx.out.blobBytes += ref.bytes;
+  return ref;
+}
+
 /** A sub-agent of session `s`: created, exited, captured (a real patch blob), applied, removed. */
 function oneSubagent(ctx: GenCtx, s: string, i: number): void {
   const id = `sub_gen${i}`;
-  const patch = writeBlob(ctx.blobsDir, randomBytes(ctx.shape.subagentPatchBytes));
-  ctx.out.blobBytes += patch.bytes;
+  const patch = oldBlob(ctx, ctx.shape.subagentPatchBytes, 42);
   const worktree = join("/work/wt", id);
   const base = SHA(i + 1);
   const key = { id, captureId: `cap_gen${i}`, target: GEN_WORKTREE };
@@ -320,8 +329,7 @@ function oneSubagent(ctx: GenCtx, s: string, i: number): void {
 
 /** Session `actor`'s opaque command made the safety net copy a file of `owner`. */
 function onePreserved(ctx: GenCtx, actor: string, owner: string, i: number): void {
-  const blob = writeBlob(ctx.blobsDir, randomBytes(ctx.shape.preservedBytes));
-  ctx.out.blobBytes += blob.bytes;
+  const blob = oldBlob(ctx, ctx.shape.preservedBytes, 45);
   emit(
     ctx,
     {
