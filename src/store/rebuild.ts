@@ -49,7 +49,9 @@ export function rebuildProjections(db: Db): number {
 export function dumpProjections(db: Db): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   for (const table of PROJECTION_TABLES) {
-    out[table] = db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2, 3`).all();
+    const columns = (db.pragma(`table_info(${table})`) as unknown[]).length;
+    const order = [1, 2, 3].filter((n) => n <= columns).join(", ");
+    out[table] = db.prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all();
   }
   return out;
 }
