@@ -1,8 +1,8 @@
 import { Command } from "commander";
 import { parseAge } from "../../core/retention.js";
 import { UsageError } from "../../errors.js";
-import { dbFile } from "../../store/db.js";
-import { StoreError } from "../../store/failure.js";
+import { type Db, dbFile } from "../../store/db.js";
+import { StoreError, storeErrorOf } from "../../store/failure.js";
 import { recordStoreFailure } from "../../store/failure-log.js";
 import { runGc } from "../../store/gc.js";
 import { auditStore } from "../../store/trust.js";
@@ -26,19 +26,24 @@ export const DEFAULT_RETENTION = "30d";
  * `store.autoGc` if set. Quiet: nobody reads its output.
  */
 function upkeep(project: Project): void {
-  const db = openProjectDb(project, { create: false });
-  if (!db) return;
+  const file = dbFile(project.stateDir);
+  const record = (err: StoreError) =>
+    recordStoreFailure(project.stateDir, err, { source: "gc --auto", session: null, failed: "closed" });
+  let db: Db | null = null;
   try {
+    db = openProjectDb(project, { create: false });
+    if (!db) return;
     const problem = auditStore(db);
-    if (problem) {
-      const err = new StoreError("corrupt", dbFile(project.stateDir), problem, true);
-      recordStoreFailure(project.stateDir, err, { source: "gc --auto", session: null, failed: "closed" });
-      return;
-    }
+    if (problem) return void record(new StoreError("corrupt", file, problem, true));
     if (project.loaded.config.autoGc)
       runGc(db, { stateDir: project.stateDir, olderThanMs: parseAge(DEFAULT_RETENTION)!, dryRun: false });
+  } catch (err) {
+    // Damage the check itself trips over is damage found: marked, so every gate closes.
+    const store = storeErrorOf(err, file);
+    if (store) record(store);
+    else throw err;
   } finally {
-    db.close();
+    db?.close();
   }
 }
 
