@@ -12,7 +12,8 @@ export function storeSize(stateDir: string): StoreSize | null {
   if (!existsSync(dbFile(stateDir))) return null;
   let db: ReturnType<typeof openDb>;
   try {
-    db = openDb(stateDir, { readonly: true });
+    // As the session checks do: a read-only connection would leave the WAL files behind.
+    db = openDb(stateDir);
   } catch {
     return null; // the store checks report an unreadable store
   }
