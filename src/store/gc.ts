@@ -107,7 +107,7 @@ export function runGc(db: Db, opts: GcOptions): GcReport {
     report.freeBytes = freeBytes(db);
     return report;
   }
-  report.events = compactAll(db, sessions, now, opts.batchEvents ?? 2000);
+  report.events = compactAll(db, sessions, now, opts.batchEvents ?? 500);
   write(db, () => {
     for (const ids of chunks(subs, 500))
       append(db, { kind: "subagents.expired", session: null, ts: now, data: { ids } });

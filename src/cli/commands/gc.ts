@@ -20,6 +20,15 @@ interface GcOptions {
 
 export const DEFAULT_RETENTION = "30d";
 
+/** gc yields the CPU to agents' hooks: it can take a minute, they must answer in a fraction of a second. */
+function yieldCpu(): void {
+  try {
+    process.getBuiltinModule("node:os").setPriority(15);
+  } catch {
+    // Not permitted here: gc's short slices still let hooks in.
+  }
+}
+
 /**
  * `--auto`: the background upkeep a session-start hook starts (docs/decisions/0012): the
  * store's full structural check, marking it corrupt on damage so every gate closes, then
@@ -70,6 +79,7 @@ Example:
     .action((_o: GcOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<GcOptions>();
       const project = findProject(io, opts.root);
+      if (!opts.dryRun) yieldCpu();
       if (opts.auto) return upkeep(project);
       const olderThanMs = parseAge(opts.olderThan ?? DEFAULT_RETENTION);
       if (olderThanMs === null)
