@@ -1,3 +1,4 @@
+import { sessionsToCompact } from "../core/retention.js";
 import type { Db } from "./db.js";
 import { stmt } from "./db.js";
 import type { EventData } from "./event-schemas.js";
@@ -51,12 +52,18 @@ export function countCompactable(db: Db, id: string): number {
 
 /**
  * Replaces one ended session's compactable events by a `session.compacted` summary, inside the
- * caller's write transaction. Returns how many events it removed (0 when there was nothing).
+ * caller's write transaction. The rule is judged again under the lock (a session can be seen
+ * again, or take a claim, after gc chose it). Returns how many events it removed.
  */
-export function compactSession(db: Db, id: string, ts: number): number {
+export function compactSession(db: Db, id: string, cutoff: number, ts: number): number {
   const s = sessionById(db, id);
+  if (!s) return 0;
+  const claims = (stmt(db, "SELECT count(*) AS n FROM claims WHERE session_id = ?").get(id) as { n: number })
+    .n;
+  const facts = { id, ended: s.ended_seq !== null, lastSeen: s.last_seen, claims, compactable: 1 };
+  if (sessionsToCompact([facts], cutoff).length === 0) return 0;
   const events = compactableEvents(db, id);
-  if (!s || events.length === 0) return 0;
+  if (events.length === 0) return 0;
   const counts: Record<string, number> = {};
   const stashes: Summary["stashes"] = [];
   const holderKeys: [string, string, string][] = [];

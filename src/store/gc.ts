@@ -107,7 +107,9 @@ export function runGc(db: Db, opts: GcOptions): GcReport {
     report.freeBytes = freeBytes(db);
     return report;
   }
-  report.events = compactAll(db, sessions, now, opts.batchEvents ?? 500);
+  const done = compactAll(db, sessions, cutoff, now, opts.batchEvents ?? 500);
+  report.sessions = done.sessions;
+  report.events = done.events;
   write(db, () => {
     for (const ids of chunks(subs, 500))
       append(db, { kind: "subagents.expired", session: null, ts: now, data: { ids } });
@@ -147,16 +149,27 @@ export function runGc(db: Db, opts: GcOptions): GcReport {
 }
 
 /** Compacts the sessions a few at a time (about `batch` events per transaction). */
-function compactAll(db: Db, sessions: readonly string[], now: number, batch: number): number {
+function compactAll(
+  db: Db,
+  sessions: readonly string[],
+  cutoff: number,
+  now: number,
+  batch: number,
+): { sessions: number; events: number } {
   let next = 0;
   let removed = 0;
+  let compacted = 0;
   inSlices(db, () => {
-    let inSlice = 0;
-    while (next < sessions.length && inSlice < batch) inSlice += compactSession(db, sessions[next++]!, now);
-    removed += inSlice;
+    // A session skipped on the re-check still counts as work done, so a slice always ends.
+    for (let work = 0; next < sessions.length && work < batch; ) {
+      const n = compactSession(db, sessions[next++]!, cutoff, now);
+      removed += n;
+      if (n > 0) compacted++;
+      work += Math.max(n, 1);
+    }
     return next < sessions.length;
   });
-  return removed;
+  return { sessions: compacted, events: removed };
 }
 
 function freeBytes(db: Db): number {

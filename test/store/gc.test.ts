@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { BLOB_GRACE_MS } from "../../src/core/retention.js";
 import { ensureSession } from "../../src/sessions/register.js";
 import { verifyBlob, writeBlob } from "../../src/store/blobs.js";
-import { COMPACTABLE_KINDS } from "../../src/store/compact.js";
+import { COMPACTABLE_KINDS, compactSession } from "../../src/store/compact.js";
 import { type Db, openDb } from "../../src/store/db.js";
 import { runGc } from "../../src/store/gc.js";
 import { referencedBlobs } from "../../src/store/gc-facts.js";
@@ -173,6 +173,21 @@ describe("tandem gc", () => {
     ]);
     rebuildProjections(db);
     expect(dumpProjections(db)).toEqual(after);
+    db.close();
+  });
+
+  it("judges a session again under the lock: one seen again since gc chose it keeps its history", () => {
+    const { db, old } = historyStore();
+    const id = old[0]!;
+    write(db, () =>
+      append(db, {
+        kind: "claim.acquired",
+        session: id,
+        data: { worktree: GEN_WORKTREE, path: "src/back.ts", disposition: "git", root: GEN_WORKTREE },
+      }),
+    );
+    expect(write(db, () => compactSession(db, id, NOW - MONTH, NOW))).toBe(0);
+    expect(listEvents(db, { session: id, kind: "session.started" })).toHaveLength(1);
     db.close();
   });
 
