@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { readFailureLog } from "../../src/store/failure-log.js";
 import { corruptMarker } from "../../src/store/identity.js";
 import { upkeepStamp } from "../../src/store/upkeep.js";
-import { claudeWrite, denied, hook } from "../helpers/hooks.js";
+import { claudeWrite, denied, hook, ledger } from "../helpers/hooks.js";
+import { writeFiles } from "../helpers/repo.js";
 import { asB, corruptTable, twoSessions } from "../helpers/store-faults.js";
 
 /** A store "too big" to check inline: every size is, with the threshold at 0. */
@@ -28,6 +29,17 @@ describe("session-start upkeep on a big store", () => {
       ["gc --auto", "closed", "corrupt"],
     ]);
     expect(denied(asB(w, claudeWrite(w.repo, "B", "other.txt")))).toMatch(/is corrupt \(found corrupt at /);
+  });
+
+  it("store.autoGc runs gc in the background from a session start, and it records what it freed", async () => {
+    const w = twoSessions();
+    writeFiles(w.repo, { ".tandem/config.jsonc": '{ "store": { "autoGc": true } }' });
+    const start = { session_id: "C", cwd: w.repo, hook_event_name: "SessionStart", source: "startup" };
+    expect(hook("claude-code", "session-start", start, { cwd: w.repo }).code).toBe(0);
+    await until(() => ledger(w.repo).events.some((e) => e.kind === "store.gc"));
+    expect(ledger(w.repo).events.find((e) => e.kind === "store.gc")?.data).toMatchObject({
+      olderThanMs: 30 * 86_400_000,
+    });
   });
 
   it("starts the background run at most once a day", () => {
