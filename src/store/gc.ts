@@ -54,11 +54,12 @@ function pause(ms: number): void {
  * Runs `work` in short write transactions until it reports nothing left, resting as long as
  * each took (at least 10 ms) so a hook waiting for the write lock gets it between them.
  */
-function inSlices(db: Db, work: () => boolean): void {
-  for (;;) {
+function inSlices(db: Db, work: () => boolean, between?: (slice: number) => void): void {
+  for (let slice = 1; ; slice++) {
     const started = performance.now();
     const more = write(db, work);
     if (!more) return;
+    between?.(slice);
     pause(Math.max(10, performance.now() - started));
   }
 }
@@ -181,8 +182,11 @@ function freeBytes(db: Db): number {
  * Checkpoints the WAL and returns free pages to the filesystem: incrementally, a slice at a
  * time, when the store was created for it; a full VACUUM (which also switches it to
  * incremental) only when asked, because it holds the write lock for the whole rewrite.
+ * Checkpoints are PASSIVE, never waiting for or blocking a hook; the WAL this connection
+ * leaves is cut back to 4 MB once a checkpoint has caught up with it.
  */
 function giveSpaceBack(db: Db, full: boolean): GcReport["vacuum"] {
+  db.pragma(`journal_size_limit = ${4 * 1024 * 1024}`);
   db.pragma("wal_checkpoint(PASSIVE)");
   let vacuum: GcReport["vacuum"] = "none";
   if (full) {
@@ -190,13 +194,19 @@ function giveSpaceBack(db: Db, full: boolean): GcReport["vacuum"] {
     db.exec("VACUUM");
     vacuum = "full";
   } else if ((db.pragma("auto_vacuum", { simple: true }) as number) === 2) {
-    inSlices(db, () => {
-      db.pragma("incremental_vacuum(512)");
-      return (db.pragma("freelist_count", { simple: true }) as number) > 0;
-    });
+    inSlices(
+      db,
+      () => {
+        db.pragma("incremental_vacuum(256)");
+        return (db.pragma("freelist_count", { simple: true }) as number) > 0;
+      },
+      // Keep the WAL short as pages move: a long one makes every reader slower.
+      (slice) => {
+        if (slice % 16 === 0) db.pragma("wal_checkpoint(PASSIVE)");
+      },
+    );
     vacuum = "incremental";
   }
-  // TRUNCATE only succeeds when no reader is in the WAL; otherwise the next checkpoint does it.
-  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.pragma("wal_checkpoint(PASSIVE)");
   return vacuum;
 }

@@ -207,10 +207,12 @@ export const HISTORY_PROJECTION_DDL = [
   // Open sessions, found without reading ended ones; also the forged-hook check's lookup by pid.
   "CREATE INDEX sessions_open ON sessions (agent_pid) WHERE ended_seq IS NULL",
   "CREATE INDEX sessions_by_last_seen ON sessions (last_seen)",
+  // `--session X` matches the native id too; with this index that lookup is a seek, not a scan.
+  "CREATE INDEX sessions_by_native ON sessions (native_id)",
   // Who else owns a given path (the end-turn check's peers), by key instead of by scan.
   "CREATE INDEX claim_history_by_path ON claim_history (worktree, path)",
   "CREATE INDEX touched_by_path ON touched (worktree, path)",
-  "CREATE INDEX subagents_by_parent ON subagents (parent_session)",
+  "CREATE INDEX subagents_present ON subagents (created_seq) WHERE removal IS NULL",
   `CREATE TABLE expired_subagents (
      sub_id TEXT PRIMARY KEY,
      seq INTEGER NOT NULL
