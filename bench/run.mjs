@@ -7,13 +7,14 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { endTurnBench } from "./end-turn.mjs";
+import { historyBench } from "./history.mjs";
 import { benchHooks } from "./hooks.mjs";
 import { compare, table } from "./lib.mjs";
 import { safetyBench, takeoverBench } from "./safety.mjs";
 import { subagentBench } from "./subagents.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-// BENCH_ONLY=startup,hooks,safety,end-turn,subagents runs some sections and only prints
+// BENCH_ONLY=startup,hooks,safety,end-turn,subagents,history runs some sections and only prints
 // them: RESULTS.md is written by a full run alone.
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (section) => only === null || only.has(section);
@@ -71,6 +72,8 @@ const report = [
   wanted("end-turn") ? endTurnBench({ rounds: Math.min(ROUNDS, 15) }) : "",
   // Each round moves 50 MB through git several times: a few rounds are plenty.
   wanted("subagents") ? subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 5) }) : "",
+  // Generating the year takes about half a minute; each round runs every command on both stores.
+  wanted("history") ? historyBench(bin, Math.min(ROUNDS, 15)) : "",
   ...(only === null ? READING : []),
 ].join("\n");
 if (only === null) writeFileSync(resultsFile, report);

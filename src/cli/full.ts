@@ -2,6 +2,7 @@
 import { deinitCommand } from "./commands/deinit.js";
 import { demoCommand } from "./commands/demo.js";
 import { doctorCommand } from "./commands/doctor.js";
+import { gcCommand } from "./commands/gc.js";
 import { initCommand } from "./commands/init.js";
 import { recoverCommand } from "./commands/recover.js";
 import { subCommand } from "./commands/sub.js";
@@ -17,6 +18,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   ...LIGHT,
   recoverCommand,
   doctorCommand,
+  gcCommand,
   demoCommand,
   subCommand,
   watchCommand,

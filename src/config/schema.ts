@@ -40,6 +40,7 @@ const buildConfigFileSchema = () =>
         storeLockSeconds: z.optional(positiveInt()),
       }),
     ),
+    store: z.optional(z.strictObject({ autoGc: z.optional(z.boolean()) })),
     subagents: z.optional(
       z.strictObject({
         worktreeRoot: z.optional(z.string().check(z.minLength(1))),
@@ -85,6 +86,7 @@ export const ALLOWED: Readonly<Record<string, string>> = {
   "agents.freshnessSeconds": "a whole number of seconds above 0",
   "agents.failClosed": "true or false",
   "agents.storeLockSeconds": "a whole number of seconds above 0",
+  "store.autoGc": "true or false",
   "subagents.worktreeRoot": "a non-empty directory path",
   "subagents.clients.*.command": "a non-empty command",
   "subagents.clients.*.args": "a list of strings",
@@ -104,6 +106,8 @@ export interface Config {
   failClosed: boolean;
   /** How long a hook waits for another process's write lock on the store before refusing. */
   storeLockSeconds: number;
+  /** Run `tandem gc` in the background at most daily, started by a session-start hook. */
+  autoGc: boolean;
   worktreeRoot: string | null;
   clients: Partial<Record<"claude-code" | "codex" | "cursor" | "exec", ClientLaunch>>;
   maxPatchBytes: number;
@@ -117,6 +121,7 @@ export const DEFAULT_CONFIG: Config = {
   freshnessSeconds: 600,
   failClosed: false,
   storeLockSeconds: 5,
+  autoGc: false,
   worktreeRoot: null,
   clients: {},
   maxPatchBytes: 10 * 1024 * 1024,

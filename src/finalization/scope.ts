@@ -14,18 +14,15 @@ import { DirListings } from "../facts/dir-listing.js";
 import { physicalResolver } from "../facts/physical.js";
 import { fsTargetProbe } from "../facts/root-facts.js";
 import type { Db } from "../store/db.js";
+import { type LedgerPath, peerPathsWithin } from "./peer-paths.js";
 
-/** A path as the ledger keys it: the root it was classified under, and the path relative to it. */
-export interface LedgerPath {
-  worktree: string;
-  path: string;
-}
+export type { LedgerPath } from "./peer-paths.js";
 
 export interface OwnedScope {
   /** The ledger lacks the session's `session.started`, so its history may be partial. */
   incompleteHistory: boolean;
   owned: LedgerPath[];
-  /** Absolute paths other sessions own (claimed, ever claimed, or touched). */
+  /** Absolute paths other sessions own (claimed, ever claimed, or touched) inside this session's own. */
   peers: string[];
   /** Stash entries the session's shell commands created (`stash.created`). */
   createdStashes: CreatedStash[];
@@ -33,8 +30,11 @@ export interface OwnedScope {
 
 /** Active claims ∪ every claim the session ever acquired ∪ paths its hooks recorded as touched. */
 export function ownedScope(db: Db, sessionId: string): OwnedScope {
+  // `tandem gc` replaces an old session's events by one summary: its history is still whole.
   const started = db
-    .prepare("SELECT 1 FROM events WHERE session_id = ? AND kind = 'session.started' LIMIT 1")
+    .prepare(
+      "SELECT 1 FROM events WHERE session_id = ? AND kind IN ('session.started', 'session.compacted') LIMIT 1",
+    )
     .get(sessionId);
   const owned = db
     .prepare(
@@ -47,40 +47,24 @@ export function ownedScope(db: Db, sessionId: string): OwnedScope {
   return {
     incompleteHistory: started === undefined,
     owned,
-    peers: peerPaths(db, sessionId),
+    peers: peerPathsWithin(db, sessionId, owned),
     createdStashes: createdStashes(db, sessionId),
   };
 }
 
+/** Its `stash.created` events, or those a `session.compacted` summary kept of them. */
 function createdStashes(db: Db, sessionId: string): CreatedStash[] {
   const rows = db
-    .prepare("SELECT data FROM events WHERE session_id = ? AND kind = 'stash.created' ORDER BY seq")
-    .all(sessionId) as { data: string }[];
-  return rows.map((r) => JSON.parse(r.data) as CreatedStash);
-}
-
-function peerPaths(db: Db, sessionId: string): string[] {
-  const rows = db
     .prepare(
-      `SELECT worktree, path FROM claims WHERE session_id != ?
-       UNION SELECT worktree, path FROM claim_history WHERE session_id != ?
-       UNION SELECT worktree, path FROM touched WHERE session_id != ? AND unattributed = 0`,
+      "SELECT kind, data FROM events WHERE session_id = ? AND kind IN ('stash.created', 'session.compacted') ORDER BY seq",
     )
-    .all(sessionId, sessionId, sessionId) as LedgerPath[];
-  const out = new Set<string>();
-  // A peer row that does not even parse excuses nothing: dropping it can only fail this session.
-  for (const r of rows) {
-    const abs = absolute(r);
-    if (abs !== null) out.add(abs);
-  }
-  return [...out];
-}
-
-/** The lexical absolute path a ledger row names; null for a row whose root is not absolute. */
-function absolute(r: LedgerPath): string | null {
-  if (!r.worktree.startsWith("/")) return null;
-  const lex = lexicalTarget(r.path, r.worktree);
-  return lex.ok ? lex.path : null;
+    .all(sessionId) as { kind: string; data: string }[];
+  return rows.flatMap((r) => {
+    const data = JSON.parse(r.data) as CreatedStash | { stashes: CreatedStash[] };
+    return r.kind === "session.compacted"
+      ? (data as { stashes: CreatedStash[] }).stashes
+      : [data as CreatedStash];
+  });
 }
 
 /**

@@ -17,7 +17,6 @@ import { StoreError, storeErrorOf } from "../store/failure.js";
 import { logFailure, recordStoreFailure } from "../store/failure-log.js";
 import { appendOne } from "../store/ledger.js";
 import { sessionByNative } from "../store/queries.js";
-import { auditStore } from "../store/trust.js";
 import { toolTargets } from "../targets/tool-targets.js";
 import { type HookCtx, type HookRequest, hookRoot, openHookCtx } from "./context.js";
 import { forgedBy } from "./forgery.js";
@@ -27,6 +26,7 @@ import { onPreTool } from "./pre-tool.js";
 import { onPrompt } from "./prompt.js";
 import { onStop } from "./stop.js";
 import { onPostTool } from "./tool-events.js";
+import { sessionStartUpkeep } from "./upkeep.js";
 
 export type { HookRequest } from "./context.js";
 export type HookResult = Rendered;
@@ -163,9 +163,10 @@ async function run(
 ): Promise<Verdict> {
   const ctx = openHookCtx(client, wired, input, req);
   try {
-    // Once per session, off the gated path: damage no gate's query reads still closes the gates.
+    // Once per session, off the gated path: damage no gate's query reads still closes the gates
+    // (inline for a small store, in the daily background upkeep for a big one).
     if (input.kind === "session-start") {
-      const problem = auditStore(ctx.db);
+      const problem = sessionStartUpkeep(ctx);
       if (problem) throw new StoreError("corrupt", dbFile(ctx.stateDir), problem, true);
     }
     const forged = forgedBy(ctx.db, client, input, req);

@@ -32,6 +32,10 @@ const TEMPLATE = `// Tandem project configuration, shared by every agent working
   //   // env TANDEM_STORE_LOCK_SECONDS.
   //   "storeLockSeconds": ${v(d.storeLockSeconds)}
   // },
+  // "store": {
+  //   // Run \`tandem gc\` (30-day retention) in the background at most once a day.
+  //   "autoGc": ${v(d.autoGc)}
+  // },
   // "subagents": {
   //   // Where child worktrees are created. Default: $XDG_STATE_HOME/tandem/worktrees/<repo>
   //   // (~/.local/state/...), outside .git where agents may edit; the value below is an example.

@@ -1,7 +1,7 @@
 import { CLIENTS } from "../clients/index.js";
 import { UsageError } from "../errors.js";
 import type { Db } from "../store/db.js";
-import { allSessions, findSessions, type SessionRow, sessionByNative } from "../store/queries.js";
+import { findSessions, openSessions, type SessionRow, sessionByNative } from "../store/queries.js";
 import { ancestors } from "./proc.js";
 import { sessionViews } from "./view.js";
 
@@ -68,7 +68,7 @@ export function resolveCaller(db: Db, req: ResolveRequest): Resolved | null {
   if (req.env.TANDEM_SESSION)
     return { session: byRef(db, req.env.TANDEM_SESSION, "TANDEM_SESSION"), via: "TANDEM_SESSION" };
   const envSessions = fromClientEnv(db, req.env);
-  const open = allSessions(db).filter((s) => s.ended_seq === null);
+  const open = openSessions(db);
   if (envSessions.length === 1) return { session: envSessions[0]!, via: "client-env" };
   // Variables leak into child agents (a Codex started from a Claude shell has both): ancestry decides.
   const ancestor = fromAncestry(req.pid, envSessions.length > 1 ? envSessions : open);

@@ -1,6 +1,6 @@
 import { isLive } from "../core/liveness.js";
 import type { Db } from "../store/db.js";
-import { allSessions, type SessionRow } from "../store/queries.js";
+import { allSessions, currentSessions, type SessionRow } from "../store/queries.js";
 import { livenessFacts } from "./liveness.js";
 
 export interface SessionView {
@@ -36,8 +36,20 @@ export function toView(row: SessionRow, claims: number, now: number, freshnessSe
   };
 }
 
-/** Every session with its liveness judged now and its active claim count. */
-export function sessionViews(db: Db, freshnessSeconds: number, now = Date.now()): SessionView[] {
+/** How long an ended session stays among the current ones (the board shows the last hour of them). */
+export const RECENT_ENDED_MS = 86_400_000;
+
+/**
+ * Sessions with their liveness judged now and their active claim counts: the open ones and
+ * those ended within RECENT_ENDED_MS, or with `all` every session ever recorded. Only `all`
+ * grows with history.
+ */
+export function sessionViews(
+  db: Db,
+  freshnessSeconds: number,
+  now = Date.now(),
+  scope: { all?: boolean } = {},
+): SessionView[] {
   const counts = new Map<string, number>(
     (
       db.prepare("SELECT session_id, count(*) AS n FROM claims GROUP BY session_id").all() as {
@@ -46,5 +58,6 @@ export function sessionViews(db: Db, freshnessSeconds: number, now = Date.now())
       }[]
     ).map((r) => [r.session_id, r.n]),
   );
-  return allSessions(db).map((row) => toView(row, counts.get(row.id) ?? 0, now, freshnessSeconds));
+  const rows = scope.all ? allSessions(db) : currentSessions(db, now - RECENT_ENDED_MS);
+  return rows.map((row) => toView(row, counts.get(row.id) ?? 0, now, freshnessSeconds));
 }

@@ -81,11 +81,15 @@ export function readOverview(
   const problems = [...storeProblems(store), ...configProblems(loaded, root)];
   if (!db) return buildOverview({ sessions: null, subagents: [], problems, now });
   const views = sessionViews(db, loaded.config.freshnessSeconds, now);
+  // Only the sessions shown: joining every session ever recorded grew with history.
   const started = new Map(
     (
       db
-        .prepare("SELECT s.id AS id, e.ts AS ts FROM sessions s JOIN events e ON e.seq = s.started_seq")
-        .all() as { id: string; ts: number }[]
+        .prepare(
+          `SELECT s.id AS id, e.ts AS ts FROM json_each(?) j JOIN sessions s ON s.id = j.value
+           JOIN events e ON e.seq = s.started_seq`,
+        )
+        .all(JSON.stringify(views.map((v) => v.id))) as { id: string; ts: number }[]
     ).map((r) => [r.id, r.ts]),
   );
   const errors = (

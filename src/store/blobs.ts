@@ -15,6 +15,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
@@ -100,20 +101,37 @@ function moveInto(blobsDir: string, src: string, dest: string): void {
 }
 
 /**
+ * Marks a blob as just stored, by its path: `tandem gc` never deletes a blob stored within
+ * the last hour (BLOB_GRACE_MS), so its writer has that long to record it. False when the
+ * blob is gone (gc took it between the check and now): the caller stores it again.
+ */
+function touch(file: string): boolean {
+  const now = new Date();
+  try {
+    utimesSync(file, now, now);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Stores an already written file under its digest: fsync, rename, fsync the directory.
  * The temp file is consumed. An existing blob with the right content wins (idempotent);
- * a corrupt one is replaced.
+ * a corrupt one is replaced. Either way the stored blob's time is now, which keeps it
+ * from `tandem gc` until its writer has recorded it.
  */
 export function writeBlobFromFile(blobsDir: string, tmpFile: string): BlobRef {
   ensureBlobsDir(blobsDir);
   const ref = hashAndSync(tmpFile);
   const dest = blobPath(blobsDir, ref.sha256);
-  if (verifyBlob(blobsDir, ref.sha256)) {
+  if (verifyBlob(blobsDir, ref.sha256) && touch(dest)) {
     rmSync(tmpFile, { force: true });
     return ref;
   }
   moveInto(blobsDir, tmpFile, dest);
   fsyncDir(blobsDir);
+  touch(dest);
   return ref;
 }
 
@@ -176,6 +194,47 @@ export function readBlob(blobsDir: string, sha256: string): Buffer {
   const actual = crypto().createHash("sha256").update(data).digest("hex");
   if (actual !== sha256) throw new Error(`blob ${sha256} is corrupt (content hashes to ${actual})`);
   return data;
+}
+
+/** Every finished blob's name, size and time, for `tandem gc`; temp files are not blobs. */
+export function listBlobs(blobsDir: string): { name: string; bytes: number; mtimeMs: number }[] {
+  if (!existsSync(blobsDir)) return [];
+  const out: { name: string; bytes: number; mtimeMs: number }[] = [];
+  for (const name of readdirSync(blobsDir)) {
+    if (!SHA256.test(name)) continue;
+    try {
+      const st = statSync(join(blobsDir, name));
+      if (st.isFile()) out.push({ name, bytes: st.size, mtimeMs: st.mtimeMs });
+    } catch {
+      // Gone meanwhile: nothing to list.
+    }
+  }
+  return out;
+}
+
+/**
+ * Deletes one unreferenced blob unless a writer stored it again since it was listed: it is
+ * first renamed aside (a writer's later check then finds nothing and stores it anew), and
+ * its time read again there; a blob touched within `graceMs` is put back. Returns the bytes
+ * freed, 0 when it was kept or already gone.
+ */
+export function sweepBlob(blobsDir: string, name: string, graceMs: number, now = Date.now()): number {
+  const file = blobPath(blobsDir, name);
+  const aside = join(blobsDir, `${TEMP_PREFIX}gc-${process.pid}-${name}`);
+  try {
+    renameSync(file, aside);
+  } catch {
+    return 0;
+  }
+  const st = statSync(aside);
+  if (now - st.mtimeMs < graceMs) {
+    // Stored again meanwhile: back where it was (a copy stored since holds the same bytes).
+    if (existsSync(file)) rmSync(aside, { force: true });
+    else renameSync(aside, file);
+    return 0;
+  }
+  rmSync(aside, { force: true });
+  return st.size;
 }
 
 /**

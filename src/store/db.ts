@@ -155,6 +155,9 @@ export function openDb(stateDir: string, opts: OpenOptions = {}): Db {
       db.pragma("cell_size_check = ON");
       checkIdentity(db, file, expected);
       if (!opts.readonly) {
+        // A new store can give space back a slice at a time (`tandem gc`). Only settable while the
+        // file is empty: older stores need one full VACUUM for it (`tandem gc --vacuum`).
+        if (db.pragma("page_count", { simple: true }) === 0) db.pragma("auto_vacuum = INCREMENTAL");
         if (db.pragma("journal_mode", { simple: true }) !== "wal") db.pragma("journal_mode = WAL");
         db.pragma("synchronous = FULL");
         migrate(db, file);

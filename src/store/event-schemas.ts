@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { HISTORY_EVENT_SCHEMAS } from "./history-events.js";
 import { SUBAGENT_EVENT_SCHEMAS } from "./subagent-events.js";
 
 const client = () => z.enum(["claude-code", "codex", "cursor", "exec", "cli"]);
@@ -151,6 +152,7 @@ const EVENT_SCHEMAS = {
       kept: z.nullable(z.number()),
     }),
   ...SUBAGENT_EVENT_SCHEMAS,
+  ...HISTORY_EVENT_SCHEMAS,
 } as const;
 
 export type EventKind = keyof typeof EVENT_SCHEMAS;

@@ -62,6 +62,7 @@ export const PROJECTION_TABLES = [
   "subagent_applies",
   "preserved",
   "clobbers",
+  "expired_subagents",
 ] as const;
 
 /**
@@ -197,6 +198,27 @@ const SCRATCH_DDL = [
    )`,
 ];
 
+/**
+ * A year of history (docs/decisions/0012): indexes that keep every hook and agent command
+ * proportional to the live state, and the record of sub-agents whose artifacts `tandem gc`
+ * deleted. A projection like the others: `doctor --rebuild` recreates it from this list.
+ */
+export const HISTORY_PROJECTION_DDL = [
+  // Open sessions, found without reading ended ones; also the forged-hook check's lookup by pid.
+  "CREATE INDEX sessions_open ON sessions (agent_pid) WHERE ended_seq IS NULL",
+  "CREATE INDEX sessions_by_last_seen ON sessions (last_seen)",
+  // `--session X` matches the native id too; with this index that lookup is a seek, not a scan.
+  "CREATE INDEX sessions_by_native ON sessions (native_id)",
+  // Who else owns a given path (the end-turn check's peers), by key instead of by scan.
+  "CREATE INDEX claim_history_by_path ON claim_history (worktree, path)",
+  "CREATE INDEX touched_by_path ON touched (worktree, path)",
+  "CREATE INDEX subagents_present ON subagents (created_seq) WHERE removal IS NULL",
+  `CREATE TABLE expired_subagents (
+     sub_id TEXT PRIMARY KEY,
+     seq INTEGER NOT NULL
+   )`,
+];
+
 /** The stash entries a shell command that runs `git stash` saw before it ran (JSON, or null). */
 const STASH_SNAPSHOT_DDL = ["ALTER TABLE shell_snapshots ADD COLUMN stashes TEXT"];
 
@@ -228,6 +250,7 @@ export const MIGRATIONS: readonly string[][] = [
   WORK_PROJECTION_DDL,
   STASH_SNAPSHOT_DDL,
   SESSION_UI_DDL,
+  HISTORY_PROJECTION_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,7 @@
 import type { Db } from "./db.js";
 import { stmt } from "./db.js";
 import type { EventData, EventKind } from "./event-schemas.js";
+import { HISTORY_PROJECTORS } from "./history-projectors.js";
 import type { StoredEvent } from "./stored-event.js";
 import { SUBAGENT_PROJECTORS } from "./subagent-projectors.js";
 
@@ -134,6 +135,7 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
     ).run(w.worktree, w.path, w.owner);
   },
   ...SUBAGENT_PROJECTORS,
+  ...HISTORY_PROJECTORS,
 };
 
 /** Applies one stored event to the projections; called in the event's own transaction. */

@@ -67,8 +67,27 @@ export function listEvents(db: Db, filter: EventFilter = {}): StoredEvent[] {
   return (stmt(db, sql).all(...args) as EventRow[]).map(toEvent);
 }
 
+/** Every session ever recorded: grows with history, for `sessions --all` and audits only. */
 export function allSessions(db: Db): SessionRow[] {
   return stmt(db, "SELECT * FROM sessions ORDER BY started_seq").all() as SessionRow[];
+}
+
+/** Sessions that have not ended, through the partial index: ended ones are never read. */
+export function openSessions(db: Db): SessionRow[] {
+  return stmt(
+    db,
+    "SELECT * FROM sessions WHERE ended_seq IS NULL ORDER BY started_seq",
+  ).all() as SessionRow[];
+}
+
+/** Open sessions and those that ended (last seen) at or after `endedSince`. */
+export function currentSessions(db: Db, endedSince: number): SessionRow[] {
+  return stmt(
+    db,
+    `SELECT * FROM sessions WHERE ended_seq IS NULL
+     UNION ALL SELECT * FROM sessions WHERE last_seen >= ? AND ended_seq IS NOT NULL
+     ORDER BY started_seq`,
+  ).all(endedSince) as SessionRow[];
 }
 
 export function sessionById(db: Db, id: string): SessionRow | undefined {

@@ -1,5 +1,6 @@
 import type { Db } from "./db.js";
 import {
+  HISTORY_PROJECTION_DDL,
   PROJECTION_DDL,
   PROJECTION_TABLES,
   SESSION_UI_DDL,
@@ -14,7 +15,13 @@ export function rebuildProjections(db: Db): number {
   let replayed = 0;
   db.transaction(() => {
     for (const table of PROJECTION_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
-    const ddl = [...PROJECTION_DDL, ...SESSION_UI_DDL, ...SUBAGENT_PROJECTION_DDL, ...WORK_PROJECTION_DDL];
+    const ddl = [
+      ...PROJECTION_DDL,
+      ...SESSION_UI_DDL,
+      ...SUBAGENT_PROJECTION_DDL,
+      ...WORK_PROJECTION_DDL,
+      ...HISTORY_PROJECTION_DDL,
+    ];
     for (const sql of ddl) db.exec(sql);
     // Read in pages: better-sqlite3 cannot write while an iterator is open on the same connection.
     const page = db.prepare(
@@ -44,7 +51,9 @@ export function rebuildProjections(db: Db): number {
 export function dumpProjections(db: Db): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   for (const table of PROJECTION_TABLES) {
-    out[table] = db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2, 3`).all();
+    const columns = (db.pragma(`table_info(${table})`) as unknown[]).length;
+    const order = [1, 2, 3].filter((n) => n <= columns).join(", ");
+    out[table] = db.prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all();
   }
   return out;
 }

@@ -52,6 +52,15 @@ const DESCRIBE: Record<string, Describe> = {
   "apply.acknowledged": (d) => `${str(d.id)} ${str(d.what)}: ${str(d.detail)}`,
   "subagent.removed": (d) => `${str(d.id)} ${str(d.worktree)}`,
   "subagent.discarded": (d) => `${str(d.id)} ${str(d.worktree)}`,
+  "session.compacted": (d) => {
+    const s = (d.session ?? {}) as Data;
+    const day = (ts: unknown) => (typeof ts === "number" ? new Date(ts).toISOString().slice(0, 10) : "?");
+    return `${str(s.name)} (${str(s.client)}): ${str(d.events)} events ${day(d.firstTs)}..${day(d.lastTs)}, ${list(d.claimHistory).length} file(s) claimed${s.task ? `, task: ${str(s.task)}` : ""}`;
+  },
+  "work.expired": (d) => `${list(d.versions).length} preserved version(s)`,
+  "subagents.expired": (d) => list(d.ids).map(str).join(" "),
+  "store.gc": (d) =>
+    `${str(d.sessions)} session(s), ${str(d.events)} event(s), ${str(d.blobs)} blob(s) freed`,
 };
 
 const TONES: Record<string, Tone> = {

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { checkAgentShell } from "../../doctor/agent-shell-check.js";
 import { configFindings } from "../../doctor/config-checks.js";
+import { historyFindings } from "../../doctor/history-checks.js";
 import { DEFAULT_SINCE_MS, hookErrorFinding, parseSince } from "../../doctor/hook-errors.js";
 import { checkStore, type Finding, type StoreReport } from "../../doctor/store-checks.js";
 import { nodeFinding, staleSessionFindings } from "../../doctor/system-checks.js";
@@ -88,6 +89,7 @@ export function doctorCommand(io: Io): Command {
         ...(await checkWiring(project.resolved.root, io.env)),
         ...checkAgentShell(project.resolved.root, project.stateDir, io.env),
         ...staleSessionFindings(project.stateDir, project.loaded.config.freshnessSeconds),
+        ...historyFindings(project.stateDir, now),
       ];
       if (store.hookErrors) other.push(hookErrorFinding(store.hookErrors, since));
       io.out(

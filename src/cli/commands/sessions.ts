@@ -20,7 +20,8 @@ export function sessionsCommand(io: Io): Command {
       const project = findProject(io, opts.root);
       const db = openProjectDb(project, { create: false });
       const now = Date.now();
-      const all = db ? sessionViews(db, project.loaded.config.freshnessSeconds, now) : [];
+      const fresh = project.loaded.config.freshnessSeconds;
+      const all = db ? sessionViews(db, fresh, now, { all: opts.all === true }) : [];
       db?.close();
       const shown = opts.all ? all : all.filter((s) => s.live);
       io.out(opts.json ? `${JSON.stringify(shown, null, 2)}\n` : formatSessions(shown, now));

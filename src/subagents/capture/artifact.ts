@@ -35,6 +35,15 @@ function corrupt(sha: string, err: unknown): TandemError {
   );
 }
 
+/** `tandem gc` deleted this sub-agent's artifacts (docs/decisions/0012): say so, not "corrupt". */
+function refuseExpired(ctx: SubCtx, capture: CaptureRecord): void {
+  const row = ctx.db.prepare("SELECT 1 FROM expired_subagents WHERE sub_id = ?").get(capture.subId);
+  if (row === undefined) return;
+  throw new TandemError(
+    `the artifacts of ${capture.subId} were deleted by \`tandem gc\`: it was applied and removed longer ago than the retention bound, so there is nothing left to apply or show.`,
+  );
+}
+
 function load(ctx: SubCtx, sha: string): Buffer {
   try {
     return readBlob(ctx.blobsDir, sha);
@@ -83,6 +92,7 @@ function build(
   capture: CaptureRecord,
   series: { base: string; blob: string | null; commitCount: number; anchor: string; error: string | null },
 ): Artifact {
+  refuseExpired(ctx, capture);
   const mbox = series.blob ? scan(ctx, series.blob, "mbox") : null;
   const patch = capture.patchBlob ? patchFacts(ctx, capture, capture.patchBlob) : null;
   const commits = mbox?.commits ?? [];

@@ -179,6 +179,13 @@ export function allSubs(db: Db): SubRecord[] {
   return (db.prepare("SELECT * FROM subagents ORDER BY created_seq").all() as Row[]).map(toSub);
 }
 
+/** Sub-agents whose worktree is still there, through a partial index: removed ones are never read. */
+export function presentSubs(db: Db): SubRecord[] {
+  return (
+    db.prepare("SELECT * FROM subagents WHERE removal IS NULL ORDER BY created_seq").all() as Row[]
+  ).map(toSub);
+}
+
 export function subById(db: Db, id: string): SubRecord | null {
   const row = db.prepare("SELECT * FROM subagents WHERE id = ?").get(id) as Row | undefined;
   return row ? toSub(row) : null;

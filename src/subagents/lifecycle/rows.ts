@@ -3,10 +3,10 @@ import type { Db } from "../../store/db.js";
 import { subRunning } from "../apply/apply.js";
 import {
   type ApplyRecord,
-  allSubs,
   appliesOf,
   type CaptureRecord,
   latestCapture,
+  presentSubs,
   type SubRecord,
 } from "./records.js";
 import { sizeText } from "./report.js";
@@ -102,7 +102,7 @@ function sessionRow(s: SessionView, names: ReadonlyMap<string, string>): Subagen
  */
 export function subagentRows(db: Db, sessions: readonly SessionView[]): SubagentRow[] {
   const names = new Map(sessions.map((s) => [s.id, s.name]));
-  const subs = allSubs(db).filter((s) => s.removal === null);
+  const subs = presentSubs(db);
   const recorded = new Set(subs.map((s) => s.childSession).filter((id): id is string => id !== null));
   const loose = sessions.filter((s) => s.kind === "subagent" && !recorded.has(s.id) && !s.ended);
   return [...subs.map((s) => recordRow(db, s, names)), ...loose.map((s) => sessionRow(s, names))];

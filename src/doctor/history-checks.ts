@@ -1,0 +1,48 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { gcSuggestion, type StoreSize } from "../core/maintenance.js";
+import { listBlobs } from "../store/blobs.js";
+import { dbFile, openDb } from "../store/db.js";
+import { storeBytes } from "../store/upkeep.js";
+import { sizeText } from "../subagents/lifecycle/report.js";
+import type { Finding } from "./finding.js";
+
+/** The store's size, event count, oldest event and blob bytes (these reads grow with history: doctor's). */
+export function storeSize(stateDir: string): StoreSize | null {
+  if (!existsSync(dbFile(stateDir))) return null;
+  let db: ReturnType<typeof openDb>;
+  try {
+    // As the session checks do: a read-only connection would leave the WAL files behind.
+    db = openDb(stateDir);
+  } catch {
+    return null; // the store checks report an unreadable store
+  }
+  try {
+    const events = (db.prepare("SELECT count(*) AS n FROM events").get() as { n: number }).n;
+    const oldest = db.prepare("SELECT ts FROM events ORDER BY seq LIMIT 1").get() as
+      | { ts: number }
+      | undefined;
+    const blobBytes = listBlobs(join(stateDir, "blobs")).reduce((n, b) => n + b.bytes, 0);
+    return { dbBytes: storeBytes(stateDir), events, oldestTs: oldest?.ts ?? null, blobBytes };
+  } finally {
+    db.close();
+  }
+}
+
+/** One line on the store's history, with `tandem gc` suggested past the thresholds. */
+export function historyFindings(stateDir: string, now = Date.now()): Finding[] {
+  const s = storeSize(stateDir);
+  if (!s) return [];
+  const since = s.oldestTs === null ? "" : ` since ${new Date(s.oldestTs).toISOString().slice(0, 10)}`;
+  const detail = `${sizeText(s.dbBytes)} store, ${s.events.toLocaleString("en")} events${since}, ${sizeText(s.blobBytes)} of blobs`;
+  const why = gcSuggestion(s, now);
+  if (!why) return [{ level: "ok", check: "history", detail }];
+  return [
+    {
+      level: "info",
+      check: "history",
+      detail: `${detail}: ${why}`,
+      fix: "see what a 30-day retention frees with `tandem gc --dry-run`, then run `tandem gc` (or set store.autoGc: true)",
+    },
+  ];
+}

@@ -1,0 +1,83 @@
+/**
+ * The peers' paths an end-turn check needs, read by key instead of by scanning every claim
+ * ever taken. A peer path only ever changes a verdict when it lies strictly inside one of the
+ * session's own paths (core/finalization-owned.ts `isMine`: the closest owner wins, and the
+ * session wins ties), so only those are read: one index range per owned path and peer worktree.
+ */
+import { lexicalTarget } from "../core/paths.js";
+import type { Db } from "../store/db.js";
+import { stmt } from "../store/db.js";
+
+export interface LedgerPath {
+  worktree: string;
+  path: string;
+}
+
+/** The lexical absolute path a ledger row names; null for a row whose root is not absolute. */
+export function absolute(r: LedgerPath): string | null {
+  if (!r.worktree.startsWith("/")) return null;
+  const lex = lexicalTarget(r.path, r.worktree);
+  return lex.ok ? lex.path : null;
+}
+
+/** Where peers' paths are recorded, each indexed by (worktree, path), and which rows count. */
+const SOURCES = [
+  { table: "claims", peer: "t.session_id != ?" },
+  { table: "claim_history", peer: "t.session_id != ?" },
+  { table: "touched", peer: "t.session_id != ? AND t.unattributed = 0" },
+] as const;
+
+/** Distinct worktrees of a table, one index seek each (a loose scan of its (worktree, path) index). */
+function worktreesOf(db: Db, table: string): string[] {
+  const rows = stmt(
+    db,
+    `WITH RECURSIVE w(x) AS (SELECT min(worktree) FROM ${table}
+       UNION ALL SELECT (SELECT min(worktree) FROM ${table} WHERE worktree > w.x) FROM w WHERE w.x IS NOT NULL)
+     SELECT x FROM w WHERE x IS NOT NULL`,
+  ).all() as { x: string }[];
+  return rows.map((r) => r.x);
+}
+
+/** `inner` is `outer` or below it. */
+const within = (inner: string, outer: string) =>
+  inner === outer || inner.startsWith(outer === "/" ? "/" : `${outer}/`);
+
+/** The key prefix under `worktree` that holds everything strictly inside `abs`; "" is all of it. */
+function prefixIn(abs: string, worktree: string): string | null {
+  if (within(worktree, abs)) return "";
+  if (!within(abs, worktree)) return null;
+  return abs.slice(worktree === "/" ? 1 : worktree.length + 1);
+}
+
+/** Absolute paths other sessions own (claimed, ever claimed, or touched) strictly inside `owned`. */
+export function peerPathsWithin(db: Db, sessionId: string, owned: readonly LedgerPath[]): string[] {
+  const mine = [...new Set(owned.map(absolute).filter((p): p is string => p !== null))];
+  const out = new Set<string>();
+  if (mine.length === 0) return [];
+  for (const { table, peer } of SOURCES) {
+    const ranges: [string, string][] = [];
+    for (const wt of worktreesOf(db, table)) {
+      for (const abs of mine) {
+        const prefix = prefixIn(abs, wt);
+        if (prefix !== null) ranges.push([wt, prefix]);
+      }
+    }
+    if (ranges.length === 0) continue;
+    // One statement for every range: the loop over ranges runs inside SQLite, each an index seek.
+    const rows = stmt(
+      db,
+      `WITH r(wt, lo, hi) AS (
+         SELECT value ->> 0, CASE WHEN value ->> 1 = '' THEN '' ELSE (value ->> 1) || '/' END,
+                CASE WHEN value ->> 1 = '' THEN char(1114111) ELSE (value ->> 1) || '0' END
+         FROM json_each(?))
+       SELECT t.worktree, t.path FROM r JOIN ${table} t ON t.worktree = r.wt AND t.path > r.lo AND t.path < r.hi
+       WHERE ${peer}`,
+    ).all(JSON.stringify(ranges), sessionId) as LedgerPath[];
+    // A peer row that does not even parse excuses nothing: dropping it can only fail this session.
+    for (const r of rows) {
+      const abs = absolute(r);
+      if (abs !== null && mine.some((m) => abs !== m && within(abs, m))) out.add(abs);
+    }
+  }
+  return [...out];
+}

@@ -1,0 +1,43 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { upkeepPlan } from "../core/maintenance.js";
+import { auditStore } from "../store/trust.js";
+import { lastUpkeep, markUpkeep, storeBytes } from "../store/upkeep.js";
+import type { HookCtx } from "./context.js";
+
+/** The binary that runs this hook, when it runs from the bundle; tests importing sources have none. */
+function tandemEntry(): string | null {
+  if (typeof __dirname !== "string") return null;
+  const entry = join(__dirname, "tandem.cjs");
+  return existsSync(entry) ? entry : null;
+}
+
+/** Starts `tandem gc --auto` detached: the hook answers without waiting for it. */
+function startBackground(ctx: HookCtx, entry: string): void {
+  markUpkeep(ctx.stateDir, ctx.now);
+  const { spawn } = process.getBuiltinModule("node:child_process");
+  spawn(process.execPath, [entry, "--root", ctx.root.root, "gc", "--auto"], {
+    cwd: ctx.root.root,
+    env: ctx.req.env,
+    detached: true,
+    stdio: "ignore",
+  }).unref();
+}
+
+/**
+ * Once per session start: the store's structural check inline when it is small, else
+ * (and for `store.autoGc`) a background upkeep at most daily. Returns the damage found inline.
+ */
+export function sessionStartUpkeep(ctx: HookCtx): string | null {
+  const limit = Number(ctx.req.env.TANDEM_INLINE_AUDIT_BYTES);
+  const plan = upkeepPlan({
+    storeBytes: storeBytes(ctx.stateDir),
+    lastStarted: lastUpkeep(ctx.stateDir),
+    autoGc: ctx.config.autoGc,
+    now: ctx.now,
+    ...(Number.isFinite(limit) && limit >= 0 ? { inlineLimit: limit } : {}),
+  });
+  const entry = plan.startBackground ? tandemEntry() : null;
+  if (entry) startBackground(ctx, entry);
+  return plan.auditInline ? auditStore(ctx.db) : null;
+}
