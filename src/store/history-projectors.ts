@@ -6,8 +6,8 @@ import type { StoredEvent } from "./stored-event.js";
 type Projector = (db: Db, ev: StoredEvent) => void;
 
 /**
- * Puts back exactly the rows a compacted session's events had left. Live, this rewrites
- * identical rows; in a rebuild, where those events are gone, it restores them, and resets
+ * Puts back exactly the rows a compacted session's events had left (all but the UI process,
+ * which only matters while a session is open). Live, this rewrites the same rows; in a rebuild, where those events are gone, it restores them, and resets
  * every file the session ever claimed to the holder it had when it was compacted, so claims
  * its removed events took over or released replay as they were (docs/decisions/0012).
  */

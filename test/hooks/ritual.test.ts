@@ -115,15 +115,24 @@ describe("the end-of-turn ritual on Claude Code and Codex", () => {
       { cwd: repo },
     );
 
-  it("Claude: blocks with a JSON decision naming both commands, then stops blocking after the cap", () => {
-    const repo = initRepo(join(tempDir(), "repo"));
+  /** Session A's prompt, as Claude sends it at the start of a turn. */
+  const claudePrompt = (repo: string) =>
     hook(
       "claude-code",
       "user-prompt-submit",
       { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" },
       { cwd: repo },
     );
+
+  /** A turn of session A that wrote a.txt, so its Stop owes the ritual. */
+  const claudeTurnWithWrite = (repo: string) => {
+    claudePrompt(repo);
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo });
+  };
+
+  it("Claude: blocks with a JSON decision naming both commands, then stops blocking after the cap", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    claudeTurnWithWrite(repo);
     const first = claudeStop(repo, false);
     expect(first.code).toBe(0);
     expect(blockReason(first)).toMatch(/ritual is incomplete.*tandem task.*tandem status/s);
@@ -135,12 +144,7 @@ describe("the end-of-turn ritual on Claude Code and Codex", () => {
   it("Claude: a turn whose only edit Tandem refused ends without demanding the ritual", () => {
     const repo = initRepo(join(tempDir(), "repo"));
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "a.txt"), { cwd: repo });
-    hook(
-      "claude-code",
-      "user-prompt-submit",
-      { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" },
-      { cwd: repo },
-    );
+    claudePrompt(repo);
     const refused = hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo });
     expect(JSON.parse(refused.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
     expect(claudeStop(repo, false)).toMatchObject({ code: 0, stderr: "" });
@@ -148,13 +152,7 @@ describe("the end-of-turn ritual on Claude Code and Codex", () => {
 
   it("Claude: a blocked stop keeps the session working, so the box the agent prints then is not idle", () => {
     const repo = initRepo(join(tempDir(), "repo"));
-    hook(
-      "claude-code",
-      "user-prompt-submit",
-      { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" },
-      { cwd: repo },
-    );
-    hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo });
+    claudeTurnWithWrite(repo);
     expect(blockReason(claudeStop(repo, false))).not.toBeNull();
     const box = tandem(["status", "--session", "A"], { cwd: repo }).stdout;
     expect(box).toMatch(/^\| session .*, working +\|$/m);
@@ -165,13 +163,7 @@ describe("the end-of-turn ritual on Claude Code and Codex", () => {
 
   it("Claude: passes once status and task ran and the reply shows the box", () => {
     const repo = initRepo(join(tempDir(), "repo"));
-    hook(
-      "claude-code",
-      "user-prompt-submit",
-      { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" },
-      { cwd: repo },
-    );
-    hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo });
+    claudeTurnWithWrite(repo);
     tandem(["task", "writing a.txt", "--session", "A"], { cwd: repo });
     const box = tandem(["status", "--session", "A"], { cwd: repo }).stdout;
     expect(claudeStop(repo, false, `Done.\n\`\`\`\n${box}\`\`\``)).toMatchObject({
