@@ -21,6 +21,7 @@ function fromProcFs(pid: number): ProcInfo | null | undefined {
   const close = stat.lastIndexOf(")");
   const command = stat.slice(stat.indexOf("(") + 1, close);
   const fields = stat.slice(close + 2).split(" ");
+  if (exited(fields[0])) return null;
   const ppid = Number(fields[1]);
   const start = fields[19];
   if (!Number.isFinite(ppid) || start === undefined) return undefined;
@@ -29,11 +30,20 @@ function fromProcFs(pid: number): ProcInfo | null | undefined {
 
 function fromPs(pid: number): ProcInfo | null {
   const { spawnSync } = process.getBuiltinModule("node:child_process");
-  const res = spawnSync("ps", ["-o", "ppid=,lstart=,comm=", "-p", String(pid)], { encoding: "utf8" });
+  const args = ["-o", "ppid=,stat=,lstart=,comm=", "-p", String(pid)];
+  const res = spawnSync("ps", args, { encoding: "utf8" });
   const line = res.status === 0 ? res.stdout.trim() : "";
-  const m = /^(\d+)\s+(\w{3}\s+\w{3}\s+\d+\s+[\d:]+\s+\d{4})\s+(.*)$/.exec(line);
-  if (!m) return null;
-  return { pid, ppid: Number(m[1]), start: `ps:${m[2]}`, command: m[3]! };
+  const m = /^(\d+)\s+(\S+)\s+(\w{3}\s+\w{3}\s+\d+\s+[\d:]+\s+\d{4})\s+(.*)$/.exec(line);
+  if (!m || exited(m[2])) return null;
+  return { pid, ppid: Number(m[1]), start: `ps:${m[3]}`, command: m[4]! };
+}
+
+/**
+ * A zombie (or dying) process has exited; only its exit status waits for a parent that has not
+ * collected it yet (tmux keeping a dead pane open does this to the client it ran).
+ */
+function exited(state: string | undefined): boolean {
+  return state !== undefined && (state.startsWith("Z") || state.startsWith("X"));
 }
 
 /** Facts about a running process, or null when it does not exist. */
