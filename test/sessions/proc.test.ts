@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { procInfo, processAlive } from "../../src/sessions/proc.js";
+import { processAlive, procInfo } from "../../src/sessions/proc.js";
 
 /** Starts `sleep 30` as the un-reaping parent of an exited child; returns both pids. */
 async function parentOfZombie(): Promise<{ parent: number; zombie: number; stop: () => void }> {
