@@ -1,26 +1,33 @@
-// Bundles Tandem into four CommonJS files (see docs/decisions/0002-bundling.md):
-//   dist/tandem.cjs     the `tandem` binary: a dispatcher of a few KB;
+// Bundles Tandem into five CommonJS files (see docs/decisions/0002-bundling.md) and the thin client:
+//   dist/tandem         the `tandem` command: a POSIX sh client of the resident server
+//                       (docs/server.md) that runs dist/tandem.cjs when no server answers;
+//   dist/tandem.cjs     the Node program: a dispatcher of a few KB;
 //   dist/hook.cjs       everything `tandem hook` / `git-hook` need, nothing else;
 //   dist/cli-light.cjs  the commands agents run every turn (status, task, claims…);
-//   dist/cli.cjs        the whole command line (help, init, doctor, sub-agents, watch).
+//   dist/cli.cjs        the whole command line (help, init, doctor, sub-agents, watch);
+//   dist/server.cjs     `tandem serve`, the resident server.
 // A hook process compiles the dispatcher and the hook bundle only. CommonJS
 // because Node 20 loads it faster than ESM, and that cost is paid per hook.
-import { chmodSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+// One id per build, shared by the bundles and the thin client: a server answers its own build only.
+const buildId = `${pkg.version}+${Date.now().toString(36)}.${randomBytes(3).toString("hex")}`;
 
 const BUNDLE_OF = {
   "./hooks/process.js": "./hook.cjs",
   "./cli/full.js": "./cli.cjs",
   "./cli/light.js": "./cli-light.cjs",
+  "./server/main.js": "./server.cjs",
 };
 
 /** main.ts imports the bundles by their source paths; in dist they are sibling files. */
 const splitHalves = {
   name: "split-halves",
   setup(b) {
-    b.onResolve({ filter: /^\.\/(hooks\/process|cli\/full|cli\/light)\.js$/ }, (args) => {
+    b.onResolve({ filter: /^\.\/(hooks\/process|cli\/full|cli\/light|server\/main)\.js$/ }, (args) => {
       if (!args.importer.endsWith("main.ts")) return undefined;
       return { path: BUNDLE_OF[args.path], external: true };
     });
@@ -38,7 +45,7 @@ const common = {
   external: ["bindings", "mvdan-sh"],
   // jsonc-parser's UMD build requires its parts at run time; its ESM build bundles.
   mainFields: ["module", "main"],
-  define: { __TANDEM_VERSION__: JSON.stringify(pkg.version) },
+  define: { __TANDEM_VERSION__: JSON.stringify(pkg.version), __TANDEM_BUILD__: JSON.stringify(buildId) },
   legalComments: "none",
   logLevel: "warning",
 };
@@ -54,7 +61,11 @@ await Promise.all([
   build({ ...common, entryPoints: ["src/hooks/process.ts"], outfile: "dist/hook.cjs" }),
   build({ ...common, entryPoints: ["src/cli/full.ts"], outfile: "dist/cli.cjs" }),
   build({ ...common, entryPoints: ["src/cli/light.ts"], outfile: "dist/cli-light.cjs" }),
+  build({ ...common, entryPoints: ["src/server/main.ts"], outfile: "dist/server.cjs" }),
 ]);
 chmodSync("dist/tandem.cjs", 0o755);
+const thin = readFileSync("src/thin/tandem.sh", "utf8").replace("@BUILD@", buildId);
+writeFileSync("dist/tandem", thin, { mode: 0o755 });
+chmodSync("dist/tandem", 0o755);
 // V8 would reject code caches of the previous bundles anyway; start clean.
 for (const f of readdirSync("dist")) if (f.endsWith(".v8cache")) rmSync(`dist/${f}`, { force: true });

@@ -6,6 +6,7 @@ import { VERSION } from "./version.js";
 
 type HookHalf = typeof import("./hooks/process.js");
 type CliHalf = typeof import("./cli/full.js");
+type ServerHalf = typeof import("./server/main.js");
 
 /**
  * Entry point. Hooks are on the agents' hot path, so `hook` and `git-hook`
@@ -25,11 +26,19 @@ async function main(argv: string[]): Promise<number> {
     const half = load<HookHalf>("hook.cjs", cacheKey(argv, words), () => require("./hooks/process.js"));
     return half.exports.runHookProcess(argv).finally(half.save);
   }
+  if (first === "serve") {
+    const half = load<ServerHalf>("server.cjs", "serve", () => require("./server/main.js"));
+    half.save(); // the server runs for minutes: its cache is written at start, not at exit
+    const write = (stream: NodeJS.WriteStream) => (t: string) => void stream.write(t);
+    return half.exports.runServe(argv.slice(1), write(process.stdout), write(process.stderr));
+  }
   const key = cacheKey(argv, first === "sub" ? 2 : 1);
   const half = isLight(argv)
     ? load<CliHalf>("cli-light.cjs", key, () => require("./cli/light.js"))
     : load<CliHalf>("cli.cjs", key, () => require("./cli/full.js"));
-  return half.exports.runCli(argv).finally(half.save);
+  const code = await half.exports.runCli(argv).finally(half.save);
+  if (isLight(argv)) half.exports.startServerOnDemand(process.env, process.cwd());
+  return code;
 }
 
 /** Names the code cache after the command (`status`, `sub-apply`, `hook-pre-tool-use`). */

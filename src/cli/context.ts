@@ -7,6 +7,8 @@ import { identityFile } from "../store/identity.js";
 export interface Io {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** The caller's process: the command's own, or the thin client's when the server answers. */
+  pid: number;
   out: (text: string) => void;
   err: (text: string) => void;
   isTty: boolean;
@@ -31,6 +33,7 @@ export function processIo(): Io {
   return {
     cwd: process.cwd(),
     env: process.env,
+    pid: process.pid,
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
     isTty: process.stdout.isTTY === true,

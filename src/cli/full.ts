@@ -27,3 +27,4 @@ export const COMMANDS: readonly CommandFactory[] = [
 export function runCli(argv: string[], io?: Io): Promise<number> {
   return runProgram(argv, COMMANDS, io);
 }
+export { startServerOnDemand } from "../resident/on-demand.js";

@@ -25,3 +25,4 @@ export const LIGHT: readonly CommandFactory[] = [
 export function runCli(argv: string[], io?: Io): Promise<number> {
   return runProgram(argv, LIGHT, io);
 }
+export { startServerOnDemand } from "../resident/on-demand.js";

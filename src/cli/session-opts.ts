@@ -7,7 +7,7 @@ export function callerSession(db: Db, io: Io, project: Project, flag: string | u
   return requireCaller(db, {
     flag,
     env: io.env,
-    pid: process.pid,
+    pid: io.pid,
     freshnessSeconds: project.loaded.config.freshnessSeconds,
     allowSingleLive: true,
   });
@@ -18,7 +18,7 @@ export function ownSession(db: Db, io: Io, project: Project, flag: string | unde
   return resolveCaller(db, {
     flag,
     env: io.env,
-    pid: process.pid,
+    pid: io.pid,
     freshnessSeconds: project.loaded.config.freshnessSeconds,
     allowSingleLive: false,
   });

@@ -53,6 +53,12 @@ const OVERRIDES = [
     parse: positiveWhole,
   } satisfies Override<"freshnessSeconds">,
   {
+    name: "TANDEM_SERVER",
+    field: "serverEnabled",
+    allowed: "1 or 0",
+    parse: flag,
+  } satisfies Override<"serverEnabled">,
+  {
     name: "TANDEM_FAIL_CLOSED",
     field: "failClosed",
     allowed: "1 or 0",

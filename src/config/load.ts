@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { TandemError } from "../errors.js";
@@ -24,10 +24,26 @@ export function userConfigPath(env: Env): string {
   return join(base, "tandem", "config.jsonc");
 }
 
+/**
+ * Files already validated, by path and exact identity (device, inode, size, nanosecond times):
+ * the resident server validates a config once per change, not once per hook (docs/server.md).
+ */
+const validated = new Map<string, { stamp: string; read: ConfigRead }>();
+
 /** Reads one config file, keeping what is valid; a file that does not exist is `null`. Never throws. */
 export function loadConfigFile(file: string): ConfigRead | null {
   // Usually absent (both the user and the project file): ask before reading, no exception.
-  if (!existsSync(file)) return null;
+  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+  if (!st) return null;
+  const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  const known = validated.get(file);
+  if (known?.stamp === stamp) return known.read;
+  const read = readConfigFileText(file);
+  if (read?.problems.every((p) => p.kind !== "unreadable")) validated.set(file, { stamp, read });
+  return read;
+}
+
+function readConfigFileText(file: string): ConfigRead | null {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -69,6 +85,8 @@ function merge(base: Config, file: ConfigFile): Config {
     failClosed: a.failClosed ?? base.failClosed,
     storeLockSeconds: a.storeLockSeconds ?? base.storeLockSeconds,
     autoGc: file.store?.autoGc ?? base.autoGc,
+    serverEnabled: file.server?.enabled ?? base.serverEnabled,
+    serverIdleMinutes: file.server?.idleMinutes ?? base.serverIdleMinutes,
     worktreeRoot: s.worktreeRoot ?? base.worktreeRoot,
     clients: { ...base.clients, ...(s.clients ?? {}) },
     maxPatchBytes: s.capture?.maxPatchBytes ?? base.maxPatchBytes,
@@ -84,6 +102,8 @@ const SETTINGS: Record<string, keyof Config> = {
   "agents.failClosed": "failClosed",
   "agents.storeLockSeconds": "storeLockSeconds",
   "store.autoGc": "autoGc",
+  "server.enabled": "serverEnabled",
+  "server.idleMinutes": "serverIdleMinutes",
   "subagents.worktreeRoot": "worktreeRoot",
   "subagents.capture.maxPatchBytes": "maxPatchBytes",
   "subagents.capture.maxDirtyBytes": "maxDirtyBytes",
@@ -128,13 +148,14 @@ export function loadConfig(root: string, env: Env): LoadedConfig {
   if (user) {
     files.push(userFile);
     problems.push(...user.problems);
-    if (user.data.agents?.finalizationRoots !== undefined) {
+    let data = user.data; // a validated file is shared between calls: never changed in place
+    if (data.agents?.finalizationRoots !== undefined) {
       warnings.push(
         `${userFile}: agents.finalizationRoots is ignored in the user config (only the project's .tandem/config.jsonc may grant filesystem authority); move it there.`,
       );
-      user.data.agents = { ...user.data.agents, finalizationRoots: undefined };
+      data = { ...data, agents: { ...data.agents, finalizationRoots: undefined } };
     }
-    config = merge(config, user.data);
+    config = merge(config, data);
   }
   const projectFile = join(root, PROJECT_CONFIG);
   const project = loadConfigFile(projectFile);

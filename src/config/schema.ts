@@ -41,6 +41,9 @@ const buildConfigFileSchema = () =>
       }),
     ),
     store: z.optional(z.strictObject({ autoGc: z.optional(z.boolean()) })),
+    server: z.optional(
+      z.strictObject({ enabled: z.optional(z.boolean()), idleMinutes: z.optional(positiveInt()) }),
+    ),
     subagents: z.optional(
       z.strictObject({
         worktreeRoot: z.optional(z.string().check(z.minLength(1))),
@@ -87,6 +90,8 @@ export const ALLOWED: Readonly<Record<string, string>> = {
   "agents.failClosed": "true or false",
   "agents.storeLockSeconds": "a whole number of seconds above 0",
   "store.autoGc": "true or false",
+  "server.enabled": "true or false",
+  "server.idleMinutes": "a whole number of minutes above 0",
   "subagents.worktreeRoot": "a non-empty directory path",
   "subagents.clients.*.command": "a non-empty command",
   "subagents.clients.*.args": "a list of strings",
@@ -108,6 +113,10 @@ export interface Config {
   storeLockSeconds: number;
   /** Run `tandem gc` in the background at most daily, started by a session-start hook. */
   autoGc: boolean;
+  /** Answer hooks through the resident server (docs/server.md); false keeps every hook in Node. */
+  serverEnabled: boolean;
+  /** The server exits after this long without a request. */
+  serverIdleMinutes: number;
   worktreeRoot: string | null;
   clients: Partial<Record<"claude-code" | "codex" | "cursor" | "exec", ClientLaunch>>;
   maxPatchBytes: number;
@@ -122,6 +131,8 @@ export const DEFAULT_CONFIG: Config = {
   failClosed: false,
   storeLockSeconds: 5,
   autoGc: false,
+  serverEnabled: true,
+  serverIdleMinutes: 30,
   worktreeRoot: null,
   clients: {},
   maxPatchBytes: 10 * 1024 * 1024,

@@ -9,9 +9,11 @@ import { discoverAgent } from "../sessions/discover.js";
 import { processAlive } from "../sessions/proc.js";
 import { ensureSession } from "../sessions/register.js";
 import { uiProcess } from "../sessions/ui.js";
-import { type Db, openDb } from "../store/db.js";
+import { DIRECT_ACCESS, type StoreAccess } from "../store/access.js";
+import type { Db } from "../store/db.js";
 import { append } from "../store/ledger.js";
 import { type SessionRow, sessionByNative } from "../store/queries.js";
+import { bindRequest, type RequestOwner } from "../store/requests.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
 
 export interface HookRequest {
@@ -19,6 +21,10 @@ export interface HookRequest {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   pid: number;
+  /** Warm connections in the resident server; open-and-close otherwise. */
+  store?: StoreAccess;
+  /** A thin-client request, claimed by every write so it is never applied twice (docs/server.md §4). */
+  request?: { id: string; owner: RequestOwner } | null;
 }
 
 export interface HookCtx {
@@ -57,7 +63,8 @@ export function openHookCtx(
   const root = hookRoot(client, input, req);
   const { config, problems: configProblems } = loadConfig(root.root, req.env);
   const stateDir = stateDirOf(root);
-  const db = openDb(stateDir, { lockSeconds: config.storeLockSeconds });
+  const db = (req.store ?? DIRECT_ACCESS).open(stateDir, { lockSeconds: config.storeLockSeconds });
+  if (req.request) bindRequest(db, req.request.id, req.request.owner);
   const dirtyAhead = root.repo && readsDirtySet(input) ? dirtySnapshotAsync(root.repo.top) : null;
   // Handled here so a refusal that never waits on it cannot end the process with an unhandled
   // rejection; whoever awaits it still gets the error.

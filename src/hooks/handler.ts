@@ -12,16 +12,19 @@ import { loadConfig } from "../config/load.js";
 import { stateDirOf } from "../config/root.js";
 import { forgeryMessage } from "../core/forgery.js";
 import { errorMessage } from "../errors.js";
+import { DIRECT_ACCESS } from "../store/access.js";
 import { type Db, dbFile, openDb } from "../store/db.js";
 import { StoreError, storeErrorOf } from "../store/failure.js";
 import { logFailure, recordStoreFailure } from "../store/failure-log.js";
 import { appendOne } from "../store/ledger.js";
 import { sessionByNative } from "../store/queries.js";
+import { unbindRequest } from "../store/requests.js";
 import { toolTargets } from "../targets/tool-targets.js";
 import { type HookCtx, type HookRequest, hookRoot, openHookCtx } from "./context.js";
 import { forgedBy } from "./forgery.js";
 import { runGitHook } from "./git-hooks.js";
 import { onOther, onSessionEnd, onSessionStart } from "./lifecycle.js";
+import { handleOnce } from "./once.js";
 import { onPreTool } from "./pre-tool.js";
 import { onPrompt } from "./prompt.js";
 import { onStop } from "./stop.js";
@@ -173,7 +176,8 @@ async function run(
     if (forged) return refuseForged(ctx, forged);
     return await HANDLERS[input.kind](ctx);
   } finally {
-    ctx.db.close();
+    if (req.request) unbindRequest(ctx.db);
+    (req.store ?? DIRECT_ACCESS).release(ctx.db);
   }
 }
 
@@ -194,7 +198,11 @@ function refuseForged(ctx: HookCtx, forged: { id: string; name: string; named: s
 }
 
 /** `tandem hook <client> <event>`: a function of its inputs that never touches `process`. */
-export async function handleHook(req: HookRequest & { stdin: string }): Promise<HookResult> {
+export function handleHook(req: HookRequest & { stdin: string }): Promise<HookResult> {
+  return handleOnce(req, handleCall);
+}
+
+async function handleCall(req: HookRequest & { stdin: string }): Promise<HookResult> {
   const [clientName, cliEvent] = req.args;
   const client = clientByName(clientName ?? "");
   if (!client || !cliEvent) return { exitCode: 2, stdout: "", stderr: USAGE };

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fallbackRequest, startServerOnDemand } from "../resident/on-demand.js";
 import { type HookResult, handleGitHook, handleHook } from "./handler.js";
 
 function readStdin(): string {
@@ -12,10 +13,12 @@ function readStdin(): string {
 /** The only place a hook touches `process`: read stdin, run the handler, write its answer. */
 export async function runHookProcess(argv: string[]): Promise<number> {
   const [kind, ...rest] = argv;
-  const req = { args: rest, env: process.env, cwd: process.cwd(), pid: process.pid };
+  const env = process.env;
+  const req = { args: rest, env, cwd: process.cwd(), pid: process.pid, request: fallbackRequest(env) };
   const result: HookResult =
     kind === "git-hook" ? await handleGitHook(req) : await handleHook({ ...req, stdin: readStdin() });
   if (result.stdout) process.stdout.write(result.stdout);
   if (result.stderr) process.stderr.write(result.stderr);
+  startServerOnDemand(env, req.cwd);
   return result.exitCode;
 }

@@ -3,6 +3,7 @@ import type { Db } from "./db.js";
 import { stmt } from "./db.js";
 import { checkEventData, type EventData, type EventKind } from "./event-schemas.js";
 import { project, type StoredEvent } from "./projections.js";
+import { claimBoundRequest } from "./requests.js";
 
 export interface NewEvent<K extends EventKind = EventKind> {
   kind: K;
@@ -42,10 +43,16 @@ export function append<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEven
 /**
  * Runs read-decide-write logic in one `BEGIN IMMEDIATE` transaction: the write
  * lock is taken before the first read, so concurrent hooks serialize instead of
- * deciding on stale data.
+ * deciding on stale data. A thin-client request bound to the connection is claimed in the same
+ * transaction (store/requests.ts).
  */
 export function write<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).immediate();
+  return db
+    .transaction(() => {
+      claimBoundRequest(db);
+      return fn();
+    })
+    .immediate();
 }
 
 export function appendOne<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEvent {

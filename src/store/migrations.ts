@@ -232,6 +232,29 @@ export const SESSION_UI_DDL = [
   "ALTER TABLE sessions ADD COLUMN ui_pid_start TEXT",
 ];
 
+/**
+ * The resident server (docs/server.md): which process serves this store, and which thin-client
+ * requests have been taken and by whom, so a request the server may have handled before it died
+ * is never applied twice by the Node path. Not projections: nothing here is derived from events.
+ */
+export const RESIDENT_DDL = [
+  `CREATE TABLE requests (
+     id TEXT PRIMARY KEY,
+     owner TEXT NOT NULL,
+     ts INTEGER NOT NULL,
+     answer TEXT
+   )`,
+  "CREATE INDEX requests_by_ts ON requests (ts)",
+  `CREATE TABLE server (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     pid INTEGER NOT NULL,
+     pid_start TEXT,
+     build TEXT NOT NULL,
+     socket TEXT NOT NULL,
+     started INTEGER NOT NULL
+   )`,
+];
+
 export const MIGRATIONS: readonly string[][] = [
   [
     `CREATE TABLE events (
@@ -251,6 +274,7 @@ export const MIGRATIONS: readonly string[][] = [
   STASH_SNAPSHOT_DDL,
   SESSION_UI_DDL,
   HISTORY_PROJECTION_DDL,
+  RESIDENT_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -86,7 +86,7 @@ export function recoverCommand(io: Io): Command {
         }
         const actor = resolveCaller(db, {
           env: io.env,
-          pid: process.pid,
+          pid: io.pid,
           freshnessSeconds: project.loaded.config.freshnessSeconds,
           allowSingleLive: false,
         });

@@ -25,7 +25,7 @@ interface ReleaseOptions {
 function parties(db: Db, io: Io, project: Project, opts: ReleaseOptions) {
   const proven = resolveCaller(db, {
     env: io.env,
-    pid: process.pid,
+    pid: io.pid,
     freshnessSeconds: project.loaded.config.freshnessSeconds,
     allowSingleLive: false,
   });

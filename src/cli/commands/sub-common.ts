@@ -18,7 +18,7 @@ export interface CommonOptions {
  * a terminal with no agent session is fine: the events then name no session.
  */
 function attribution(db: Db, io: Io, freshnessSeconds: number, flag: string | undefined): string | null {
-  const req = { flag, env: io.env, pid: process.pid, freshnessSeconds, allowSingleLive: !flag };
+  const req = { flag, env: io.env, pid: io.pid, freshnessSeconds, allowSingleLive: !flag };
   if (flag) return resolveCaller(db, req)!.session.id;
   try {
     return resolveCaller(db, { ...req, allowSingleLive: false })?.session.id ?? null;

@@ -1,0 +1,46 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { loadConfig } from "../config/load.js";
+import { resolveRoot, stateDirOf } from "../config/root.js";
+import type { RequestOwner } from "../store/requests.js";
+import { requestIdOf } from "./request-id.js";
+import { startServer } from "./start.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The `tandem` program this code runs in, when it runs from the bundle; tests importing sources have none. */
+export function bundledEntry(): string | null {
+  if (typeof __dirname !== "string") return null;
+  const entry = join(__dirname, "tandem.cjs");
+  return existsSync(entry) ? entry : null;
+}
+
+/**
+ * The request the thin client may already have given the server (it sets TANDEM_THIN_REQUEST to
+ * its pid when the server took the request but did not answer): the Node path runs it once.
+ */
+export function fallbackRequest(env: Env): { id: string; owner: RequestOwner } | null {
+  const pid = Number(env.TANDEM_THIN_REQUEST);
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  const id = requestIdOf(pid);
+  return id ? { id, owner: "node" } : null;
+}
+
+/**
+ * After the Node path answered a thin client that found no server (TANDEM_THIN=start), starts one
+ * for next time. Never fails the caller: the answer is already made.
+ */
+export function startServerOnDemand(env: Env, cwd: string, now = Date.now()): void {
+  if (env.TANDEM_THIN !== "start" || env.TANDEM_SERVER === "0") return;
+  try {
+    const entry = bundledEntry();
+    if (!entry) return;
+    const resolved = resolveRoot({ cwd, env, hook: true });
+    if (!resolved.repo) return;
+    // Already read by the call just answered: validated files are kept by their identity.
+    if (!loadConfig(resolved.root, env).config.serverEnabled) return;
+    startServer({ entry, root: resolved.root, stateDir: stateDirOf(resolved), env, now });
+  } catch {
+    // No repository, an unwritable state directory: the next call tries again.
+  }
+}

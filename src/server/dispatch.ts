@@ -1,0 +1,79 @@
+import type { Io } from "../cli/context.js";
+import { runCli } from "../cli/light.js";
+import { resolveRoot, stateDirOf } from "../config/root.js";
+import { parseThinRequest, renderAnswer, type ThinRequest } from "../core/thin-protocol.js";
+import { errorMessage } from "../errors.js";
+import { handleHook } from "../hooks/handler.js";
+import { locateHook } from "../hooks/once.js";
+import { requestIdOf } from "../resident/request-id.js";
+import type { StoreAccess } from "../store/access.js";
+import { crashPoint } from "../testing/crash.js";
+
+export interface Served {
+  status: number;
+  body: string;
+}
+
+export interface ServerScope {
+  build: string;
+  stateDir: string;
+  store: StoreAccess;
+}
+
+/** The commands agents run every turn; anything else goes to the Node program. */
+const CLI = new Set(["status", "task", "release"]);
+
+const decline = (status: number, why: string): Served => ({ status, body: `${why}\n` });
+
+/**
+ * One thin-client request, answered exactly as the Node program would answer it. Declines
+ * (before doing anything) what another process must answer: another build (409), another
+ * repository or a caller it cannot see (421).
+ */
+export async function dispatch(body: Buffer, scope: ServerScope): Promise<Served> {
+  const req = parseThinRequest(body);
+  if ("error" in req) return decline(400, req.error);
+  if (req.build !== scope.build) return decline(409, `this server is build ${scope.build}`);
+  const [command, ...rest] = req.args;
+  if (command === "hook") return hook(req, rest, scope);
+  if (command && CLI.has(command)) return cli(req, scope);
+  return decline(421, "not a request the server answers");
+}
+
+async function hook(req: ThinRequest, args: string[], scope: ServerScope): Promise<Served> {
+  const id = requestIdOf(req.pid);
+  if (!id) return decline(421, "the caller's process cannot be seen");
+  const call = { args, env: req.env, cwd: req.cwd, pid: req.pid, stdin: req.stdin };
+  if (locateHook(call)?.stateDir !== scope.stateDir) return decline(421, "another repository");
+  const result = await handleHook({ ...call, store: scope.store, request: { id, owner: "server" } });
+  crashPoint("serve:before-reply", req.env);
+  return { status: 200, body: renderAnswer(result) };
+}
+
+async function cli(req: ThinRequest, scope: ServerScope): Promise<Served> {
+  if (req.args.some((a) => a === "--root" || a.startsWith("--root="))) return decline(421, "--root");
+  try {
+    if (stateDirOf(resolveRoot({ cwd: req.cwd, env: req.env })) !== scope.stateDir)
+      return decline(421, "another repository");
+  } catch (err) {
+    return decline(421, errorMessage(err));
+  }
+  let stdout = "";
+  let stderr = "";
+  const { TANDEM_THIN_TTY: tty, ...env } = req.env;
+  const io: Io = {
+    cwd: req.cwd,
+    env,
+    pid: req.pid,
+    out: (t) => {
+      stdout += t;
+    },
+    err: (t) => {
+      stderr += t;
+    },
+    isTty: tty === "1",
+    exitCode: 0,
+  };
+  const exitCode = await runCli(req.args, io);
+  return { status: 200, body: renderAnswer({ exitCode, stdout, stderr }) };
+}

@@ -1,0 +1,88 @@
+import { resolveRoot, stateDirOf } from "../config/root.js";
+import { errorMessage } from "../errors.js";
+import { processAlive } from "../sessions/proc.js";
+import { dbFile, openDb } from "../store/db.js";
+import { serverRow } from "../store/server-row.js";
+import { BUILD } from "../version.js";
+import { serve } from "./serve.js";
+
+const USAGE = "usage: tandem serve [--root <dir>] [--status | --stop]\n";
+
+interface Parsed {
+  root: string | undefined;
+  action: "serve" | "status" | "stop";
+}
+
+function parse(argv: string[]): Parsed | null {
+  let root: string | undefined;
+  let action: Parsed["action"] = "serve";
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--status") action = "status";
+    else if (a === "--stop") action = "stop";
+    else if (a === "--root" && argv[i + 1] !== undefined) root = argv[++i];
+    else if (a.startsWith("--root=")) root = a.slice("--root=".length);
+    else return null;
+  }
+  return { root, action };
+}
+
+type Write = (text: string) => void;
+
+/** `tandem serve [--status | --stop]` (docs/server.md). */
+export async function runServe(argv: string[], out: Write, err: Write): Promise<number> {
+  const args = parse(argv);
+  if (!args) {
+    err(USAGE);
+    return 2;
+  }
+  let root: string;
+  let stateDir: string;
+  try {
+    const resolved = resolveRoot({ cwd: process.cwd(), flag: args.root, env: process.env });
+    root = resolved.root;
+    stateDir = stateDirOf(resolved);
+  } catch (e) {
+    err(`tandem: ${errorMessage(e)}\n`);
+    return 1;
+  }
+  if (args.action === "serve") {
+    const log = (line: string) => err(`${new Date().toISOString()} tandem serve: ${line}\n`);
+    return serve({ root, stateDir, build: BUILD, env: process.env, log });
+  }
+  const row = readRow(stateDir);
+  const live = row && processAlive(row.pid, row.pid_start) ? row : null;
+  if (args.action === "status") {
+    out(
+      live
+        ? `Serving ${root}: pid ${live.pid}, build ${live.build}, socket ${live.socket}, since ${new Date(live.started).toISOString()}.\n`
+        : `No server for ${root}; the next hook starts one (hooks answer through Node meanwhile).\n`,
+    );
+    return live ? 0 : 1;
+  }
+  if (!live) {
+    out(`No server for ${root}.\n`);
+    return 0;
+  }
+  process.kill(live.pid, "SIGTERM");
+  for (let i = 0; i < 100 && processAlive(live.pid, live.pid_start); i++) await sleep(50);
+  if (processAlive(live.pid, live.pid_start)) {
+    err(`tandem: the server (pid ${live.pid}) did not stop within 5 s\n`);
+    return 1;
+  }
+  out(`Stopped the server of ${root} (pid ${live.pid}).\n`);
+  return 0;
+}
+
+function readRow(stateDir: string) {
+  const { existsSync } = process.getBuiltinModule("node:fs");
+  if (!existsSync(dbFile(stateDir))) return null;
+  const db = openDb(stateDir, { readonly: true });
+  try {
+    return serverRow(db);
+  } finally {
+    db.close();
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

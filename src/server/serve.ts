@@ -1,0 +1,168 @@
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { loadConfig } from "../config/load.js";
+import { errorMessage } from "../errors.js";
+import { addrFile, socketFor } from "../resident/paths.js";
+import { processAlive, procInfo } from "../sessions/proc.js";
+import { dbFile, openDb } from "../store/db.js";
+import { pruneRequests } from "../store/requests.js";
+import { registerServer, type ServerRow, unregisterServer } from "../store/server-row.js";
+import { dispatch, type ServerScope } from "./dispatch.js";
+import { StorePool } from "./pool.js";
+
+export interface ServeOptions {
+  root: string;
+  stateDir: string;
+  build: string;
+  env: Readonly<Record<string, string | undefined>>;
+  log: (line: string) => void;
+}
+
+/** How often the server looks whether its repository, config and registration still hold. */
+const TICK_MS = 5_000;
+/** A request body larger than this is not a hook payload. */
+const MAX_BODY = 64 * 1024 * 1024;
+/** Requests older than this are long answered or abandoned (a thin client waits 30 s at most). */
+const REQUEST_TTL_MS = 10 * 60_000;
+
+/**
+ * `tandem serve`: registers as the repository's one server, listens on its unix socket, answers
+ * thin-client requests, and exits when idle, when its repository or registration is gone, when
+ * the config switches it off, or when a client of another build asks. Resolves with the exit code.
+ */
+export async function serve(opts: ServeOptions): Promise<number> {
+  const me: ServerRow = {
+    pid: process.pid,
+    pid_start: procInfo(process.pid)?.start ?? null,
+    build: opts.build,
+    socket: socketFor(opts.stateDir).path,
+    started: Date.now(),
+  };
+  const control = openDb(opts.stateDir);
+  const holder = registerServer(control, me, (r) => processAlive(r.pid, r.pid_start));
+  if (holder) {
+    control.close();
+    opts.log(`another server (pid ${holder.pid}, build ${holder.build}) already serves this repository`);
+    return 3;
+  }
+  const pool = new StorePool();
+  const scope: ServerScope = { build: opts.build, stateDir: opts.stateDir, store: pool };
+  let lastRequest = Date.now();
+  let inFlight = 0;
+  let stopping: string | null = null;
+  const server = createServer((req, res) => {
+    lastRequest = Date.now();
+    inFlight++;
+    readBody(req)
+      .then((body) => (stopping ? { status: 409, body: "stopping\n" } : dispatch(body, scope)))
+      .catch((err: unknown) => ({ status: 500, body: `${errorMessage(err)}\n` }))
+      .then((answer) => {
+        if (answer.status === 409 && !stopping) stop("a client of another build asked");
+        res.writeHead(answer.status, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+        res.end(answer.body);
+      })
+      .finally(() => {
+        inFlight--;
+        lastRequest = Date.now();
+      });
+  });
+  let done: (code: number) => void = () => {};
+  const finished = new Promise<number>((resolve) => {
+    done = resolve;
+  });
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = why;
+    opts.log(`stopping: ${why}`);
+    clearInterval(timer);
+    server.close();
+    const waitIdle = setInterval(() => {
+      if (inFlight > 0) return;
+      clearInterval(waitIdle);
+      cleanUp(opts, me, control, pool);
+      done(0);
+    }, 20);
+  };
+  const timer = setInterval(() => {
+    const why = reasonToStop(opts, me, lastRequest, inFlight);
+    if (why) stop(why);
+    else pruneRequests(control, Date.now() - REQUEST_TTL_MS);
+  }, TICK_MS);
+  for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => stop(sig));
+  try {
+    await listen(server, me.socket);
+  } catch (err) {
+    opts.log(`cannot listen on ${me.socket}: ${errorMessage(err)}`);
+    cleanUp(opts, me, control, pool);
+    return 1;
+  }
+  publishAddress(opts.stateDir, me.socket);
+  opts.log(`serving ${opts.root} on ${me.socket} (build ${opts.build}, pid ${me.pid})`);
+  return finished;
+}
+
+function reasonToStop(
+  opts: ServeOptions,
+  me: ServerRow,
+  lastRequest: number,
+  inFlight: number,
+): string | null {
+  if (!existsSync(dbFile(opts.stateDir))) return "the store is gone";
+  if (!existsSync(me.socket)) return "the socket was removed";
+  const { config } = loadConfig(opts.root, opts.env);
+  if (!config.serverEnabled) return "server.enabled is false";
+  if (inFlight === 0 && Date.now() - lastRequest > config.serverIdleMinutes * 60_000) return "idle";
+  return null;
+}
+
+function readBody(req: import("node:http").IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) req.destroy(new Error("request too large"));
+      else chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+/** Binds the socket (only this user may connect); a stale socket file of a dead server goes first. */
+async function listen(server: Server, socket: string): Promise<void> {
+  const { dir } = { dir: socket.slice(0, socket.lastIndexOf("/")) };
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  rmSync(socket, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socket, () => resolve());
+  });
+  chmodSync(socket, 0o600);
+}
+
+/** Written last and atomically: a thin client that reads it finds a socket that answers. */
+function publishAddress(stateDir: string, socket: string): void {
+  const file = addrFile(stateDir);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${socket}\n`, { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+function cleanUp(
+  opts: ServeOptions,
+  me: ServerRow,
+  control: ReturnType<typeof openDb>,
+  pool: StorePool,
+): void {
+  pool.close();
+  // Address and socket before the registration: no successor can bind until it is released.
+  rmSync(addrFile(opts.stateDir), { force: true });
+  rmSync(me.socket, { force: true });
+  try {
+    unregisterServer(control, me.pid);
+  } catch (err) {
+    opts.log(`could not unregister: ${errorMessage(err)}`);
+  }
+  control.close();
+}

@@ -1,0 +1,135 @@
+#!/bin/sh
+# Tandem's command (docs/server.md). Hooks and the commands agents run every turn are answered by
+# the repository's resident server when one is up: one `curl` over a unix socket instead of a Node
+# start. Everything else, and every request the server cannot take, runs the Node program beside
+# this file, which starts the server for next time. dist/tandem is generated from
+# src/thin/tandem.sh by scripts/build.mjs.
+build='@BUILD@'
+nl='
+'
+# What the server needs of the caller's environment; the rest describes nothing Tandem reads.
+forwarded='TANDEM_SESSION TANDEM_ROOT TANDEM_PARENT_SESSION TANDEM_BYPASS TANDEM_SUBAGENT
+  TANDEM_INLINE_AUDIT_BYTES TANDEM_TEST_CRASH_AT TANDEM_STOP_RITUAL TANDEM_REQUIRE_GIT_FINALIZATION
+  TANDEM_FRESHNESS TANDEM_SERVER TANDEM_FAIL_CLOSED TANDEM_STORE_LOCK_SECONDS TANDEM_ALLOW_WIRING_EDITS
+  CLAUDE_PROJECT_DIR CLAUDE_PID CLAUDE_CODE_SESSION_ID CODEX_HOME CODEX_SESSION_ID CODEX_THREAD_ID
+  HOME PATH XDG_CONFIG_HOME XDG_STATE_HOME WSL_DISTRO_NAME TERM NO_COLOR LC_ALL COLUMNS
+  GIT_CEILING_DIRECTORIES'
+
+# The Node program beside this file; $0 may be npm's symlink in node_modules/.bin.
+node_program() {
+  f=$0
+  while [ -L "$f" ]; do
+    l=$(readlink "$f") || break
+    case $l in /*) f=$l ;; *) case $f in */*) f=${f%/*}/$l ;; *) f=$l ;; esac ;; esac
+  done
+  case $f in */*) js=${f%/*}/tandem.cjs ;; *) js=./tandem.cjs ;; esac
+  node=${TANDEM_NODE:-node}
+  if ! command -v "$node" >/dev/null 2>&1; then
+    printf 'tandem: cannot find Node.js (%s) on PATH; install Node.js 20 or later, or set TANDEM_NODE to its path.\n' "$node" >&2
+    exit 127
+  fi
+}
+
+# The Node path. $1: TANDEM_THIN for it ("start": no server answered, start one); $2: the
+# request id when the server may have taken the request (the Node path then asks the store).
+run_node() {
+  node_program
+  thin=$1
+  req=$2
+  shift 2
+  if [ "$reads_stdin" = 1 ]; then
+    printf '%s' "$payload" | TANDEM_THIN=$thin TANDEM_THIN_REQUEST=$req "$node" "$js" "$@"
+    exit $?
+  fi
+  TANDEM_THIN=$thin TANDEM_THIN_REQUEST=$req exec "$node" "$js" "$@"
+}
+
+# The repository's common Git directory, found from $PWD as Git would (worktrees, submodules).
+common_dir() {
+  d=$PWD
+  while :; do
+    if [ -d "$d/.git" ]; then
+      common=$d/.git
+      return 0
+    fi
+    if [ -f "$d/.git" ]; then
+      IFS= read -r line <"$d/.git" || return 1
+      g=${line#gitdir: }
+      case $g in /*) ;; *) g=$d/$g ;; esac
+      common=$g
+      if [ -f "$g/commondir" ]; then
+        IFS= read -r c <"$g/commondir" || return 1
+        case $c in /*) common=$c ;; *) common=$g/$c ;; esac
+      fi
+      return 0
+    fi
+    case $d in /* | */*) ;; *) return 1 ;; esac
+    [ "$d" = / ] && return 1
+    d=${d%/*}
+    [ -n "$d" ] || d=/
+  done
+}
+
+# Sends the request to the server, which answers by exiting. Returns 1 when there is no server for
+# this build, 3 when the server declined (another repository, switched off), 2 when it may have
+# taken the request without answering.
+ask_server() {
+  [ "${TANDEM_SERVER-}" != 0 ] || return 3
+  # Git told to look elsewhere: the server runs Git with its own environment.
+  case ${GIT_DIR-}${GIT_WORK_TREE-}${GIT_INDEX_FILE-}${GIT_COMMON_DIR-} in ?*) return 3 ;; esac
+  command -v curl >/dev/null 2>&1 || return 3
+  common_dir || return 3
+  addr=$common/tandem/serve.addr
+  [ -f "$addr" ] || return 1
+  IFS= read -r sock <"$addr" || return 1
+  [ -S "$sock" ] || return 1
+  tty=0
+  [ -t 1 ] && tty=1
+  resp=$(
+    {
+      printf 'tandem-thin 1\0%s\0%s\0%s\0%s\0' "$build" "$$" "$PWD" "$#"
+      for a; do printf '%s\0' "$a"; done
+      for n in $forwarded; do
+        eval "[ -z \"\${$n+x}\" ] || printf '%s=%s\0' $n \"\$$n\""
+      done
+      [ "$tty" = 1 ] && printf 'TANDEM_THIN_TTY=1\0'
+      printf '\0'
+      [ "$reads_stdin" = 1 ] && printf '%s' "$payload"
+    } | curl -s --max-time 30 --unix-socket "$sock" -H 'Expect:' \
+      -H 'Content-Type: application/octet-stream' --data-binary @- \
+      -w "$nl%{http_code}" http://tandem/ 2>/dev/null
+  )
+  st=$?
+  code=${resp##*"$nl"}
+  body=${resp%"$nl"*}
+  # Refused before it started: nobody listening, another build, another repository, switched off.
+  [ "$st" = 7 ] && return 1
+  case $code in 409) return 1 ;; 421 | 503) return 3 ;; esac
+  [ "$st" = 0 ] && [ "$code" = 200 ] || return 2
+  case $body in *"$nl: tandem-end") ;; *) return 2 ;; esac
+  eval "$body"
+  return 2
+}
+
+reads_stdin=0
+case $1 in
+  hook)
+    reads_stdin=1
+    payload=$(
+      cat
+      printf x
+    )
+    payload=${payload%x}
+    ;;
+  status | task | release) ;;
+  *)
+    run_node 1 "" "$@"
+    ;;
+esac
+
+ask_server "$@"
+case $? in
+  1) run_node start "" "$@" ;;
+  2) run_node 1 "$$" "$@" ;;
+  *) run_node 1 "" "$@" ;;
+esac
