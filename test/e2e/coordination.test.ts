@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
@@ -8,6 +8,7 @@ import { type ClientBins, ensureClients } from "./harness/install-clients.js";
 import { type ResponsesFake, startResponsesFake } from "./harness/responses-fake.js";
 import { runClaude } from "./harness/run-claude.js";
 import { runCodex } from "./harness/run-codex.js";
+import { peerHolds } from "../tui/world.js";
 import { initProject, lastToolResult, ledgerEvents, newSessionId, type Project } from "./support.js";
 
 let bins: ClientBins;
@@ -145,7 +146,25 @@ describe("real Claude Code and Codex sharing one repository", () => {
     expect(p.read("f.txt")).toBe("from B\n");
     expect(anthropic.errors).toEqual([]);
     expect(responses.errors).toEqual([]);
+    // The wired command answered through the server the first hook started.
+    expect(tandem(["serve", "--status"], { cwd: p.repo }).code).toBe(0);
   }, 240_000);
+
+  it("through the Node path alone (TANDEM_SERVER=0) refuses a peer's edit the same way, and starts no server", async () => {
+    const p = initProject("claude-code");
+    peerHolds(p, "f.txt");
+    const S = newSessionId();
+    anthropic.script(
+      [{ tool: "Write", input: { file_path: join(p.repo, "f.txt"), content: "mine\n" } }, { text: "Refused." }],
+      { session: S },
+    );
+    const run = await claude(p, "write f", { id: S }, { TANDEM_SERVER: "0", TANDEM_STOP_RITUAL: "off" });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(p.read("f.txt")).toBe("peer\n");
+    expect(anthropic.requestsFor(S)[1]!.text).toMatch(/Tandem refused this edit.*f\.txt: held by agent-/s);
+    expect(existsSync(join(p.repo, ".git", "tandem", "serve.addr"))).toBe(false);
+    expect(tandem(["serve", "--status"], { cwd: p.repo }).code).toBe(1);
+  }, 120_000);
 
   it("Claude: a tool turn that skipped the ritual is blocked once, runs the ritual, and ends with the box", async () => {
     const p = initProject();

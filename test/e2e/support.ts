@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git } from "../../src/git/run.js";
-import { PIN, TANDEM_BIN, tandem } from "../helpers/cli.js";
+import { PIN, THIN_BIN, tandem } from "../helpers/cli.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 import type { MessagesRequest } from "./harness/anthropic-fake.js";
 
@@ -18,21 +18,25 @@ export interface Project {
 
 /**
  * A repository prepared exactly as a user would: `tandem init`, then the result committed. By
- * default the hooks pin this checkout's build; `onPath` wires them as a global install does
- * (`--command tandem`), with `tandem` on the PATH a login shell sets up too, so agents are told
- * plain `tandem …`.
+ * default the hooks call this build's `tandem` command by its path: the thin client, answered by
+ * the resident server once the first hook has started it (docs/server.md). `onPath` wires them as
+ * a global install does (`--command tandem`), with `tandem` on the PATH a login shell sets up too,
+ * so agents are told plain `tandem …`; `node` pins `<node> <bundle>`, the Node path alone.
  */
-export function initProject(clients = "claude-code,codex", opts: { onPath?: boolean } = {}): Project {
+export function initProject(
+  clients = "claude-code,codex",
+  opts: { onPath?: boolean; node?: boolean } = {},
+): Project {
   const base = tempDir("tandem-e2e-");
   const repo = initRepo(join(base, "repo"));
   const bin = join(base, "bin");
   mkdirSync(bin);
-  writeFileSync(join(bin, "tandem"), `#!/bin/sh\nexec "${process.execPath}" "${TANDEM_BIN}" "$@"\n`);
-  chmodSync(join(bin, "tandem"), 0o755);
+  // As npm links a package's command: a symlink to the thin client, which finds its bundles.
+  symlinkSync(THIN_BIN, join(bin, "tandem"));
   const home = join(base, "home");
   mkdirSync(home);
   writeFileSync(join(home, ".profile"), `PATH="${bin}:$PATH"\n`);
-  const launcher = opts.onPath ? ["--command", "tandem"] : PIN;
+  const launcher = opts.onPath ? ["--command", "tandem"] : opts.node ? PIN : ["--command", THIN_BIN];
   const init = tandem(["init", ...launcher, "--clients", clients], {
     cwd: repo,
     env: { PATH: opts.onPath ? `${bin}:/usr/bin:/bin` : "/usr/bin:/bin", HOME: home },

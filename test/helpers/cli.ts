@@ -13,6 +13,9 @@ export const PINNED = `${shellQuote(process.execPath)} ${shellQuote(TANDEM_BIN)}
 /** `init` arguments that pin this build, for tests that wire a repository. */
 export const PIN = ["--command", PINNED];
 
+/** The thin client of this build (`dist/tandem`), what an install's `tandem` command is. */
+export const THIN_BIN = fileURLToPath(new URL("../../dist/tandem", import.meta.url));
+
 export interface RunResult {
   code: number;
   stdout: string;
