@@ -1,5 +1,5 @@
 import { accessSync, constants, realpathSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { basename, delimiter, dirname, join } from "node:path";
 import { runningScript } from "./hook-command.js";
 import type { InstallFacts } from "./launcher.js";
 
@@ -13,7 +13,10 @@ function real(path: string): string | null {
   }
 }
 
-/** The bundle `tandem` on PATH leads to (npm installs it as a symlink), or null. */
+/**
+ * The bundle `tandem` on PATH leads to (npm installs it as a symlink), or null. The command is the
+ * thin client `dist/tandem`, which starts the `tandem.cjs` beside it (docs/server.md).
+ */
 function tandemOnPath(env: Env): string | null {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
@@ -23,7 +26,9 @@ function tandemOnPath(env: Env): string | null {
     } catch {
       continue;
     }
-    return real(file);
+    const found = real(file);
+    if (found && basename(found) === "tandem") return real(join(dirname(found), "tandem.cjs")) ?? found;
+    return found;
   }
   return null;
 }

@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
 import { g } from "../helpers/repo.js";
+import { peerHolds } from "../tui/world.js";
 import { type AnthropicFake, startAnthropicFake } from "./harness/anthropic-fake.js";
 import { type ClientBins, ensureClients } from "./harness/install-clients.js";
 import { type ResponsesFake, startResponsesFake } from "./harness/responses-fake.js";
 import { runClaude } from "./harness/run-claude.js";
 import { runCodex } from "./harness/run-codex.js";
-import { peerHolds } from "../tui/world.js";
 import { initProject, lastToolResult, ledgerEvents, newSessionId, type Project } from "./support.js";
 
 let bins: ClientBins;
@@ -155,7 +155,10 @@ describe("real Claude Code and Codex sharing one repository", () => {
     peerHolds(p, "f.txt");
     const S = newSessionId();
     anthropic.script(
-      [{ tool: "Write", input: { file_path: join(p.repo, "f.txt"), content: "mine\n" } }, { text: "Refused." }],
+      [
+        { tool: "Write", input: { file_path: join(p.repo, "f.txt"), content: "mine\n" } },
+        { text: "Refused." },
+      ],
       { session: S },
     );
     const run = await claude(p, "write f", { id: S }, { TANDEM_SERVER: "0", TANDEM_STOP_RITUAL: "off" });

@@ -121,5 +121,15 @@ describe("installing the packed tarball", () => {
     );
     expect(fired).toMatchObject({ code: 0, stderr: "" });
     expect(fired.stdout).toContain("additionalContext");
+    // That hook started the project's resident server; the next one is answered by it, alike.
+    const bin = join(clone, "node_modules", ".bin", "tandem");
+    const serving = () => sh(bin, ["serve", "--status"], clone, env).code === 0;
+    for (let i = 0; i < 100 && !serving(); i++)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    expect(serving()).toBe(true);
+    const again = fireClaudeHook(clone, env);
+    expect(again).toMatchObject({ code: 0, stderr: "" });
+    expect(again.stdout).toContain("additionalContext");
+    expect(sh(bin, ["serve", "--stop"], clone, env).code).toBe(0);
   }, 240_000);
 });
