@@ -36,6 +36,13 @@ const TEMPLATE = `// Tandem project configuration, shared by every agent working
   //   // Run \`tandem gc\` (30-day retention) in the background at most once a day.
   //   "autoGc": ${v(d.autoGc)}
   // },
+  // "server": {
+  //   // Answer hooks through this repository's resident server (docs/server.md); false keeps
+  //   // every hook in Node. Env TANDEM_SERVER=1|0.
+  //   "enabled": ${v(d.serverEnabled)},
+  //   // Minutes without a request after which the server exits.
+  //   "idleMinutes": ${v(d.serverIdleMinutes)}
+  // },
   // "subagents": {
   //   // Where child worktrees are created. Default: $XDG_STATE_HOME/tandem/worktrees/<repo>
   //   // (~/.local/state/...), outside .git where agents may edit; the value below is an example.

@@ -123,7 +123,8 @@ case $1 in
     ;;
   status | task | release) ;;
   *)
-    run_node 1 "" "$@"
+    node_program
+    exec "$node" "$js" "$@"
     ;;
 esac
 
