@@ -1,6 +1,7 @@
-import { symlinkSync } from "node:fs";
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { PIN, type RunResult, tandem } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, codexPatch, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
@@ -20,12 +21,26 @@ const WIRING = [
   ".git/hooks/post-checkout",
 ];
 
-/** A repository wired by the real `tandem init`, with the two files init does not write. */
+/** One repository wired by the real `tandem init`, with the two files init does not write. */
+let template: string | null = null;
+afterAll(() => {
+  if (template) rmSync(dirname(template), { recursive: true, force: true });
+});
+
+/**
+ * A fresh copy of the wired repository for each test (init once: it is most of a test's time).
+ * The store is not copied: a copied store is, rightly, a replaced one (decision 0008).
+ */
 function wiredRepo(): string {
-  const repo = initRepo(join(tempDir(), "repo"));
-  const init = tandem(["init", ...PIN], { cwd: repo });
-  expect(init.code, init.stderr).toBe(0);
-  writeFiles(repo, { ".claude/settings.local.json": "{}\n", ".codex/config.toml": "[features]\n" });
+  if (!template) {
+    template = initRepo(join(mkdtempSync(join(tmpdir(), "tandem-wired-")), "repo"));
+    const init = tandem(["init", ...PIN], { cwd: template });
+    expect(init.code, init.stderr).toBe(0);
+    writeFiles(template, { ".claude/settings.local.json": "{}\n", ".codex/config.toml": "[features]\n" });
+  }
+  const repo = join(tempDir(), "repo");
+  const store = join(template, ".git", "tandem");
+  cpSync(template, repo, { recursive: true, filter: (src) => !src.startsWith(store) });
   return repo;
 }
 
