@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
 import { type LoadedConfig, loadConfig } from "../config/load.js";
 import { type ResolvedRoot, resolveRoot, stateDirOf } from "../config/root.js";
-import { type Db, dbFile, openDb } from "../store/db.js";
+import { DIRECT_ACCESS, type StoreAccess } from "../store/access.js";
+import type { Db } from "../store/db.js";
+import { dbFile } from "../store/db.js";
 import { identityFile } from "../store/identity.js";
 
 export interface Io {
@@ -14,6 +16,8 @@ export interface Io {
   isTty: boolean;
   /** Set by a command that finished but refused (1); thrown errors carry their own code. */
   exitCode: number;
+  /** Warm store connections when the resident server runs the command (docs/server.md). */
+  store?: StoreAccess;
 }
 
 /**
@@ -55,9 +59,15 @@ export function findProject(io: Io, rootFlag: string | undefined): Project {
 }
 
 /** Opens the project's store; read-only commands do not create a store that does not exist yet. */
-export function openProjectDb(project: Project, opts: { create: boolean }): Db | null {
+export function openProjectDb(project: Project, opts: { create: boolean }, io?: Io): Db | null {
   // A store this repository once had and lost is reported by openDb, not read as "no store yet".
   if (!opts.create && !existsSync(dbFile(project.stateDir)) && !existsSync(identityFile(project.stateDir)))
     return null;
-  return openDb(project.stateDir, { lockSeconds: project.loaded.config.storeLockSeconds });
+  const access = io?.store ?? DIRECT_ACCESS;
+  return access.open(project.stateDir, { lockSeconds: project.loaded.config.storeLockSeconds });
+}
+
+/** Gives back a store connection `openProjectDb(…, io)` opened. */
+export function releaseProjectDb(io: Io, db: Db): void {
+  (io.store ?? DIRECT_ACCESS).release(db);
 }

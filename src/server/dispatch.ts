@@ -73,6 +73,7 @@ async function cli(req: ThinRequest, scope: ServerScope): Promise<Served> {
     },
     isTty: tty === "1",
     exitCode: 0,
+    store: scope.store,
   };
   const exitCode = await runCli(req.args, io);
   return { status: 200, body: renderAnswer({ exitCode, stdout, stderr }) };

@@ -7,7 +7,7 @@ import { resolveCaller } from "../../sessions/resolve.js";
 import type { Db } from "../../store/db.js";
 import { append, write } from "../../store/ledger.js";
 import { allClaims } from "../../store/queries.js";
-import { findProject, type Io, openProjectDb, type Project } from "../context.js";
+import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
 import { callerSession } from "../session-opts.js";
 
 interface ReleaseOptions {
@@ -50,7 +50,7 @@ export function releaseCommand(io: Io): Command {
     .action((paths: string[], _o: ReleaseOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<ReleaseOptions>();
       const project = findProject(io, opts.root);
-      const db = openProjectDb(project, { create: true })!;
+      const db = openProjectDb(project, { create: true }, io)!;
       try {
         const { owner: session, forcedBy } = parties(db, io, project, opts);
         const keys = paths.map((raw) => {
@@ -83,7 +83,7 @@ export function releaseCommand(io: Io): Command {
           );
         for (const c of released) io.out(`released ${c.path}\n`);
       } finally {
-        db.close();
+        releaseProjectDb(io, db);
       }
     });
 }

@@ -13,7 +13,7 @@ import { type StoreError, storeErrorOf } from "../../store/failure.js";
 import { markCorrupt } from "../../store/identity.js";
 import { append, write } from "../../store/ledger.js";
 import type { SessionRow } from "../../store/queries.js";
-import { findProject, type Io, openProjectDb, type Project } from "../context.js";
+import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
 import { callerSession, ownSession } from "../session-opts.js";
 
 interface StatusOptions {
@@ -145,7 +145,7 @@ export function statusCommand(io: Io): Command {
       const project = findProject(io, opts.root);
       let db: Db;
       try {
-        db = openProjectDb(project, { create: true })!;
+        db = openProjectDb(project, { create: true }, io)!;
       } catch (err) {
         overviewDespite(io, opts, project, err);
         return;
@@ -155,7 +155,7 @@ export function statusCommand(io: Io): Command {
       } catch (err) {
         overviewDespite(io, opts, project, err);
       } finally {
-        db.close();
+        releaseProjectDb(io, db);
       }
     });
 }

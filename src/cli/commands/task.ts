@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { append, write } from "../../store/ledger.js";
-import { findProject, type Io, openProjectDb } from "../context.js";
+import { findProject, type Io, openProjectDb, releaseProjectDb } from "../context.js";
 import { callerSession } from "../session-opts.js";
 
 interface TaskOptions {
@@ -26,7 +26,7 @@ export function taskCommand(io: Io): Command {
     .action((text: string, _o: TaskOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<TaskOptions>();
       const project = findProject(io, opts.root);
-      const db = openProjectDb(project, { create: true })!;
+      const db = openProjectDb(project, { create: true }, io)!;
       try {
         const { session } = callerSession(db, io, project, opts.session);
         const trimmed = text.trim();
@@ -37,7 +37,7 @@ export function taskCommand(io: Io): Command {
         // The agent's shell output lands in the reply a person reads: the title stays in --json.
         io.out(`${session.name}: task ${trimmed ? "set" : "unchanged"}${task ? ` — ${task}` : ""}\n`);
       } finally {
-        db.close();
+        releaseProjectDb(io, db);
       }
     });
 }
