@@ -1,0 +1,53 @@
+import * as z from "zod/mini";
+
+/**
+ * The presence document a checkout publishes on the remote (docs/decisions/0014): paths and
+ * metadata of its live sessions, never file contents. Parsed strictly: a document of another
+ * format or a damaged one is ignored, never half-read.
+ */
+export const PRESENCE_FORMAT = 1;
+
+const session = z.object({
+  name: z.string(),
+  client: z.string(),
+  task: z.nullable(z.string()),
+  branch: z.nullable(z.string()),
+  lastSeen: z.number(),
+  claims: z.array(z.string()),
+  dirty: z.array(z.string()),
+});
+
+const doc = z.object({
+  format: z.literal(PRESENCE_FORMAT),
+  checkout: z.object({ id: z.string(), name: z.string() }),
+  published: z.number(),
+  base: z.nullable(z.string()),
+  branch: z.nullable(z.string()),
+  upstream: z.nullable(z.string()),
+  sessions: z.array(session),
+});
+
+export type PresenceSession = z.infer<typeof session>;
+export type PresenceDoc = z.infer<typeof doc>;
+
+export function parsePresence(text: string): PresenceDoc | null {
+  try {
+    const parsed = doc.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stable text for a document (sorted paths), so an unchanged presence is not published again. */
+export function presenceText(d: PresenceDoc): string {
+  const sessions = [...d.sessions]
+    .map((s) => ({ ...s, claims: [...s.claims].sort(), dirty: [...s.dirty].sort() }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return `${JSON.stringify({ ...d, sessions }, null, 1)}\n`;
+}
+
+/** The document without its publication time: what decides whether it changed. */
+export function presenceSubstance(d: PresenceDoc): string {
+  return presenceText({ ...d, published: 0, sessions: d.sessions.map((s) => ({ ...s, lastSeen: 0 })) });
+}
