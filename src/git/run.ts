@@ -46,6 +46,8 @@ export interface GitOptions {
   /** Exit codes that are answers rather than failures (e.g. 1 for `merge-base --is-ancestor`). */
   okCodes?: readonly number[];
   maxBuffer?: number;
+  /** Kills git after this long (network commands: a remote that never answers). */
+  timeoutMs?: number;
 }
 
 /** The process environment without anything that would point git at another repository. */
@@ -67,6 +69,7 @@ function spawnGit(cwd: string, args: readonly string[], opts: GitOptions): Spawn
     input: opts.input,
     maxBuffer: opts.maxBuffer ?? 512 * 1024 * 1024,
     stdio: ["pipe", "pipe", "pipe"],
+    ...(opts.timeoutMs ? { timeout: opts.timeoutMs, killSignal: "SIGKILL" as const } : {}),
   });
 }
 
