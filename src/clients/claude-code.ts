@@ -34,6 +34,7 @@ export const claudeCode: ClientSpec = {
   events: EVENTS,
   sessionEnv: ["CLAUDE_CODE_SESSION_ID"],
   processName: "claude",
+  ui: { kind: "env-pid", variable: "CLAUDE_PID" },
   parse(cliEvent, payload) {
     if (!isObj(payload)) return fail("payload is not a JSON object");
     // Cursor runs Claude's hook files with its own payloads; its own hooks handle those (docs/clients.md §4).

@@ -64,6 +64,8 @@ export const codex: ClientSpec = {
   events: EVENTS,
   sessionEnv: ["CODEX_THREAD_ID", "CODEX_SESSION_ID"],
   processName: "codex",
+  // Observed (0.171.0): a plain `codex` runs hooks under `codex app-server … --managed-daemon`.
+  ui: { kind: "agent", daemonArgs: ["app-server", "--managed-daemon"], notUi: ["app-server", "exec"] },
   parse(cliEvent, payload) {
     if (!isObj(payload)) return fail("payload is not a JSON object");
     const sessionId = str(payload, "session_id");

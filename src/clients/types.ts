@@ -69,6 +69,16 @@ export interface Rendered {
   stderr: string;
 }
 
+/**
+ * Where a client's UI process is, as data (docs/clients.md §2.6). `env-pid`: a variable the client
+ * sets in its hooks' environment. `agent`: the agent process itself, unless its arguments include
+ * all of `daemonArgs` (a shared daemon that outlives the UI); then the one process named
+ * `processName` working in the session's directory whose arguments include none of `notUi`.
+ */
+export type UiProcessRule =
+  | { kind: "env-pid"; variable: string }
+  | { kind: "agent"; daemonArgs: readonly string[]; notUi: readonly string[] };
+
 export interface ClientSpec {
   name: ClientName;
   /** The project settings file hooks are registered into, relative to the root. */
@@ -80,6 +90,8 @@ export interface ClientSpec {
   sessionEnv: readonly string[];
   /** A substring of the agent's process command line, for process discovery. */
   processName: string;
+  /** How to find the process the person sees, so liveness notices them leaving (src/sessions/ui.ts). */
+  ui?: UiProcessRule;
   parse(cliEvent: string, payload: unknown): ParseResult;
   render(kind: HookKind, event: WiredEvent | null, verdict: Verdict): Rendered;
 }
