@@ -15,13 +15,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { requestIdOf } from "../../src/resident/request-id.js";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/queries.js";
-import { claudeWrite, denied } from "../helpers/hooks.js";
+import { claudeWrite, codexPatch, denied } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
 import {
   cleanEnv,
   type Env,
   gone,
   liveServer,
+  registered,
   run,
   scratch,
   startServer,
@@ -180,6 +181,28 @@ describe("a server that should not answer", () => {
     const next = await waitFor("a new server", () => liveServer(repo));
     expect(next.pid).not.toBe(first.pid);
     expect(existsSync(next.socket)).toBe(true);
+  });
+
+  it("for another repository declines (421): Node answers in that repository, and the server keeps serving", async () => {
+    const { base, repo } = newRepo();
+    const other = newRepo().repo;
+    const server = await startServer(repo);
+    const spy = nodeSpy(base);
+    // Codex says where the agent works in its payload; the hook runs from this repository.
+    const r = await thinHook(
+      "codex",
+      "pre-tool-use",
+      codexPatch(other, "X", "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n"),
+      {
+        cwd: repo,
+        env: cleanEnv(spy.env),
+      },
+    );
+    expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(spy.runs()).toBe(1);
+    expect(events(other).filter((e) => e.kind === "claim.acquired")).toHaveLength(1);
+    expect(liveServer(repo)?.pid).toBe(server.pid);
+    expect(registered(other)).toBeNull();
   });
 
   it("of another build is told so (409): Node answers the hook and a server of this build takes over", async () => {
