@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -35,6 +35,10 @@ function newRepo(parent = scratch()): string {
   watchServer(repo);
   return repo;
 }
+
+/** A parent deep enough that the state directory's socket path would not fit a socket address. */
+const deep = (base: string) =>
+  join(base, "a-directory-name-long-enough".repeat(3), "and-another-one-as-long".repeat(2));
 
 const exited = (child: ChildProcess): Promise<number | null> =>
   child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((r) => child.on("exit", r));
@@ -96,12 +100,7 @@ describe("tandem serve", () => {
   });
 
   it("puts the socket of a deeply nested repository in the temp directory, serves, and exits when the repository is deleted", async () => {
-    const parent = join(
-      scratch(),
-      "a-directory-name-long-enough".repeat(3),
-      "and-another-one-as-long".repeat(2),
-    );
-    const repo = newRepo(parent);
+    const repo = newRepo(deep(scratch()));
     const row = await startServer(repo);
     expect(Buffer.byteLength(join(stateDir(repo), "serve.sock"))).toBeGreaterThan(100);
     expect(row.socket.startsWith(join(tmpdir(), `tandem-${process.getuid!()}`))).toBe(true);
@@ -115,6 +114,23 @@ describe("tandem serve", () => {
     rmSync(repo, { recursive: true, force: true });
     await waitFor("the server of a deleted repository to exit", () => gone(row.pid), 10_000);
     expect(statSync(row.socket, { throwIfNoEntry: false })).toBeUndefined();
+  });
+  it("keeps a temp socket directory its own: opens none to others, and refuses another user's", async () => {
+    const tmp = scratch();
+    const dir = join(tmp, `tandem-${process.getuid!()}`);
+    mkdirSync(dir);
+    chmodSync(dir, 0o777);
+    const repo = newRepo(deep(scratch()));
+    const row = await startServer(repo, { TMPDIR: tmp });
+    expect(row.socket.startsWith(dir)).toBe(true);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(serveCommand(repo, "--stop").code).toBe(0);
+    if (process.getuid!() !== 0) return; // only root can give the directory to another user
+    chownSync(dir, 65534, 65534);
+    const refused = spawnServer(repo, { TMPDIR: tmp });
+    expect(await exited(refused)).toBe(1);
+    expect(serverOutput(repo)).toMatch(/cannot listen on .* is not a directory of this user/);
+    expect(registered(repo)).toBeNull();
   });
 });
 
