@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunResult } from "../helpers/cli.js";
@@ -21,10 +21,14 @@ import { cleanEnv, type Env, scratch, startServer, TANDEM_BIN, THIN } from "./su
  * once through the resident server in two identically prepared repositories, gives the agents the
  * same answers and leaves the same ledger.
  *
- * What differs legitimately, and is ignored: event timestamps (`ts`), Tandem's random session ids
- * (`ses_…`, renamed in order of appearance), and the two repositories' paths. Nothing else: the
- * agents are the same processes in both runs, so their pids and start stamps must match too, and
- * commits are made with fixed dates, so their hashes match.
+ * What differs legitimately, and is ignored (see `normalizer`): event timestamps (`ts`); Tandem's
+ * random session ids (`ses_…`, renamed in order of appearance); the two repositories' paths; ages
+ * in messages ("seen 3s ago", "21s old": they measure the run's speed), with the padding and line
+ * wrapping an age's width shifts; file modification times inside work stamps; and digests of tool
+ * inputs, which hash the absolute paths the inputs name. Nothing else: the agents are the same
+ * processes in both runs, so agent and UI pids and start stamps must match, and commits are made
+ * with fixed dates, so their hashes match. The server run has no Node to fall back to, so every
+ * call in it was answered by the server.
  */
 type Mode = "node" | "server";
 
@@ -120,7 +124,7 @@ async function applyEffect(effect: Effect, agent: Agent, repo: string, env: Env)
   if ("files" in effect) {
     for (const [f, c] of Object.entries(effect.files)) {
       mkdirSync(dirname(join(repo, f)), { recursive: true });
-      appendFileSync(join(repo, f), c);
+      writeFileSync(join(repo, f), c);
     }
     return null;
   }
@@ -237,8 +241,8 @@ async function runLane(lane: (repo: string, base: string) => Step[], mode: Mode)
 
 /**
  * Two independent lanes, each a repository's day: the recorded payloads with the first three
- * generated sessions, and the other three sessions. Both paths of both lanes
- * run at once; each lane's calls run one after another in a fixed order.
+ * generated sessions, and the other three sessions. Both paths of both lanes run at once (the
+ * box's two cores); within a lane, calls run one after another in a fixed order.
  */
 const LANES: ((repo: string, base: string) => Step[])[] = [
   (repo, base) => [
