@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { fallbackRequest, startServerOnDemand } from "../resident/on-demand.js";
+import { callerPid, fallbackRequest, startServerOnDemand } from "../resident/on-demand.js";
 import { type HookResult, handleGitHook, handleHook } from "./handler.js";
 
 function readStdin(): string {
@@ -14,7 +14,7 @@ function readStdin(): string {
 export async function runHookProcess(argv: string[]): Promise<number> {
   const [kind, ...rest] = argv;
   const env = process.env;
-  const req = { args: rest, env, cwd: process.cwd(), pid: process.pid, request: fallbackRequest(env) };
+  const req = { args: rest, env, cwd: process.cwd(), pid: callerPid(env), request: fallbackRequest(env) };
   const result: HookResult =
     kind === "git-hook" ? await handleGitHook(req) : await handleHook({ ...req, stdin: readStdin() });
   if (result.stdout) process.stdout.write(result.stdout);

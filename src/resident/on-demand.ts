@@ -27,6 +27,17 @@ export function fallbackRequest(env: Env): { id: string; owner: RequestOwner } |
 }
 
 /**
+ * The process a hook's agent is found from: the thin client that ran this Node program (it sets
+ * TANDEM_THIN_PID to its pid, the pid the server is given), so both paths find the same agent; else
+ * this process. Only this process or its parent may be named, so the variable cannot point a
+ * hook at another agent's process tree.
+ */
+export function callerPid(env: Env, self = process.pid, parent = process.ppid): number {
+  const pid = Number(env.TANDEM_THIN_PID);
+  return pid === parent ? parent : self;
+}
+
+/**
  * After the Node path answered a thin client that found no server (TANDEM_THIN=start), starts one
  * for next time. Never fails the caller: the answer is already made.
  */

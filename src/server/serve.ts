@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { loadConfig } from "../config/load.js";
 import { errorMessage } from "../errors.js";
@@ -90,7 +90,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   }, TICK_MS);
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => stop(sig));
   try {
-    await listen(server, me.socket);
+    await listen(server, me.socket, socketFor(opts.stateDir).dir !== null);
   } catch (err) {
     opts.log(`cannot listen on ${me.socket}: ${errorMessage(err)}`);
     cleanUp(opts, me, control, pool);
@@ -133,15 +133,30 @@ function readBody(req: import("node:http").IncomingMessage): Promise<Buffer> {
 }
 
 /** Binds the socket (only this user may connect); a stale socket file of a dead server goes first. */
-async function listen(server: Server, socket: string): Promise<void> {
+async function listen(server: Server, socket: string, shared: boolean): Promise<void> {
   const { dir } = { dir: socket.slice(0, socket.lastIndexOf("/")) };
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (shared) keepPrivate(dir);
   rmSync(socket, { force: true });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(socket, () => resolve());
   });
   chmodSync(socket, 0o600);
+}
+
+/**
+ * The socket's directory under the shared temporary directory must be this user's alone: anyone
+ * who may write there could put their own socket in place of ours and answer the hooks.
+ */
+function keepPrivate(dir: string): void {
+  const st = lstatSync(dir);
+  const uid = process.getuid?.();
+  if (!st.isDirectory() || (uid !== undefined && st.uid !== uid))
+    throw new Error(
+      `${dir} is not a directory of this user; remove it, or move the repository to a shorter path`,
+    );
+  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
 /** Written last and atomically: a thin client that reads it finds a socket that answers. */

@@ -32,16 +32,18 @@ node_program() {
 
 # The Node path. $1: TANDEM_THIN for it ("start": no server answered, start one); $2: the
 # request id when the server may have taken the request (the Node path then asks the store).
+# TANDEM_THIN_PID names this process as the caller, as the server is told: a hook's Node runs
+# below it, and would otherwise take this short-lived shell for the agent.
 run_node() {
   node_program
   thin=$1
   req=$2
   shift 2
   if [ "$reads_stdin" = 1 ]; then
-    printf '%s' "$payload" | TANDEM_THIN=$thin TANDEM_THIN_REQUEST=$req "$node" "$js" "$@"
+    printf '%s' "$payload" | TANDEM_THIN=$thin TANDEM_THIN_PID=$$ TANDEM_THIN_REQUEST=$req "$node" "$js" "$@"
     exit $?
   fi
-  TANDEM_THIN=$thin TANDEM_THIN_REQUEST=$req exec "$node" "$js" "$@"
+  TANDEM_THIN=$thin TANDEM_THIN_PID=$$ TANDEM_THIN_REQUEST=$req exec "$node" "$js" "$@"
 }
 
 # The repository's common Git directory, found from $PWD as Git would (worktrees, submodules).

@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
-import type { StoredEvent } from "../../src/store/projections.js";
 import { listEvents } from "../../src/store/queries.js";
 import { dumpProjections, rebuildProjections } from "../../src/store/rebuild.js";
+import { doubleHolds, partialAcquisitions } from "../helpers/claim-checks.js";
 import { TANDEM_BIN } from "../helpers/cli.js";
 import { codexPatch } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
@@ -40,53 +40,6 @@ async function session(repo: string, i: number): Promise<void> {
     const code = await hookAsync(repo, codexPatch(repo, `S${i}`, patchOf(files(i, round))));
     if (code !== 0) throw new Error(`hook exited ${code}`);
   }
-}
-
-/** Replays the ledger and returns every moment two sessions held one path. */
-function doubleHolds(events: StoredEvent[]): string[] {
-  const holder = new Map<string, string>();
-  const problems: string[] = [];
-  for (const ev of events) {
-    const d = ev.data as { path: string; holder?: string };
-    if (ev.kind === "claim.acquired") {
-      const current = holder.get(d.path);
-      if (current && current !== ev.session)
-        problems.push(`seq ${ev.seq}: ${d.path} taken while held by ${current}`);
-      holder.set(d.path, ev.session!);
-    }
-    if (ev.kind === "claim.released" && holder.get(d.path) === (d.holder ?? ev.session))
-      holder.delete(d.path);
-  }
-  return problems;
-}
-
-/** Every tool call either acquired all its targets (or already held them) or was denied whole. */
-function partialAcquisitions(events: StoredEvent[]): string[] {
-  const problems: string[] = [];
-  const held = new Map<string, string>();
-  events.forEach((ev, i) => {
-    const d = ev.data as { path: string; targets: string[]; holder?: string };
-    if (ev.kind === "claim.acquired") held.set(d.path, ev.session!);
-    if (ev.kind === "claim.released" && held.get(d.path) === (d.holder ?? ev.session)) held.delete(d.path);
-    if (ev.kind !== "tool.requested") return;
-    const after: StoredEvent[] = [];
-    // One transaction's events are consecutive: take them until another session or tool call begins.
-    for (const e of events.slice(i + 1)) {
-      if (e.session !== ev.session || e.kind === "tool.requested") break;
-      after.push(e);
-    }
-    if (after.some((e) => e.kind === "claim.denied")) {
-      if (after.some((e) => e.kind === "claim.acquired")) problems.push(`seq ${ev.seq}: denied yet acquired`);
-      return;
-    }
-    const acquired = new Set(
-      after.filter((e) => e.kind === "claim.acquired").map((e) => (e.data as { path: string }).path),
-    );
-    for (const t of d.targets) {
-      if (!acquired.has(t) && held.get(t) !== ev.session) problems.push(`seq ${ev.seq}: ${t} not acquired`);
-    }
-  });
-  return problems;
 }
 
 describe("claim races between hook processes", () => {
