@@ -133,8 +133,8 @@ describe("the gate's answer for remote work", () => {
     (mode, allow, refused, warned) => {
       const v = remoteVerdict(claim, mode, NOW);
       expect(v.allow).toBe(allow);
-      expect(v.reason !== null && v.reason.includes("agent-b in box:/work/app on branch feat")).toBe(refused);
-      expect(v.warning !== null && v.warning.includes("a.ts: being edited by agent-b")).toBe(warned);
+      expect((v.reason ?? "").includes("agent-b in box:/work/app on branch feat")).toBe(refused);
+      expect((v.warning ?? "").includes("a.ts: being edited by agent-b")).toBe(warned);
     },
   );
 
