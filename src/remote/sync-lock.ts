@@ -1,5 +1,6 @@
 import {
   closeSync,
+  mkdirSync,
   openSync,
   readFileSync,
   rmSync,
@@ -60,6 +61,7 @@ export function syncLockHolder(stateDir: string, now: number): number | null {
  */
 export function takeSyncLock(stateDir: string, now: number): (() => void) | { heldBy: number } {
   const file = syncLockFile(stateDir);
+  mkdirSync(stateDir, { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, "wx", 0o644);
