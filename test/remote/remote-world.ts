@@ -66,17 +66,17 @@ export function bareWorld(urlOf: (base: string) => string): World {
   const seed = initRepo(join(base, "seed"));
   g(base, "init", "-q", "--bare", "-b", "main", bare);
   g(seed, "push", "-q", bare, "main");
-  const url = urlOf(base);
-  return {
+  const world: World = {
     base,
     bare,
-    url,
+    url: urlOf(base),
     clone: (name) => {
       const dir = join(base, name);
-      g(base, "clone", "-q", `${url}/remote.git`, dir);
+      g(base, "clone", "-q", `${world.url}/remote.git`, dir);
       return dir;
     },
   };
+  return world;
 }
 
 /** Writes `.tandem/config.jsonc` in a clone, kept out of `git status`. */

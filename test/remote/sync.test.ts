@@ -1,5 +1,4 @@
 import { hostname } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parsePresence } from "../../src/core/remote/presence.js";
 import type { SyncResult } from "../../src/remote/sync.js";
@@ -41,12 +40,7 @@ for (const transport of ["file", "daemon"] as const) {
     afterAll(() => stop());
 
     it("publishes A's sessions, claims and dirty paths, seen by B and C; unchanged presence is not re-published", () => {
-      const clone = (name: string) => {
-        const dir = join(world.base, name);
-        g(world.base, "clone", "-q", `${world.url}/remote.git`, dir);
-        return dir;
-      };
-      const [a, b, c] = [clone("a"), clone("b"), clone("c")];
+      const [a, b, c] = [world.clone("a"), world.clone("b"), world.clone("c")];
       const agent = fakeAgent();
       claim(a, "A1", "src/a.ts", agent);
       claim(a, "A1", "docs/b.md", agent);
