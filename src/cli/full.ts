@@ -6,6 +6,7 @@ import { gcCommand } from "./commands/gc.js";
 import { initCommand } from "./commands/init.js";
 import { recoverCommand } from "./commands/recover.js";
 import { subCommand } from "./commands/sub.js";
+import { syncCommand } from "./commands/sync.js";
 import { watchCommand } from "./commands/watch.js";
 import type { Io } from "./context.js";
 import { LIGHT } from "./light.js";
@@ -19,6 +20,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   recoverCommand,
   doctorCommand,
   gcCommand,
+  syncCommand,
   demoCommand,
   subCommand,
   watchCommand,

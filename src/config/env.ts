@@ -29,6 +29,7 @@ const positiveWhole = (v: string): Parsed<number> => {
 };
 
 const RITUALS = ["enforce", "observe", "off"] as const;
+const REMOTE_CLAIMS = ["warn", "block", "off"] as const;
 
 const OVERRIDES = [
   {
@@ -70,6 +71,15 @@ const OVERRIDES = [
     allowed: "a whole number of seconds above 0",
     parse: positiveWhole,
   } satisfies Override<"storeLockSeconds">,
+  {
+    name: "TANDEM_REMOTE_CLAIMS",
+    field: "remoteClaims",
+    allowed: 'one of "warn", "block" or "off"',
+    parse: (v: string): Parsed<Config["remoteClaims"]> =>
+      (REMOTE_CLAIMS as readonly string[]).includes(v)
+        ? { ok: true, value: v as Config["remoteClaims"] }
+        : { ok: false },
+  } satisfies Override<"remoteClaims">,
 ];
 
 export function applyEnv(config: Config, env: Env): { config: Config; problems: ConfigProblem[] } {

@@ -77,6 +77,7 @@ export function readConfigFile(file: string): ConfigFile | null {
 function merge(base: Config, file: ConfigFile): Config {
   const a = file.agents ?? {};
   const s = file.subagents ?? {};
+  const r = file.remote ?? {};
   return {
     stopRitual: a.stopRitual ?? base.stopRitual,
     requireGitFinalization: a.requireGitFinalization ?? base.requireGitFinalization,
@@ -91,6 +92,14 @@ function merge(base: Config, file: ConfigFile): Config {
     clients: { ...base.clients, ...(s.clients ?? {}) },
     maxPatchBytes: s.capture?.maxPatchBytes ?? base.maxPatchBytes,
     maxDirtyBytes: s.capture?.maxDirtyBytes ?? base.maxDirtyBytes,
+    remoteEnabled: r.enabled ?? base.remoteEnabled,
+    remoteName: r.name === undefined ? base.remoteName : r.name,
+    remoteIntervalSeconds: r.intervalSeconds ?? base.remoteIntervalSeconds,
+    remoteTimeoutSeconds: r.timeoutSeconds ?? base.remoteTimeoutSeconds,
+    remotePruneDays: r.pruneDays ?? base.remotePruneDays,
+    remotePresenceTtlMinutes: r.presenceTtlMinutes ?? base.remotePresenceTtlMinutes,
+    remoteTargetBranches: r.targetBranches ?? base.remoteTargetBranches,
+    remoteClaims: a.remoteClaims ?? base.remoteClaims,
   };
 }
 
@@ -101,6 +110,14 @@ const SETTINGS: Record<string, keyof Config> = {
   "agents.freshnessSeconds": "freshnessSeconds",
   "agents.failClosed": "failClosed",
   "agents.storeLockSeconds": "storeLockSeconds",
+  "agents.remoteClaims": "remoteClaims",
+  "remote.enabled": "remoteEnabled",
+  "remote.name": "remoteName",
+  "remote.intervalSeconds": "remoteIntervalSeconds",
+  "remote.timeoutSeconds": "remoteTimeoutSeconds",
+  "remote.pruneDays": "remotePruneDays",
+  "remote.presenceTtlMinutes": "remotePresenceTtlMinutes",
+  "remote.targetBranches": "remoteTargetBranches",
   "store.autoGc": "autoGc",
   "server.enabled": "serverEnabled",
   "server.idleMinutes": "serverIdleMinutes",

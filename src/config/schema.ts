@@ -38,6 +38,18 @@ const buildConfigFileSchema = () =>
         freshnessSeconds: z.optional(positiveInt()),
         failClosed: z.optional(z.boolean()),
         storeLockSeconds: z.optional(positiveInt()),
+        remoteClaims: z.optional(z.enum(["warn", "block", "off"])),
+      }),
+    ),
+    remote: z.optional(
+      z.strictObject({
+        enabled: z.optional(z.boolean()),
+        name: z.optional(z.nullable(z.string().check(z.minLength(1)))),
+        intervalSeconds: z.optional(positiveInt()),
+        timeoutSeconds: z.optional(positiveInt()),
+        pruneDays: z.optional(positiveInt()),
+        presenceTtlMinutes: z.optional(positiveInt()),
+        targetBranches: z.optional(z.array(z.string().check(z.minLength(1)))),
       }),
     ),
     store: z.optional(z.strictObject({ autoGc: z.optional(z.boolean()) })),
@@ -89,6 +101,15 @@ export const ALLOWED: Readonly<Record<string, string>> = {
   "agents.freshnessSeconds": "a whole number of seconds above 0",
   "agents.failClosed": "true or false",
   "agents.storeLockSeconds": "a whole number of seconds above 0",
+  "agents.remoteClaims": 'one of "warn", "block" or "off"',
+  "remote.enabled": "true or false",
+  "remote.name": "the name of a Git remote, or null (the current branch's remote, else origin)",
+  "remote.intervalSeconds": "a whole number of seconds above 0",
+  "remote.timeoutSeconds": "a whole number of seconds above 0",
+  "remote.pruneDays": "a whole number of days above 0",
+  "remote.presenceTtlMinutes": "a whole number of minutes above 0",
+  "remote.targetBranches": "a list of branch names",
+  "remote.targetBranches[]": "a non-empty branch name",
   "store.autoGc": "true or false",
   "server.enabled": "true or false",
   "server.idleMinutes": "a whole number of minutes above 0",
@@ -121,6 +142,22 @@ export interface Config {
   clients: Partial<Record<"claude-code" | "codex" | "cursor" | "exec", ClientLaunch>>;
   maxPatchBytes: number;
   maxDirtyBytes: number;
+  /** Share presence through the Git remote (docs/decisions/0014). */
+  remoteEnabled: boolean;
+  /** The remote to share through; null: the current branch's remote, else origin. */
+  remoteName: string | null;
+  /** A background sync round starts at most this often; an unchanged presence is re-published this often. */
+  remoteIntervalSeconds: number;
+  /** A network git call of a sync round is killed after this long. */
+  remoteTimeoutSeconds: number;
+  /** `tandem sync --prune` deletes presence refs of checkouts silent this long. */
+  remotePruneDays: number;
+  /** A remote presence document older than this is ignored. */
+  remotePresenceTtlMinutes: number;
+  /** Branches every branch merges into: work on them meets work on any branch. */
+  remoteTargetBranches: string[];
+  /** What a write to a path another checkout holds gets: a warning, a refusal, or nothing. */
+  remoteClaims: "warn" | "block" | "off";
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -137,4 +174,12 @@ export const DEFAULT_CONFIG: Config = {
   clients: {},
   maxPatchBytes: 10 * 1024 * 1024,
   maxDirtyBytes: 256 * 1024 * 1024,
+  remoteEnabled: true,
+  remoteName: null,
+  remoteIntervalSeconds: 30,
+  remoteTimeoutSeconds: 10,
+  remotePruneDays: 7,
+  remotePresenceTtlMinutes: 15,
+  remoteTargetBranches: ["main", "master"],
+  remoteClaims: "warn",
 };

@@ -30,7 +30,26 @@ const TEMPLATE = `// Tandem project configuration, shared by every agent working
   //   "failClosed": ${v(d.failClosed)},
   //   // Seconds a hook waits for another process's lock on the store before refusing the edit;
   //   // env TANDEM_STORE_LOCK_SECONDS.
-  //   "storeLockSeconds": ${v(d.storeLockSeconds)}
+  //   "storeLockSeconds": ${v(d.storeLockSeconds)},
+  //   // A write to a path a session in another checkout claims or has dirty: "warn", "block" or
+  //   // "off"; env TANDEM_REMOTE_CLAIMS.
+  //   "remoteClaims": ${v(d.remoteClaims)}
+  // },
+  // "remote": {
+  //   // Share presence, claims and leases with other clones through the Git remote (docs/decisions/0014).
+  //   "enabled": ${v(d.remoteEnabled)},
+  //   // The remote to share through; null: the current branch's remote, else origin.
+  //   "name": ${v(d.remoteName)},
+  //   // A background sync round runs at most this often (and on session start/end, claim changes).
+  //   "intervalSeconds": ${v(d.remoteIntervalSeconds)},
+  //   // Seconds after which a fetch or push of a sync round is given up.
+  //   "timeoutSeconds": ${v(d.remoteTimeoutSeconds)},
+  //   // \`tandem sync --prune\` deletes presence of checkouts silent this many days.
+  //   "pruneDays": ${v(d.remotePruneDays)},
+  //   // Minutes after which another checkout's presence is ignored.
+  //   "presenceTtlMinutes": ${v(d.remotePresenceTtlMinutes)},
+  //   // Branches every branch merges into: work there meets work on any branch.
+  //   "targetBranches": ${v(d.remoteTargetBranches)}
   // },
   // "store": {
   //   // Run \`tandem gc\` (30-day retention) in the background at most once a day.

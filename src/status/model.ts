@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { livePeers } from "../claims/live-peers.js";
+import { ownedDirty } from "../claims/owned-dirty.js";
 import { type ConfigProblem, shortConfigProblem } from "../config/problems.js";
 import type { Config } from "../config/schema.js";
 import type { StatusModel } from "../core/status-box.js";
-import { dirtyPaths } from "../git/status.js";
 import { sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
 import { claimsOf, type SessionRow } from "../store/queries.js";
@@ -14,37 +14,6 @@ function startedAt(db: Db, s: SessionRow): number {
     (db.prepare("SELECT ts FROM events WHERE seq = ?").get(s.started_seq) as { ts: number } | undefined)
       ?.ts ?? s.last_seen
   );
-}
-
-/**
- * The session's own files with uncommitted changes in the root repository (new, untracked files
- * included): what it holds now, what it released, and what it only touched through a shell.
- */
-function awaiting(
-  db: Db,
-  s: SessionRow,
-  root: string,
-  repoTop: string | null,
-  held: readonly string[],
-): string[] {
-  const rows = db
-    .prepare(
-      `SELECT path FROM claim_history WHERE session_id = ? AND worktree = ?
-       UNION SELECT path FROM touched WHERE session_id = ? AND worktree = ? AND unattributed = 0`,
-    )
-    .all(s.id, root, s.id, root) as { path: string }[];
-  const candidates = [...new Set([...held, ...rows.map((r) => r.path)])].sort();
-  if (!repoTop || candidates.length === 0) return [];
-  const prefix = root === repoTop ? "" : `${root.slice(repoTop.length + 1)}/`;
-  try {
-    const dirty = dirtyPaths(
-      repoTop,
-      candidates.map((c) => `${prefix}${c}`),
-    );
-    return candidates.filter((c) => dirty.has(`${prefix}${c}`));
-  } catch {
-    return candidates;
-  }
 }
 
 function warnings(db: Db, s: SessionRow, config: Config, now: number): string[] {
@@ -100,9 +69,9 @@ export function statusModel(
     // A passed end-turn check just proved every owned path clean: nothing awaits finalization.
     awaiting: ctx.endTurn
       ? []
-      : awaiting(
+      : ownedDirty(
           db,
-          s,
+          s.id,
           ctx.root,
           ctx.repoTop,
           held.filter((c) => c.worktree === ctx.root).map((c) => c.path),

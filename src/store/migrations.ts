@@ -1,3 +1,5 @@
+import { REMOTE_DDL } from "./remote-ddl.js";
+
 /**
  * Versioned schema migrations; `PRAGMA user_version` holds the applied count.
  * Projection tables are listed separately so `doctor --rebuild` can drop and
@@ -275,6 +277,7 @@ export const MIGRATIONS: readonly string[][] = [
   SESSION_UI_DDL,
   HISTORY_PROJECTION_DDL,
   RESIDENT_DDL,
+  REMOTE_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -31,7 +31,7 @@ describe("config problem messages", () => {
     [
       "an unknown key with no near miss: the keys allowed there",
       '{ "agents": { "colour": "blue" } }',
-      /:1:15: unknown key "agents\.colour"; Tandem ignores it\. Fix: remove it; the keys allowed there are "stopRitual", "requireGitFinalization", "finalizationRoots", "freshnessSeconds", "failClosed" and "storeLockSeconds"\.$/,
+      /:1:15: unknown key "agents\.colour"; Tandem ignores it\. Fix: remove it; the keys allowed there are "stopRitual", "requireGitFinalization", "finalizationRoots", "freshnessSeconds", "failClosed", "storeLockSeconds" and "remoteClaims"\.$/,
     ],
     [
       "a bad value: the key's line:col, the value, the allowed values, what is used",
@@ -56,7 +56,7 @@ describe("config problem messages", () => {
     [
       "a file that is not an object",
       "[]",
-      /:1:1: the file is a list, but it must be an object with the keys "\$schema", "init", "agents", "store", "server" and "subagents"; Tandem uses the defaults\. Fix: set it to an object/,
+      /:1:1: the file is a list, but it must be an object with the keys "\$schema", "init", "agents", "remote", "store", "server" and "subagents"; Tandem uses the defaults\. Fix: set it to an object/,
     ],
   ])("%s", (_name, text, expected) => {
     expect(messages(text)).toEqual([expect.stringMatching(expected)]);

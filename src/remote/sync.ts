@@ -1,0 +1,190 @@
+import type { Config } from "../config/schema.js";
+import { type LeaseDoc, parseLeases } from "../core/remote/leases.js";
+import { type PresenceDoc, parsePresence, presenceText } from "../core/remote/presence.js";
+import { type SyncStage, shouldPublish, staleCheckouts, syncFix } from "../core/remote/sync-plan.js";
+import { git, gitStatus } from "../git/run.js";
+import type { Db } from "../store/db.js";
+import { recordRound } from "../store/remote.js";
+import { checkoutIdentity } from "./checkout.js";
+import { listRefs, readDocs, remoteOf, writeDocCommit } from "./objects.js";
+import { buildPresence } from "./presence-doc.js";
+
+export const PRESENCE_REFS = "refs/tandem/presence/";
+export const SEEN_PRESENCE = "refs/tandem/seen/presence/";
+export const SEEN_LEASES = "refs/tandem/seen/leases";
+
+export interface SyncResult {
+  ok: boolean;
+  remote: string | null;
+  /** Other checkouts whose presence was fetched. */
+  seen: { id: string; name: string; published: number }[];
+  leases: LeaseDoc | null;
+  published: boolean;
+  pruned: { id: string; name: string }[];
+  error: { stage: SyncStage; message: string; fix: string } | null;
+  ms: number;
+}
+
+export interface SyncOptions {
+  root: string;
+  /** Top of the working tree at `root`: the checkout's readable name. */
+  top: string;
+  stateDir: string;
+  config: Config;
+  prune?: boolean;
+  now?: () => number;
+}
+
+class RoundError extends Error {
+  constructor(
+    readonly stage: SyncStage,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A network git call: killed after the timeout; any failure becomes the round's error. */
+function network(stage: SyncStage, root: string, args: string[], timeoutMs: number): void {
+  let r: { status: number; stderr: string };
+  try {
+    r = gitStatus(root, args, { timeoutMs });
+  } catch (err) {
+    const detail = (err as Error).message.includes("ETIMEDOUT")
+      ? `timed out after ${timeoutMs / 1000}s`
+      : (err as Error).message;
+    throw new RoundError(stage, `git ${args[0]}: ${detail}`);
+  }
+  if (r.status !== 0)
+    throw new RoundError(stage, r.stderr.trim().slice(-800) || `git ${args[0]} exit ${r.status}`);
+}
+
+function fetchDocs(root: string, remote: string, timeoutMs: number) {
+  network(
+    "fetch",
+    root,
+    [
+      ...["fetch", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--prune", "--quiet"],
+      remote,
+      `+${PRESENCE_REFS}*:${SEEN_PRESENCE}*`,
+      // A pattern, so a remote without the leases ref is no error.
+      "+refs/tandem/lease*:refs/tandem/seen/lease*",
+    ],
+    timeoutMs,
+  );
+  const refs = listRefs(root, SEEN_PRESENCE);
+  const presence = readDocs(
+    root,
+    refs.map((r) => r.commit),
+    "presence.json",
+  ).flatMap((t) => (t === null ? [] : (parsePresence(t) ?? [])));
+  const leaseRef = listRefs(root, SEEN_LEASES).find((r) => r.ref === SEEN_LEASES);
+  const leaseText = leaseRef ? readDocs(root, [leaseRef.commit], "leases.json")[0] : null;
+  const leases = leaseRef && leaseText ? { text: leaseText, commit: leaseRef.commit } : null;
+  return { presence, leases };
+}
+
+/**
+ * One sync round (docs/decisions/0014): fetch every presence document and the leases, store them,
+ * publish this checkout's presence when it changed or aged, and with `prune` delete the refs of
+ * checkouts silent longer than `remote.pruneDays`. Never throws: a failure is recorded in
+ * `remote_sync` with git's words and returned with the fix.
+ */
+export function syncRound(db: Db, opts: SyncOptions): SyncResult {
+  const now = opts.now ?? Date.now;
+  const started = now();
+  const c = opts.config;
+  const timeoutMs = c.remoteTimeoutSeconds * 1000;
+  const result: SyncResult = {
+    ok: false,
+    remote: null,
+    seen: [],
+    leases: null,
+    published: false,
+    pruned: [],
+    error: null,
+    ms: 0,
+  };
+  let read: ReturnType<typeof fetchDocs> | null = null;
+  try {
+    result.remote = remoteOf(opts.root, c.remoteName);
+    const remote = result.remote;
+    if (!remote)
+      throw new RoundError(
+        "remote",
+        c.remoteName ? `no remote named ${c.remoteName}` : "no remote to share through",
+      );
+    const me = checkoutIdentity(opts.stateDir, opts.top);
+    read = fetchDocs(opts.root, remote, timeoutMs);
+    const docs = read.presence;
+    result.seen = docs
+      .filter((d) => d.checkout.id !== me.id)
+      .map((d) => ({ id: d.checkout.id, name: d.checkout.name, published: d.published }));
+    result.leases = read.leases ? parseLeases(read.leases.text) : null;
+    const mine = buildPresence(db, {
+      checkout: me,
+      root: opts.root,
+      freshnessSeconds: c.freshnessSeconds,
+      now: now(),
+    });
+    const onRemote = docs.find((d) => d.checkout.id === me.id) ?? null;
+    if (shouldPublish(mine, onRemote, c.remoteIntervalSeconds * 1000, mine.published)) {
+      publish(opts.root, remote, mine, timeoutMs);
+      read.presence = [...docs.filter((d) => d.checkout.id !== me.id), mine];
+      result.published = true;
+    }
+    if (opts.prune) {
+      const stale = staleCheckouts(docs, me.id, c.remotePruneDays * 86_400_000, now());
+      prune(opts.root, remote, stale, timeoutMs);
+      const gone = new Set(stale.map((d) => d.checkout.id));
+      read.presence = read.presence.filter((d) => !gone.has(d.checkout.id));
+      result.seen = result.seen.filter((s) => !gone.has(s.id));
+      result.pruned = stale.map((d) => ({ id: d.checkout.id, name: d.checkout.name }));
+    }
+    result.ok = true;
+  } catch (err) {
+    const stage = err instanceof RoundError ? err.stage : "fetch";
+    const message = err instanceof Error ? err.message : String(err);
+    result.error = { stage, message, fix: syncFix(stage, message, result.remote, c.remoteTimeoutSeconds) };
+  }
+  result.ms = now() - started;
+  try {
+    recordRound(db, {
+      read,
+      sync: {
+        remote: result.remote,
+        last_attempt: started,
+        last_success: result.ok ? started : null,
+        last_error: result.error ? `${result.error.message}\n${result.error.fix}` : null,
+      },
+    });
+  } catch (err) {
+    // The store is busy or damaged: the next round records again; the caller still gets the result.
+    result.error ??= {
+      stage: "fetch",
+      message: `recording the round: ${(err as Error).message}`,
+      fix: "run `tandem doctor`.",
+    };
+    result.ok = false;
+  }
+  return result;
+}
+
+function publish(root: string, remote: string, doc: PresenceDoc, timeoutMs: number): void {
+  const commit = writeDocCommit(
+    root,
+    "presence.json",
+    presenceText(doc),
+    `tandem presence of ${doc.checkout.name}`,
+  );
+  const ref = `${PRESENCE_REFS}${doc.checkout.id}`;
+  network("publish", root, ["push", "--no-verify", "--quiet", remote, `+${commit}:${ref}`], timeoutMs);
+  git(root, ["update-ref", `${SEEN_PRESENCE}${doc.checkout.id}`, commit]);
+}
+
+function prune(root: string, remote: string, stale: readonly PresenceDoc[], timeoutMs: number): void {
+  if (stale.length === 0) return;
+  const refs = stale.map((d) => `:${PRESENCE_REFS}${d.checkout.id}`);
+  network("prune", root, ["push", "--no-verify", "--quiet", remote, ...refs], timeoutMs);
+  for (const d of stale) git(root, ["update-ref", "-d", `${SEEN_PRESENCE}${d.checkout.id}`]);
+}
