@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TANDEM_BIN, tandem } from "../helpers/cli.js";
+import { THIN_BIN, tandem } from "../helpers/cli.js";
 import { claudeWrite, hook } from "../helpers/hooks.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
@@ -72,7 +72,7 @@ describe("the README", () => {
     // Installed as the README says, so `tandem init` finds itself on PATH and wires `tandem`.
     const bin = join(repo, "..", "bin");
     mkdirSync(bin);
-    symlinkSync(TANDEM_BIN, join(bin, "tandem"));
+    symlinkSync(THIN_BIN, join(bin, "tandem"));
     // …where a login shell (an agent's shell tool) finds it too.
     const home = join(repo, "..", "home");
     mkdirSync(home);
