@@ -1,4 +1,5 @@
-import { remoteOf } from "./objects.js";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { lastSyncStart, markSyncStart, syncLockHolder } from "./sync-lock.js";
 
 export interface BackgroundSyncOptions {
@@ -15,6 +16,19 @@ export interface BackgroundSyncOptions {
   force?: boolean;
 }
 
+/** Forced rounds (a claim taken, a session started) still start at most this often: bursts of edits. */
+const FORCED_GAP_MS = 3000;
+
+/** Whether the repository's config names a remote at all (`remote.name`'s, when set). */
+function mayHaveRemote(stateDir: string, name: string | null): boolean {
+  try {
+    const text = readFileSync(join(dirname(stateDir), "config"), "utf8");
+    return name ? text.includes(`[remote "${name}"]`) : /\[remote "/.test(text);
+  } catch {
+    return false;
+  }
+}
+
 /** Why a background round was or was not started, for tests and `doctor`. */
 export type BackgroundSync = "started" | "disabled" | "recent" | "running" | "no-remote";
 
@@ -27,13 +41,11 @@ export function startBackgroundSync(o: BackgroundSyncOptions): BackgroundSync {
   if (!o.enabled || !o.entry) return "disabled";
   const last = lastSyncStart(o.stateDir);
   // A mark dated in the future (clock set back) does not hold rounds off.
-  if (!o.force && last !== null && last <= o.now && o.now - last < o.intervalSeconds * 1000) return "recent";
+  const gap = o.force ? FORCED_GAP_MS : o.intervalSeconds * 1000;
+  if (last !== null && last <= o.now && o.now - last < gap) return "recent";
   if (syncLockHolder(o.stateDir, o.now) !== null) return "running";
-  try {
-    if (!remoteOf(o.root, o.remoteName)) return "no-remote";
-  } catch {
-    return "no-remote";
-  }
+  // The round finds the remote itself; a hook only reads the config file (no git process).
+  if (!mayHaveRemote(o.stateDir, o.remoteName)) return "no-remote";
   markSyncStart(o.stateDir, o.now);
   const { spawn } = process.getBuiltinModule("node:child_process");
   spawn(process.execPath, [o.entry, "--root", o.root, "sync", "--background"], {
