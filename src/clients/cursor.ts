@@ -28,7 +28,7 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
   const out = (value: unknown): Rendered => ({ exitCode: 0, stdout: json(value), stderr: "" });
   if (kind === "pre-tool") {
     return v.allow
-      ? out({ permission: "allow" })
+      ? out(v.context ? { permission: "allow", agent_message: v.context } : { permission: "allow" })
       : out({ permission: "deny", user_message: v.reason, agent_message: v.reason });
   }
   // Cursor's stop cannot block; a followup message opens a new turn instead (docs/clients.md §3.3).

@@ -74,7 +74,10 @@ export function nestedAnswer(kind: HookKind, event: WiredEvent | null, v: Verdic
     };
     return { ...SILENT, stdout: json({ hookSpecificOutput: deny }) };
   }
-  if (v.context && (kind === "session-start" || kind === "prompt" || kind === "post-tool")) {
+  if (
+    v.context &&
+    (kind === "session-start" || kind === "prompt" || kind === "post-tool" || kind === "pre-tool")
+  ) {
     return {
       ...SILENT,
       stdout: json({ hookSpecificOutput: { hookEventName: event?.native, additionalContext: v.context } }),

@@ -26,6 +26,7 @@ import { runGitHook } from "./git-hooks.js";
 import { onOther, onSessionEnd, onSessionStart } from "./lifecycle.js";
 import { handleOnce } from "./once.js";
 import { onPreTool } from "./pre-tool.js";
+import { syncSoon } from "./remote-sync.js";
 import { onPrompt } from "./prompt.js";
 import { onStop } from "./stop.js";
 import { onPostTool } from "./tool-events.js";
@@ -174,7 +175,10 @@ async function run(
     }
     const forged = forgedBy(ctx.db, client, input, req);
     if (forged) return refuseForged(ctx, forged);
-    return await HANDLERS[input.kind](ctx);
+    const verdict = await HANDLERS[input.kind](ctx);
+    // Turns keep this checkout's presence on the remote fresh (at most every interval).
+    if (input.kind === "prompt" || input.kind === "stop") syncSoon(ctx, false);
+    return verdict;
   } finally {
     if (req.request) unbindRequest(ctx.db);
     (req.store ?? DIRECT_ACCESS).release(ctx.db);

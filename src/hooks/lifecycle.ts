@@ -5,6 +5,8 @@ import { sessionStartContext } from "../core/session-context.js";
 import { append, write } from "../store/ledger.js";
 import { claimsOf, sessionById } from "../store/queries.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
+import { elsewhereContext } from "./remote-context.js";
+import { syncSoon } from "./remote-sync.js";
 
 /**
  * session-start: register, then tell the agent who it is, the ritual, its live peers, and any
@@ -24,7 +26,9 @@ export function onSessionStart(ctx: HookCtx): Verdict {
     peers: livePeers(ctx.db, session.id, ctx.config.freshnessSeconds, ctx.now),
     now: ctx.now,
   });
-  return { ...ALLOW, context };
+  syncSoon(ctx, true);
+  const elsewhere = elsewhereContext(ctx);
+  return { ...ALLOW, context: elsewhere ? `${context}\n\n${elsewhere}` : context };
 }
 
 /**
@@ -44,6 +48,7 @@ export function onSessionEnd(ctx: HookCtx): Verdict {
     }
     append(ctx.db, { ...base, kind: "session.ended", data: { reason: ctx.input.source ?? "session-end" } });
   });
+  syncSoon(ctx, true);
   return ALLOW;
 }
 

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { groupOf, loadHeld } from "../claims/holders.js";
 import { ALLOW, type ToolCall, type Verdict } from "../clients/types.js";
 import { denialMessage } from "../core/claim-messages.js";
@@ -27,6 +28,8 @@ import { type ToolTargets, toolTargets } from "../targets/tool-targets.js";
 import { crashPoint } from "../testing/crash.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { guardGitCalls } from "./git-guard.js";
+import { remoteGate } from "./remote-gate.js";
+import { syncSoon } from "./remote-sync.js";
 import { preservePeerWork } from "./safety-net.js";
 import { saveShellSnapshot } from "./shell-delta.js";
 import { hookWiringFacts } from "./wiring-facts.js";
@@ -186,6 +189,16 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   if (found.raws.length > 0 || found.shell) verifyGateTables(ctx.db, dbFile(ctx.stateDir));
   const early = refuseCommand(ctx, tool, found);
   if (early) return early;
+  const remote = remoteGate(
+    ctx,
+    plan.claim.map((t) => join(t.worktree, t.path)),
+  );
+  if (!remote.allow) {
+    recordRefusal(ctx, tool, found.raws, [
+      { path: found.raws.join(" "), reason: "remote-held", holder: null },
+    ]);
+    return { allow: false, rule: "remote-claim", reason: remote.reason };
+  }
   const cleanFacts = gatherCleanFacts(ctx, plan.claim);
   const decision = record(ctx, tool, found.raws, (caller, group) => {
     const loaded = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);
@@ -207,7 +220,8 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
     };
   }
   if (found.shell) await protectShell(ctx, tool, found.gitCalls);
-  return ALLOW;
+  if (decision.acquire.length > 0) syncSoon(ctx, true);
+  return remote.warning ? { ...ALLOW, context: remote.warning } : ALLOW;
 }
 
 /** The shell reader's own refusals, decided before any claim: forged hook calls, then git's impact. */
