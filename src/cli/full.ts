@@ -5,6 +5,7 @@ import { doctorCommand } from "./commands/doctor.js";
 import { gcCommand } from "./commands/gc.js";
 import { initCommand } from "./commands/init.js";
 import { recoverCommand } from "./commands/recover.js";
+import { reserveCommand } from "./commands/reserve.js";
 import { subCommand } from "./commands/sub.js";
 import { watchCommand } from "./commands/watch.js";
 import type { Io } from "./context.js";
@@ -16,6 +17,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   initCommand,
   deinitCommand,
   ...LIGHT,
+  reserveCommand,
   recoverCommand,
   doctorCommand,
   gcCommand,
