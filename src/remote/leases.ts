@@ -112,7 +112,11 @@ function run(call: LeaseCall, args: string[]): { status: number; stdout: string;
     return gitStatus(call.repo, args, { timeoutMs: call.timeoutMs ?? 20_000 });
   } catch (err) {
     if (!(err instanceof GitError)) throw err;
-    return { status: -1, stdout: "", stderr: `fatal: no answer within ${(call.timeoutMs ?? 20_000) / 1000} s` };
+    return {
+      status: -1,
+      stdout: "",
+      stderr: `fatal: no answer within ${(call.timeoutMs ?? 20_000) / 1000} s`,
+    };
   }
 }
 

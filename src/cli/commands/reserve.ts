@@ -29,14 +29,21 @@ export function reserveCommand(io: Io): Command {
     .option("--json", "print the outcome as JSON")
     .option("--remote <name>", "the remote to share through (default: the branch's remote, else origin)")
     .option("--session <id>", "the session reserving (default: the calling agent, if any)")
-    .addHelpText("after", "\nExamples:\n  tandem reserve src/parser.ts --ttl 3h\n  tandem reserve --release src/parser.ts\n")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  tandem reserve src/parser.ts --ttl 3h\n  tandem reserve --release src/parser.ts\n",
+    )
     .action((paths: string[], _o: ReserveOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<ReserveOptions>();
       const project = findProject(io, opts.root);
       const top = project.resolved.repo?.top;
-      if (!top) throw new UsageError("reservations are shared through a git remote; run this inside a git repository.");
+      if (!top)
+        throw new UsageError(
+          "reservations are shared through a git remote; run this inside a git repository.",
+        );
       const ttlMs = parseDuration(opts.ttl);
-      if (ttlMs === null) throw new UsageError(`--ttl ${opts.ttl} is not a duration; use e.g. 90s, 45m, 2h or 1d.`);
+      if (ttlMs === null)
+        throw new UsageError(`--ttl ${opts.ttl} is not a duration; use e.g. 90s, 45m, 2h or 1d.`);
       const remote = remoteOf(top, opts.remote ?? null);
       if (!remote)
         throw new TandemError(
