@@ -1,4 +1,5 @@
 /** The full CLI bundle (dist/cli.cjs): every command, and the help that lists them all. */
+import { conflictsCommand } from "./commands/conflicts.js";
 import { deinitCommand } from "./commands/deinit.js";
 import { demoCommand } from "./commands/demo.js";
 import { doctorCommand } from "./commands/doctor.js";
@@ -18,6 +19,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   deinitCommand,
   ...LIGHT,
   reserveCommand,
+  conflictsCommand,
   recoverCommand,
   doctorCommand,
   gcCommand,
