@@ -74,8 +74,12 @@ export function branchesToForecast(repo: string, remote: string, target: string)
   return own && own !== target ? [own, ...remoteBranches] : remoteBranches;
 }
 
-/** Merges `branch` into `target` in memory (no work tree, no index); null when git cannot. */
+/**
+ * Merges `branch` into `target` in memory (no work tree, no index); null when git cannot, or when
+ * the branch is already in the target (nothing would merge).
+ */
 export function forecastMerge(repo: string, target: string, branch: string): MergeForecast | null {
+  if (gitStatus(repo, ["merge-base", "--is-ancestor", branch, target]).status === 0) return null;
   const res = gitStatus(repo, ["merge-tree", "--write-tree", "--name-only", "-z", target, branch]);
   if (res.status !== 0 && res.status !== 1) return null; // unrelated histories, a missing object
   return readMergeTree(short(target), short(branch), res.status, res.stdout);
