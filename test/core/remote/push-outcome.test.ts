@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseDuration } from "../../src/core/duration.js";
-import { pushOutcome } from "../../src/core/remote/push-outcome.js";
+import { parseDuration } from "../../../src/core/duration.js";
+import { pushOutcome } from "../../../src/core/remote/push-outcome.js";
 
 const REF = "refs/tandem/leases";
 const line = (flag: string, summary: string) => `To file:///r.git\n${flag}\tabc:${REF}\t${summary}\nDone\n`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { overlaps, readMergeTree, remoteSides, type Side } from "../../src/core/remote/forecast.js";
-import type { PresenceDoc } from "../../src/core/remote/presence.js";
+import { overlaps, readMergeTree, remoteSides, type Side } from "../../../src/core/remote/forecast.js";
+import type { PresenceDoc } from "../../../src/core/remote/presence.js";
 
 const side = (machine: string, session: string, paths: string[]): Side => ({
   machine,
