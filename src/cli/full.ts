@@ -1,10 +1,12 @@
 /** The full CLI bundle (dist/cli.cjs): every command, and the help that lists them all. */
+import { conflictsCommand } from "./commands/conflicts.js";
 import { deinitCommand } from "./commands/deinit.js";
 import { demoCommand } from "./commands/demo.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { gcCommand } from "./commands/gc.js";
 import { initCommand } from "./commands/init.js";
 import { recoverCommand } from "./commands/recover.js";
+import { reserveCommand } from "./commands/reserve.js";
 import { subCommand } from "./commands/sub.js";
 import { syncCommand } from "./commands/sync.js";
 import { watchCommand } from "./commands/watch.js";
@@ -17,6 +19,8 @@ export const COMMANDS: readonly CommandFactory[] = [
   initCommand,
   deinitCommand,
   ...LIGHT,
+  reserveCommand,
+  conflictsCommand,
   recoverCommand,
   doctorCommand,
   gcCommand,

@@ -9,6 +9,8 @@ const COMMANDS = [
   ["task"],
   ["claims"],
   ["release"],
+  ["reserve"],
+  ["conflicts"],
   ["sessions"],
   ["events"],
   ["doctor"],

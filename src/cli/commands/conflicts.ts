@@ -1,0 +1,119 @@
+import { Command } from "commander";
+import {
+  type MergeForecast,
+  type Overlap,
+  overlaps,
+  remoteSides,
+  type Side,
+} from "../../core/remote/forecast.js";
+import { TandemError, UsageError } from "../../errors.js";
+import {
+  branchesToForecast,
+  fetchForForecast,
+  forecastMerge,
+  localSides,
+  seenPresence,
+  short,
+  targetRef,
+} from "../../remote/forecast.js";
+import { checkoutHolder } from "../../remote/lease-holder.js";
+import { remoteOf } from "../../remote/objects.js";
+import { findProject, type Io, openProjectDb, releaseProjectDb } from "../context.js";
+
+interface ConflictsOptions {
+  json?: boolean;
+  target: string;
+  remote?: string;
+  fetch: boolean;
+  root?: string;
+}
+
+/** Presence documents older than this are ignored (remote.presenceTtlMinutes once config has it). */
+const DOCUMENT_MS = 15 * 60_000;
+
+export function conflictsCommand(io: Io): Command {
+  return new Command("conflicts")
+    .description(
+      "Forecast conflicts: paths changed in more than one place, and branches that will not merge cleanly",
+    )
+    .option("--json", "print the forecast as JSON")
+    .option("--target <branch>", "the branch work merges into", "main")
+    .option("--remote <name>", "the remote to read (default: the branch's remote, else origin)")
+    .option("--no-fetch", "use what was fetched last instead of fetching first")
+    .addHelpText("after", "\nExample:\n  tandem conflicts --target main --json\n")
+    .action((_o: ConflictsOptions, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<ConflictsOptions>();
+      const project = findProject(io, opts.root);
+      const top = project.resolved.repo?.top;
+      if (!top) throw new UsageError("a conflict forecast needs a git repository; run this inside one.");
+      const remote = remoteOf(top, opts.remote ?? null);
+      if (opts.remote && !remote)
+        throw new UsageError(`there is no remote named ${opts.remote}; see \`git remote -v\`.`);
+      const fetchError = remote && opts.fetch ? fetchForForecast(top, remote) : null;
+      const target = targetRef(top, remote ?? "origin", opts.target);
+      if (!target)
+        throw new TandemError(
+          `there is no branch ${opts.target} here or on the remote; pass --target with the branch work merges into.`,
+        );
+      const now = Date.now();
+      const me = checkoutHolder(project.stateDir, top);
+      const freshness = project.loaded.config.freshnessSeconds;
+      const sides: Side[] = [
+        ...localOf(io, project, top, me.name, now, freshness),
+        ...remoteSides(seenPresence(top), me.checkout, now, {
+          sessionMs: freshness * 1000,
+          documentMs: DOCUMENT_MS,
+        }),
+      ];
+      const merges = branchesToForecast(top, remote ?? "origin", target).flatMap(
+        (b) => forecastMerge(top, target, b) ?? [],
+      );
+      const found = overlaps(sides);
+      if (opts.json) {
+        const fetched = { remote, ok: fetchError === null, error: fetchError };
+        io.out(`${JSON.stringify({ target: short(target), fetch: fetched, overlaps: found, merges })}\n`);
+        return;
+      }
+      if (fetchError)
+        io.err(`tandem: cannot fetch ${remote} (${fetchError}); forecasting from what was fetched before.\n`);
+      io.out(formatForecast(found, merges, short(target)));
+    });
+}
+
+function localOf(
+  io: Io,
+  project: ReturnType<typeof findProject>,
+  top: string,
+  name: string,
+  now: number,
+  fresh: number,
+) {
+  const db = openProjectDb(project, { create: false }, io);
+  if (!db) return [];
+  try {
+    return localSides(db, top, name, now, fresh);
+  } finally {
+    releaseProjectDb(io, db);
+  }
+}
+
+function formatForecast(found: Overlap[], merges: MergeForecast[], target: string): string {
+  const lines: string[] = [];
+  if (found.length === 0) lines.push("no path is being changed in more than one place");
+  else lines.push("changed in more than one place (agree who goes first, or `tandem reserve` it):");
+  for (const o of found) {
+    lines.push(`  ${o.path}`);
+    for (const s of o.sides)
+      lines.push(
+        `    ${s.machine}: ${s.session}${s.branch ? ` on ${s.branch}` : ""}${s.task ? `, task "${s.task}"` : ""}`,
+      );
+  }
+  lines.push(merges.length === 0 ? `no other branch to merge into ${target}` : `merging into ${target}:`);
+  for (const m of merges)
+    lines.push(
+      m.clean
+        ? `  ${m.branch}: merges cleanly`
+        : `  ${m.branch}: conflicts with ${m.target} in ${m.files.join(", ")} (rebase ${m.branch} on ${m.target} and resolve before merging)`,
+    );
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,103 @@
+import { relative, sep } from "node:path";
+import { Command } from "commander";
+import { parseDuration } from "../../core/duration.js";
+import { resolveTarget } from "../../core/target-path.js";
+import { TandemError, UsageError } from "../../errors.js";
+import { physicalPath } from "../../facts/physical.js";
+import { checkoutHolder } from "../../remote/lease-holder.js";
+import { type LeaseResult, releaseRemote, reserveRemote } from "../../remote/leases.js";
+import { remoteOf } from "../../remote/objects.js";
+import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
+import { failureMessage, lostLine } from "../format/leases.js";
+import { ownSession } from "../session-opts.js";
+
+interface ReserveOptions {
+  ttl: string;
+  release?: boolean;
+  json?: boolean;
+  remote?: string;
+  session?: string;
+  root?: string;
+}
+
+export function reserveCommand(io: Io): Command {
+  return new Command("reserve")
+    .description("Reserve PATHs exclusively across every clone of the remote (refs/tandem/leases)")
+    .argument("<paths...>", "files or directories, relative to here")
+    .option("--ttl <duration>", "how long the reservation lasts (90s, 45m, 2h, 1d)", "2h")
+    .option("--release", "give up your reservations on PATHs instead")
+    .option("--json", "print the outcome as JSON")
+    .option("--remote <name>", "the remote to share through (default: the branch's remote, else origin)")
+    .option("--session <id>", "the session reserving (default: the calling agent, if any)")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  tandem reserve src/parser.ts --ttl 3h\n  tandem reserve --release src/parser.ts\n",
+    )
+    .action((paths: string[], _o: ReserveOptions, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<ReserveOptions>();
+      const project = findProject(io, opts.root);
+      const top = project.resolved.repo?.top;
+      if (!top)
+        throw new UsageError(
+          "reservations are shared through a git remote; run this inside a git repository.",
+        );
+      const ttlMs = parseDuration(opts.ttl);
+      if (ttlMs === null)
+        throw new UsageError(`--ttl ${opts.ttl} is not a duration; use e.g. 90s, 45m, 2h or 1d.`);
+      const remote = remoteOf(top, opts.remote ?? null);
+      if (!remote)
+        throw new TandemError(
+          opts.remote
+            ? `there is no remote named ${opts.remote}; see \`git remote -v\`.`
+            : "this repository has no remote to share reservations through; add one (`git remote add origin URL`) or pass --remote.",
+        );
+      const rel = paths.map((raw) => repoPath(raw, io, project, top));
+      const holder = checkoutHolder(project.stateDir, top);
+      const call = { repo: top, remote };
+      const result = opts.release
+        ? releaseRemote(call, holder, rel)
+        : reserveRemote(call, { paths: rel, holder, ...callerOf(io, project, opts.session), ttlMs });
+      report(io, result, remote, opts);
+    });
+}
+
+/** A path relative to the repository top, resolved like `tandem release` resolves its paths. */
+function repoPath(raw: string, io: Io, project: Project, top: string): string {
+  const r = resolveTarget(raw, io.cwd, [project.resolved.root], {}, physicalPath);
+  if (!r.ok) throw new UsageError(`cannot reserve ${raw}: ${r.reason}`);
+  const rel = relative(top, r.target.physical).split(sep).join("/");
+  if (rel === "" || rel.startsWith("../") || rel === "..")
+    throw new UsageError(`cannot reserve ${raw}: it is not inside the repository ${top}.`);
+  return rel;
+}
+
+/** The calling agent's session and task; a person's shell reserves with neither. */
+function callerOf(io: Io, project: Project, flag: string | undefined) {
+  const db = openProjectDb(project, { create: false }, io);
+  if (!db) return { session: null, task: null };
+  try {
+    const own = ownSession(db, io, project, flag);
+    return { session: own?.session.name ?? null, task: own?.session.task ?? null };
+  } finally {
+    releaseProjectDb(io, db);
+  }
+}
+
+function report(io: Io, result: LeaseResult, remote: string, opts: ReserveOptions): void {
+  if (!result.ok) throw new TandemError(failureMessage(result.failure));
+  const now = Date.now();
+  if (result.lost.length > 0) io.exitCode = 1;
+  if (opts.json) {
+    const lost = result.lost.map((l) => ({ path: l.path, holder: l.by }));
+    io.out(`${JSON.stringify({ remote, [opts.release ? "released" : "reserved"]: result.won, lost })}\n`);
+    return;
+  }
+  const verb = opts.release ? "released" : "reserved";
+  for (const p of result.won) io.out(`${verb} ${p}${opts.release ? "" : ` until ${until(now, opts.ttl)}`}\n`);
+  if (opts.release && result.won.length === 0) io.out("you held no reservation there; nothing to release\n");
+  for (const l of result.lost) io.out(lostLine(l.path, l.by, now));
+}
+
+function until(now: number, ttl: string): string {
+  return new Date(now + (parseDuration(ttl) ?? 0)).toISOString().replace(/\.\d+Z$/, "Z");
+}

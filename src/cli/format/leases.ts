@@ -1,0 +1,33 @@
+import { formatAge } from "../../core/liveness.js";
+import type { Lease } from "../../core/remote/leases.js";
+import type { LeaseFailure } from "../../remote/leases.js";
+
+/** Who holds a lease, in one line: machine, session, task, until when. */
+export function holderLine(by: Lease, now: number): string {
+  const who = [`${by.checkoutName}`];
+  if (by.session) who.push(`session ${by.session}`);
+  if (by.task) who.push(`task "${by.task}"`);
+  const until = new Date(by.expires).toISOString().replace(/\.\d+Z$/, "Z");
+  return `${who.join(", ")}, until ${until} (in ${formatAge(by.expires - now)})`;
+}
+
+export function lostLine(path: string, by: Lease, now: number): string {
+  return (
+    `lost ${path}: reserved by ${holderLine(by, now)}. Work on something else, ask them to ` +
+    "run `tandem reserve --release` for it, or wait for the lease to expire.\n"
+  );
+}
+
+/** What went wrong with the remote, and what to do about it. */
+export function failureMessage(f: LeaseFailure): string {
+  switch (f.kind) {
+    case "unreachable":
+      return `cannot reach remote ${f.remote} (${f.reason}); nothing was reserved. Check the network and \`git fetch ${f.remote}\`, then retry.`;
+    case "refused":
+      return `remote ${f.remote} refused refs/tandem/leases (${f.reason}); it does not accept custom refs, so reservations cannot be shared through it. Allow refs/tandem/* on the server, or pass --remote with one that does.`;
+    case "unreadable":
+      return `${f.reason} on ${f.remote}; nothing was changed. Update Tandem, or inspect it with \`git fetch ${f.remote} refs/tandem/leases\`.`;
+    case "contended":
+      return `gave up after ${f.tries} tries: refs/tandem/leases on ${f.remote} kept changing under us. Retry in a moment.`;
+  }
+}

@@ -1,0 +1,118 @@
+import { spawn } from "node:child_process";
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { type Lease, leasesText } from "../../src/core/remote/leases.js";
+import { writeDocCommit } from "../../src/remote/objects.js";
+import { type RunResult, TANDEM_BIN, tandem } from "../helpers/cli.js";
+import { g, initRepo, tempDir } from "../helpers/repo.js";
+
+/** A bare remote with one commit on main, and `n` clones of it. */
+function clones(n: number): { base: string; remote: string; dirs: string[] } {
+  const base = tempDir();
+  const remote = join(base, "remote.git");
+  g(base, "init", "-q", "--bare", "-b", "main", remote);
+  const seed = initRepo(join(base, "seed"));
+  g(seed, "push", "-q", `file://${remote}`, "main");
+  const dirs = Array.from({ length: n }, (_, i) => {
+    const dir = join(base, `c${i}`);
+    g(base, "clone", "-q", `file://${remote}`, dir);
+    return dir;
+  });
+  return { base, remote, dirs };
+}
+
+/** The built binary as a separate process, without waiting: racing machines. */
+function tandemAsync(args: string[], cwd: string): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [TANDEM_BIN, ...args], {
+      cwd,
+      env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent/tandem-test-xdg" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+const reserve = (cwd: string, ...args: string[]) => tandem(["reserve", ...args], { cwd });
+
+/** Writes a leases document straight onto the remote, as another machine would have. */
+function pushLeases(repo: string, leases: Lease[]): void {
+  const commit = writeDocCommit(repo, "leases.json", leasesText({ format: 1, leases }), "tandem reserve");
+  g(repo, "push", "-q", "--force", "origin", `${commit}:refs/tandem/leases`);
+}
+
+const lease = (path: string, expires: number): Lease => ({
+  path,
+  checkout: "0ther",
+  checkoutName: "buildbox:/srv/app",
+  session: "agent-wren",
+  task: "port the parser",
+  expires,
+});
+
+describe("tandem reserve across clones of one remote", () => {
+  it("gives a path to exactly one of 8 clones racing for it and tells every loser who holds it", async () => {
+    const { dirs } = clones(8);
+    const results = await Promise.all(dirs.map((d) => tandemAsync(["reserve", "src/x.ts", "--json"], d)));
+    const outs = results.map((r) => ({ code: r.code, stderr: r.stderr, ...JSON.parse(r.stdout || "{}") }));
+    const winners = outs.filter((o) => o.code === 0);
+    expect(winners, JSON.stringify(outs)).toHaveLength(1);
+    expect(winners[0].reserved).toEqual(["src/x.ts"]);
+    const winner = dirs[outs.indexOf(winners[0])];
+    for (const o of outs.filter((x) => x.code !== 0)) {
+      expect(o.code, o.stderr).toBe(1);
+      expect(o.reserved).toEqual([]);
+      expect(o.lost).toHaveLength(1);
+      expect(o.lost[0].path).toBe("src/x.ts");
+      expect(o.lost[0].holder.checkoutName).toMatch(new RegExp(`:${winner}$`));
+    }
+  }, 30_000);
+
+  it("lets another clone reserve a path once its holder released it", () => {
+    const [a, b] = clones(2).dirs as [string, string];
+    expect(reserve(a, "src/x.ts", "--ttl", "1h").code).toBe(0);
+    const lost = reserve(b, "src/x.ts");
+    expect(lost.code).toBe(1);
+    expect(lost.stdout).toContain(`lost src/x.ts: reserved by`);
+    expect(lost.stdout).toContain(`:${a}, until`);
+    expect(reserve(b, "--release", "src/x.ts").stdout).toContain("nothing to release");
+    expect(reserve(a, "--release", "src").stdout).toBe("released src/x.ts\n");
+    const won = reserve(b, "src/x.ts");
+    expect(won.code, won.stdout).toBe(0);
+    expect(won.stdout).toMatch(/^reserved src\/x\.ts until /);
+  });
+
+  it("takes over a lease that expired beyond the clock-skew margin, but not one within it", () => {
+    const [a, b] = clones(2).dirs as [string, string];
+    const now = Date.now();
+    pushLeases(a, [lease("src/old.ts", now - 5 * 60_000), lease("src/recent.ts", now - 20_000)]);
+    const out = reserve(b, "src/old.ts", "src/recent.ts", "--json");
+    expect(out.code).toBe(1);
+    const j = JSON.parse(out.stdout);
+    expect(j.reserved).toEqual(["src/old.ts"]);
+    expect(j.lost.map((l: { path: string }) => l.path)).toEqual(["src/recent.ts"]);
+    expect(j.lost[0].holder).toMatchObject({ session: "agent-wren", task: "port the parser" });
+  });
+
+  it("says clearly when the remote refuses custom refs, and when it cannot be reached", () => {
+    const { remote, dirs } = clones(1);
+    const hook = join(remote, "hooks", "pre-receive");
+    writeFileSync(
+      hook,
+      '#!/bin/sh\nwhile read old new ref; do case "$ref" in refs/heads/*|refs/tags/*) ;; *) echo "only branches and tags" >&2; exit 1;; esac; done\n',
+    );
+    chmodSync(hook, 0o755);
+    const refused = reserve(dirs[0]!, "src/x.ts");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("refused refs/tandem/leases (pre-receive hook declined)");
+    expect(refused.stderr).toContain("Allow refs/tandem/*");
+    g(dirs[0]!, "remote", "set-url", "origin", join(remote, "..", "gone.git"));
+    const gone = reserve(dirs[0]!, "src/x.ts");
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain("cannot reach remote origin");
+  });
+});
