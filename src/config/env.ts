@@ -60,6 +60,12 @@ const OVERRIDES = [
     parse: flag,
   } satisfies Override<"serverEnabled">,
   {
+    name: "TANDEM_REMOTE",
+    field: "remoteEnabled",
+    allowed: "1 or 0",
+    parse: flag,
+  } satisfies Override<"remoteEnabled">,
+  {
     name: "TANDEM_FAIL_CLOSED",
     field: "failClosed",
     allowed: "1 or 0",

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 
@@ -34,6 +34,7 @@ export function checkoutIdentity(stateDir: string, top: string): CheckoutIdentit
   const known = readIdentity(file);
   if (known) return known;
   const mine: CheckoutIdentity = { id: randomBytes(8).toString("hex"), name: `${hostname()}:${top}` };
+  mkdirSync(stateDir, { recursive: true });
   const tmp = `${file}.${process.pid}.${mine.id}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(mine)}\n`, { mode: 0o644 });
   try {
@@ -49,4 +50,10 @@ export function checkoutIdentity(stateDir: string, top: string): CheckoutIdentit
   } finally {
     rmSync(tmp, { force: true });
   }
+}
+
+/** The identity as a lease holder (core/remote/leases.ts names it `checkout`). */
+export function checkoutHolder(stateDir: string, top: string): { checkout: string; name: string } {
+  const { id, name } = checkoutIdentity(stateDir, top);
+  return { checkout: id, name };
 }

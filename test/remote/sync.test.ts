@@ -18,7 +18,8 @@ function sync(repo: string, ...flags: string[]): SyncResult {
 function claim(repo: string, native: string, file: string, agent: { CLAUDE_PID: string }): void {
   const r = hook("claude-code", "pre-tool-use", claudeWrite(repo, native, file), {
     cwd: repo,
-    env: { ...agent, ...ENV },
+    // These rounds are the test's own: the hooks start none in the background.
+    env: { ...agent, ...ENV, TANDEM_REMOTE: "0" },
   });
   expect(denied(r)).toBeNull();
 }

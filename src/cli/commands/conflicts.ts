@@ -7,6 +7,7 @@ import {
   type Side,
 } from "../../core/remote/forecast.js";
 import { TandemError, UsageError } from "../../errors.js";
+import { checkoutHolder } from "../../remote/checkout.js";
 import {
   branchesToForecast,
   fetchForForecast,
@@ -16,7 +17,6 @@ import {
   short,
   targetRef,
 } from "../../remote/forecast.js";
-import { checkoutHolder } from "../../remote/lease-holder.js";
 import { remoteOf } from "../../remote/objects.js";
 import { findProject, type Io, openProjectDb, releaseProjectDb } from "../context.js";
 
@@ -27,9 +27,6 @@ interface ConflictsOptions {
   fetch: boolean;
   root?: string;
 }
-
-/** Presence documents older than this are ignored (remote.presenceTtlMinutes once config has it). */
-const DOCUMENT_MS = 15 * 60_000;
 
 export function conflictsCommand(io: Io): Command {
   return new Command("conflicts")
@@ -62,7 +59,7 @@ export function conflictsCommand(io: Io): Command {
         ...localOf(io, project, top, me.name, now, freshness),
         ...remoteSides(seenPresence(top), me.checkout, now, {
           sessionMs: freshness * 1000,
-          documentMs: DOCUMENT_MS,
+          documentMs: project.loaded.config.remotePresenceTtlMinutes * 60_000,
         }),
       ];
       const merges = branchesToForecast(top, remote ?? "origin", target).flatMap(

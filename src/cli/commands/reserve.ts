@@ -4,7 +4,7 @@ import { parseDuration } from "../../core/duration.js";
 import { resolveTarget } from "../../core/target-path.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
-import { checkoutHolder } from "../../remote/lease-holder.js";
+import { checkoutHolder } from "../../remote/checkout.js";
 import { type LeaseResult, releaseRemote, reserveRemote } from "../../remote/leases.js";
 import { remoteOf } from "../../remote/objects.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";

@@ -1,8 +1,22 @@
 import { Command } from "commander";
 import { syncRound } from "../../remote/sync.js";
 import { markSyncStart, takeSyncLock } from "../../remote/sync-lock.js";
-import { findProject, type Io, openProjectDb } from "../context.js";
+import { findProject, type Io, openProjectDb, type Project } from "../context.js";
 import { formatSync } from "../format/sync.js";
+
+/** A person's round waits for a background one (a hook may have just started it) up to its timeout. */
+function lockWaitMs(project: Project): number {
+  return (project.loaded.config.remoteTimeoutSeconds * 2 + 5) * 1000;
+}
+
+async function waitForLock(stateDir: string, waitMs: number): Promise<ReturnType<typeof takeSyncLock>> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const lock = takeSyncLock(stateDir, Date.now());
+    if (typeof lock === "function" || Date.now() >= until) return lock;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 interface SyncOptions {
   json?: boolean;
@@ -26,11 +40,11 @@ changed or is older than remote.intervalSeconds. Hooks run the same round in the
 See docs/decisions/0014-presence-over-git-remote.md.
 `,
     )
-    .action((_o: SyncOptions, cmd: Command) => {
+    .action(async (_o: SyncOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<SyncOptions>();
       const project = findProject(io, opts.root);
       const top = project.resolved.repo?.top ?? project.resolved.root;
-      const lock = takeSyncLock(project.stateDir, Date.now());
+      const lock = await waitForLock(project.stateDir, opts.background ? 0 : lockWaitMs(project));
       if (typeof lock !== "function") {
         if (opts.background) return;
         io.err(`tandem sync: another round runs (pid ${lock.heldBy}); wait for it and run again.\n`);
