@@ -7,3 +7,7 @@ import { afterAll } from "vitest";
 const state = mkdtempSync(join(tmpdir(), "tandem-test-state-"));
 process.env.XDG_STATE_HOME = state;
 afterAll(() => rmSync(state, { recursive: true, force: true }));
+
+// Hooks start background remote syncs in any repository with a remote (docs/decisions/0014); most
+// tests' remotes are there for pushes, not presence. The remote tests switch it on where they test it.
+process.env.TANDEM_REMOTE = "0";

@@ -3,7 +3,8 @@ import { tandem } from "../helpers/cli.js";
 import { claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
 import { bareWorld, stored } from "./remote-world.js";
 
-const ENV = { TANDEM_SERVER: "0" };
+// The background rounds the hooks start are what this test is about.
+const ENV = { TANDEM_SERVER: "0", TANDEM_REMOTE: "1" };
 
 function write(repo: string, session: string, file: string, env: Record<string, string>) {
   return hook("claude-code", "pre-tool-use", claudeWrite(repo, session, file), {
