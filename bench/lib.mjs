@@ -31,7 +31,8 @@ export function percentile(xs, p) {
 
 /**
  * Runs `rounds` rounds; in each, the baseline and then every case once (the
- * order of cases rotates per round). Returns medians and 95th percentiles in ms.
+ * order of cases rotates per round). Returns medians, 95th percentiles and the samples (in round
+ * order) in ms.
  */
 export function compare(baseline, cases, rounds) {
   const samples = new Map([[baseline.name, []], ...cases.map((c) => [c.name, []])]);
@@ -44,11 +45,23 @@ export function compare(baseline, cases, rounds) {
   }
   const base = median(samples.get(baseline.name));
   return {
-    baseline: { name: baseline.name, median: base, p95: percentile(samples.get(baseline.name), 0.95) },
+    baseline: {
+      name: baseline.name,
+      median: base,
+      p95: percentile(samples.get(baseline.name), 0.95),
+      samples: samples.get(baseline.name),
+    },
     cases: cases.map((c) => {
       const m = median(samples.get(c.name));
       const p95 = percentile(samples.get(c.name), 0.95);
-      return { name: c.name, median: m, ratio: m / base, p95, target: c.target ?? null };
+      return {
+        name: c.name,
+        median: m,
+        ratio: m / base,
+        p95,
+        target: c.target ?? null,
+        samples: samples.get(c.name),
+      };
     }),
   };
 }
@@ -79,6 +92,11 @@ export function spreadTable(result) {
         `| ${c.name} | ${c.median.toFixed(1)} | ${c.p95.toFixed(1)} | ${ratio(c.median)} | ${ratio(c.p95)} | ${c.target ? `≤ ${c.target}×` : ""} |`,
     ),
   ].join("\n");
+}
+
+/** The median over rounds of a/b within each round: steadier than a ratio of medians when the machine drifts. */
+export function pairedRatio(a, b) {
+  return median(a.samples.map((x, i) => x / b.samples[i]));
 }
 
 /** One line per case that has a target: its ratio, and whether the target is met. */

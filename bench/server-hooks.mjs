@@ -1,10 +1,10 @@
 // The hook cases of bench/server.mjs: pre-tool-use and post-tool-use through the wired command
 // (dist/tandem, the thin client) with a server up, against `node -e 0`, and the server's own share
 // of each (the same requests posted to its socket from this process).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { compare, percentile } from "./lib.mjs";
+import { compare, median, percentile } from "./lib.mjs";
 import {
   buildOf,
   git,
@@ -42,28 +42,45 @@ export function seedShellFiles(repo) {
   git(repo, "commit", "-q", "-m", "seed");
 }
 
+function spawnTimed(cmd, args, opts) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(cmd, args, { ...opts, stdio: "ignore" });
+    child.on("error", reject);
+    child.on("close", () => resolve(performance.now() - t0));
+  });
+}
+
 /**
  * The server's own time for the same requests: posted straight to its socket from this process in
- * the thin client's format, so no `sh`, `cat` or `curl` process is started.
+ * the thin client's format, so no `sh`, `cat` or `curl` process starts; alternating, round by round,
+ * with a `node -e 0` for the ratio.
  */
 async function serverTimes(server, bin, repo, env, cases, rounds) {
   const build = buildOf(bin);
   const forwarded = { XDG_CONFIG_HOME: env.XDG_CONFIG_HOME, PATH: env.PATH, HOME: env.HOME };
-  const out = [];
-  for (const c of cases) {
-    const samples = [];
-    for (let r = 0; r < rounds; r++) {
+  const base = [];
+  const samples = cases.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    base.push(await spawnTimed(process.execPath, ["-e", "0"], { cwd: repo, env }));
+    for (const [i, c] of cases.entries()) {
       c.before?.();
       const body = thinRequest(build, repo, forwarded, c.args, c.input);
       const t0 = performance.now();
       const res = await postThin(server.socket, body);
-      samples.push(performance.now() - t0);
+      samples[i].push(performance.now() - t0);
       if (res.status !== 200 || !res.text.includes("exit 0"))
         throw new Error(`${c.name}: ${res.status} ${res.text}`);
     }
-    out.push({ name: c.name, p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) });
   }
-  return out;
+  const b = median(base);
+  return cases.map((c, i) => ({
+    name: c.name,
+    p50: percentile(samples[i], 0.5),
+    p95: percentile(samples[i], 0.95),
+    ratio: percentile(samples[i], 0.5) / b,
+    baseline: b,
+  }));
 }
 
 /** The four hook cases through the thin client, with the server up, and the server's share of each. */

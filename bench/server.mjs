@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { compare, spreadTable, verdicts } from "./lib.mjs";
+import { compare, pairedRatio, spreadTable, verdicts } from "./lib.mjs";
 import { fixture as safetyFixture } from "./safety.mjs";
 import {
   endTurnFixture,
@@ -102,10 +102,11 @@ const fmt = (x) => `${x.toFixed(2)}×`;
 /** Runs every server case and returns a markdown section for bench/RESULTS.md. */
 export async function serverBench(bin, rounds) {
   // Each round of the later tables runs two to four Node processes: fewer rounds keep the section short.
-  const few = Math.min(rounds, 15);
+  const few = Math.min(rounds, 20);
   const fewer = Math.min(rounds, 12);
   const { result: hooks, server: serverShare } = await hookCases(bin, rounds);
-  const fallback = fallbackCases(bin, few);
+  // The fallback's verdict is a difference of a few percent: it gets all the rounds.
+  const fallback = fallbackCases(bin, rounds);
   const pairs = pairCases(bin, few);
   const endTurn = endTurnCases(bin, fewer);
   const load = await loadBench(bin);
@@ -120,7 +121,7 @@ export async function serverBench(bin, rounds) {
     "started by hand for the fixture's repository (stopped after it), so each figure is `sh` + `curl` + the",
     "server's work. The calls run with `TANDEM_NODE` naming no program: a call the server did not answer",
     "would have fallen back to Node and failed the bench instead of being timed. Each case alternates with",
-    `\`node -e 0\` in every round (${rounds} rounds for the hooks, ${few} for the fallback and the pair, ${fewer} for`,
+    `\`node -e 0\` in every round (${rounds} rounds for the hooks and the fallback, ${few} for the pair, ${fewer} for`,
     "the end-turn check); p95 is the nearest-rank 95th percentile of the rounds.",
     "",
     "### Hooks through the wired command",
@@ -133,15 +134,16 @@ export async function serverBench(bin, rounds) {
     "",
     verdicts(hooks),
     "",
-    "The server's share: the same requests posted straight to the socket from the bench process (no `sh`, `cat`",
-    "or `curl` started), in separate rounds after the table above; the rest is the thin client's processes.",
+    "The server's share: the same requests posted straight to its socket from the bench process (no `sh`, `cat`",
+    `or \`curl\` started), in ${rounds} rounds of their own after the table above, alternating with \`node -e 0\``,
+    `(median ${serverShare[0].baseline.toFixed(1)} ms in those rounds).`,
     "",
-    "| case | through dist/tandem, p50 ms | server alone, p50 ms | server alone, p95 ms | the rest, p50 ms |",
+    "| case | server alone, p50 ms | p95 ms | p50 / node -e 0 | through dist/tandem (table above), p50 / node -e 0 |",
     "|---|---:|---:|---:|---:|",
-    ...serverShare.map((s, i) => {
-      const thin = hooks.cases[i].median;
-      return `| ${s.name} | ${thin.toFixed(1)} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${(thin - s.p50).toFixed(1)} |`;
-    }),
+    ...serverShare.map(
+      (s, i) =>
+        `| ${s.name} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${fmt(s.ratio)} | ${fmt(hooks.cases[i].ratio)} |`,
+    ),
     "",
     "### Fallback: no server",
     "",
@@ -149,8 +151,8 @@ export async function serverBench(bin, rounds) {
     "",
     spreadTable(fallback),
     "",
-    `- fallback / direct, Write: **${fmt(tw.median / fw.median)}** (p95 ${fmt(tw.p95 / fw.p95)}); shell: **${fmt(ts.median / fs.median)}** (p95 ${fmt(ts.p95 / fs.p95)}) — target: no slower (≤ 1.00×)`,
-    `- the thin client's own cost on this path: +${(tw.median - fw.median).toFixed(1)} ms (Write), +${(ts.median - fs.median).toFixed(1)} ms (shell)`,
+    `- fallback / direct, median of the per-round ratios (the two run in the same round): Write **${fmt(pairedRatio(tw, fw))}**, shell **${fmt(pairedRatio(ts, fs))}** — target: no slower (≤ 1.00×)`,
+    `- ratio of the medians: Write ${fmt(tw.median / fw.median)} (p95 ${fmt(tw.p95 / fw.p95)}), shell ${fmt(ts.median / fs.median)} (p95 ${fmt(ts.p95 / fs.p95)})`,
     "",
     "### Issue 11's pair",
     "",
@@ -160,6 +162,7 @@ export async function serverBench(bin, rounds) {
     spreadTable(pairs),
     "",
     verdicts(pairs),
+    `- median of the per-round ratios: through the server ${fmt(pairedRatio(thinPair, pairs.baseline))}, through Node today ${fmt(pairedRatio(nodePair, pairs.baseline))}`,
     `- the pair through the server / two \`node -e 0\`: **${fmt(thinPair.median / (2 * pairs.baseline.median))}**; through Node today / two \`node -e 0\`: ${fmt(nodePair.median / (2 * pairs.baseline.median))}`,
     "",
     "### End-turn check, one repository",
@@ -169,6 +172,7 @@ export async function serverBench(bin, rounds) {
     spreadTable(endTurn),
     "",
     `- through the server / one \`git status --porcelain\`: **${fmt(thinEnd.median / gitCase.median)}** (target ≤ 3×: ${thinEnd.median / gitCase.median <= 3 ? "within" : `**${(thinEnd.median / gitCase.median / 3).toFixed(2)}× over**`}); p95 ${fmt(thinEnd.p95 / gitCase.median)}`,
+    `- median of the per-round ratios to \`git status\`: ${fmt(pairedRatio(thinEnd, gitCase))}`,
     `- through the server, above one \`git status\`: ${(thinEnd.median - gitCase.median).toFixed(1)} ms`,
     `- today's Node path, time above \`node -e 0\` / one \`git status\` (the issue's old measure): ${fmt((nodeEnd.median - endTurn.baseline.median) / gitCase.median)}`,
     "",
