@@ -11,10 +11,11 @@ import { historyBench } from "./history.mjs";
 import { benchHooks } from "./hooks.mjs";
 import { compare, table } from "./lib.mjs";
 import { safetyBench, takeoverBench } from "./safety.mjs";
+import { serverBench } from "./server.mjs";
 import { subagentBench } from "./subagents.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-// BENCH_ONLY=startup,hooks,safety,end-turn,subagents,history runs some sections and only prints
+// BENCH_ONLY=startup,hooks,safety,end-turn,server,subagents,history runs some sections and only prints
 // them: RESULTS.md is written by a full run alone.
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (section) => only === null || only.has(section);
@@ -70,6 +71,9 @@ const report = [
   wanted("safety") ? safetyBench(bin, Math.min(ROUNDS, 20)) : "",
   wanted("safety") ? takeoverBench(bin, ROUNDS) : "",
   wanted("end-turn") ? endTurnBench({ rounds: Math.min(ROUNDS, 15) }) : "",
+  // The resident server path (issue 16) through the wired thin client: 3–7 minutes, most of it the
+  // 10,000 hooks of the memory run (BENCH_SERVER_HOOKS=2000 shortens it).
+  wanted("server") ? await serverBench(bin, ROUNDS) : "",
   // Each round moves 50 MB through git several times: a few rounds are plenty.
   wanted("subagents") ? subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 5) }) : "",
   // Generating the year takes about half a minute; each round runs every command on both stores.

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { compare, table, verdicts } from "./lib.mjs";
 
-function fixture(bin, peerFiles) {
+export function fixture(bin, peerFiles) {
   const work = mkdtempSync(join(tmpdir(), "tandem-bench-safety-"));
   const repo = join(work, "repo");
   mkdirSync(repo);
