@@ -73,10 +73,9 @@ common_dir() {
   done
 }
 
-# Sends the request to the server, which answers by exiting. Returns 1 when there is no server for
-# this build, 3 when the server declined (another repository, switched off), 2 when it may have
-# taken the request without answering.
-ask_server() {
+# Finds a server that may answer, without reading stdin. Sets $sock; returns 1 when there is
+# none (the Node path starts one), 3 when none may answer here.
+find_server() {
   [ "${TANDEM_SERVER-}" != 0 ] || return 3
   # Git told to look elsewhere: the server runs Git with its own environment.
   case ${GIT_DIR-}${GIT_WORK_TREE-}${GIT_INDEX_FILE-}${GIT_COMMON_DIR-} in ?*) return 3 ;; esac
@@ -86,6 +85,13 @@ ask_server() {
   [ -f "$addr" ] || return 1
   IFS= read -r sock <"$addr" || return 1
   [ -S "$sock" ] || return 1
+  return 0
+}
+
+# Sends the request to the server, which answers by exiting. Returns 1 when there is no server for
+# this build, 3 when the server declined (another repository, switched off), 2 when it may have
+# taken the request without answering.
+ask_server() {
   tty=0
   [ -t 1 ] && tty=1
   resp=$(
@@ -116,20 +122,31 @@ ask_server() {
 
 reads_stdin=0
 case $1 in
-  hook)
-    reads_stdin=1
-    payload=$(
-      cat
-      printf x
-    )
-    payload=${payload%x}
-    ;;
-  status | task | release) ;;
+  hook | status | task | release) ;;
   *)
     node_program
     exec "$node" "$js" "$@"
     ;;
 esac
+
+# No server to ask: Node reads the untouched stdin itself (no copy, as fast as calling it directly).
+find_server
+found=$?
+if [ "$found" != 0 ]; then
+  node_program
+  thin=1
+  [ "$found" = 1 ] && thin=start
+  TANDEM_THIN=$thin exec "$node" "$js" "$@"
+fi
+
+if [ "$1" = hook ]; then
+  reads_stdin=1
+  payload=$(
+    cat
+    printf x
+  )
+  payload=${payload%x}
+fi
 
 ask_server "$@"
 case $? in
