@@ -101,6 +101,10 @@ export function remoteView(i: RemoteViewInput): RemoteView {
   };
 }
 
+/** Whether views show other checkouts at all: sharing is on and there is a remote. */
+export const showsElsewhere = (v: RemoteView | null | undefined): v is RemoteView =>
+  !!v && v.state !== "off" && v.state !== "no-remote";
+
 const stamp = (ts: number) => new Date(ts).toISOString().replace(/\.\d+Z$/, "Z");
 
 /** One line of git's message: views have room for one; `--json` keeps it whole. */
