@@ -1,8 +1,7 @@
 import { formatAge } from "../core/liveness.js";
 import type { SubagentRow } from "../subagents/lifecycle/rows.js";
-import type { BoardRemoteRow } from "./elsewhere.js";
 import type { Tone } from "./events.js";
-import type { BoardClaim, BoardEvent, BoardSession, SessionState } from "./model.js";
+import type { BoardClaim, BoardEvent, BoardRemoteRow, BoardSession, SessionState } from "./model.js";
 import type { Style } from "./segments.js";
 import type { Column } from "./table.js";
 import { sanitize } from "./text.js";

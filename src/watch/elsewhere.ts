@@ -1,19 +1,7 @@
 import { formatAge } from "../core/liveness.js";
 import { type RemoteView, showsElsewhere, unknownLine } from "../core/remote/remote-view.js";
 import { clock } from "./columns.js";
-
-/** One row of the board's ELSEWHERE section: a session in another checkout, or a lease. */
-export interface BoardRemoteRow {
-  kind: "session" | "lease";
-  /** The other checkout (`host:/path`), or "this checkout" for its own leases. */
-  machine: string;
-  who: string;
-  branch: string;
-  paths: string;
-  task: string;
-  /** How old the information is (a session), or until when it holds (a lease). */
-  when: string;
-}
+import type { BoardRemoteRow } from "./model.js";
 
 /** Pure: the remote view into the board's rows, sessions first, then leases. */
 export function remoteRows(v: RemoteView | null | undefined, now: number): BoardRemoteRow[] {

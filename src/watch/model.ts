@@ -38,6 +38,19 @@ export interface BoardEvent {
   tone: Tone;
 }
 
+/** One row of the board's ELSEWHERE section: a session in another checkout, or a lease. */
+export interface BoardRemoteRow {
+  kind: "session" | "lease";
+  /** The other checkout (`host:/path`), or "this checkout" for its own leases. */
+  machine: string;
+  who: string;
+  branch: string;
+  paths: string;
+  task: string;
+  /** How old the information is (a session), or until when it holds (a lease). */
+  when: string;
+}
+
 /** Everything the board shows, as plain data: `renderBoard` only lays it out. */
 export interface BoardModel {
   root: string;
