@@ -20,7 +20,7 @@ export interface BackgroundSyncOptions {
 const FORCED_GAP_MS = 3000;
 
 /** Whether the repository's config names a remote at all (`remote.name`'s, when set). */
-function mayHaveRemote(stateDir: string, name: string | null): boolean {
+export function mayHaveRemote(stateDir: string, name: string | null): boolean {
   try {
     const text = readFileSync(join(dirname(stateDir), "config"), "utf8");
     return name ? text.includes(`[remote "${name}"]`) : /\[remote "/.test(text);

@@ -24,6 +24,11 @@ function readIdentity(file: string): CheckoutIdentity | null {
   }
 }
 
+/** The identity if this checkout has one already: what readers use, so a view creates nothing. */
+export function knownCheckout(stateDir: string): CheckoutIdentity | null {
+  return readIdentity(checkoutFile(stateDir));
+}
+
 /**
  * The checkout's identity, created on first use. The file appears whole or not at all (written
  * aside, then hard-linked into place, which fails if it exists): of two processes creating it at

@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import type { LoadedConfig } from "../config/load.js";
 import { describeConfigProblem, shortConfigProblem } from "../config/problems.js";
+import { readRemoteView } from "../remote/view-data.js";
 import { sessionViews } from "../sessions/view.js";
 import { type Db, dbFile } from "../store/db.js";
 import { describeProblem, type StoreError, storeFix } from "../store/failure.js";
@@ -79,7 +80,7 @@ export function readOverview(
   now = Date.now(),
 ): Overview {
   const problems = [...storeProblems(store), ...configProblems(loaded, root)];
-  if (!db) return buildOverview({ sessions: null, subagents: [], problems, now });
+  if (!db) return buildOverview({ sessions: null, subagents: [], elsewhere: null, problems, now });
   const views = sessionViews(db, loaded.config.freshnessSeconds, now);
   // Only the sessions shown: joining every session ever recorded grew with history.
   const started = new Map(
@@ -107,6 +108,7 @@ export function readOverview(
   return buildOverview({
     sessions: views.map((v) => ({ ...v, startedAt: started.get(v.id) ?? v.lastSeen })),
     subagents: subagentRows(db, views),
+    elsewhere: readRemoteView(db, { stateDir: store.stateDir, config: loaded.config, now }),
     problems,
     now,
   });

@@ -1,5 +1,7 @@
+import type { RemoteView } from "../core/remote/remote-view.js";
 import type { SessionView } from "../sessions/view.js";
 import type { SubagentRow } from "../subagents/lifecycle/rows.js";
+import { elsewhereSection } from "./overview-elsewhere.js";
 
 /** Something wrong a person should fix, and how. */
 export interface OverviewProblem {
@@ -14,6 +16,8 @@ export interface Overview {
   live: { name: string; client: string; task: string | null; ageSeconds: number; claims: number }[];
   staleHolding: { name: string; client: string; claims: number; idleSeconds: number }[];
   awaitingApply: { name: string; parent: string | null; state: string; capture: string; apply: string }[];
+  /** Other checkouts, from the last sync; null when the store could not be read. */
+  elsewhere: RemoteView | null;
   problems: OverviewProblem[];
 }
 
@@ -21,6 +25,7 @@ export interface OverviewInput {
   /** null when the store could not be read. */
   sessions: readonly (SessionView & { startedAt: number })[] | null;
   subagents: readonly SubagentRow[];
+  elsewhere: RemoteView | null;
   problems: readonly OverviewProblem[];
   now: number;
 }
@@ -55,6 +60,7 @@ export function buildOverview(input: OverviewInput): Overview {
     awaitingApply: input.subagents
       .filter((r) => !r.running && !r.apply.startsWith("applied"))
       .map((r) => ({ name: r.name, parent: r.parent, state: r.state, capture: r.capture, apply: r.apply })),
+    elsewhere: input.elsewhere,
     problems: [...input.problems],
   };
 }
@@ -67,7 +73,7 @@ export function age(seconds: number): string {
 }
 
 /** The overview as text; each section says what to do when it holds something. */
-export function renderOverview(root: string, o: Overview): string {
+export function renderOverview(root: string, o: Overview, now = Date.now()): string {
   const lines = [`Tandem in ${root}`, ""];
   const none = o.sessionsKnown ? "No live agent sessions." : "Sessions unknown: the store cannot be read.";
   lines.push(o.live.length ? `Live sessions (${o.live.length}):` : none);
@@ -89,6 +95,7 @@ export function renderOverview(root: string, o: Overview): string {
       lines.push(`  ${r.name}  (parent ${r.parent ?? "-"})  ${r.state}; ${r.capture}; ${r.apply}`);
     lines.push("  look with `tandem sub show <name>`, bring the work in with `tandem sub apply <name>`");
   }
+  lines.push(...elsewhereSection(o.elsewhere, now));
   lines.push("", o.problems.length ? "Problems:" : "No problems.");
   for (const p of o.problems) lines.push(`  ✗ ${p.problem}`, `      fix: ${p.fix}`);
   if (o.problems.length) lines.push("  `tandem doctor` checks the store, wiring and config in full");

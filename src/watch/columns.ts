@@ -1,7 +1,7 @@
 import { formatAge } from "../core/liveness.js";
 import type { SubagentRow } from "../subagents/lifecycle/rows.js";
 import type { Tone } from "./events.js";
-import type { BoardClaim, BoardEvent, BoardSession, SessionState } from "./model.js";
+import type { BoardClaim, BoardEvent, BoardRemoteRow, BoardSession, SessionState } from "./model.js";
 import type { Style } from "./segments.js";
 import type { Column } from "./table.js";
 import { sanitize } from "./text.js";
@@ -88,5 +88,24 @@ export function eventColumns(): Column<BoardEvent>[] {
     { title: "WHO", cell: (e) => sanitize(e.who), max: 20, drop: 2 },
     { title: "KIND", cell: (e) => e.kind, style: (e) => TONE_STYLE[e.tone], max: 17, drop: 0 },
     { title: "DETAIL", cell: (e) => sanitize(e.detail), max: 300, flex: true, drop: 0 },
+  ];
+}
+
+/** Other checkouts' sessions and the leases: marked remote by the machine they run on. */
+export function remoteColumns(): Column<BoardRemoteRow>[] {
+  return [
+    // The machine is what marks a row as remote: never dropped, clipped at its start.
+    { title: "MACHINE", cell: (r) => sanitize(r.machine), max: 28, keepEnd: true, drop: 0 },
+    {
+      title: "WHO",
+      cell: (r) => sanitize(r.who),
+      style: (r) => (r.kind === "lease" ? "cyan" : "bold"),
+      max: 20,
+      drop: 0,
+    },
+    { title: "BRANCH", cell: (r) => sanitize(r.branch), max: 16, drop: 4, wideOnly: true },
+    { title: "PATHS", cell: (r) => sanitize(r.paths), max: 200, flex: true, drop: 0 },
+    { title: "TASK", cell: (r) => sanitize(r.task), style: () => "dim", max: 30, drop: 5 },
+    { title: "SEEN", cell: (r) => r.when, max: 14, align: "right", drop: 3 },
   ];
 }

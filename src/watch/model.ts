@@ -1,4 +1,7 @@
 import { join } from "node:path";
+import type { Config } from "../config/schema.js";
+import type { RemoteView } from "../core/remote/remote-view.js";
+import { readRemoteView } from "../remote/view-data.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
 import { allClaims, listEvents, maxSeq } from "../store/queries.js";
@@ -35,6 +38,19 @@ export interface BoardEvent {
   tone: Tone;
 }
 
+/** One row of the board's ELSEWHERE section: a session in another checkout, or a lease. */
+export interface BoardRemoteRow {
+  kind: "session" | "lease";
+  /** The other checkout (`host:/path`), or "this checkout" for its own leases. */
+  machine: string;
+  who: string;
+  branch: string;
+  paths: string;
+  task: string;
+  /** How old the information is (a session), or until when it holds (a lease). */
+  when: string;
+}
+
 /** Everything the board shows, as plain data: `renderBoard` only lays it out. */
 export interface BoardModel {
   root: string;
@@ -44,6 +60,8 @@ export interface BoardModel {
   claims: BoardClaim[];
   subagents: SubagentRow[];
   events: BoardEvent[];
+  /** Other checkouts, from the last sync; absent when the board does not look beyond this one. */
+  elsewhere?: RemoteView;
 }
 
 export interface BoardConfig {
@@ -53,6 +71,8 @@ export interface BoardConfig {
   events: number;
   /** Ended sessions older than this drop off the board (they stay in `tandem sessions --all`). */
   endedWindowMs?: number;
+  /** Where to read other checkouts' presence (docs/decisions/0014); absent: not shown. */
+  remote?: { stateDir: string; config: Config };
 }
 
 const STATE_ORDER: Record<SessionState, number> = { live: 0, stale: 1, ended: 2 };
@@ -117,5 +137,6 @@ export function boardModel(db: Db | null, now: number, cfg: BoardConfig): BoardM
     claims: boardClaims(db, views, cfg.root),
     subagents: subagentRows(db, views),
     events: recentEvents(db, seq, views, cfg),
+    ...(cfg.remote ? { elsewhere: readRemoteView(db, { ...cfg.remote, now }) } : {}),
   };
 }

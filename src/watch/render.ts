@@ -1,7 +1,16 @@
 import { formatAge } from "../core/liveness.js";
-import { claimColumns, clock, eventColumns, sessionColumns, subagentColumns } from "./columns.js";
+import { showsElsewhere } from "../core/remote/remote-view.js";
+import {
+  claimColumns,
+  clock,
+  eventColumns,
+  remoteColumns,
+  sessionColumns,
+  subagentColumns,
+} from "./columns.js";
+import { remoteRows, remoteSummary } from "./elsewhere.js";
 import type { BoardModel } from "./model.js";
-import { clipLine, type Line, seg, spread, toText } from "./segments.js";
+import { clipLine, type Line, type Style, seg, spread, toText } from "./segments.js";
 import { type Column, table } from "./table.js";
 import { clipLeft, textWidth } from "./text.js";
 
@@ -34,7 +43,7 @@ function titleLine(name: string, summary: string, width: number): Line {
   return [seg(head, "bold"), seg(rest), seg(dashes, "dim")];
 }
 
-function wrap(text: string, width: number): Line[] {
+function wrap(text: string, width: number, style: Style = "dim"): Line[] {
   const out: string[] = [];
   let cur = "";
   for (const word of text.split(" ")) {
@@ -44,7 +53,7 @@ function wrap(text: string, width: number): Line[] {
     } else cur = cur ? `${cur} ${word}` : word;
   }
   if (cur) out.push(cur);
-  return out.map((l) => [seg(l, "dim")]);
+  return out.map((l) => [seg(l, style)]);
 }
 
 function section<R>(
@@ -65,6 +74,15 @@ function section<R>(
   };
 }
 
+/** Other checkouts: shown only with a remote to share through; the unknown line closes it. */
+function elsewhere(m: BoardModel, width: number): Section[] {
+  if (!showsElsewhere(m.elsewhere)) return [];
+  const { summary, unknown } = remoteSummary(m.elsewhere, m.now);
+  const s = section("ELSEWHERE", summary, remoteColumns(), remoteRows(m.elsewhere, m.now), width);
+  const warn = unknown.flatMap((t, i) => wrap(t, width, i === 0 ? "yellow" : "dim"));
+  return [{ ...s, rows: [...s.rows, ...warn] }];
+}
+
 function sections(m: BoardModel, width: number): Section[] {
   const by = (state: string) => m.sessions.filter((s) => s.state === state).length;
   const states = ["live", "stale", "ended"].filter((s) => by(s) > 0).map((s) => `${by(s)} ${s}`);
@@ -82,6 +100,7 @@ function sections(m: BoardModel, width: number): Section[] {
       m.claims,
       width,
     ),
+    ...elsewhere(m, width),
     section(
       "SUB-AGENTS",
       m.subagents.length ? String(m.subagents.length) : "none",

@@ -46,6 +46,9 @@ describe("the README", () => {
       "watch",
       "sub",
       "demo",
+      "sync",
+      "reserve",
+      "conflicts",
     ]) {
       expect(shown).toContain(cmd);
     }
@@ -67,6 +70,12 @@ describe("the README", () => {
     writeFiles(repo, { "src/parser.ts": "export {};\n" });
     g(repo, "add", "-A");
     g(repo, "commit", "-qm", "parser");
+    // A remote to share through, as most repositories have: `tandem sync`, `reserve` and
+    // `conflicts` need one (without, they say so and exit 1).
+    const bare = join(repo, "..", "remote.git");
+    g(repo, "init", "-q", "--bare", "-b", "main", bare);
+    g(repo, "remote", "add", "origin", bare);
+    g(repo, "push", "-q", "-u", "origin", "main");
     // A live agent session holding the file the README releases.
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "readme-session", "src/parser.ts"), { cwd: repo });
     // Installed as the README says, so `tandem init` finds itself on PATH and wires `tandem`.

@@ -153,6 +153,7 @@ describe("the overview's rows", () => {
     const o = buildOverview({
       now,
       problems: [],
+      elsewhere: null,
       sessions: [
         { ...view, name: "live-one", client: "codex", live: true, ended: false, claims: 2 },
         { ...view, name: "stale-one", client: "claude-code", live: false, ended: false, claims: 3 },

@@ -1,3 +1,4 @@
+import type { RemoteView } from "../../src/core/remote/remote-view.js";
 import type { BoardEvent, BoardModel, BoardSession } from "../../src/watch/model.js";
 import { textWidth } from "../../src/watch/text.js";
 
@@ -74,3 +75,41 @@ export function busyBoard(over: Partial<BoardModel> = {}): BoardModel {
 export const stripAnsi = (s: string): string => s.replace(/\x1b\[[0-9;]*m/g, "");
 
 export const widthOf = (line: string): number => textWidth(stripAnsi(line));
+
+/** What the last sync showed of another clone: one session there, one lease, a failed last round. */
+export function remoteView(over: Partial<RemoteView> = {}): RemoteView {
+  return {
+    state: "failed",
+    remote: "origin",
+    lastSuccess: NOW - 300_000,
+    checkouts: 1,
+    sessions: [
+      {
+        machine: "buildbox:/srv/tandem",
+        name: "agent-lark",
+        client: "codex",
+        branch: "feature/lexer",
+        task: "split the lexer",
+        paths: ["src/lexer.ts", "src/token.ts"],
+        asOf: NOW - 120_000,
+      },
+    ],
+    leases: [
+      {
+        path: "src/grammar.ts",
+        checkout: "c2",
+        checkoutName: "laptop:/home/ann/tandem",
+        session: "agent-fern",
+        task: null,
+        expires: NOW + 3_600_000,
+        mine: false,
+      },
+    ],
+    unknown: {
+      since: NOW - 300_000,
+      error: "fatal: unable to access 'https://git.example/r.git/': Could not resolve host",
+      fix: "origin cannot be reached: check that `git fetch origin` works here (URL, network, credentials).",
+    },
+    ...over,
+  };
+}

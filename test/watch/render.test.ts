@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { BoardModel } from "../../src/watch/model.js";
 import { EMPTY_HINT, renderBoard } from "../../src/watch/render.js";
-import { busyBoard, event, NOW, session, stripAnsi, widthOf } from "./board.js";
+import { busyBoard, event, NOW, remoteView, session, stripAnsi, widthOf } from "./board.js";
 
 const empty: BoardModel = {
   root: "/repo",
@@ -27,7 +27,9 @@ describe("renderBoard fits the terminal", () => {
   const models = {
     busy: busyBoard(),
     empty,
+    remote: busyBoard({ elsewhere: remoteView() }),
     crowded: busyBoard({
+      elsewhere: remoteView(),
       sessions: Array.from({ length: 40 }, (_, i) => session({ name: `agent-${i}`, task: "x".repeat(300) })),
       events: Array.from({ length: 50 }, (_, i) => event(i + 1)),
     }),
@@ -137,5 +139,52 @@ describe("renderBoard content", () => {
     expect(lines.find((l) => l.startsWith("agent-wren"))).toContain("evil?]0;pwned? title next");
     for (const l of lines) expect(widthOf(l)).toBeLessThanOrEqual(70);
     expect(widthOf(lines.find((l) => l.startsWith("agent-cjk"))!)).toBeGreaterThanOrEqual(68);
+  });
+
+  it("shows other checkouts' sessions and leases, marked by their machine, and since when presence is unknown", () => {
+    const lines = renderBoard(busyBoard({ elsewhere: remoteView() }), {
+      width: 140,
+      height: 60,
+      color: false,
+    });
+    const text = lines.join("\n");
+    expect(text).toMatch(/-- ELSEWHERE 1 remote session, 1 lease, unknown since \d\d:\d\d:\d\d -/);
+    expect(text).toMatch(/MACHINE +WHO +BRANCH +PATHS +TASK +SEEN/);
+    expect(text).toMatch(
+      /buildbox:\/srv\/tandem +agent-lark +feature\/lexer +src\/lexer\.ts src\/token\.ts +split the lexer +2m/,
+    );
+    expect(text).toMatch(
+      /laptop:\/home\/ann\/tandem +agent-fern +- +src\/grammar\.ts +- +until \d\d:\d\d:\d\d/,
+    );
+    expect(text).toMatch(/remote presence unknown since .* \(5m ago\): fatal: unable to access/);
+    expect(text).toMatch(/fix: origin cannot be reached/);
+    // Between the claims and the sub-agents: who holds what, here and elsewhere, side by side.
+    expect(text.indexOf("-- CLAIMS")).toBeLessThan(text.indexOf("-- ELSEWHERE"));
+    expect(text.indexOf("-- ELSEWHERE")).toBeLessThan(text.indexOf("-- SUB-AGENTS"));
+    // A narrow board still says where each remote row runs.
+    const narrow = renderBoard(busyBoard({ elsewhere: remoteView() }), {
+      width: 44,
+      height: 60,
+      color: false,
+    });
+    expect(narrow.find((l) => l.includes("agent-lark"))).toMatch(/srv\/tandem +agent-lark/);
+  });
+
+  it("has no ELSEWHERE section without a remote or with sharing off, and no unknown line when synced", () => {
+    for (const state of ["no-remote", "off"] as const) {
+      const text = renderBoard(busyBoard({ elsewhere: remoteView({ state }) }), {
+        width: 100,
+        height: 40,
+        color: false,
+      });
+      expect(text.join("\n")).not.toContain("ELSEWHERE");
+    }
+    const synced = renderBoard(busyBoard({ elsewhere: remoteView({ state: "ok", unknown: null }) }), {
+      width: 100,
+      height: 40,
+      color: false,
+    }).join("\n");
+    expect(synced).toContain("-- ELSEWHERE 1 remote session, 1 lease -");
+    expect(synced).not.toContain("unknown");
   });
 });

@@ -3,6 +3,7 @@ import { checkAgentShell } from "../../doctor/agent-shell-check.js";
 import { configFindings } from "../../doctor/config-checks.js";
 import { historyFindings } from "../../doctor/history-checks.js";
 import { DEFAULT_SINCE_MS, hookErrorFinding, parseSince } from "../../doctor/hook-errors.js";
+import { checkRemote } from "../../doctor/remote-check.js";
 import { checkStore, type Finding, type StoreReport } from "../../doctor/store-checks.js";
 import { nodeFinding, staleSessionFindings } from "../../doctor/system-checks.js";
 import { checkWiring } from "../../doctor/wiring-checks.js";
@@ -90,6 +91,7 @@ export function doctorCommand(io: Io): Command {
         ...checkAgentShell(project.resolved.root, project.stateDir, io.env),
         ...staleSessionFindings(project.stateDir, project.loaded.config.freshnessSeconds),
         ...historyFindings(project.stateDir, now),
+        ...checkRemote(project.stateDir, project.loaded.config, now),
       ];
       if (store.hookErrors) other.push(hookErrorFinding(store.hookErrors, since));
       io.out(

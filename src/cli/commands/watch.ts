@@ -84,6 +84,7 @@ Examples:
         root: project.resolved.root,
         freshnessSeconds: project.loaded.config.freshnessSeconds,
         events: opts.events,
+        remote: { stateDir: project.stateDir, config: project.loaded.config },
       };
       const once = opts.once === true || !io.isTty;
       // A snapshot only reads; the live board creates the store, as `events --follow` does, to wait for events.

@@ -1,0 +1,19 @@
+import { elsewhereLines } from "../core/remote/elsewhere.js";
+import { leaseLine, type RemoteView, showsElsewhere, unknownLine } from "../core/remote/remote-view.js";
+
+/**
+ * The overview's "Elsewhere" section: other checkouts' live sessions and the live leases from
+ * the last sync, and, when that sync failed or is old, since when presence is unknown and the fix.
+ */
+export function elsewhereSection(v: RemoteView | null, now: number): string[] {
+  if (!showsElsewhere(v)) return [];
+  const through = v.remote ? ` through ${v.remote}` : "";
+  const lines = ["", `Elsewhere (other checkouts${through}, as of the last sync):`];
+  const sessions = elsewhereLines(v.sessions, [], "", now);
+  for (const l of sessions) lines.push(`  ${l}`);
+  for (const l of v.leases) lines.push(`  - ${leaseLine(l)}`);
+  if (sessions.length === 0 && v.leases.length === 0 && v.state !== "never")
+    lines.push(`  No live sessions or leases (${v.checkouts} other checkout(s) publish presence).`);
+  if (v.unknown) lines.push(`  ✗ ${unknownLine(v.unknown, now)}`, `      fix: ${v.unknown.fix}`);
+  return lines;
+}
