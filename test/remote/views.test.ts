@@ -7,6 +7,8 @@ import { bareWorld } from "./remote-world.js";
 
 // A person's shell (no session to show): `tandem status` gives the overview.
 const PLAIN = {
+  // What these views show is on by default; the test setup turns hooks' background rounds off.
+  TANDEM_REMOTE: "1",
   TANDEM_SERVER: "0",
   TANDEM_SESSION: undefined,
   CLAUDE_CODE_SESSION_ID: undefined,
