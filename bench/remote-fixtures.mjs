@@ -81,6 +81,16 @@ export function writePresenceRefs(bare, n, base, now) {
   execFileSync("git", ["fast-import", "--quiet", "--force"], { cwd: bare, input: parts.join("") });
 }
 
+/** Deletes every presence ref in the bare remote. */
+export function clearPresence(bare) {
+  const refs = git(bare, "for-each-ref", "--format=%(refname)", "refs/tandem/presence/").split("\n");
+  const input = refs
+    .filter(Boolean)
+    .map((r) => `delete ${r}\n`)
+    .join("");
+  execFileSync("git", ["update-ref", "--stdin"], { cwd: bare, input });
+}
+
 /**
  * Counts the bytes each way between `repo` and its remote while `run` runs: upload-pack and
  * receive-pack go through a `tee` on each side (remote.origin.uploadpack / receivepack), so every

@@ -2,10 +2,17 @@
 // one sync round against one `git fetch` with 1, 10 and 200 checkouts' presence on the remote, and
 // `tandem conflicts` over 200 checkouts against `git status`. Fixtures in bench/remote-fixtures.mjs.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compare, pairedRatio, spreadTable } from "./lib.mjs";
-import { cloneOf, countBytes, gitTimes, remoteFixture, writePresenceRefs } from "./remote-fixtures.mjs";
+import {
+  clearPresence,
+  cloneOf,
+  countBytes,
+  gitTimes,
+  remoteFixture,
+  writePresenceRefs,
+} from "./remote-fixtures.mjs";
 
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 const fmt = (x) => `${x.toFixed(2)}×`;
@@ -43,7 +50,17 @@ function hookCases(bin, fx, rounds) {
   let n = 0;
   let started = 0;
   let onCalls = 0;
-  const hook = (name, remote) => {
+  let pending = false;
+  // Before every measured call: if the last call had sync on, count the round it started (the hook
+  // marks the start before spawning it) and wait for that round to end.
+  const settleLast = () => {
+    if (pending && existsSync(mark)) started++;
+    settle(stateDir, pending);
+    pending = false;
+  };
+  // spawn: the call finds no recent round and starts one; false: a round started just now (the
+  // debounce mark is fresh), so the call only reads the remote tables and starts nothing.
+  const hook = (name, remote, spawn = true) => {
     const c = {
       name,
       cmd: process.execPath,
@@ -51,10 +68,13 @@ function hookCases(bin, fx, rounds) {
       cwd: repo,
       env: { ...fx.env, TANDEM_REMOTE: remote },
       before() {
-        settle(stateDir, remote === "1" && onCalls > 0);
-        if (remote === "1" && onCalls > 0 && existsSync(mark)) started++;
-        rmSync(mark, { force: true }); // so every call with sync on starts a round, not only one per 3 s
-        if (remote === "1") onCalls++;
+        settleLast();
+        if (remote === "1" && spawn) {
+          rmSync(mark, { force: true }); // so every call starts a round, not only one per 3 s
+          onCalls++;
+          pending = true;
+        }
+        if (remote === "1" && !spawn) writeFileSync(mark, ""); // dated now: "a round just started"
         const file = join(repo, `w${n++}.txt`);
         c.input = JSON.stringify({
           session_id: `bench-remote-${remote}`,
@@ -70,29 +90,30 @@ function hookCases(bin, fx, rounds) {
   };
   const on = hook("pre-tool-use, Write of a new file, TANDEM_REMOTE=1", "1");
   const off = hook("pre-tool-use, Write of a new file, TANDEM_REMOTE=0", "0");
+  const quiet = hook("pre-tool-use, Write of a new file, TANDEM_REMOTE=1, round debounced", "1", false);
   const base = {
     name: "node -e 0",
     cmd: process.execPath,
     args: ["-e", "0"],
     cwd: repo,
     env: fx.env,
-    before: () => settle(stateDir, false),
+    before: settleLast,
   };
   // Warm-up: the store created and migrated, one round run, before anything is timed.
   for (const c of [off, on]) {
     c.before();
     execFileSync(c.cmd, c.args, { cwd: repo, env: c.env, input: c.input });
   }
-  settle(stateDir, true);
-  onCalls = 0;
-  const result = compare(base, [on, off], rounds);
-  settle(stateDir, true);
-  if (existsSync(mark)) started++;
+  settleLast();
+  [started, onCalls] = [0, 0];
+  const result = compare(base, [on, off, quiet], rounds);
+  settleLast();
   return { result, started, onCalls };
 }
 
 /** 2. One `tandem sync --json` against one `git fetch` with nothing new, `n` checkouts on the remote. */
 function syncCases(bin, fx, n, rounds) {
+  clearPresence(fx.bare); // earlier clones' own presence: exactly n other checkouts on the remote
   writePresenceRefs(fx.bare, n, fx.base, Date.now());
   const repo = cloneOf(fx, `sync-${n}`);
   const sync = (env = fx.env) =>
@@ -110,16 +131,27 @@ function syncCases(bin, fx, n, rounds) {
   const plain = countBytes(repo, fetch);
   const where = gitTimes(fx.work, fx.env, sync);
   const cases = [
-    { name: `tandem sync --json, ${n} on the remote, nothing new`, cmd: process.execPath, args: [bin, "sync", "--json"] },
+    {
+      name: `tandem sync --json, ${n} on the remote, nothing new`,
+      cmd: process.execPath,
+      args: [bin, "sync", "--json"],
+    },
     {
       name: `tandem sync --json, ${n} on the remote, all ${n} published again`,
       cmd: process.execPath,
       args: [bin, "sync", "--json"],
       before: () => writePresenceRefs(fx.bare, n, fx.base, Date.now()),
     },
+    { name: "node -e 0", cmd: process.execPath, args: ["-e", "0"] },
   ].map((c) => ({ cwd: repo, env: fx.env, ...c }));
   const result = compare(
-    { name: "git fetch origin (nothing new)", cmd: "git", args: ["fetch", "-q", "origin"], cwd: repo, env: fx.env },
+    {
+      name: "git fetch origin (nothing new)",
+      cmd: "git",
+      args: ["fetch", "-q", "origin"],
+      cwd: repo,
+      env: fx.env,
+    },
     cases,
     rounds,
   );
@@ -152,14 +184,14 @@ const gitTotal = (where) => [...where.values()].reduce((s, w) => s + w.ms, 0);
 
 /** Runs every remote case and returns a markdown section for bench/RESULTS.md. */
 export function remoteBench(bin, rounds) {
-  const hookRounds = Math.min(rounds, 30);
-  const syncRounds = Math.min(rounds, 8);
+  const hookRounds = Math.min(rounds, 20);
+  const syncRounds = Math.min(rounds, 6);
   const fx = remoteFixture();
   try {
     const hooks = hookCases(bin, fx, hookRounds);
     const syncs = [1, 10, 200].map((n) => syncCases(bin, fx, n, syncRounds));
-    const conflicts = conflictCases(bin, fx, syncs[2].repo, Math.min(rounds, 15));
-    const [on, off] = hooks.result.cases;
+    const conflicts = conflictCases(bin, fx, syncs[2].repo, Math.min(rounds, 10));
+    const [on, off, quiet] = hooks.result.cases;
     const [nodeZero, conflict] = conflicts.result.cases;
     return [
       "## Presence over the git remote (issue 17)",
@@ -175,20 +207,21 @@ export function remoteBench(bin, rounds) {
       "every call, so a claim is taken each time, in a clone whose origin is the bare remote. With `TANDEM_REMOTE=1`",
       "each call starts a forced background round (`tandem sync --background`, detached): the bench removes the",
       "debounce mark before every call, and before every measured call waits for the previous round to end",
-      `(killing it after 10 s), so no round runs during a measurement. ${hookRounds} rounds, each alternating the`,
-      `three cases; ${hooks.started} of the ${hooks.onCalls} calls with sync on were seen to start a round.`,
+      `(killing it after 10 s), so no round runs during a measurement. ${hookRounds} rounds, each alternating all the`,
+      `cases; ${hooks.started} of the ${hooks.onCalls} calls with sync on were seen to start a round.`,
       "",
       spreadTable(hooks.result),
       "",
       `- sync on / sync off: ratio of the medians **${fmt(on.median / off.median)}**, median of the per-round ratios ${fmt(pairedRatio(on, off))} (target: no difference beyond noise)`,
       `- p95 on / off: ${fmt(on.p95 / off.p95)}`,
+      `- sync on but the round debounced (no process started) / sync off: ${fmt(quiet.median / off.median)}, per round ${fmt(pairedRatio(quiet, off))}`,
       "",
       "### One sync round",
       "",
       "`node dist/tandem.cjs sync --json` in a clone against one `git fetch -q origin` of the same remote with",
-      `nothing new (the baseline), alternating, ${syncRounds} rounds per size. \"nothing new\": no document changed`,
+      `nothing new (the baseline), alternating, ${syncRounds} rounds per size. "nothing new": no document changed`,
       "since the last round (ours is not published again either, it is younger than the 30 s interval);",
-      "\"all published again\": before each of those rounds, untimed, every other checkout's ref is rewritten",
+      '"all published again": before each of those rounds, untimed, every other checkout\'s ref is rewritten',
       "with a new document, so the round fetches all of them.",
       "",
       ...syncs.flatMap((s) => [spreadTable(s.result), ""]),
@@ -219,15 +252,28 @@ export function remoteBench(bin, rounds) {
       "",
       `(The first round saw ${syncs.map((s) => s.seen).join(", ")} other checkouts.)`,
       "",
+      "Where a round's time goes (nothing new): of the median round, `node -e 0` measured in the same rounds is",
+      "Node's own start-up, the git processes' time is the sum of each git process's own wall time from",
+      "`GIT_TRACE2_EVENT` in one traced round, and the rest is loading the CLI bundle, opening the store,",
+      "building our document and Node starting those git processes one after another (`spawnSync`).",
+      "",
+      "| checkouts | round ms | node -e 0 ms | git processes ms | the rest ms |",
+      "|---:|---:|---:|---:|---:|",
+      ...syncs.map((s) => {
+        const [round, , nodeZero] = s.result.cases;
+        const g = gitTotal(s.where);
+        return `| ${s.n} | ${round.median.toFixed(0)} | ${nodeZero.median.toFixed(0)} | ${g.toFixed(0)} | ${(round.median - nodeZero.median - g).toFixed(0)} |`;
+      }),
+      "",
       "### Conflict forecast over 200 checkouts",
       "",
       `\`node dist/tandem.cjs conflicts --json --no-fetch\` in the clone that fetched 200 checkouts' presence (${conflicts.overlaps}`,
-      `paths changed in more than one place), against \`git status --porcelain\` there, ${Math.min(rounds, 15)} rounds.`,
+      `paths changed in more than one place), against \`git status --porcelain\` there, ${Math.min(rounds, 10)} rounds.`,
       "",
       spreadTable(conflicts.result),
       "",
       `- conflicts / git status: **${fmt(conflict.ratio)}**; conflicts / \`node -e 0\`: ${fmt(conflict.median / nodeZero.median)}`,
-      `- git processes' time in one run: ${gitTotal(conflicts.where).toFixed(0)} ms (${gitLine(conflicts.where)})`,
+      `- git processes' time in one run: ${gitTotal(conflicts.where).toFixed(0)} ms (${gitLine(conflicts.where)}); above \`node -e 0\` and git, ${(conflict.median - nodeZero.median - gitTotal(conflicts.where)).toFixed(0)} ms is loading the CLI, opening the store, parsing 200 documents and finding the overlaps`,
       "",
     ].join("\n");
   } finally {
