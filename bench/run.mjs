@@ -10,12 +10,13 @@ import { endTurnBench } from "./end-turn.mjs";
 import { historyBench } from "./history.mjs";
 import { benchHooks } from "./hooks.mjs";
 import { compare, table } from "./lib.mjs";
+import { remoteBench } from "./remote.mjs";
 import { safetyBench, takeoverBench } from "./safety.mjs";
 import { serverBench } from "./server.mjs";
 import { subagentBench } from "./subagents.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-// BENCH_ONLY=startup,hooks,safety,end-turn,server,subagents,history runs some sections and only prints
+// BENCH_ONLY=startup,hooks,safety,end-turn,server,subagents,history,remote runs some sections and only prints
 // them: RESULTS.md is written by a full run alone.
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (section) => only === null || only.has(section);
@@ -78,6 +79,8 @@ const report = [
   wanted("subagents") ? subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 5) }) : "",
   // Generating the year takes about half a minute; each round runs every command on both stores.
   wanted("history") ? historyBench(bin, Math.min(ROUNDS, 15)) : "",
+  // Presence over the git remote (issue 17): about a minute and a half.
+  wanted("remote") ? remoteBench(bin, ROUNDS) : "",
   ...(only === null ? READING : []),
 ].join("\n");
 if (only === null) writeFileSync(resultsFile, report);
