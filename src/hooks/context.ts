@@ -25,6 +25,11 @@ export interface HookRequest {
   store?: StoreAccess;
   /** A thin-client request, claimed by every write so it is never applied twice (docs/server.md §4). */
   request?: { id: string; owner: RequestOwner } | null;
+  /**
+   * Work that must not delay the answer (starting a background sync): run after the answer is
+   * written. Without it, the work runs at once.
+   */
+  later?: (task: () => void) => void;
 }
 
 export interface HookCtx {

@@ -14,11 +14,20 @@ function readStdin(): string {
 export async function runHookProcess(argv: string[]): Promise<number> {
   const [kind, ...rest] = argv;
   const env = process.env;
-  const req = { args: rest, env, cwd: process.cwd(), pid: callerPid(env), request: fallbackRequest(env) };
+  const after: (() => void)[] = [];
+  const req = {
+    args: rest,
+    env,
+    cwd: process.cwd(),
+    pid: callerPid(env),
+    request: fallbackRequest(env),
+    later: (task: () => void) => void after.push(task),
+  };
   const result: HookResult =
     kind === "git-hook" ? await handleGitHook(req) : await handleHook({ ...req, stdin: readStdin() });
   if (result.stdout) process.stdout.write(result.stdout);
   if (result.stderr) process.stderr.write(result.stderr);
+  for (const task of after) task();
   startServerOnDemand(env, req.cwd);
   return result.exitCode;
 }

@@ -1,16 +1,23 @@
 import { errorMessage } from "../errors.js";
 import { startBackgroundSync } from "../remote/background.js";
 import { bundledEntry } from "../resident/on-demand.js";
-import { appendOne } from "../store/ledger.js";
+import { logFailure } from "../store/failure-log.js";
 import type { HookCtx } from "./context.js";
 
 /**
  * Keeps this checkout's presence on the remote current (docs/decisions/0014): `force` when a
  * claim was taken or a session started or ended, else at most every `remote.intervalSeconds`. A
- * detached round does the network work; the hook never waits on it and never fails for it.
+ * detached round does the network work; the hook never waits on it and never fails for it, and
+ * starts it after its answer is written when the caller allows (`req.later`).
  */
 export function syncSoon(ctx: HookCtx, force: boolean): void {
   if (!ctx.config.remoteEnabled || !ctx.root.repo) return;
+  const start = () => startRound(ctx, force);
+  if (ctx.req.later) ctx.req.later(start);
+  else start();
+}
+
+function startRound(ctx: HookCtx, force: boolean): void {
   try {
     startBackgroundSync({
       entry: bundledEntry(),
@@ -24,15 +31,14 @@ export function syncSoon(ctx: HookCtx, force: boolean): void {
       force,
     });
   } catch (err) {
-    appendOne(ctx.db, {
-      kind: "hook.error",
-      session: null,
-      data: {
-        client: ctx.client.name,
-        event: ctx.input.event,
-        message: `starting a remote sync: ${errorMessage(err)}`,
-        failed: "open",
-      },
+    // The answer may be sent and the store connection returned: the log beside the store.
+    logFailure(ctx.stateDir, {
+      ts: new Date().toISOString(),
+      source: `hook ${ctx.client.name} ${ctx.input.event}`,
+      session: ctx.input.sessionId,
+      failed: "open",
+      problem: "error",
+      message: `starting a remote sync: ${errorMessage(err)}`,
     });
   }
 }

@@ -12,6 +12,8 @@ import { crashPoint } from "../testing/crash.js";
 export interface Served {
   status: number;
   body: string;
+  /** Work to do once the answer is sent (starting a background sync). */
+  after?: (() => void)[];
 }
 
 export interface ServerScope {
@@ -45,9 +47,11 @@ async function hook(req: ThinRequest, args: string[], scope: ServerScope): Promi
   if (!id) return decline(421, "the caller's process cannot be seen");
   const call = { args, env: req.env, cwd: req.cwd, pid: req.pid, stdin: req.stdin };
   if (locateHook(call)?.stateDir !== scope.stateDir) return decline(421, "another repository");
-  const result = await handleHook({ ...call, store: scope.store, request: { id, owner: "server" } });
+  const after: (() => void)[] = [];
+  const later = (task: () => void) => void after.push(task);
+  const result = await handleHook({ ...call, store: scope.store, request: { id, owner: "server" }, later });
   crashPoint("serve:before-reply", req.env);
-  return { status: 200, body: renderAnswer(result) };
+  return { status: 200, body: renderAnswer(result), after };
 }
 
 async function cli(req: ThinRequest, scope: ServerScope): Promise<Served> {

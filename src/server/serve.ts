@@ -7,7 +7,7 @@ import { processAlive, procInfo } from "../sessions/proc.js";
 import { dbFile, openDb } from "../store/db.js";
 import { pruneRequests } from "../store/requests.js";
 import { registerServer, type ServerRow, unregisterServer } from "../store/server-row.js";
-import { dispatch, type ServerScope } from "./dispatch.js";
+import { dispatch, type Served, type ServerScope } from "./dispatch.js";
 import { StorePool } from "./pool.js";
 
 export interface ServeOptions {
@@ -54,12 +54,16 @@ export async function serve(opts: ServeOptions): Promise<number> {
     lastRequest = Date.now();
     inFlight++;
     readBody(req)
-      .then((body) => (stopping ? { status: 409, body: "stopping\n" } : dispatch(body, scope)))
-      .catch((err: unknown) => ({ status: 500, body: `${errorMessage(err)}\n` }))
+      .then((body): Served | Promise<Served> =>
+        stopping ? { status: 409, body: "stopping\n" } : dispatch(body, scope),
+      )
+      .catch((err: unknown): Served => ({ status: 500, body: `${errorMessage(err)}\n` }))
       .then((answer) => {
         if (answer.status === 409 && !stopping) stop("a client of another build asked");
         res.writeHead(answer.status, { "content-type": "text/plain; charset=utf-8", connection: "close" });
-        res.end(answer.body);
+        res.end(answer.body, () => {
+          for (const task of answer.after ?? []) task();
+        });
       })
       .finally(() => {
         inFlight--;
