@@ -3,7 +3,7 @@
 // `tandem conflicts` over 200 checkouts against `git status`. Fixtures in bench/remote-fixtures.mjs.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { compare, pairedRatio, spreadTable } from "./lib.mjs";
 import {
   clearPresence,
@@ -13,6 +13,7 @@ import {
   remoteFixture,
   writePresenceRefs,
 } from "./remote-fixtures.mjs";
+import { startServer, stopServer } from "./server-fixtures.mjs";
 
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 const fmt = (x) => `${x.toFixed(2)}×`;
@@ -42,9 +43,13 @@ function settle(stateDir, expectRound) {
   if (pid && alive(pid)) process.kill(pid, "SIGKILL");
 }
 
-/** 1. A one-file Write pre-tool-use (a new file every call) with TANDEM_REMOTE=1 against =0. */
-function hookCases(bin, fx, rounds) {
-  const repo = cloneOf(fx, "hooks");
+/**
+ * 1. A one-file Write pre-tool-use (a new file every call) with TANDEM_REMOTE=1 against =0: through
+ * the Node path (`node dist/tandem.cjs`), or through the wired thin client with a server up, which
+ * starts the round after it replied.
+ */
+function hookCases(bin, fx, rounds, via = "node") {
+  const repo = cloneOf(fx, `hooks-${via}`);
   const stateDir = join(repo, ".git", "tandem");
   const mark = join(stateDir, "sync.mark");
   let n = 0;
@@ -63,8 +68,11 @@ function hookCases(bin, fx, rounds) {
   const hook = (name, remote, spawn = true) => {
     const c = {
       name,
-      cmd: process.execPath,
-      args: [bin, "hook", "claude-code", "pre-tool-use"],
+      cmd: via === "node" ? process.execPath : thinOf(bin),
+      args:
+        via === "node"
+          ? [bin, "hook", "claude-code", "pre-tool-use"]
+          : ["hook", "claude-code", "pre-tool-use"],
       cwd: repo,
       env: { ...fx.env, TANDEM_REMOTE: remote },
       before() {
@@ -102,14 +110,26 @@ function hookCases(bin, fx, rounds) {
   // Warm-up: the store created and migrated, one round run, before anything is timed.
   for (const c of [off, on]) {
     c.before();
-    execFileSync(c.cmd, c.args, { cwd: repo, env: c.env, input: c.input });
+    execFileSync(process.execPath, [bin, "hook", "claude-code", "pre-tool-use"], {
+      cwd: repo,
+      env: c.env,
+      input: c.input,
+    });
   }
   settleLast();
-  [started, onCalls] = [0, 0];
-  const result = compare(base, [on, off, quiet], rounds);
-  settleLast();
-  return { result, started, onCalls };
+  const server = via === "server" ? startServer(bin, repo, fx.env) : null;
+  try {
+    [started, onCalls] = [0, 0];
+    const result = compare(base, [on, off, quiet], rounds);
+    settleLast();
+    return { result, started, onCalls };
+  } finally {
+    if (server) stopServer(server);
+  }
 }
+
+/** The thin client beside the bundle (dist/tandem). */
+const thinOf = (bin) => join(dirname(bin), "tandem");
 
 /** 2. One `tandem sync --json` against one `git fetch` with nothing new, `n` checkouts on the remote. */
 function syncCases(bin, fx, n, rounds) {
@@ -189,6 +209,7 @@ export function remoteBench(bin, rounds) {
   const fx = remoteFixture();
   try {
     const hooks = hookCases(bin, fx, hookRounds);
+    const served = hookCases(bin, fx, hookRounds, "server");
     const syncs = [1, 10, 200].map((n) => syncCases(bin, fx, n, syncRounds));
     const conflicts = conflictCases(bin, fx, syncs[2].repo, Math.min(rounds, 10));
     const [on, off, quiet] = hooks.result.cases;
@@ -215,6 +236,14 @@ export function remoteBench(bin, rounds) {
       `- sync on / sync off: ratio of the medians **${fmt(on.median / off.median)}**, median of the per-round ratios ${fmt(pairedRatio(on, off))} (target: no difference beyond noise)`,
       `- p95 on / off: ${fmt(on.p95 / off.p95)}`,
       `- sync on but the round debounced (no process started) / sync off: ${fmt(quiet.median / off.median)}, per round ${fmt(pairedRatio(quiet, off))}`,
+      "",
+      "The same through the wired command, `dist/tandem hook …` with a `tandem serve` up (the default): the",
+      "server starts the round after it has replied, so the hook does not wait for the spawn.",
+      `${served.started} of the ${served.onCalls} calls with sync on were seen to start a round.`,
+      "",
+      spreadTable(served.result),
+      "",
+      `- sync on / sync off through the server: ratio of the medians **${fmt(served.result.cases[0].median / served.result.cases[1].median)}**, median of the per-round ratios ${fmt(pairedRatio(served.result.cases[0], served.result.cases[1]))} (target: no difference beyond noise)`,
       "",
       "### One sync round",
       "",

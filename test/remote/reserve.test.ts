@@ -6,6 +6,7 @@ import { type Lease, leasesText } from "../../src/core/remote/leases.js";
 import { writeDocCommit } from "../../src/remote/objects.js";
 import { type RunResult, TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
+import { startDaemon } from "./remote-world.js";
 
 /** A bare remote with one commit on main, and `n` clones of it. */
 function clones(n: number): { base: string; remote: string; dirs: string[] } {
@@ -14,12 +15,30 @@ function clones(n: number): { base: string; remote: string; dirs: string[] } {
   g(base, "init", "-q", "--bare", "-b", "main", remote);
   const seed = initRepo(join(base, "seed"));
   g(seed, "push", "-q", `file://${remote}`, "main");
+  const from = `file://${remote}`;
   const dirs = Array.from({ length: n }, (_, i) => {
     const dir = join(base, `c${i}`);
-    g(base, "clone", "-q", `file://${remote}`, dir);
+    g(base, "clone", "-q", from, dir);
     return dir;
   });
   return { base, remote, dirs };
+}
+
+/** Runs 8 clones' `tandem reserve src/x.ts` at once; checks exactly one won and every loser was told who. */
+async function race(dirs: string[]): Promise<void> {
+  const results = await Promise.all(dirs.map((d) => tandemAsync(["reserve", "src/x.ts", "--json"], d)));
+  const outs = results.map((r) => ({ code: r.code, stderr: r.stderr, ...JSON.parse(r.stdout || "{}") }));
+  const winners = outs.filter((o) => o.code === 0);
+  expect(winners, JSON.stringify(outs)).toHaveLength(1);
+  expect(winners[0].reserved).toEqual(["src/x.ts"]);
+  const winner = dirs[outs.indexOf(winners[0])];
+  for (const o of outs.filter((x) => x.code !== 0)) {
+    expect(o.code, o.stderr).toBe(1);
+    expect(o.reserved).toEqual([]);
+    expect(o.lost).toHaveLength(1);
+    expect(o.lost[0].path).toBe("src/x.ts");
+    expect(o.lost[0].holder.checkoutName).toMatch(new RegExp(`:${winner}$`));
+  }
 }
 
 /** The built binary as a separate process, without waiting: racing machines. */
@@ -56,21 +75,20 @@ const lease = (path: string, expires: number): Lease => ({
 
 describe("tandem reserve across clones of one remote", () => {
   it("gives a path to exactly one of 8 clones racing for it and tells every loser who holds it", async () => {
-    const { dirs } = clones(8);
-    const results = await Promise.all(dirs.map((d) => tandemAsync(["reserve", "src/x.ts", "--json"], d)));
-    const outs = results.map((r) => ({ code: r.code, stderr: r.stderr, ...JSON.parse(r.stdout || "{}") }));
-    const winners = outs.filter((o) => o.code === 0);
-    expect(winners, JSON.stringify(outs)).toHaveLength(1);
-    expect(winners[0].reserved).toEqual(["src/x.ts"]);
-    const winner = dirs[outs.indexOf(winners[0])];
-    for (const o of outs.filter((x) => x.code !== 0)) {
-      expect(o.code, o.stderr).toBe(1);
-      expect(o.reserved).toEqual([]);
-      expect(o.lost).toHaveLength(1);
-      expect(o.lost[0].path).toBe("src/x.ts");
-      expect(o.lost[0].holder.checkoutName).toMatch(new RegExp(`:${winner}$`));
-    }
+    await race(clones(8).dirs);
   }, 30_000);
+
+  it("does the same over the git protocol (git daemon on 127.0.0.1)", async () => {
+    const { base, dirs } = clones(8);
+    // Cloned over file://, then pointed at a daemon serving the same bare remote.
+    const daemon = await startDaemon(base);
+    try {
+      for (const d of dirs) g(d, "remote", "set-url", "origin", `${daemon.url}/remote.git`);
+      await race(dirs);
+    } finally {
+      daemon.stop();
+    }
+  }, 40_000);
 
   it("lets another clone reserve a path once its holder released it", () => {
     const [a, b] = clones(2).dirs as [string, string];

@@ -68,6 +68,11 @@ describe("other checkouts in status, watch and doctor", () => {
         /last sync with origin \d+s ago: 1 other checkout\(s\) seen, 1 live session\(s\) there, 1 lease\(s\)/,
       ),
     });
+    // Reservations are listed where claims are.
+    expect(run(b, "claims").stdout).toMatch(/^src\/y\.ts reserved by \S+\/a until \d{4}-/m);
+    expect(JSON.parse(run(b, "claims", "--json").stdout)).toEqual([
+      expect.objectContaining({ lease: true, path: "src/y.ts", mine: false }),
+    ]);
     // A sees its own lease as its own.
     expect(run(a, "status").stdout).toMatch(/- src\/y\.ts reserved by this checkout until/);
 

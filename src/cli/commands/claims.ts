@@ -1,6 +1,8 @@
 import { Command } from "commander";
 import { holderOf } from "../../claims/holders.js";
 import { formatAge } from "../../core/liveness.js";
+import { leaseLine } from "../../core/remote/remote-view.js";
+import { readRemoteView } from "../../remote/view-data.js";
 import { allClaims, sessionById } from "../../store/queries.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
 
@@ -23,7 +25,9 @@ interface ClaimView {
 
 export function claimsCommand(io: Io): Command {
   return new Command("claims")
-    .description("List active write claims (those of live sessions by default)")
+    .description(
+      "List active write claims (those of live sessions by default) and reservations held through the remote",
+    )
     .option("--all", "include claims of stale sessions (they no longer block anyone)")
     .option("--json", "print a JSON array")
     .addHelpText("after", "\nExample:\n  tandem claims --all --json\n")
@@ -48,15 +52,33 @@ export function claimsCommand(io: Io): Command {
           lastSeen: h.lastSeen,
         });
       }
+      // Reservations across machines block writes like claims (docs/decisions/0014): listed with them.
+      const { leases } = readRemoteView(db, {
+        stateDir: project.stateDir,
+        config: project.loaded.config,
+        now,
+      });
       db?.close();
       const shown = opts.all ? views : views.filter((v) => v.live);
-      if (opts.json) return io.out(`${JSON.stringify(shown, null, 2)}\n`);
-      if (shown.length === 0) return io.out("No active claims.\n");
+      if (opts.json) {
+        const leaseViews = leases.map((l) => ({
+          lease: true,
+          path: l.path,
+          holder: l.checkoutName,
+          mine: l.mine,
+          session: l.session,
+          task: l.task,
+          expires: l.expires,
+        }));
+        return io.out(`${JSON.stringify([...shown, ...leaseViews], null, 2)}\n`);
+      }
+      if (shown.length === 0 && leases.length === 0) return io.out("No active claims.\n");
       for (const v of shown) {
         const where = v.worktree === project.resolved.root ? v.path : `${v.worktree}/${v.path}`;
         io.out(
           `${where}  ${v.holder} (${v.client}${v.live ? "" : ", stale"}, seen ${formatAge(now - v.lastSeen)} ago)${v.task ? `  ${v.task}` : ""}\n`,
         );
       }
+      for (const l of leases) io.out(`${leaseLine(l)}\n`);
     });
 }
