@@ -1,15 +1,6 @@
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { stamp, stampTime } from "../store/stamp-file.js";
 
 /** When the last sync round started (its mtime) and which process runs one (its pid). */
 export const syncMark = (stateDir: string): string => join(stateDir, "sync.mark");
@@ -19,18 +10,11 @@ export const syncLockFile = (stateDir: string): string => join(stateDir, "sync.l
 const STALE_LOCK_MS = 10 * 60_000;
 
 export function lastSyncStart(stateDir: string): number | null {
-  return statSync(syncMark(stateDir), { throwIfNoEntry: false })?.mtimeMs ?? null;
+  return stampTime(syncMark(stateDir));
 }
 
 export function markSyncStart(stateDir: string, now: number): void {
-  const file = syncMark(stateDir);
-  const at = new Date(now);
-  try {
-    utimesSync(file, at, at);
-  } catch {
-    writeFileSync(file, "");
-    utimesSync(file, at, at);
-  }
+  stamp(syncMark(stateDir), now);
 }
 
 function alive(pid: number): boolean {

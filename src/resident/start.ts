@@ -1,4 +1,5 @@
-import { closeSync, openSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
+import { stamp, stampTime } from "../store/stamp-file.js";
 import { logFile, startedMark } from "./paths.js";
 
 /** Variables a server keeps from the process that starts it; the rest describe one agent's call. */
@@ -27,9 +28,9 @@ export function startServer(opts: {
   now: number;
 }): boolean {
   const mark = startedMark(opts.stateDir);
-  const last = statSync(mark, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const last = stampTime(mark) ?? 0;
   if (opts.now - last < RESTART_GAP_MS && opts.now >= last) return false;
-  writeFileSync(mark, `${opts.now}\n`);
+  stamp(mark, opts.now);
   const log = openSync(logFile(opts.stateDir), "a", 0o600);
   try {
     const { spawn } = process.getBuiltinModule("node:child_process");

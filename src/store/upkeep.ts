@@ -1,6 +1,7 @@
-import { statSync, utimesSync, writeFileSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { dbFile } from "./db.js";
+import { stamp, stampTime } from "./stamp-file.js";
 
 /** The file whose time says when background upkeep last started (beside the store). */
 export function upkeepStamp(stateDir: string): string {
@@ -8,23 +9,12 @@ export function upkeepStamp(stateDir: string): string {
 }
 
 export function lastUpkeep(stateDir: string): number | null {
-  try {
-    return statSync(upkeepStamp(stateDir)).mtimeMs;
-  } catch {
-    return null;
-  }
+  return stampTime(upkeepStamp(stateDir));
 }
 
 /** Records that upkeep starts now, before it is started, so concurrent session starts start one. */
 export function markUpkeep(stateDir: string, now = Date.now()): void {
-  const file = upkeepStamp(stateDir);
-  const at = new Date(now);
-  try {
-    utimesSync(file, at, at);
-  } catch {
-    writeFileSync(file, "");
-    utimesSync(file, at, at);
-  }
+  stamp(upkeepStamp(stateDir), now);
 }
 
 /** The store's bytes on disk: the file and its WAL. */

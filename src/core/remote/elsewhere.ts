@@ -1,5 +1,5 @@
 import { isExpired, type Lease } from "./leases.js";
-import type { PresenceDoc } from "./presence.js";
+import { type Freshness, liveRemoteSessions, type PresenceDoc } from "./presence.js";
 
 /** A live session of another checkout, as the views show it. */
 export interface ElsewhereSession {
@@ -17,27 +17,17 @@ export function elsewhereSessions(
   docs: readonly PresenceDoc[],
   self: string,
   now: number,
-  fresh: { sessionMs: number; documentMs: number },
+  fresh: Freshness,
 ): ElsewhereSession[] {
-  const out: ElsewhereSession[] = [];
-  for (const d of docs) {
-    if (d.checkout.id === self) continue;
-    const asOf = Math.min(d.published, now);
-    if (now - asOf > fresh.documentMs) continue;
-    for (const s of d.sessions) {
-      if (asOf - s.lastSeen > fresh.sessionMs) continue;
-      const paths = [...new Set([...s.claims, ...s.dirty])].sort();
-      out.push({
-        machine: d.checkout.name,
-        name: s.name,
-        client: s.client,
-        branch: s.branch ?? d.branch,
-        task: s.task,
-        paths,
-        asOf,
-      });
-    }
-  }
+  const out = liveRemoteSessions(docs, self, now, fresh).map(({ doc, session: s, asOf, branch }) => ({
+    machine: doc.checkout.name,
+    name: s.name,
+    client: s.client,
+    branch,
+    task: s.task,
+    paths: [...new Set([...s.claims, ...s.dirty])].sort(),
+    asOf,
+  }));
   return out.sort((a, b) => b.asOf - a.asOf || a.name.localeCompare(b.name));
 }
 

@@ -1,5 +1,4 @@
-import type { Freshness } from "./holders.js";
-import type { PresenceDoc } from "./presence.js";
+import { type Freshness, liveRemoteSessions, type PresenceDoc } from "./presence.js";
 
 /**
  * The conflict forecast of `tandem conflicts` (docs/decisions/0014): where work is going on in
@@ -39,23 +38,13 @@ export function remoteSides(
   now: number,
   fresh: Freshness,
 ): Side[] {
-  const out: Side[] = [];
-  for (const d of docs) {
-    if (d.checkout.id === ownCheckout) continue;
-    const published = Math.min(d.published, now);
-    if (now - published > fresh.documentMs) continue;
-    for (const s of d.sessions) {
-      if (published - s.lastSeen > fresh.sessionMs) continue;
-      out.push({
-        machine: d.checkout.name,
-        session: s.name,
-        branch: s.branch ?? d.branch,
-        task: s.task,
-        paths: [...s.claims, ...s.dirty],
-      });
-    }
-  }
-  return out;
+  return liveRemoteSessions(docs, ownCheckout, now, fresh).map(({ doc, session: s, branch }) => ({
+    machine: doc.checkout.name,
+    session: s.name,
+    branch,
+    task: s.task,
+    paths: [...s.claims, ...s.dirty],
+  }));
 }
 
 export interface MergeForecast {

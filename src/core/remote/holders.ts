@@ -1,5 +1,7 @@
 import { isExpired, type Lease, overlaps } from "./leases.js";
-import type { PresenceDoc } from "./presence.js";
+import { type Freshness, liveRemoteSessions, type PresenceDoc } from "./presence.js";
+
+export type { Freshness } from "./presence.js";
 
 /** Where this checkout stands, to tell which remote work will meet it. */
 export interface LocalSide {
@@ -21,13 +23,6 @@ export interface RemoteHolder {
   asOf: number;
 }
 
-export interface Freshness {
-  /** A remote session counts while seen this recently before its document was published. */
-  sessionMs: number;
-  /** A document older than this by the reader's clock is ignored. */
-  documentMs: number;
-}
-
 /** Whether work on branch `b` (with upstream `u`) will meet ours. */
 export function branchesMeet(local: LocalSide, b: string | null, u: string | null): boolean {
   if (!local.branch || !b) return false;
@@ -45,27 +40,12 @@ export function presenceHolders(
   fresh: Freshness,
 ): RemoteHolder[] {
   const out: RemoteHolder[] = [];
-  for (const d of docs) {
-    if (d.checkout.id === local.checkout) continue;
-    const published = Math.min(d.published, now); // a clock ahead of ours: as of now
-    if (now - published > fresh.documentMs) continue;
-    for (const s of d.sessions) {
-      if (published - s.lastSeen > fresh.sessionMs) continue;
-      const branch = s.branch ?? d.branch;
-      if (!branchesMeet(local, branch, d.upstream)) continue;
-      for (const path of paths) {
-        const why = s.claims.includes(path) ? "claim" : s.dirty.includes(path) ? "dirty" : null;
-        if (why)
-          out.push({
-            path,
-            why,
-            machine: d.checkout.name,
-            branch,
-            session: s.name,
-            task: s.task,
-            asOf: published,
-          });
-      }
+  for (const { doc, session: s, asOf, branch } of liveRemoteSessions(docs, local.checkout, now, fresh)) {
+    if (!branchesMeet(local, branch, doc.upstream)) continue;
+    for (const path of paths) {
+      const why = s.claims.includes(path) ? "claim" : s.dirty.includes(path) ? "dirty" : null;
+      if (why)
+        out.push({ path, why, machine: doc.checkout.name, branch, session: s.name, task: s.task, asOf });
     }
   }
   return out;

@@ -51,3 +51,42 @@ export function presenceText(d: PresenceDoc): string {
 export function presenceSubstance(d: PresenceDoc): string {
   return presenceText({ ...d, published: 0, sessions: d.sessions.map((s) => ({ ...s, lastSeen: 0 })) });
 }
+
+export interface Freshness {
+  /** A remote session counts while seen this recently before its document was published. */
+  sessionMs: number;
+  /** A document older than this by the reader's clock is ignored. */
+  documentMs: number;
+}
+
+export interface LiveRemoteSession {
+  doc: PresenceDoc;
+  session: PresenceSession;
+  /** When the information was true: the document's publication, or now for a clock ahead of ours. */
+  asOf: number;
+  branch: string | null;
+}
+
+/**
+ * The live sessions of other checkouts' documents (docs/decisions/0014): the one rule every view
+ * and the gate share. A document older than `documentMs` by our clock is ignored; a session counts
+ * while it was seen within `sessionMs` before its document's publication.
+ */
+export function liveRemoteSessions(
+  docs: readonly PresenceDoc[],
+  self: string | null,
+  now: number,
+  fresh: Freshness,
+): LiveRemoteSession[] {
+  const out: LiveRemoteSession[] = [];
+  for (const doc of docs) {
+    if (doc.checkout.id === self) continue;
+    const asOf = Math.min(doc.published, now);
+    if (now - asOf > fresh.documentMs) continue;
+    for (const session of doc.sessions) {
+      if (asOf - session.lastSeen > fresh.sessionMs) continue;
+      out.push({ doc, session, asOf, branch: session.branch ?? doc.branch });
+    }
+  }
+  return out;
+}
