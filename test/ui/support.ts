@@ -47,10 +47,14 @@ export interface Board {
 }
 
 /** `tandem ui` from the built binary, as a user starts it; resolves once it printed its URL. */
-export function startBoard(repo: string, args: string[] = []): Promise<Board> {
+export function startBoard(
+  repo: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Board> {
   const child = spawn(process.execPath, [TANDEM_BIN, "ui", ...args], {
     cwd: repo,
-    env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent/tandem-test-xdg" },
+    env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent/tandem-test-xdg", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

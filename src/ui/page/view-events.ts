@@ -20,6 +20,7 @@ export class EventsView {
   private total = 0;
   private pages = new Map<number, UiEvent[] | "loading">();
   private generation = 0;
+  private started = false;
   private readonly scroller = h("div", { class: "scroller", tabindex: 0, "aria-label": "event list" });
   private readonly spacer = h("div", { class: "spacer" });
   private readonly rows = h("div", { class: "rows" });
@@ -49,6 +50,7 @@ export class EventsView {
 
   /** Anchor at the newest event and drop everything fetched. */
   restart(): void {
+    this.started = true;
     this.anchor = this.board.state?.seq ?? 0;
     this.head = [];
     this.pages.clear();
@@ -135,6 +137,7 @@ export class EventsView {
 
   shown(): void {
     this.sessionOptions();
-    this.draw();
+    if (!this.started) this.restart();
+    else this.draw();
   }
 }

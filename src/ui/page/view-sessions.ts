@@ -17,6 +17,10 @@ export class SessionsView {
     else if (this.open && c.events.some((e) => e.session === this.open)) void this.load(this.open);
   }
 
+  shown(): void {
+    if (this.open) void this.load(this.open);
+  }
+
   private async load(id: string): Promise<void> {
     const page = await getJson<EventsPage>(`/api/events?session=${encodeURIComponent(id)}&limit=12`);
     if (this.open !== id) return;

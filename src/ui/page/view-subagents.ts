@@ -20,6 +20,10 @@ export class SubagentsView {
     if (this.chosen) void this.load(this.chosen);
   }
 
+  shown(): void {
+    if (this.chosen) void this.load(this.chosen);
+  }
+
   private choose(id: string): void {
     this.chosen = id;
     this.render();
