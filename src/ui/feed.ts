@@ -30,6 +30,7 @@ export class Feed {
   private parts: UiParts;
   private sent: Record<PartName, string>;
   private lastRead = 0;
+  private failure: string | null = null;
 
   constructor(
     private readonly db: Db,
@@ -45,7 +46,20 @@ export class Feed {
   }
 
   start(): void {
-    this.timer = setInterval(() => this.poll(), this.opts.pollMs);
+    this.timer = setInterval(() => this.guardedPoll(), this.opts.pollMs);
+  }
+
+  /** A failed read (a store locked past its timeout, replaced, damaged) is said once and retried. */
+  private guardedPoll(): void {
+    try {
+      this.poll();
+      this.failure = null;
+    } catch (err) {
+      const message = (err as Error).message;
+      if (message !== this.failure)
+        process.stderr.write(`tandem ui: reading the store failed (retrying): ${message}\n`);
+      this.failure = message;
+    }
   }
 
   stop(): void {

@@ -56,6 +56,11 @@ describe("tandem ui in Chromium", () => {
     expect(await alice.locator(".pill").textContent()).toBe("live");
     expect(await alice.textContent()).toMatch(/status ✗ task ✗ · no stop yet/);
     expect(page.url()).not.toContain("token=");
+    expect(await page.locator('nav button[data-view="claims"]').textContent()).toBe("2 Claims (2)");
+    // Enter on a row lists that session's recent events beneath it.
+    await alice.focus();
+    await page.keyboard.press("Enter");
+    await page.locator("tr.detail ul.recent li", { hasText: "claim.acquired" }).first().waitFor();
     await page.screenshot({ path: join(SHOTS, "sessions.png") });
   });
 

@@ -97,6 +97,7 @@ function onState(s: StateMessage): void {
   if (painted) return;
   root.textContent = s.root;
   painted = true;
+  labelTabs();
   show(current);
   if (current !== "events") events.restart();
   document.getElementById("app")?.removeAttribute("aria-busy");
@@ -129,7 +130,7 @@ function boot(): void {
     // Hidden tables redraw when shown; the event list keeps up always (it holds the live rows).
     views[current].update(c);
     if (current !== "events") events.update(c);
-    for (const [i, id] of ORDER.entries()) tabs[i]!.textContent = `${i + 1} ${TITLES[id]}${count(id)}`;
+    labelTabs();
   });
   const app = document.getElementById("app")!;
   replace(
@@ -140,6 +141,10 @@ function boot(): void {
   );
   document.addEventListener("keydown", onKey);
   connect();
+}
+
+function labelTabs(): void {
+  for (const [i, id] of ORDER.entries()) tabs[i]!.textContent = `${i + 1} ${TITLES[id]}${count(id)}`;
 }
 
 function count(id: ViewId): string {
