@@ -21,12 +21,12 @@ import type { Finding } from "./finding.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Every `command` string anywhere in a settings file (both nested and flat layouts). */
+/** Every command string anywhere in a settings file (`command`; `bash` in Copilot's native file). */
 function commandsIn(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) for (const v of value) commandsIn(v, out);
   else if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
-      if (k === "command" && typeof v === "string") out.push(v);
+      if ((k === "command" || k === "bash") && typeof v === "string") out.push(v);
       else commandsIn(v, out);
     }
   }

@@ -21,7 +21,7 @@ export function uiProcess(
   if (!agent || agent.command !== client.processName) return null;
   const args = commandLine(agent.pid);
   if (!args) return null;
-  if (!rule.daemonArgs.every((a) => args.includes(a))) return agent;
+  if (rule.daemonArgs.length === 0 || !rule.daemonArgs.every((a) => args.includes(a))) return agent;
   return cwd ? uiIn(cwd, client.processName, rule) : null;
 }
 
