@@ -17,6 +17,7 @@ import { readRecordedInit } from "../init/options.js";
 import { type FilePlan, planInit } from "../init/plan.js";
 import { driftLines } from "../init/report.js";
 import { readSnapshot } from "../init/snapshot.js";
+import { copilotTrustFinding } from "./copilot-trust-check.js";
 import type { Finding } from "./finding.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -194,6 +195,7 @@ export async function checkWiring(
       detail: `${expected.clients.join(", ")}${expected.gitHooks ? " and the git hooks" : ""} are wired and current`,
     });
   if (expected.clients.includes("codex")) findings.push(await trustFinding(root, env, trustDeps));
+  if (expected.clients.includes("copilot-cli")) findings.push(copilotTrustFinding(root, env));
   return findings;
 }
 
