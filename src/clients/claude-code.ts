@@ -40,7 +40,7 @@ export const claudeCode: ClientSpec = {
     // Cursor runs Claude's hook files with its own payloads; its own hooks handle those (docs/clients.md §4).
     if ("cursor_version" in payload)
       return { ok: false, skip: true, reason: "Cursor payload on a Claude Code hook" };
-    // Copilot CLI runs them too, with an ISO `timestamp` Claude Code never sends (docs/clients.md §6).
+    // Copilot CLI runs them too, with an ISO `timestamp` Claude Code never sends (docs/clients.md §12).
     if (typeof payload.timestamp === "string")
       return { ok: false, skip: true, reason: "Copilot CLI payload on a Claude Code hook" };
     const sessionId = str(payload, "session_id");

@@ -2,7 +2,7 @@ import { baseInput, fail, isObj, json, type Obj, SILENT, str } from "./payload.j
 import type { ClientSpec, HookKind, Rendered, ToolCall, Verdict, WiredEvent } from "./types.js";
 
 /**
- * GitHub Copilot CLI (docs/clients.md §6), wired in its native format (docs/decisions/0017): one
+ * GitHub Copilot CLI (docs/clients.md §12), wired in its native format (docs/decisions/0017): one
  * `.github/hooks/tandem.json` of `{version: 1, hooks: {event: [{type, bash, timeoutSec}]}}`. Native
  * entries have no matcher, so every tool call reaches the tool hooks and `parse` drops the ones that
  * cannot write. Copilot lets a timed-out hook pass, hence the generous timeouts on the gated events.

@@ -1,5 +1,5 @@
 /**
- * Whether Copilot CLI runs this repository's hooks (docs/clients.md §6): repository hooks load only
+ * Whether Copilot CLI runs this repository's hooks (docs/clients.md §12): repository hooks load only
  * in a folder the person trusted. Interactive `copilot` asks on its first start there; prompt mode
  * (`-p`) never asks and runs none unless trusted, `--trust-folder` is given or COPILOT_ALLOW_ALL is
  * exactly "true".

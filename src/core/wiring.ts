@@ -34,7 +34,7 @@ export const PROJECT_WIRING: readonly WiringRow[] = [
   { file: ".codex/rules", what: "Codex's command rules", dir: true },
   { file: CLIENTS.cursor.settingsFile, what: "Cursor's hooks" },
   { file: CLIENTS["copilot-cli"].settingsFile, what: "Copilot CLI's hooks" },
-  // `disableAllHooks` in either turns every Copilot hook off (docs/clients.md §6).
+  // `disableAllHooks` in either turns every Copilot hook off (docs/clients.md §12).
   { file: ".github/copilot/settings.json", what: "Copilot CLI's repository settings" },
   { file: ".github/copilot/settings.local.json", what: "Copilot CLI's local settings" },
   { file: PROJECT_CONFIG, what: "Tandem's project configuration" },
