@@ -33,6 +33,10 @@ export const PROJECT_WIRING: readonly WiringRow[] = [
   // Any `*.rules` file here can let commands out of Codex's sandbox unasked (docs/clients.md §2.1).
   { file: ".codex/rules", what: "Codex's command rules", dir: true },
   { file: CLIENTS.cursor.settingsFile, what: "Cursor's hooks" },
+  { file: CLIENTS["copilot-cli"].settingsFile, what: "Copilot CLI's hooks" },
+  // `disableAllHooks` in either turns every Copilot hook off (docs/clients.md §12).
+  { file: ".github/copilot/settings.json", what: "Copilot CLI's repository settings" },
+  { file: ".github/copilot/settings.local.json", what: "Copilot CLI's local settings" },
   { file: PROJECT_CONFIG, what: "Tandem's project configuration" },
 ];
 

@@ -1,5 +1,6 @@
 import type { ClientSpec } from "../clients/types.js";
-import { ancestors, type ProcInfo, procInfo } from "./proc.js";
+import { ancestors, commandLine, type ProcInfo, procInfo } from "./proc.js";
+import { isNamed } from "./ui.js";
 
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "fish", "ash", "node", "timeout", "env"]);
 
@@ -19,6 +20,10 @@ export function discoverAgent(
     if (info) return info;
   }
   const chain = ancestors(hookPid, 12);
-  const named = chain.find((p) => p.command.toLowerCase().includes(client.processName));
+  const named = chain.find(
+    (p) =>
+      p.command.toLowerCase().includes(client.processName) ||
+      isNamed(p, commandLine(p.pid) ?? [], client.processName),
+  );
   return named ?? chain.find((p) => !SHELLS.has(p.command)) ?? null;
 }

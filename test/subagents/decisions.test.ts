@@ -178,6 +178,10 @@ describe("launch lines", () => {
     [["codex", ["fix"]], { command: "codex", args: ["exec", "--full-auto", "--", "fix"] }],
     [["cursor", ["fix"]], { command: "cursor-agent", args: ["-p", "--force", "--", "fix"] }],
     [
+      ["copilot-cli", ["-fix", "it"]],
+      { command: "copilot", args: ["--allow-all", "--trust-folder", "--no-ask-user", "--prompt=-fix it"] },
+    ],
+    [
       ["codex", ["fix"], { command: "/opt/codex", args: ["exec"] }],
       { command: "/opt/codex", args: ["exec", "--", "fix"] },
     ],

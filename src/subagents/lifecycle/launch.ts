@@ -1,8 +1,8 @@
 import { UsageError } from "../../errors.js";
 
-export type SubClient = "claude-code" | "codex" | "cursor" | "exec";
+export type SubClient = "claude-code" | "codex" | "cursor" | "copilot-cli" | "exec";
 
-export const SUB_CLIENTS: readonly SubClient[] = ["claude-code", "codex", "cursor", "exec"];
+export const SUB_CLIENTS: readonly SubClient[] = ["claude-code", "codex", "cursor", "copilot-cli", "exec"];
 
 export interface LaunchOverride {
   command: string;
@@ -32,7 +32,12 @@ const BUILT_IN: Record<Exclude<SubClient, "exec">, LaunchLine> = {
   },
   codex: { command: "codex", args: ["exec", "--full-auto"] },
   cursor: { command: "cursor-agent", args: ["-p", "--force"] },
+  // Repo hooks load in prompt mode only in a trusted folder: --trust-folder trusts this run's alone.
+  "copilot-cli": { command: "copilot", args: ["--allow-all", "--trust-folder", "--no-ask-user"] },
 };
+
+/** Copilot takes the prompt as the value of -p; `--prompt=` keeps a prompt starting with `-` a value. */
+const PROMPT_FLAG: Partial<Record<SubClient, string>> = { "copilot-cli": "--prompt=" };
 
 /**
  * The command that runs a child (docs/product.md §7.1). `exec`: ARGS is the command
@@ -59,6 +64,8 @@ export function launchLine(
   const base = override ? { command: override.command, args: override.args ?? [] } : BUILT_IN[client];
   // `--` ends the options: Claude's variadic --allowedTools would otherwise swallow the prompt
   // (found by driving the real binary), and a prompt starting with `-` is never read as a flag.
+  const flag = PROMPT_FLAG[client];
+  if (flag) return { command: base.command, args: [...base.args, `${flag}${args.join(" ")}`] };
   return { command: base.command, args: [...base.args, "--", args.join(" ")] };
 }
 
