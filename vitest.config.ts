@@ -6,6 +6,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default on a 2-core machine is one worker; most files wait on git, clients and child
+    // processes, so two halve the wall time (a full run with two passed under a load average of 5).
+    maxWorkers: 2,
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/setup-env.ts"],
   },
