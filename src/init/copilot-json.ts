@@ -2,7 +2,7 @@ import type { ClientSpec } from "../clients/types.js";
 import type { ClientFileFormat } from "./client-file.js";
 import { hookCommand, parseOurCommand } from "./hook-command.js";
 import { isObject, type Layout, type WantedHook } from "./reconcile.js";
-import { isEmptyObject } from "./settings-json.js";
+import { versionOneFormat } from "./version-one-file.js";
 
 /**
  * Copilot CLI's native hook file (docs/decisions/0017-copilot-cli.md): `.github/hooks/tandem.json`,
@@ -26,22 +26,4 @@ export function copilotWanted(client: ClientSpec, launcher: string): WantedHook[
   }));
 }
 
-export const copilotFormat: ClientFileFormat = {
-  layout: copilotLayout,
-  fresh: (hooks) => ({ version: 1, hooks }),
-  refuse: (doc) =>
-    doc.version === undefined || doc.version === 1
-      ? null
-      : `"version" is ${JSON.stringify(doc.version)}, but Tandem writes version 1 hooks; add them by hand`,
-  topLevel: (doc) =>
-    doc.version === undefined
-      ? {
-          ops: [{ op: "set", path: ["version"], value: 1 }],
-          changes: [{ event: "version", kind: "add", detail: "version missing" }],
-        }
-      : { ops: [], changes: [] },
-  isSkeleton: (doc) =>
-    Object.keys(doc).every((k) => k === "version" || k === "hooks") &&
-    (doc.version === undefined || doc.version === 1) &&
-    (doc.hooks === undefined || isEmptyObject(doc.hooks)),
-};
+export const copilotFormat: ClientFileFormat = versionOneFormat(copilotLayout);
