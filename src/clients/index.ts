@@ -1,6 +1,7 @@
 import { claudeCode } from "./claude-code.js";
 import { codex } from "./codex.js";
 import { cursor } from "./cursor.js";
+import { geminiCli } from "./gemini-cli.js";
 import type { ClientName, ClientSpec } from "./types.js";
 
 /** Every supported client. Adding a client means adding its module here. */
@@ -8,6 +9,7 @@ export const CLIENTS: Readonly<Record<ClientName, ClientSpec>> = {
   "claude-code": claudeCode,
   codex,
   cursor,
+  "gemini-cli": geminiCli,
 };
 
 export const CLIENT_NAMES = Object.keys(CLIENTS) as ClientName[];

@@ -55,8 +55,9 @@ export async function onStop(ctx: HookCtx): Promise<Verdict> {
     return { allow: true, rule: verdict.rule, reason: null };
   }
   const requireGit = ctx.config.requireGitFinalization;
+  // Cursor and Gemini send the reason back as a new prompt: its marker line keeps the turn's window.
   const reason =
-    ctx.client.name === "cursor"
+    ctx.client.name === "cursor" || ctx.client.name === "gemini-cli"
       ? cursorFollowup(verdict.missing, requireGit, agentCmd(ctx))
       : remediationText(verdict.missing, requireGit, agentCmd(ctx));
   return { allow: false, block: true, rule: verdict.rule, reason };
