@@ -22,7 +22,7 @@ const EVENTS: WiredEvent[] = [
  */
 function toolOf(p: Obj, cwd: string | null): ToolCall | null {
   const tool = toolFrom(p);
-  if (!tool || tool.name !== "run_shell_command" || !isObj(tool.input)) return tool;
+  if (tool?.name !== "run_shell_command" || !isObj(tool.input)) return tool;
   const dir = str(tool.input, "dir_path");
   if (!dir) return tool;
   if (isAbsolute(dir)) return { ...tool, cwd: dir };
