@@ -18,6 +18,7 @@ import { type FilePlan, planInit } from "../init/plan.js";
 import { driftLines } from "../init/report.js";
 import { readSnapshot } from "../init/snapshot.js";
 import type { Finding } from "./finding.js";
+import { geminiTrustFinding } from "./gemini-trust.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -194,6 +195,7 @@ export async function checkWiring(
       detail: `${expected.clients.join(", ")}${expected.gitHooks ? " and the git hooks" : ""} are wired and current`,
     });
   if (expected.clients.includes("codex")) findings.push(await trustFinding(root, env, trustDeps));
+  if (expected.clients.includes("gemini-cli")) findings.push(geminiTrustFinding(root, env));
   return findings;
 }
 
