@@ -29,6 +29,11 @@ function toolOf(p: Obj, cwd: string | null): ToolCall | null {
   return cwd ? { ...tool, cwd: resolve(cwd, dir) } : tool;
 }
 
+/** Headless Gemini puts SessionStart's context in front of the first prompt; the person typed the rest. */
+function typed(prompt: string | null): string | null {
+  return prompt?.replace(/^(?:<hook_context>[\s\S]*?<\/hook_context>\s*)+/, "") ?? null;
+}
+
 /**
  * A deny is exit 0 with `{decision: "deny", reason}`: the model reads "Tool execution blocked:
  * <reason>" (exit 2 would do the same with stderr). A blocking AfterAgent answer makes Gemini send
@@ -69,7 +74,7 @@ export const geminiCli: ClientSpec = {
       payload,
     );
     input.tool = toolOf(payload, input.cwd);
-    input.prompt = str(payload, "prompt");
+    input.prompt = typed(str(payload, "prompt"));
     // AfterAgent's `prompt` is the turn's first prompt, not a new one: only BeforeAgent submits.
     if (wired?.kind === "stop") {
       input.prompt = null;

@@ -128,6 +128,15 @@ describe("the Gemini CLI module", () => {
     });
   });
 
+  it("reads the typed prompt without the SessionStart context Gemini put in front of it", () => {
+    const rec = JSON.parse(readFileSync(join(DIR, "BeforeAgent-0.json"), "utf8")) as { stdin: Payload };
+    expect(rec.stdin.prompt).toMatch(/^<hook_context>CTX-FROM-SessionStart<\/hook_context>/);
+    expect(geminiCli.parse("before-agent", rec.stdin)).toMatchObject({
+      ok: true,
+      input: { kind: "prompt", prompt: "please create hello.txt" },
+    });
+  });
+
   it("rejects a payload without a session id", () => {
     expect(geminiCli.parse("before-tool", { cwd: "/r" })).toMatchObject({ ok: false, skip: false });
   });

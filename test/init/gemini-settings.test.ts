@@ -58,7 +58,9 @@ describe("tandem init --clients gemini-cli", () => {
   it("has doctor report Gemini's folder trust from the trusted folders file", () => {
     const { dir, home } = project();
     const env = { HOME: home, GEMINI_CLI_TRUST_WORKSPACE: undefined, GEMINI_CLI_HOME: undefined };
-    run(["init", ...PIN, ...gemini], dir, env);
+    expect(run(["init", ...PIN, ...gemini], dir, env).stdout).toMatch(
+      /^Gemini CLI: no rule in .*trustedFolders\.json covers this project.*; open `gemini` here and choose to trust the folder/m,
+    );
     const folders = join(home, ".gemini/trustedFolders.json");
     expect(run(["doctor"], dir, env).stdout).toMatch(
       /✗ gemini trust: no rule in .*trustedFolders\.json covers this project: .*headless \(`gemini -p`\) runs none of its hooks/,
