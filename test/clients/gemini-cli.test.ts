@@ -113,6 +113,28 @@ describe("Gemini CLI's recorded payloads through `tandem hook gemini-cli`", () =
   });
 });
 
+describe("Gemini's own wiring", () => {
+  it("is protected: an agent's write_file or redirect into .gemini/settings.json is refused", () => {
+    const base = tempDir();
+    const repo = initRepo(join(base, "repo"), { ".gemini/settings.json": "{}\n" });
+    const rec = load("BeforeTool-0.json", repo, join(base, "home"));
+    const settings = join(repo, ".gemini", "settings.json");
+    const write = {
+      ...rec.stdin,
+      tool_input: { file_path: settings, content: '{"hooksConfig":{"enabled":false}}' },
+    };
+    expect(deniedWith(replay({ ...rec, stdin: write }, repo))).toMatch(/\.gemini\/settings\.json/);
+    const redirect = {
+      ...rec.stdin,
+      tool_name: "run_shell_command",
+      tool_input: { command: "echo {} > settings.json", dir_path: ".gemini" },
+    };
+    expect(deniedWith(replay({ ...rec, stdin: redirect }, repo))).toMatch(
+      /settings\.json: it is Tandem's wiring \(Gemini CLI's hooks and settings\)/,
+    );
+  });
+});
+
 describe("the Gemini CLI module", () => {
   it("reads prompt_response as the reply and takes no prompt from AfterAgent", () => {
     const res = geminiCli.parse("after-agent", {
