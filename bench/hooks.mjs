@@ -1,5 +1,6 @@
 // Hook latency cases for `npm run bench`: pre-tool-use for a one-file Write and
-// a 100-file apply_patch, stop, Gemini CLI's BeforeTool for a write_file, against `node -e 0`.
+// a 100-file apply_patch, Copilot CLI's create, ungated tool and agentStop, stop, Gemini CLI's
+// BeforeTool for a write_file, against `node -e 0`.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -51,6 +52,15 @@ const patch100 = (repo) => ({
   tool_use_id: "c1",
 });
 
+/** Copilot CLI's native payloads: `create` under its own argument names, and a tool that writes nothing. */
+const copilot = (repo, i, toolName = "create") => ({
+  sessionId: `bench-copilot-${i % 2}`,
+  timestamp: 1796099875138,
+  cwd: repo,
+  toolName,
+  toolArgs: toolName === "create" ? { path: join(repo, `c${i % 2}.txt`), file_text: "x" } : { path: repo },
+});
+
 /** Gemini CLI's recorded BeforeTool shape (test/fixtures/gemini-cli/BeforeTool-0.json). */
 const geminiWrite = (repo) => ({
   session_id: "bench-gemini",
@@ -87,6 +97,24 @@ export function benchHooks(bin, rounds) {
         }),
         target: 1.5,
       },
+      {
+        ...node("copilot-cli pre-tool-use, 1-file create", [bin, "hook", "copilot-cli", "pre-tool-use"], {
+          input: JSON.stringify(copilot(repo, 1)),
+        }),
+        target: 1.3,
+      },
+      node("copilot-cli pre-tool-use, view (not gated)", [bin, "hook", "copilot-cli", "pre-tool-use"], {
+        input: JSON.stringify(copilot(repo, 1, "view")),
+      }),
+      node("copilot-cli agent-stop", [bin, "hook", "copilot-cli", "agent-stop"], {
+        input: JSON.stringify({
+          sessionId: "bench-copilot-1",
+          timestamp: 1796099875766,
+          cwd: repo,
+          stopReason: "end_turn",
+          stop_hook_active: false,
+        }),
+      }),
       node("stop", [bin, "hook", "claude-code", "stop"], {
         input: JSON.stringify({
           session_id: "bench-1",

@@ -14,9 +14,10 @@ import { remoteBench } from "./remote.mjs";
 import { safetyBench, takeoverBench } from "./safety.mjs";
 import { serverBench } from "./server.mjs";
 import { subagentBench } from "./subagents.mjs";
+import { uiBench } from "./ui.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-// BENCH_ONLY=startup,hooks,safety,end-turn,server,subagents,history,remote runs some sections and only prints
+// BENCH_ONLY=startup,hooks,safety,end-turn,server,subagents,history,remote,ui runs some sections and only prints
 // them: RESULTS.md is written by a full run alone.
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (section) => only === null || only.has(section);
@@ -81,6 +82,8 @@ const report = [
   wanted("history") ? historyBench(bin, Math.min(ROUNDS, 15)) : "",
   // Presence over the git remote (issue 17): about a minute and a half.
   wanted("remote") ? remoteBench(bin, ROUNDS) : "",
+  // The browser board (issue 18) in Debian's Chromium: seeding 100,000 events takes a few seconds.
+  wanted("ui") ? await uiBench(bin, Math.min(ROUNDS, 20)) : "",
   ...(only === null ? READING : []),
 ].join("\n");
 if (only === null) writeFileSync(resultsFile, report);

@@ -101,6 +101,16 @@ export async function hookCases(bin, rounds) {
       input: payload && JSON.stringify(payload),
     });
     const write = call("pre-tool-use, 1-file Write", 0.2, CLAUDE_PRE, writePayload(repo, "b-w", "w.txt"));
+    // The same call the way shells without bash 4 take it (macOS's /bin/sh): curl over the socket.
+    const writeCurl = {
+      ...call(
+        "the same Write through curl (no bash 4)",
+        undefined,
+        CLAUDE_PRE,
+        writePayload(repo, "b-w", "w.txt"),
+      ),
+      env: { ...served, TANDEM_THIN_TRANSPORT: "curl" },
+    };
     let n = 0;
     const shell = call("pre-tool-use, shell command (mix)", 0.2, CODEX_PRE);
     shell.before = () => {
@@ -147,11 +157,11 @@ export async function hookCases(bin, rounds) {
       input: "x",
     };
     // Warm-up (claims taken, the server's caches filled), as for an agent that has been working.
-    for (const c of [write, shell, post, patch]) {
+    for (const c of [write, writeCurl, shell, post, patch]) {
       c.before?.();
-      execFileSync(c.cmd, c.args, { cwd: repo, env: served, input: c.input });
+      execFileSync(c.cmd, c.args, { cwd: repo, env: c.env, input: c.input });
     }
-    const result = compare(nodeZero(env, repo), [write, shell, post, patch, floor], rounds);
+    const result = compare(nodeZero(env, repo), [write, writeCurl, shell, post, patch, floor], rounds);
     return { result, server: await serverTimes(server, bin, repo, env, [write, shell, post, patch], rounds) };
   } finally {
     stopServer(server);

@@ -118,8 +118,9 @@ export async function serverBench(bin, rounds) {
     "## Resident server (issue 16)",
     "",
     "Every case runs `dist/tandem` — the wired hook command, the POSIX `sh` thin client — with a `tandem serve`",
-    "started by hand for the fixture's repository (stopped after it), so each figure is `sh` + `curl` + the",
-    "server's work. The calls run with `TANDEM_NODE` naming no program: a call the server did not answer",
+    "started by hand for the fixture's repository (stopped after it), so each figure is `sh` handing over to",
+    "`bash`, which asks over the server's loopback port with built-ins, + the server's work (one row: `curl`",
+    "over the unix socket instead, the way for shells without bash 4). The calls run with `TANDEM_NODE` naming no program: a call the server did not answer",
     "would have fallen back to Node and failed the bench instead of being timed. Each case alternates with",
     `\`node -e 0\` in every round (${rounds} rounds for the hooks and the fallback, ${few} for the pair, ${fewer} for`,
     "the end-turn check); p95 is the nearest-rank 95th percentile of the rounds.",
@@ -141,8 +142,8 @@ export async function serverBench(bin, rounds) {
     "| case | server alone, p50 ms | p95 ms | p50 / node -e 0 | through dist/tandem (table above), p50 / node -e 0 |",
     "|---|---:|---:|---:|---:|",
     ...serverShare.map(
-      (s, i) =>
-        `| ${s.name} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${fmt(s.ratio)} | ${fmt(hooks.cases[i].ratio)} |`,
+      (s) =>
+        `| ${s.name} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${fmt(s.ratio)} | ${fmt(hooks.cases.find((c) => c.name === s.name).ratio)} |`,
     ),
     "",
     "### Fallback: no server",

@@ -5,7 +5,9 @@
 //   dist/hook.cjs       everything `tandem hook` / `git-hook` need, nothing else;
 //   dist/cli-light.cjs  the commands agents run every turn (status, task, claims…);
 //   dist/cli.cjs        the whole command line (help, init, doctor, sub-agents, watch);
-//   dist/server.cjs     `tandem serve`, the resident server.
+//   dist/server.cjs     `tandem serve`, the resident server;
+//   dist/ui/            the browser board's page (`tandem ui`): app.js/.css load first, diff.js/.css
+//                       (diff2html and highlight.js) only when a diff is shown.
 // A hook process compiles the dispatcher and the hook bundle only. CommonJS
 // because Node 20 loads it faster than ESM, and that cost is paid per hook.
 import { randomBytes } from "node:crypto";
@@ -62,6 +64,19 @@ await Promise.all([
   build({ ...common, entryPoints: ["src/cli/full.ts"], outfile: "dist/cli.cjs" }),
   build({ ...common, entryPoints: ["src/cli/light.ts"], outfile: "dist/cli-light.cjs" }),
   build({ ...common, entryPoints: ["src/server/main.ts"], outfile: "dist/server.cjs" }),
+  ...["app", "diff"].map((name) =>
+    build({
+      entryPoints: [`src/ui/page/${name === "app" ? "main" : "diff-entry"}.ts`],
+      outfile: `dist/ui/${name}.js`,
+      bundle: true,
+      platform: "browser",
+      format: "iife",
+      target: ["chrome110", "firefox110", "safari16"],
+      minify: true,
+      legalComments: "none",
+      logLevel: "warning",
+    }),
+  ),
 ]);
 chmodSync("dist/tandem.cjs", 0o755);
 const thin = readFileSync("src/thin/tandem.sh", "utf8").replace("@BUILD@", buildId);

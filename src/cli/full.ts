@@ -9,6 +9,7 @@ import { recoverCommand } from "./commands/recover.js";
 import { reserveCommand } from "./commands/reserve.js";
 import { subCommand } from "./commands/sub.js";
 import { syncCommand } from "./commands/sync.js";
+import { uiCommand } from "./commands/ui.js";
 import { watchCommand } from "./commands/watch.js";
 import type { Io } from "./context.js";
 import { LIGHT } from "./light.js";
@@ -28,6 +29,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   demoCommand,
   subCommand,
   watchCommand,
+  uiCommand,
 ];
 
 export function runCli(argv: string[], io?: Io): Promise<number> {

@@ -40,6 +40,9 @@ export const claudeCode: ClientSpec = {
     // Cursor runs Claude's hook files with its own payloads; its own hooks handle those (docs/clients.md §4).
     if ("cursor_version" in payload)
       return { ok: false, skip: true, reason: "Cursor payload on a Claude Code hook" };
+    // Copilot CLI runs them too, with an ISO `timestamp` Claude Code never sends (docs/clients.md §12).
+    if (typeof payload.timestamp === "string")
+      return { ok: false, skip: true, reason: "Copilot CLI payload on a Claude Code hook" };
     const sessionId = str(payload, "session_id");
     if (!sessionId) return fail("payload has no session_id");
     const wired = EVENTS.find((e) => e.cli === cliEvent);

@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import { baseInput, fail, isObj, json, type Obj, SILENT, str, toolFrom } from "./payload.js";
 import type { ClientSpec, HookKind, Rendered, ToolCall, Verdict, WiredEvent } from "./types.js";
 
-/** Gemini's tools that write files or run commands (docs/clients.md §12.2); a regex, anchored. */
+/** Gemini's tools that write files or run commands (docs/clients.md §13.2); a regex, anchored. */
 const TOOLS = "^(write_file|replace|run_shell_command)$";
 /** Gemini lists project hooks by name when it first meets them, and `hooksConfig.disabled` takes names. */
 const NAME = "tandem";
@@ -37,7 +37,7 @@ function typed(prompt: string | null): string | null {
 /**
  * A deny is exit 0 with `{decision: "deny", reason}`: the model reads "Tool execution blocked:
  * <reason>" (exit 2 would do the same with stderr). A blocking AfterAgent answer makes Gemini send
- * the reason as a new prompt (BeforeAgent fires with it) and run the agent again (docs/clients.md §12.3).
+ * the reason as a new prompt (BeforeAgent fires with it) and run the agent again (docs/clients.md §13.3).
  */
 function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
   if (kind === "pre-tool" && !v.allow)

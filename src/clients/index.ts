@@ -1,5 +1,6 @@
 import { claudeCode } from "./claude-code.js";
 import { codex } from "./codex.js";
+import { copilotCli } from "./copilot-cli.js";
 import { cursor } from "./cursor.js";
 import { geminiCli } from "./gemini-cli.js";
 import type { ClientName, ClientSpec } from "./types.js";
@@ -9,6 +10,7 @@ export const CLIENTS: Readonly<Record<ClientName, ClientSpec>> = {
   "claude-code": claudeCode,
   codex,
   cursor,
+  "copilot-cli": copilotCli,
   "gemini-cli": geminiCli,
 };
 

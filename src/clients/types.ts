@@ -1,4 +1,4 @@
-export type ClientName = "claude-code" | "codex" | "cursor" | "gemini-cli";
+export type ClientName = "claude-code" | "codex" | "cursor" | "copilot-cli" | "gemini-cli";
 
 /** What Tandem does with an event, whatever the client calls it. */
 export type HookKind =
@@ -21,7 +21,7 @@ export interface WiredEvent {
   timeout?: number;
   /** Codex: what its hook review and spinner show for the entry (without one: "Unnamed hook"). */
   statusMessage?: string;
-  /** Gemini: the handler's name, shown when it first meets project hooks (docs/clients.md §12.1). */
+  /** Gemini: the handler's name, shown when it first meets project hooks (docs/clients.md §13.1). */
   name?: string;
 }
 
@@ -76,7 +76,7 @@ export interface Rendered {
 /**
  * Where a client's UI process is, as data (docs/clients.md §2.6). `env-pid`: a variable the client
  * sets in its hooks' environment. `agent`: the agent process itself, unless its arguments include
- * all of `daemonArgs` (a shared daemon that outlives the UI); then the one process named
+ * all of `daemonArgs` (a shared daemon that outlives the UI; none: never); then the one process named
  * `processName` working in the session's directory whose arguments include none of `notUi`.
  */
 export type UiProcessRule =
@@ -87,8 +87,11 @@ export interface ClientSpec {
   name: ClientName;
   /** The project settings file hooks are registered into, relative to the root. */
   settingsFile: string;
-  /** `nested`: `{hooks: {Event: [{matcher, hooks: [{type, command}]}]}}`; `flat`: Cursor's `{version, hooks: {event: [{command}]}}`. */
-  layout: "nested" | "flat";
+  /**
+   * `nested`: `{hooks: {Event: [{matcher, hooks: [{type, command}]}]}}`; `flat`: Cursor's
+   * `{version, hooks: {event: [{command}]}}`; `copilot`: `{version, hooks: {event: [{type, bash}]}}`.
+   */
+  layout: "nested" | "flat" | "copilot";
   events: readonly WiredEvent[];
   /** Variables the client sets in its agent's shell that carry the native session id (docs/clients.md §11). */
   sessionEnv: readonly string[];
@@ -96,6 +99,11 @@ export interface ClientSpec {
   processName: string;
   /** How to find the process the person sees, so liveness notices them leaving (src/sessions/ui.ts). */
   ui?: UiProcessRule;
+  /**
+   * Session-end reasons that end one run of the client, not necessarily the session (Copilot's
+   * prompt mode ends every turn so): they end it only when sent by the session's own UI process.
+   */
+  runEndReasons?: readonly string[];
   parse(cliEvent: string, payload: unknown): ParseResult;
   render(kind: HookKind, event: WiredEvent | null, verdict: Verdict): Rendered;
 }

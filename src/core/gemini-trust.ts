@@ -1,7 +1,7 @@
 import { isInside } from "./paths.js";
 
 /**
- * Whether Gemini CLI trusts a project, and so runs its hooks (docs/clients.md §12.4), as a pure
+ * Whether Gemini CLI trusts a project, and so runs its hooks (docs/clients.md §13.4), as a pure
  * function of what Gemini reads: its environment switches, the user's `security.folderTrust.enabled`
  * and the rules of `trustedFolders.json`. It mirrors Gemini 0.61.0's own check.
  */

@@ -33,7 +33,11 @@ export const PROJECT_WIRING: readonly WiringRow[] = [
   // Any `*.rules` file here can let commands out of Codex's sandbox unasked (docs/clients.md §2.1).
   { file: ".codex/rules", what: "Codex's command rules", dir: true },
   { file: CLIENTS.cursor.settingsFile, what: "Cursor's hooks" },
-  // Its `hooksConfig.enabled: false` turns every Gemini hook off too (docs/clients.md §12.1).
+  { file: CLIENTS["copilot-cli"].settingsFile, what: "Copilot CLI's hooks" },
+  // `disableAllHooks` in either turns every Copilot hook off (docs/clients.md §12).
+  { file: ".github/copilot/settings.json", what: "Copilot CLI's repository settings" },
+  { file: ".github/copilot/settings.local.json", what: "Copilot CLI's local settings" },
+  // Its `hooksConfig.enabled: false` turns every Gemini hook off too (docs/clients.md §13.1).
   { file: CLIENTS["gemini-cli"].settingsFile, what: "Gemini CLI's hooks and settings" },
   { file: PROJECT_CONFIG, what: "Tandem's project configuration" },
 ];

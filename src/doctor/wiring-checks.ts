@@ -17,17 +17,18 @@ import { readRecordedInit } from "../init/options.js";
 import { type FilePlan, planInit } from "../init/plan.js";
 import { driftLines } from "../init/report.js";
 import { readSnapshot } from "../init/snapshot.js";
+import { copilotTrustFinding } from "./copilot-trust-check.js";
 import type { Finding } from "./finding.js";
 import { geminiTrustFinding } from "./gemini-trust.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Every `command` string anywhere in a settings file (both nested and flat layouts). */
+/** Every command string anywhere in a settings file (`command`; `bash` in Copilot's native file). */
 function commandsIn(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) for (const v of value) commandsIn(v, out);
   else if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
-      if (k === "command" && typeof v === "string") out.push(v);
+      if ((k === "command" || k === "bash") && typeof v === "string") out.push(v);
       else commandsIn(v, out);
     }
   }
@@ -195,6 +196,7 @@ export async function checkWiring(
       detail: `${expected.clients.join(", ")}${expected.gitHooks ? " and the git hooks" : ""} are wired and current`,
     });
   if (expected.clients.includes("codex")) findings.push(await trustFinding(root, env, trustDeps));
+  if (expected.clients.includes("copilot-cli")) findings.push(copilotTrustFinding(root, env));
   if (expected.clients.includes("gemini-cli")) findings.push(geminiTrustFinding(root, env));
   return findings;
 }

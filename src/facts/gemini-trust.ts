@@ -5,7 +5,7 @@ import { type ParseError, parse } from "jsonc-parser";
 import { type GeminiTrust, geminiTrust } from "../core/gemini-trust.js";
 import { errorMessage } from "../errors.js";
 
-/** Reads what Gemini CLI decides its folder trust from (docs/clients.md §12.4); the decision is src/core/gemini-trust.ts. */
+/** Reads what Gemini CLI decides its folder trust from (docs/clients.md §13.4); the decision is src/core/gemini-trust.ts. */
 
 type Env = Readonly<Record<string, string | undefined>>;
 

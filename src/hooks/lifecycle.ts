@@ -2,8 +2,11 @@ import { livePeers } from "../claims/live-peers.js";
 import { ALLOW, type Verdict } from "../clients/types.js";
 import { formatConfigProblem } from "../config/problems.js";
 import { sessionStartContext } from "../core/session-context.js";
+import { endsSession, type SessionEndFacts } from "../core/session-end.js";
+import { discoverAgent } from "../sessions/discover.js";
+import { processAlive } from "../sessions/proc.js";
 import { append, write } from "../store/ledger.js";
-import { claimsOf, sessionById } from "../store/queries.js";
+import { claimsOf, type SessionRow, sessionById } from "../store/queries.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { elsewhereContext } from "./remote-context.js";
 import { syncSoon } from "./remote-sync.js";
@@ -39,6 +42,11 @@ export function onSessionEnd(ctx: HookCtx): Verdict {
   write(ctx.db, () => {
     const session = hookSession(ctx);
     const base = { session: session.id, ts: ctx.now };
+    if (!endsSession(sessionEndFacts(ctx, session))) {
+      // One prompt-mode run of a session whose own process lives on: that run is idle, no more.
+      append(ctx.db, { ...base, kind: "activity.set", data: { activity: "idle" } });
+      return;
+    }
     for (const c of claimsOf(ctx.db, session.id)) {
       append(ctx.db, {
         ...base,
@@ -50,6 +58,23 @@ export function onSessionEnd(ctx: HookCtx): Verdict {
   });
   syncSoon(ctx, true);
   return ALLOW;
+}
+
+/** What decides whether this session-end ends the session: only process reads, no store writes. */
+function sessionEndFacts(ctx: HookCtx, session: SessionRow): SessionEndFacts {
+  const runEndReasons = ctx.client.runEndReasons ?? [];
+  const reason = ctx.input.source;
+  if (reason === null || !runEndReasons.includes(reason) || !session.ui_pid)
+    return { reason, runEndReasons, uiAlive: null, fromUi: false };
+  const sender = discoverAgent(ctx.client, ctx.req.env, ctx.req.pid);
+  return {
+    reason,
+    runEndReasons,
+    uiAlive: processAlive(session.ui_pid, session.ui_pid_start),
+    fromUi:
+      sender?.pid === session.ui_pid &&
+      (session.ui_pid_start === null || sender.start === session.ui_pid_start),
+  };
 }
 
 /** Events Tandem does not act on are still recorded as activity, never fatal. */

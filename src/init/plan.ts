@@ -4,6 +4,7 @@ import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
 import { claudeAllowRules, LOCAL_SETTINGS } from "./allow-rules.js";
 import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
 import { codexRulesText, isOurRulesFile } from "./codex-rules.js";
+import { copilotFormat, copilotWanted } from "./copilot-json.js";
 import { flatFormat, flatWanted } from "./cursor-json.js";
 import { hasRegion, installRegion, regionLines, removeRegion } from "./git-hooks.js";
 import { type InitRecord, withRecord } from "./init-record.js";
@@ -79,6 +80,7 @@ function formatOf(
   format: ClientFileFormat;
   wanted: (launcher: string) => WantedHook[];
 } {
+  if (client.layout === "copilot") return { format: copilotFormat, wanted: (l) => copilotWanted(client, l) };
   return client.layout === "flat"
     ? { format: flatFormat, wanted: (l) => flatWanted(client, l) }
     : { format: nestedFormat(client.name, rules), wanted: (l) => nestedWanted(client, l) };

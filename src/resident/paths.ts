@@ -4,6 +4,8 @@ import { join } from "node:path";
 
 /** The one line the thin client reads to find the socket (docs/server.md §2). */
 export const addrFile = (stateDir: string): string => join(stateDir, "serve.addr");
+/** The loopback port and its secrets, for clients that speak TCP but not unix sockets (bash). */
+export const tcpFile = (stateDir: string): string => join(stateDir, "serve.tcp");
 export const logFile = (stateDir: string): string => join(stateDir, "serve.log");
 /** When a Node hook last started a server, so hooks do not start one each while it comes up. */
 export const startedMark = (stateDir: string): string => join(stateDir, "serve.started");

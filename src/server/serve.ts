@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { loadConfig } from "../config/load.js";
 import { errorMessage } from "../errors.js";
 import { addrFile, socketFor } from "../resident/paths.js";
@@ -8,6 +8,15 @@ import { dbFile, openDb } from "../store/db.js";
 import { pruneRequests } from "../store/requests.js";
 import { registerServer, type ServerRow, unregisterServer } from "../store/server-row.js";
 import { dispatch, type Served, type ServerScope } from "./dispatch.js";
+import {
+  type LoopbackSecrets,
+  newSecrets,
+  PROOF_HEADER,
+  publishLoopback,
+  TOKEN_HEADER,
+  tokenMatches,
+  withdrawLoopback,
+} from "./loopback.js";
 import { StorePool } from "./pool.js";
 
 export interface ServeOptions {
@@ -50,26 +59,41 @@ export async function serve(opts: ServeOptions): Promise<number> {
   let lastRequest = Date.now();
   let inFlight = 0;
   let stopping: string | null = null;
-  const server = createServer((req, res) => {
-    lastRequest = Date.now();
-    inFlight++;
-    readBody(req)
-      .then((body): Served | Promise<Served> =>
-        stopping ? { status: 409, body: "stopping\n" } : dispatch(body, scope),
-      )
-      .catch((err: unknown): Served => ({ status: 500, body: `${errorMessage(err)}\n` }))
-      .then((answer) => {
-        if (answer.status === 409 && !stopping) stop("a client of another build asked");
-        res.writeHead(answer.status, { "content-type": "text/plain; charset=utf-8", connection: "close" });
-        res.end(answer.body, () => {
-          for (const task of answer.after ?? []) task();
+  // One handler for both doors; the loopback door first checks the caller's token.
+  const handler =
+    (door: LoopbackSecrets | null) =>
+    (req: IncomingMessage, res: ServerResponse): void => {
+      if (door && !tokenMatches(req.headers[TOKEN_HEADER], door.token)) {
+        res.writeHead(403, { connection: "close" }).end("bad token\n");
+        return;
+      }
+      lastRequest = Date.now();
+      inFlight++;
+      readBody(req)
+        .then((body): Served | Promise<Served> =>
+          stopping ? { status: 409, body: "stopping\n" } : dispatch(body, scope),
+        )
+        .catch((err: unknown): Served => ({ status: 500, body: `${errorMessage(err)}\n` }))
+        .then((answer) => {
+          if (answer.status === 409 && !stopping) stop("a client of another build asked");
+          res.writeHead(answer.status, {
+            "content-type": "text/plain; charset=utf-8",
+            "content-length": Buffer.byteLength(answer.body),
+            connection: "close",
+            ...(door ? { [PROOF_HEADER]: door.proof } : {}),
+          });
+          res.end(answer.body, () => {
+            for (const task of answer.after ?? []) task();
+          });
+        })
+        .finally(() => {
+          inFlight--;
+          lastRequest = Date.now();
         });
-      })
-      .finally(() => {
-        inFlight--;
-        lastRequest = Date.now();
-      });
-  });
+    };
+  const server = createServer(handler(null));
+  const secrets = newSecrets();
+  const tcp = createServer(handler(secrets));
   let done: (code: number) => void = () => {};
   const finished = new Promise<number>((resolve) => {
     done = resolve;
@@ -79,7 +103,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
     stopping = why;
     opts.log(`stopping: ${why}`);
     clearInterval(timer);
+    withdrawLoopback(opts.stateDir);
     server.close();
+    tcp.close();
     const waitIdle = setInterval(() => {
       if (inFlight > 0) return;
       clearInterval(waitIdle);
@@ -100,9 +126,24 @@ export async function serve(opts: ServeOptions): Promise<number> {
     cleanUp(opts, me, control, pool);
     return 1;
   }
+  await listenLoopback(tcp, opts, secrets);
   publishAddress(opts.stateDir, me.socket);
   opts.log(`serving ${opts.root} on ${me.socket} (build ${opts.build}, pid ${me.pid})`);
   return finished;
+}
+
+/** The loopback door is a shortcut: without it, clients use the socket. */
+async function listenLoopback(tcp: Server, opts: ServeOptions, secrets: LoopbackSecrets): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      tcp.once("error", reject);
+      tcp.listen(0, "127.0.0.1", () => resolve());
+    });
+    const addr = tcp.address();
+    if (addr && typeof addr === "object") publishLoopback(opts.stateDir, addr.port, secrets);
+  } catch (err) {
+    opts.log(`no loopback port (clients use the socket): ${errorMessage(err)}`);
+  }
 }
 
 function reasonToStop(
@@ -122,7 +163,7 @@ function reasonToStop(
   return null;
 }
 
-function readBody(req: import("node:http").IncomingMessage): Promise<Buffer> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -178,6 +219,7 @@ function cleanUp(
   pool: StorePool,
 ): void {
   pool.close();
+  withdrawLoopback(opts.stateDir);
   // Address and socket before the registration: no successor can bind until it is released.
   rmSync(addrFile(opts.stateDir), { force: true });
   rmSync(me.socket, { force: true });

@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import type { ClientSpec } from "../clients/types.js";
 import { ancestors, commandLine, type ProcInfo, procInfo } from "./proc.js";
+import { isNamed } from "./ui.js";
 
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "fish", "ash", "node", "timeout", "env"]);
 
@@ -21,7 +22,10 @@ export function discoverAgent(
   }
   const chain = ancestors(hookPid, 12);
   const named = chain.find(
-    (p) => p.command.toLowerCase().includes(client.processName) || runsScript(p, client.processName),
+    (p) =>
+      p.command.toLowerCase().includes(client.processName) ||
+      isNamed(p, commandLine(p.pid) ?? [], client.processName) ||
+      runsScript(p, client.processName),
   );
   return named ?? chain.find((p) => !SHELLS.has(p.command)) ?? null;
 }

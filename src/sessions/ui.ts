@@ -18,11 +18,19 @@ export function uiProcess(
     const pid = Number(env[rule.variable]);
     return Number.isInteger(pid) && pid > 0 ? procInfo(pid) : null;
   }
-  if (!agent || agent.command !== client.processName) return null;
+  if (!agent) return null;
   const args = commandLine(agent.pid);
-  if (!args) return null;
-  if (!rule.daemonArgs.every((a) => args.includes(a))) return agent;
+  if (!args || !isNamed(agent, args, client.processName)) return null;
+  if (rule.daemonArgs.length === 0 || !rule.daemonArgs.every((a) => args.includes(a))) return agent;
   return cwd ? uiIn(cwd, client.processName, rule) : null;
+}
+
+/**
+ * The process's name, or its program's file name: Copilot's binary renames its main thread, so
+ * its process is named `MainThread`, not `copilot`.
+ */
+export function isNamed(info: ProcInfo, args: readonly string[], name: string): boolean {
+  return info.command === name || args[0]?.split("/").pop() === name;
 }
 
 function uiIn(cwd: string, name: string, rule: Extract<UiProcessRule, { kind: "agent" }>): ProcInfo | null {

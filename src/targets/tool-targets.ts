@@ -32,7 +32,7 @@ const FILE_TOOLS = new Set([
   "NotebookEdit",
   "StrReplace",
   "Delete",
-  // Gemini CLI (docs/clients.md §12.2).
+  // Gemini CLI (docs/clients.md §13.2).
   "write_file",
   "replace",
 ]);
@@ -45,7 +45,7 @@ export const SHELL_TOOLS: ReadonlySet<string> = new Set([
   "shell_command",
   "local_shell",
   "exec_command",
-  // Gemini CLI (docs/clients.md §12.2).
+  // Gemini CLI (docs/clients.md §13.2).
   "run_shell_command",
 ]);
 

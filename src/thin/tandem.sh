@@ -1,7 +1,7 @@
 #!/bin/sh
 # Tandem's command (docs/server.md). Hooks and the commands agents run every turn are answered by
-# the repository's resident server when one is up: one `curl` over a unix socket instead of a Node
-# start. Everything else, and every request the server cannot take, runs the Node program beside
+# the repository's resident server when one is up: bash's built-ins over a loopback port, or one
+# `curl` over a unix socket, instead of a Node start. Everything else, and every request the server cannot take, runs the Node program beside
 # this file, which starts the server for next time. dist/tandem is generated from
 # src/thin/tandem.sh by scripts/build.mjs.
 build='@BUILD@'
@@ -74,19 +74,107 @@ common_dir() {
   done
 }
 
-# Finds a server that may answer, without reading stdin. Sets $sock; returns 1 when there is
-# none (the Node path starts one), 3 when none may answer here.
+# Bash 4 or later can reach the server's loopback port with built-ins (/dev/tcp, read -N), which
+# costs far less than starting curl.
+speaks_tcp() {
+  [ -n "${BASH_VERSION-}" ] && [ "${BASH_VERSINFO-0}" -ge 4 ] 2>/dev/null
+}
+
+# Finds a server that may answer, without reading stdin. Sets $tcp (its loopback file) or $sock;
+# returns 1 when there is none (the Node path starts one), 3 when none may answer here, 4 when
+# bash should ask it instead of this shell.
 find_server() {
   [ "${TANDEM_SERVER-}" != 0 ] || return 3
   # Git told to look elsewhere: the server runs Git with its own environment.
   case ${GIT_DIR-}${GIT_WORK_TREE-}${GIT_INDEX_FILE-}${GIT_COMMON_DIR-} in ?*) return 3 ;; esac
-  command -v curl >/dev/null 2>&1 || return 3
   common_dir || return 3
-  addr=$common/tandem/serve.addr
-  [ -f "$addr" ] || return 1
-  IFS= read -r sock <"$addr" || return 1
+  tcp=
+  sock=
+  state=$common/tandem
+  [ -f "$state/serve.addr" ] || return 1
+  if [ "${TANDEM_THIN_TRANSPORT-}" != curl ] && [ -f "$state/serve.tcp" ]; then
+    if speaks_tcp; then
+      tcp=$state/serve.tcp
+      return 0
+    fi
+    [ -z "${BASH_VERSION-}" ] && command -v bash >/dev/null 2>&1 && return 4
+  fi
+  command -v curl >/dev/null 2>&1 || return 3
+  IFS= read -r sock <"$state/serve.addr" || return 1
   [ -S "$sock" ] || return 1
   return 0
+}
+
+# The payload, byte for byte, with bash's read (in blocks, where $(cat) would start a process).
+read_payload_bash() {
+  payload=
+  while IFS= read -r -N 65536 part; do payload=$payload$part; done
+  payload=$payload$part
+}
+
+# One chunk of a chunked HTTP body holding a NUL-terminated field; sizes in bytes (LC_ALL=C).
+field() {
+  printf '%x\r\n%s\0\r\n' $((${#1} + 1)) "$1"
+}
+
+# ask_server over the loopback port, with bash built-ins alone. The request carries the token of
+# serve.tcp; an answer counts only with its proof (src/server/loopback.ts). Same return codes.
+ask_tcp() {
+  IFS=' ' read -r port token proof <"$tcp" || return 1
+  { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || return 1
+  tty=0
+  [ -t 1 ] && tty=1
+  trap '' PIPE
+  {
+    printf 'POST / HTTP/1.1\r\nHost: tandem\r\nX-Tandem-Token: %s\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n' "$token"
+    field 'tandem-thin 1'
+    field "$build"
+    field "$$"
+    field "$PWD"
+    field "$#"
+    for a; do field "$a"; done
+    for n in $forwarded; do
+      if [ "$n" = LC_ALL ]; then
+        [ -z "$lc_set" ] || field "LC_ALL=$lc_all"
+        continue
+      fi
+      eval "[ -z \"\${$n+x}\" ] || field \"$n=\$$n\""
+    done
+    [ "$tty" = 1 ] && field TANDEM_THIN_TTY=1
+    field ''
+    [ "$reads_stdin" = 1 ] && [ -n "$payload" ] && printf '%x\r\n%s\r\n' "${#payload}" "$payload"
+    printf '0\r\n\r\n'
+  } >&3 2>/dev/null
+  resp=
+  while :; do
+    IFS= read -r -t 30 -N 65536 part <&3
+    st=$?
+    resp=$resp$part
+    [ "$st" = 0 ] || break
+  done
+  exec 3>&-
+  trap - PIPE
+  [ "$st" -gt 128 ] && return 2
+  head=${resp%%$'\r\n\r\n'*}
+  [ "$head" != "$resp" ] || return 2
+  body=${resp#*$'\r\n\r\n'}
+  code=${head#HTTP/1.1 }
+  code=${code%% *}
+  case $code in 409) return 1 ;; 421 | 503) return 3 ;; esac
+  # No proof: not our server (a stale port now held by someone else). Node starts ours.
+  case "$head"$'\r' in *$'\n'"x-tandem-proof: $proof"$'\r'*) ;; *) return 1 ;; esac
+  [ "$code" = 200 ] || return 2
+  case $body in *"$nl: tandem-end") ;; *) return 2 ;; esac
+  restore_locale
+  eval "$body"
+  return 2
+}
+
+# Byte counts need the C locale; the caller's LC_ALL is what the server is told and Node sees.
+lc_set=${LC_ALL+x}
+lc_all=${LC_ALL-}
+restore_locale() {
+  if [ -n "$lc_set" ]; then LC_ALL=$lc_all; else unset LC_ALL; fi
 }
 
 # Sends the request to the server, which answers by exiting. Returns 1 when there is no server for
@@ -133,6 +221,7 @@ esac
 # No server to ask: Node reads the untouched stdin itself (no copy, as fast as calling it directly).
 find_server
 found=$?
+[ "$found" = 4 ] && exec bash "$0" "$@"
 if [ "$found" != 0 ]; then
   node_program
   thin=1
@@ -140,17 +229,28 @@ if [ "$found" != 0 ]; then
   TANDEM_THIN=$thin exec "$node" "$js" "$@"
 fi
 
-if [ "$1" = hook ]; then
-  reads_stdin=1
-  payload=$(
-    cat
-    printf x
-  )
-  payload=${payload%x}
+if [ -n "$tcp" ]; then
+  LC_ALL=C
+  if [ "$1" = hook ]; then
+    reads_stdin=1
+    read_payload_bash
+  fi
+  ask_tcp "$@"
+  answered=$?
+  restore_locale
+else
+  if [ "$1" = hook ]; then
+    reads_stdin=1
+    payload=$(
+      cat
+      printf x
+    )
+    payload=${payload%x}
+  fi
+  ask_server "$@"
+  answered=$?
 fi
-
-ask_server "$@"
-case $? in
+case $answered in
   1) run_node start "" "$@" ;;
   2) run_node 1 "$$" "$@" ;;
   *) run_node 1 "" "$@" ;;

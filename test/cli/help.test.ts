@@ -16,6 +16,7 @@ const COMMANDS = [
   ["doctor"],
   ["demo"],
   ["watch"],
+  ["ui"],
   ["sub"],
   ["sub", "run"],
   ["sub", "list"],

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { THIN_BIN, tandem } from "../helpers/cli.js";
 import { claudeWrite, hook } from "../helpers/hooks.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
+import { startBoard } from "../ui/support.js";
 
 /** Every `tandem …` command line in the README's shell blocks, in order (`npx tandem` too). */
 function readmeCommands(): string[] {
@@ -49,6 +50,7 @@ describe("the README", () => {
       "sync",
       "reserve",
       "conflicts",
+      "ui",
     ]) {
       expect(shown).toContain(cmd);
     }
@@ -62,7 +64,7 @@ describe("the README", () => {
       expect(subs).toContain(cmd);
   });
 
-  it("runs every command it shows, successfully, in a prepared project", () => {
+  it("runs every command it shows, successfully, in a prepared project", async () => {
     const repo = initRepo(join(tempDir(), "repo"), {
       "README.md": "x\n",
       Makefile: "fix:\n\techo fixed > FIXED.txt\n",
@@ -88,6 +90,11 @@ describe("the README", () => {
     writeFileSync(join(home, ".profile"), `PATH="${bin}:$PATH"\n`);
     const env = { TANDEM_SESSION: "readme-session", PATH: `${bin}:/usr/bin:/bin`, HOME: home };
     for (const line of commands) {
+      // The browser board serves until stopped: it must come up and print its URL (test/ui tests the rest).
+      if (argv(line)[0] === "ui") {
+        await (await startBoard(repo, argv(line).slice(1), env)).stop();
+        continue;
+      }
       const r = tandem(argv(line), { cwd: repo, env });
       expect({ line, code: r.code, err: r.stderr }).toMatchObject({ line, code: 0 });
       // doctor reports an unwired repository as a problem: wire it again for the commands after deinit.

@@ -22,6 +22,7 @@ const EXPECTED_FILES = [
   ".claude/settings.json",
   ".codex/hooks.json",
   ".cursor/hooks.json",
+  ".github/hooks/tandem.json",
   ".gemini/settings.json",
   ".tandem/config.jsonc",
   ".git/hooks/pre-commit",
@@ -73,7 +74,11 @@ describe("tandem init in a fresh repository", () => {
 
     // Pinned on purpose, so recorded like any --command: a re-run keeps it.
     expect(readConfigFile(join(dir, ".tandem/config.jsonc"))).toEqual({
-      init: { command: LAUNCHER, clients: ["claude-code", "codex", "cursor", "gemini-cli"], gitHooks: true },
+      init: {
+        command: LAUNCHER,
+        clients: ["claude-code", "codex", "cursor", "copilot-cli", "gemini-cli"],
+        gitHooks: true,
+      },
     });
     for (const name of ["pre-commit", "post-commit", "post-checkout"]) {
       const hook = join(dir, ".git/hooks", name);
@@ -337,7 +342,7 @@ describe("tandem init usage errors", () => {
   it.each([
     [
       ["init", "--clients", "claude-code,vscode"],
-      /unknown client "vscode" in --clients; use a comma-separated list of claude-code, codex, cursor, gemini-cli\./,
+      /unknown client "vscode" in --clients; use a comma-separated list of claude-code, codex, cursor, copilot-cli, gemini-cli\./,
     ],
     [["init", "--check", "--dry-run"], /--check and --dry-run cannot be combined/],
     [["init", "--command", "npx tandem@1"], /--command "npx tandem@1" must end with tandem or tandem\.cjs/],

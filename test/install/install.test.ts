@@ -77,6 +77,9 @@ beforeAll(() => {
   const list = sh("tar", ["-tzf", tgz], out).stdout;
   expect(list).toContain("package/LICENSE");
   expect(list).toContain("package/dist/tandem.cjs");
+  // The browser board's page (`tandem ui`), built at pack time: its diff renderer is a devDependency.
+  for (const f of ["app.js", "app.css", "diff.js", "diff.css"])
+    expect(list).toContain(`package/dist/ui/${f}`);
 }, 120_000);
 
 afterAll(() => rmSync(dirname(tgz), { recursive: true, force: true }));

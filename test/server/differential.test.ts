@@ -107,7 +107,7 @@ function envFor(who: string, native: string, repo: string, mode: Mode): Env {
       CLAUDE_CODE_SESSION_ID: native,
     });
   if (client === "codex") Object.assign(env, { CODEX_THREAD_ID: native });
-  // Gemini gives its hooks the session id and Claude's project variable (docs/clients.md §12.4).
+  // Gemini gives its hooks the session id and Claude's project variable (docs/clients.md §13.4).
   if (client === "gemini-cli")
     Object.assign(env, { GEMINI_SESSION_ID: native, GEMINI_PROJECT_DIR: repo, CLAUDE_PROJECT_DIR: repo });
   return env;

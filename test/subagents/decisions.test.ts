@@ -184,6 +184,10 @@ describe("launch lines", () => {
       { command: "/opt/gemini", args: ["-m", "m", "--prompt=fix"] },
     ],
     [
+      ["copilot-cli", ["-fix", "it"]],
+      { command: "copilot", args: ["--allow-all", "--trust-folder", "--no-ask-user", "--prompt=-fix it"] },
+    ],
+    [
       ["codex", ["fix"], { command: "/opt/codex", args: ["exec"] }],
       { command: "/opt/codex", args: ["exec", "--", "fix"] },
     ],

@@ -1,12 +1,7 @@
 import { Command } from "commander";
-import { checkAgentShell } from "../../doctor/agent-shell-check.js";
-import { configFindings } from "../../doctor/config-checks.js";
-import { historyFindings } from "../../doctor/history-checks.js";
-import { DEFAULT_SINCE_MS, hookErrorFinding, parseSince } from "../../doctor/hook-errors.js";
-import { checkRemote } from "../../doctor/remote-check.js";
-import { checkStore, type Finding, type StoreReport } from "../../doctor/store-checks.js";
-import { nodeFinding, staleSessionFindings } from "../../doctor/system-checks.js";
-import { checkWiring } from "../../doctor/wiring-checks.js";
+import { doctorChecks } from "../../doctor/checks.js";
+import { DEFAULT_SINCE_MS, parseSince } from "../../doctor/hook-errors.js";
+import type { Finding, StoreReport } from "../../doctor/store-checks.js";
 import { resetStore } from "../../store/reset.js";
 import { findProject, type Io } from "../context.js";
 
@@ -83,17 +78,15 @@ export function doctorCommand(io: Io): Command {
       }
       const project = findProject(io, opts.root);
       const reset = opts.reset ? resetStore(project.stateDir) : null;
-      const store = checkStore(project.stateDir, { rebuild: opts.rebuild === true, hookErrorsSince: since });
-      const other = [
-        nodeFinding(),
-        ...configFindings(project.loaded, project.resolved.root),
-        ...(await checkWiring(project.resolved.root, io.env)),
-        ...checkAgentShell(project.resolved.root, project.stateDir, io.env),
-        ...staleSessionFindings(project.stateDir, project.loaded.config.freshnessSeconds),
-        ...historyFindings(project.stateDir, now),
-        ...checkRemote(project.stateDir, project.loaded.config, now),
-      ];
-      if (store.hookErrors) other.push(hookErrorFinding(store.hookErrors, since));
+      const { store, other } = await doctorChecks({
+        root: project.resolved.root,
+        stateDir: project.stateDir,
+        loaded: project.loaded,
+        env: io.env,
+        now,
+        since,
+        rebuild: opts.rebuild === true,
+      });
       io.out(
         opts.json
           ? `${JSON.stringify({ root: project.resolved.root, ...(reset ? { reset } : {}), ...store, checks: other }, null, 2)}\n`

@@ -1,8 +1,15 @@
 import { UsageError } from "../../errors.js";
 
-export type SubClient = "claude-code" | "codex" | "cursor" | "gemini-cli" | "exec";
+export type SubClient = "claude-code" | "codex" | "cursor" | "copilot-cli" | "gemini-cli" | "exec";
 
-export const SUB_CLIENTS: readonly SubClient[] = ["claude-code", "codex", "cursor", "gemini-cli", "exec"];
+export const SUB_CLIENTS: readonly SubClient[] = [
+  "claude-code",
+  "codex",
+  "cursor",
+  "copilot-cli",
+  "gemini-cli",
+  "exec",
+];
 
 export interface LaunchOverride {
   command: string;
@@ -32,12 +39,20 @@ const BUILT_IN: Record<Exclude<SubClient, "exec">, LaunchLine> = {
   },
   codex: { command: "codex", args: ["exec", "--full-auto"] },
   cursor: { command: "cursor-agent", args: ["-p", "--force"] },
-  // Headless only with `--prompt`; a bare prompt without a terminal exits 42 (docs/clients.md §12.5).
+  // Repo hooks load in prompt mode only in a trusted folder: --trust-folder trusts this run's alone.
+  "copilot-cli": { command: "copilot", args: ["--allow-all", "--trust-folder", "--no-ask-user"] },
+  // Headless only with `--prompt`; a bare prompt without a terminal exits 42 (docs/clients.md §13.5).
   "gemini-cli": { command: "gemini", args: ["--yolo"] },
 };
 
-/** Clients whose prompt goes into an option, as `--prompt=<text>` (safe for a prompt starting with `-`). */
-const PROMPT_OPTION: Partial<Record<SubClient, string>> = { "gemini-cli": "--prompt" };
+/**
+ * Copilot takes the prompt as the value of -p, Gemini is headless only with it: `--prompt=` keeps a
+ * prompt starting with `-` a value.
+ */
+const PROMPT_FLAG: Partial<Record<SubClient, string>> = {
+  "copilot-cli": "--prompt=",
+  "gemini-cli": "--prompt=",
+};
 
 /**
  * The command that runs a child (docs/product.md §7.1). `exec`: ARGS is the command
@@ -64,9 +79,9 @@ export function launchLine(
   const base = override ? { command: override.command, args: override.args ?? [] } : BUILT_IN[client];
   // `--` ends the options: Claude's variadic --allowedTools would otherwise swallow the prompt
   // (found by driving the real binary), and a prompt starting with `-` is never read as a flag.
-  const option = PROMPT_OPTION[client];
-  const prompt = option ? [`${option}=${args.join(" ")}`] : ["--", args.join(" ")];
-  return { command: base.command, args: [...base.args, ...prompt] };
+  const flag = PROMPT_FLAG[client];
+  if (flag) return { command: base.command, args: [...base.args, `${flag}${args.join(" ")}`] };
+  return { command: base.command, args: [...base.args, "--", args.join(" ")] };
 }
 
 export function parseClient(value: string): SubClient {

@@ -64,7 +64,8 @@ function applyText(applies: readonly ApplyRecord[], latest: string | null): stri
   return `applied${older}${more}`;
 }
 
-function recordRow(db: Db, sub: SubRecord, names: ReadonlyMap<string, string>): SubagentRow {
+/** One `tandem sub` child's row; the browser board pairs it with the id to open its artifacts. */
+export function recordRow(db: Db, sub: SubRecord, names: ReadonlyMap<string, string>): SubagentRow {
   const running = subRunning(sub);
   const capture = latestCapture(db, sub);
   const applies = appliesOf(db, sub.id);

@@ -181,6 +181,71 @@ function lockIsStale(lockDir: string): boolean {
   }
 }
 
+/** Copilot CLI: a ~200 MB native binary per platform; repository hooks and gpt-5's apply_patch as of this. */
+export const COPILOT_VERSION = "1.0.102";
+/** Its own folder and marker: installing it never reinstalls (or waits on) the clients above. */
+export const COPILOT_DIR = join(CLIENTS_DIR, "copilot");
+
+const copilotPending = new Map<string, Promise<string>>();
+
+/** Installs the pinned Copilot CLI into `dir` on first use and returns its native binary; throws on failure. */
+export function ensureCopilot(dir: string = COPILOT_DIR): Promise<string> {
+  let p = copilotPending.get(dir);
+  if (!p) {
+    p = ensureCopilotUncached(dir);
+    copilotPending.set(dir, p);
+    p.catch(() => copilotPending.delete(dir));
+  }
+  return p;
+}
+
+function copilotMarker(): string {
+  return JSON.stringify({ copilot: COPILOT_VERSION, platform: platformKey() });
+}
+
+/** npm names Copilot's platform packages `linux`, `linuxmusl`, `darwin`, `win32`. */
+function copilotBin(dir: string): string | undefined {
+  const nm = join(dir, "node_modules", "@github");
+  if (readVersion(join(nm, "copilot")) !== COPILOT_VERSION) return undefined;
+  const platforms = process.platform === "linux" ? ["linux", "linuxmusl"] : [process.platform];
+  return platforms.map((p) => join(nm, `copilot-${p}-${process.arch}`, "copilot")).find(isNativeBinary);
+}
+
+async function ensureCopilotUncached(dir: string): Promise<string> {
+  const ready = () =>
+    existsSync(join(dir, MARKER)) && readFileSync(join(dir, MARKER), "utf8") === copilotMarker()
+      ? copilotBin(dir)
+      : undefined;
+  const found = ready();
+  if (found) return found;
+  const release = await acquireLock(`${dir}.lock`);
+  try {
+    const again = ready();
+    if (again) return again;
+    rmSync(join(dir, MARKER), { force: true });
+    rmSync(join(dir, "node_modules"), { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), '{ "name": "tandem-e2e-copilot", "private": true }\n');
+    const args = ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund", "--loglevel=error"];
+    const res = await runProcess("npm", [...args, `@github/copilot@${COPILOT_VERSION}`], {
+      cwd: dir,
+      env: clientEnv(),
+      timeoutMs: INSTALL_TIMEOUT_MS,
+    });
+    const bin = res.exitCode === 0 ? copilotBin(dir) : undefined;
+    if (!bin) {
+      const why = res.timedOut ? "timed out" : `exit ${res.exitCode ?? res.signal}`;
+      throw new Error(
+        `e2e: installing @github/copilot@${COPILOT_VERSION} into ${dir} failed (${why}):\n${res.stderr.slice(-4000)}`,
+      );
+    }
+    writeFileSync(join(dir, MARKER), copilotMarker());
+    return bin;
+  } finally {
+    release();
+  }
+}
+
 /** Gemini CLI, pinned like the others: its tool names, trust rules and hook fields change between releases. */
 export const GEMINI_VERSION = "0.61.0";
 

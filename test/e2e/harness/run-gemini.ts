@@ -6,7 +6,7 @@ import { clientEnv, type ProcessResult, runProcess } from "./spawn.js";
 export const GEMINI_MODEL = "gemini-2.5-flash";
 
 /**
- * A fresh Gemini home (docs/clients.md §12.5): API-key auth (a custom base URL alone selects the
+ * A fresh Gemini home (docs/clients.md §13.5): API-key auth (a custom base URL alone selects the
  * `gateway` auth, which headless mode refuses with exit 41), no usage statistics or update checks,
  * and `trusted` folders in `trustedFolders.json`, as a person trusting them would leave it. Without
  * trust Gemini runs no project hooks at all.

@@ -1,0 +1,40 @@
+import type { LoadedConfig } from "../config/load.js";
+import { checkAgentShell } from "./agent-shell-check.js";
+import { configFindings } from "./config-checks.js";
+import { historyFindings } from "./history-checks.js";
+import { hookErrorFinding } from "./hook-errors.js";
+import { checkRemote } from "./remote-check.js";
+import { checkStore, type Finding, type StoreReport } from "./store-checks.js";
+import { nodeFinding, staleSessionFindings } from "./system-checks.js";
+import { checkWiring } from "./wiring-checks.js";
+
+export interface DoctorTarget {
+  root: string;
+  stateDir: string;
+  loaded: LoadedConfig;
+  env: Readonly<Record<string, string | undefined>>;
+  now: number;
+  /** Hook errors are counted from here (epoch ms). */
+  since: number;
+  rebuild?: boolean;
+}
+
+/**
+ * Every check `tandem doctor` runs, in its order: the store's own report, then the rest. Shared by
+ * the command and the browser board's Problems view, so both say the same.
+ */
+export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreReport; other: Finding[] }> {
+  const store = checkStore(t.stateDir, { rebuild: t.rebuild === true, hookErrorsSince: t.since });
+  const config = t.loaded.config;
+  const other = [
+    nodeFinding(),
+    ...configFindings(t.loaded, t.root),
+    ...(await checkWiring(t.root, t.env)),
+    ...checkAgentShell(t.root, t.stateDir, t.env),
+    ...staleSessionFindings(t.stateDir, config.freshnessSeconds),
+    ...historyFindings(t.stateDir, t.now),
+    ...checkRemote(t.stateDir, config, t.now),
+  ];
+  if (store.hookErrors) other.push(hookErrorFinding(store.hookErrors, t.since));
+  return { store, other };
+}

@@ -1,0 +1,9 @@
+import type { LoadedConfig } from "../config/load.js";
+
+/** What the board's readers need to know about the project; fixed for the server's life. */
+export interface UiContext {
+  root: string;
+  stateDir: string;
+  loaded: LoadedConfig;
+  env: Readonly<Record<string, string | undefined>>;
+}
