@@ -1,5 +1,6 @@
 // Hook latency cases for `npm run bench`: pre-tool-use for a one-file Write and
-// a 100-file apply_patch, Copilot CLI's create, ungated tool and agentStop, stop, against `node -e 0`.
+// a 100-file apply_patch, Copilot CLI's create, ungated tool and agentStop, stop, Gemini CLI's
+// BeforeTool for a write_file, against `node -e 0`.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -60,6 +61,17 @@ const copilot = (repo, i, toolName = "create") => ({
   toolArgs: toolName === "create" ? { path: join(repo, `c${i % 2}.txt`), file_text: "x" } : { path: repo },
 });
 
+/** Gemini CLI's recorded BeforeTool shape (test/fixtures/gemini-cli/BeforeTool-0.json). */
+const geminiWrite = (repo) => ({
+  session_id: "bench-gemini",
+  transcript_path: "/tmp/bench-gemini.jsonl",
+  cwd: repo,
+  hook_event_name: "BeforeTool",
+  timestamp: "2026-12-01T04:36:56.121Z",
+  tool_name: "write_file",
+  tool_input: { file_path: join(repo, "g.txt"), content: "x" },
+});
+
 export function benchHooks(bin, rounds) {
   const { work, repo } = repoFixture();
   const env = { ...process.env, XDG_CONFIG_HOME: join(work, "xdg") };
@@ -113,6 +125,12 @@ export function benchHooks(bin, rounds) {
         }),
         okCodes: [0, 2],
       }),
+      {
+        ...node("gemini-cli before-tool, 1-file write_file", [bin, "hook", "gemini-cli", "before-tool"], {
+          input: JSON.stringify(geminiWrite(repo)),
+        }),
+        target: 1.3,
+      },
     ],
     rounds,
   );

@@ -2,6 +2,7 @@ import { claudeCode } from "./claude-code.js";
 import { codex } from "./codex.js";
 import { copilotCli } from "./copilot-cli.js";
 import { cursor } from "./cursor.js";
+import { geminiCli } from "./gemini-cli.js";
 import type { ClientName, ClientSpec } from "./types.js";
 
 /** Every supported client. Adding a client means adding its module here. */
@@ -10,6 +11,7 @@ export const CLIENTS: Readonly<Record<ClientName, ClientSpec>> = {
   codex,
   cursor,
   "copilot-cli": copilotCli,
+  "gemini-cli": geminiCli,
 };
 
 export const CLIENT_NAMES = Object.keys(CLIENTS) as ClientName[];

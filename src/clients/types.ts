@@ -1,4 +1,4 @@
-export type ClientName = "claude-code" | "codex" | "cursor" | "copilot-cli";
+export type ClientName = "claude-code" | "codex" | "cursor" | "copilot-cli" | "gemini-cli";
 
 /** What Tandem does with an event, whatever the client calls it. */
 export type HookKind =
@@ -21,12 +21,16 @@ export interface WiredEvent {
   timeout?: number;
   /** Codex: what its hook review and spinner show for the entry (without one: "Unnamed hook"). */
   statusMessage?: string;
+  /** Gemini: the handler's name, shown when it first meets project hooks (docs/clients.md §13.1). */
+  name?: string;
 }
 
 export interface ToolCall {
   name: string;
   input: unknown;
   useId: string | null;
+  /** Where the call runs when the client names a directory of its own (Gemini's `dir_path`). */
+  cwd?: string;
 }
 
 /** The one normalized shape every client payload is parsed into. */

@@ -26,7 +26,7 @@ const buildConfigFileSchema = () =>
     init: z.optional(
       z.strictObject({
         command: z.optional(z.string().check(z.minLength(1))),
-        clients: z.optional(z.array(z.enum(["claude-code", "codex", "cursor", "copilot-cli"]))),
+        clients: z.optional(z.array(z.enum(["claude-code", "codex", "cursor", "copilot-cli", "gemini-cli"]))),
         gitHooks: z.optional(z.boolean()),
       }),
     ),
@@ -60,7 +60,10 @@ const buildConfigFileSchema = () =>
       z.strictObject({
         worktreeRoot: z.optional(z.string().check(z.minLength(1))),
         clients: z.optional(
-          z.partialRecord(z.enum(["claude-code", "codex", "cursor", "exec", "copilot-cli"]), clientLaunch()),
+          z.partialRecord(
+            z.enum(["claude-code", "codex", "cursor", "exec", "copilot-cli", "gemini-cli"]),
+            clientLaunch(),
+          ),
         ),
         capture: z.optional(
           z.strictObject({
@@ -89,8 +92,8 @@ const ROOT_ENTRY = '{ "path": "<directory relative to the root>", "disposition":
 export const ALLOWED: Readonly<Record<string, string>> = {
   $schema: "a string (the URL of a JSON schema)",
   "init.command": 'a command ending in tandem, e.g. "tandem" or "node_modules/.bin/tandem"',
-  "init.clients": 'a list of "claude-code", "codex", "cursor", "copilot-cli"',
-  "init.clients[]": '"claude-code", "codex", "cursor" or "copilot-cli"',
+  "init.clients": 'a list of "claude-code", "codex", "cursor", "copilot-cli", "gemini-cli"',
+  "init.clients[]": '"claude-code", "codex", "cursor", "copilot-cli" or "gemini-cli"',
   "init.gitHooks": "true or false",
   "agents.stopRitual": 'one of "enforce", "observe" or "off"',
   "agents.requireGitFinalization": "true or false",
@@ -139,7 +142,9 @@ export interface Config {
   /** The server exits after this long without a request. */
   serverIdleMinutes: number;
   worktreeRoot: string | null;
-  clients: Partial<Record<"claude-code" | "codex" | "cursor" | "exec" | "copilot-cli", ClientLaunch>>;
+  clients: Partial<
+    Record<"claude-code" | "codex" | "cursor" | "exec" | "copilot-cli" | "gemini-cli", ClientLaunch>
+  >;
   maxPatchBytes: number;
   maxDirtyBytes: number;
   /** Share presence through the Git remote (docs/decisions/0014). */

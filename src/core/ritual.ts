@@ -13,7 +13,7 @@ export type StopRitualMode = "enforce" | "observe" | "off";
 export type Enforcement = "enforced" | "observe_only" | "disabled" | "fail_open";
 
 export interface RitualInput {
-  client: "claude-code" | "codex" | "cursor" | "copilot-cli";
+  client: "claude-code" | "codex" | "cursor" | "copilot-cli" | "gemini-cli";
   sessionKind: "session" | "subagent";
   /** The session's events in ascending order, up to and including the cutoff. */
   events: readonly RitualEvent[];
@@ -22,7 +22,7 @@ export interface RitualInput {
   lastAssistantMessage: string | null;
   mode: StopRitualMode;
   requireGitFinalization: boolean;
-  /** Claude Code, Copilot CLI: consecutive blocks allowed before the turn may end anyway. */
+  /** Claude Code, Copilot CLI, Gemini CLI: consecutive blocks allowed before the turn may end anyway. */
   blockCap: number;
   /** Whether the final reply shows the status box (rule 3 input, decided by the box's own module). */
   replyHasBox: boolean;
@@ -114,8 +114,9 @@ function enforcement(
   if (input.mode === "off") return { enforcement: "disabled", note: "agents.stopRitual is off" };
   if (input.client === "codex") return { enforcement: "observe_only", note: "Codex Stop hooks never block" };
   if (input.mode === "observe") return { enforcement: "observe_only", note: "agents.stopRitual is observe" };
-  // Claude and Copilot start another turn for each block; Cursor caps its own (loop_limit).
-  const capped = input.client === "claude-code" || input.client === "copilot-cli";
+  // Claude, Copilot and Gemini start another turn for each block; Cursor caps its own (loop_limit).
+  const capped =
+    input.client === "claude-code" || input.client === "copilot-cli" || input.client === "gemini-cli";
   if (capped && consecutiveBlocks(window) >= input.blockCap) {
     return {
       enforcement: "observe_only",

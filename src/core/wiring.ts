@@ -37,6 +37,8 @@ export const PROJECT_WIRING: readonly WiringRow[] = [
   // `disableAllHooks` in either turns every Copilot hook off (docs/clients.md §12).
   { file: ".github/copilot/settings.json", what: "Copilot CLI's repository settings" },
   { file: ".github/copilot/settings.local.json", what: "Copilot CLI's local settings" },
+  // Its `hooksConfig.enabled: false` turns every Gemini hook off too (docs/clients.md §13.1).
+  { file: CLIENTS["gemini-cli"].settingsFile, what: "Gemini CLI's hooks and settings" },
   { file: PROJECT_CONFIG, what: "Tandem's project configuration" },
 ];
 

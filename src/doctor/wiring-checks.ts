@@ -19,6 +19,7 @@ import { driftLines } from "../init/report.js";
 import { readSnapshot } from "../init/snapshot.js";
 import { copilotTrustFinding } from "./copilot-trust-check.js";
 import type { Finding } from "./finding.js";
+import { geminiTrustFinding } from "./gemini-trust.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -196,6 +197,7 @@ export async function checkWiring(
     });
   if (expected.clients.includes("codex")) findings.push(await trustFinding(root, env, trustDeps));
   if (expected.clients.includes("copilot-cli")) findings.push(copilotTrustFinding(root, env));
+  if (expected.clients.includes("gemini-cli")) findings.push(geminiTrustFinding(root, env));
   return findings;
 }
 

@@ -45,7 +45,7 @@ const HANDLERS: Record<HookKind, (ctx: HookCtx) => Verdict | Promise<Verdict>> =
   other: onOther,
 };
 
-const USAGE = "tandem: usage: tandem hook <claude-code|codex|cursor> <event> (payload on stdin)\n";
+const USAGE = "tandem: usage: tandem hook <claude-code|codex|cursor|gemini-cli> <event> (payload on stdin)\n";
 
 interface Failure {
   message: string;

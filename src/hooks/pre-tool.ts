@@ -181,7 +181,7 @@ function record(
 export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   const tool = ctx.input.tool;
   if (!tool) return ALLOW;
-  const cwd = ctx.input.cwd ?? ctx.root.root;
+  const cwd = tool.cwd ?? ctx.input.cwd ?? ctx.root.root;
   const found = await toolTargets(tool, { cwd });
   const facts = targetFacts(found.raws, cwd, hookRoots(ctx), ctx.req.env);
   const plan = planTargets(facts, ctx.config.requireGitFinalization, wiringGuard(ctx, facts, found));

@@ -55,9 +55,9 @@ export async function onStop(ctx: HookCtx): Promise<Verdict> {
     return { allow: true, rule: verdict.rule, reason: null };
   }
   const requireGit = ctx.config.requireGitFinalization;
-  // Cursor and Copilot submit the reason as a new prompt: the marker keeps it in the same window.
+  // Cursor, Copilot and Gemini submit the reason as a new prompt: the marker keeps it in the same window.
   const reason =
-    ctx.client.name === "cursor" || ctx.client.name === "copilot-cli"
+    ctx.client.name === "cursor" || ctx.client.name === "copilot-cli" || ctx.client.name === "gemini-cli"
       ? cursorFollowup(verdict.missing, requireGit, agentCmd(ctx))
       : remediationText(verdict.missing, requireGit, agentCmd(ctx));
   return { allow: false, block: true, rule: verdict.rule, reason };

@@ -34,6 +34,7 @@ export function nestedWanted(client: ClientSpec, launcher: string): WantedHook[]
           command: hookCommand(launcher, client.name, e.cli),
           ...(e.timeout === undefined ? {} : { timeout: e.timeout }),
           ...(e.statusMessage === undefined ? {} : { statusMessage: e.statusMessage }),
+          ...(e.name === undefined ? {} : { name: e.name }),
         },
       ],
     },

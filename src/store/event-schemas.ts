@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { HISTORY_EVENT_SCHEMAS } from "./history-events.js";
 import { SUBAGENT_EVENT_SCHEMAS } from "./subagent-events.js";
 
-const client = () => z.enum(["claude-code", "codex", "cursor", "exec", "cli", "copilot-cli"]);
+const client = () => z.enum(["claude-code", "codex", "cursor", "exec", "cli", "copilot-cli", "gemini-cli"]);
 const relPath = () => z.string().check(z.minLength(1));
 const disposition = () => z.enum(["git", "output"]);
 

@@ -49,7 +49,7 @@ export const SUBAGENT_EVENT_SCHEMAS = {
     z.object({
       id: z.string(),
       name: z.nullable(z.string()),
-      client: z.enum(["claude-code", "codex", "cursor", "exec", "copilot-cli"]),
+      client: z.enum(["claude-code", "codex", "cursor", "exec", "copilot-cli", "gemini-cli"]),
       parentSession: z.nullable(z.string()),
       childSession: z.nullable(z.string()),
       /** The caller's checkout: the default target of `--apply`. */

@@ -25,7 +25,17 @@ export interface ToolTargetOptions {
   home?: string;
 }
 
-const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "StrReplace", "Delete"]);
+const FILE_TOOLS = new Set([
+  "Write",
+  "Edit",
+  "MultiEdit",
+  "NotebookEdit",
+  "StrReplace",
+  "Delete",
+  // Gemini CLI (docs/clients.md §13.2).
+  "write_file",
+  "replace",
+]);
 const PATCH_TOOLS = new Set(["apply_patch"]);
 /** Tool names under which each client runs a shell command. */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set([
@@ -35,6 +45,8 @@ export const SHELL_TOOLS: ReadonlySet<string> = new Set([
   "shell_command",
   "local_shell",
   "exec_command",
+  // Gemini CLI (docs/clients.md §13.2).
+  "run_shell_command",
 ]);
 
 function field(input: unknown, ...keys: string[]): string | null {

@@ -157,10 +157,21 @@ describe("stopVerdict", () => {
     ["observe", "cursor", "observe_only"],
     ["off", "claude-code", "disabled"],
     ["enforce", "codex", "observe_only"],
+    ["enforce", "gemini-cli", "enforced"],
   ] as const)("mode %s on %s is %s", (mode, client, enforcement) => {
     expect(stopVerdict(input([human(), tool()], { mode, client }))).toMatchObject({
       verdict: "block",
       enforcement,
+    });
+  });
+
+  it("stops enforcing on Gemini after the same cap: its AfterAgent block starts a new prompt each time", () => {
+    const events = [human(), tool(), stopped("block"), stopped("block")];
+    expect(stopVerdict(input(events, { client: "gemini-cli" }))).toMatchObject({
+      enforcement: "observe_only",
+    });
+    expect(stopVerdict(input(events.slice(0, 3), { client: "gemini-cli" }))).toMatchObject({
+      enforcement: "enforced",
     });
   });
 

@@ -23,6 +23,7 @@ const EXPECTED_FILES = [
   ".codex/hooks.json",
   ".cursor/hooks.json",
   ".github/hooks/tandem.json",
+  ".gemini/settings.json",
   ".tandem/config.jsonc",
   ".git/hooks/pre-commit",
   ".git/hooks/post-commit",
@@ -54,10 +55,30 @@ describe("tandem init in a fresh repository", () => {
     expect(cursor.hooks.beforeShellExecution).toEqual([
       { command: `${LAUNCHER} hook cursor before-shell-execution` },
     ]);
+    // Gemini: an anchored regex matcher, and a name Gemini shows when it first meets project hooks.
+    const gemini = readJson(join(dir, ".gemini/settings.json"));
+    expect(gemini.hooks.BeforeTool).toEqual([
+      {
+        matcher: "^(write_file|replace|run_shell_command)$",
+        hooks: [{ type: "command", command: `${LAUNCHER} hook gemini-cli before-tool`, name: "tandem" }],
+      },
+    ]);
+    expect(Object.keys(gemini.hooks)).toEqual([
+      "SessionStart",
+      "BeforeAgent",
+      "BeforeTool",
+      "AfterTool",
+      "AfterAgent",
+      "SessionEnd",
+    ]);
 
     // Pinned on purpose, so recorded like any --command: a re-run keeps it.
     expect(readConfigFile(join(dir, ".tandem/config.jsonc"))).toEqual({
-      init: { command: LAUNCHER, clients: ["claude-code", "codex", "cursor", "copilot-cli"], gitHooks: true },
+      init: {
+        command: LAUNCHER,
+        clients: ["claude-code", "codex", "cursor", "copilot-cli", "gemini-cli"],
+        gitHooks: true,
+      },
     });
     for (const name of ["pre-commit", "post-commit", "post-checkout"]) {
       const hook = join(dir, ".git/hooks", name);
@@ -321,7 +342,7 @@ describe("tandem init usage errors", () => {
   it.each([
     [
       ["init", "--clients", "claude-code,vscode"],
-      /unknown client "vscode" in --clients; use a comma-separated list of claude-code, codex, cursor, copilot-cli\./,
+      /unknown client "vscode" in --clients; use a comma-separated list of claude-code, codex, cursor, copilot-cli, gemini-cli\./,
     ],
     [["init", "--check", "--dry-run"], /--check and --dry-run cannot be combined/],
     [["init", "--command", "npx tandem@1"], /--command "npx tandem@1" must end with tandem or tandem\.cjs/],

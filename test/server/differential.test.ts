@@ -8,6 +8,7 @@ import {
   ACTORS,
   type Client,
   type Effect,
+  geminiRecordedSteps,
   generatedSteps,
   type Hook,
   recordedSteps,
@@ -47,8 +48,9 @@ interface Outcome extends RunResult {
 }
 
 let agents: Record<string, Agent>;
-const clientOf: Record<string, Client> = { FC: "claude-code", FX: "codex" };
-const nativeOf: Record<string, string> = {};
+const clientOf: Record<string, Client> = { FC: "claude-code", FX: "codex", FG: "gemini-cli" };
+/** FG: the recorded Gemini session that never ends (its `replace` call). */
+const nativeOf: Record<string, string> = { FG: "2633a6aa-4203-4d77-9090-49e9feed8e09" };
 
 beforeAll(() => {
   const dir = scratch("tandem-agents-");
@@ -60,6 +62,7 @@ beforeAll(() => {
   }
   agents.FC = Agent.start("claude", dir);
   agents.FX = Agent.start("codex", dir);
+  agents.FG = Agent.start("gemini", dir);
 });
 
 afterAll(() => {
@@ -104,6 +107,9 @@ function envFor(who: string, native: string, repo: string, mode: Mode): Env {
       CLAUDE_CODE_SESSION_ID: native,
     });
   if (client === "codex") Object.assign(env, { CODEX_THREAD_ID: native });
+  // Gemini gives its hooks the session id and Claude's project variable (docs/clients.md §13.4).
+  if (client === "gemini-cli")
+    Object.assign(env, { GEMINI_SESSION_ID: native, GEMINI_PROJECT_DIR: repo, CLAUDE_PROJECT_DIR: repo });
   return env;
 }
 
@@ -134,7 +140,7 @@ async function applyEffect(effect: Effect, agent: Agent, repo: string, env: Env)
 async function replay(steps: Step[], repo: string, mode: Mode): Promise<Outcome[]> {
   const out: Outcome[] = [];
   for (const [i, step] of steps.entries()) {
-    const agent = agents[step.who]!;
+    const agent = agents[step.kind === "cli" && step.by ? step.by : step.who]!;
     const client = clientOf[step.who]!;
     const hook = (h: Hook) => {
       const native = String(h.payload.session_id ?? h.payload.conversation_id);
@@ -247,6 +253,7 @@ async function runLane(lane: (repo: string, base: string) => Step[], mode: Mode)
 const LANES: ((repo: string, base: string) => Step[])[] = [
   (repo, base) => [
     ...recordedSteps(repo, base, { "claude-code": "FC", codex: "FX" }),
+    ...geminiRecordedSteps(repo, base, "FG", nativeOf.FG!, "FC"),
     ...generatedSteps(repo, ACTORS.slice(0, 3), 2),
   ],
   (repo) => generatedSteps(repo, ACTORS.slice(3), 2),

@@ -7,7 +7,7 @@ import { FIXTURES, kebab } from "../helpers/fixtures.js";
  * six generated sessions (two per client) working in one repository turn by turn, interleaved
  * tool call by tool call, so they collide on shared files and shell commands.
  */
-export type Client = "claude-code" | "codex" | "cursor";
+export type Client = "claude-code" | "codex" | "cursor" | "gemini-cli";
 
 export interface Hook {
   event: string;
@@ -20,7 +20,8 @@ export type Effect = { files: Record<string, string> } | { sh: string } | null;
 export type Step =
   | { kind: "hook"; who: string; hook: Hook }
   | { kind: "tool"; who: string; pre: Hook; post: Hook; effect: Effect }
-  | { kind: "cli"; who: string; args: string[] };
+  /** `by`: run in that agent's process instead of `who`'s (its session is then found by variable only). */
+  | { kind: "cli"; who: string; args: string[]; by?: string };
 
 export interface Actor {
   who: string;
@@ -97,6 +98,50 @@ export function recordedSteps(
       for (const c of calls.sort((a, b) => a.rank - b.rank))
         steps.push({ kind: "hook", who: who[client], hook: c.hook });
   }
+  return steps;
+}
+
+/** Gemini's events in a session's order; tool pairs and model calls by occurrence. */
+const GEMINI_RANK: Record<string, number> = {
+  SessionStart: 0,
+  BeforeAgent: 10,
+  PreCompress: 20,
+  BeforeModel: 21,
+  BeforeToolSelection: 22,
+  AfterModel: 23,
+  BeforeTool: 100,
+  AfterTool: 101,
+  AfterAgent: 300,
+  SessionEnd: 400,
+};
+
+/**
+ * Gemini CLI's recorded payloads (test/fixtures/gemini-cli: `{event, env, stdin}` captures), one
+ * session after another, then a `tandem task` for session `native` run from `by`'s process: only
+ * its GEMINI_SESSION_ID names the session, so a thin client that dropped it would differ.
+ */
+export function geminiRecordedSteps(
+  repo: string,
+  base: string,
+  who: string,
+  native: string,
+  by: string,
+): Step[] {
+  const pairs = placeholders(repo, base);
+  const dir = join(FIXTURES, "gemini-cli");
+  const bySession = new Map<string, { rank: number; hook: Hook }[]>();
+  for (const file of readdirSync(dir).sort()) {
+    const rec = JSON.parse(readFileSync(join(dir, file), "utf8")) as { event: string; stdin: unknown };
+    const payload = replaceDeep(rec.stdin, pairs) as Hook["payload"];
+    const n = Number(/-(\d+)\.json$/.exec(file)?.[1] ?? 0);
+    const rank = (GEMINI_RANK[rec.event] ?? 50) + (rec.event.endsWith("Tool") ? n * 10 : n);
+    const id = String(payload.session_id);
+    bySession.set(id, [...(bySession.get(id) ?? []), { rank, hook: { event: kebab(rec.event), payload } }]);
+  }
+  const steps: Step[] = [];
+  for (const calls of bySession.values())
+    for (const c of calls.sort((a, b) => a.rank - b.rank)) steps.push({ kind: "hook", who, hook: c.hook });
+  steps.push({ kind: "cli", who, args: ["task", `gemini ${native.slice(0, 8)}: recorded day`], by });
   return steps;
 }
 

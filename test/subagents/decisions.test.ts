@@ -177,6 +177,12 @@ describe("launch lines", () => {
     ],
     [["codex", ["fix"]], { command: "codex", args: ["exec", "--full-auto", "--", "fix"] }],
     [["cursor", ["fix"]], { command: "cursor-agent", args: ["-p", "--force", "--", "fix"] }],
+    // Gemini is headless only with --prompt; the `=` form keeps a prompt starting with "-" a prompt.
+    [["gemini-cli", ["-fix", "it"]], { command: "gemini", args: ["--yolo", "--prompt=-fix it"] }],
+    [
+      ["gemini-cli", ["fix"], { command: "/opt/gemini", args: ["-m", "m"] }],
+      { command: "/opt/gemini", args: ["-m", "m", "--prompt=fix"] },
+    ],
     [
       ["copilot-cli", ["-fix", "it"]],
       { command: "copilot", args: ["--allow-all", "--trust-folder", "--no-ask-user", "--prompt=-fix it"] },

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { resolveRoot, stateDirOf } from "../../config/root.js";
 import { naturalCommand } from "../../core/agent-command.js";
 import { loginCheck, loginFix } from "../../doctor/agent-shell-check.js";
+import { geminiTrustFinding } from "../../doctor/gemini-trust.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { probeLogin, writeProbe } from "../../facts/agent-shell.js";
 import { applyPlans } from "../../init/apply.js";
@@ -96,6 +97,9 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
   const note = launcherNote(choice.launcher);
   for (const line of [choice.warning, note, ONCE_PER_CLONE]) if (line) io.out(`${line}\n`);
   if (trust) io.out(`${describeTrust(trust)}\n`);
+  // Gemini runs no project hooks in a folder it does not trust: say so right after wiring them.
+  const gemini = mode === "write" && clients.includes("gemini-cli") ? geminiTrustFinding(root, io.env) : null;
+  if (gemini?.level === "problem") io.out(`Gemini CLI: ${gemini.detail}; ${gemini.fix}.\n`);
   if (shell) io.out(`${shell}\n`);
 }
 

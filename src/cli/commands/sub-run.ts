@@ -46,7 +46,7 @@ export function subRunCommand(io: Io): Command {
     .description("Run a child agent headless in its own worktree, then capture all of its work")
     .option(
       "--client <name>",
-      "claude-code, codex, cursor or exec (ARGS is the command)",
+      "claude-code, codex, cursor, gemini-cli or exec (ARGS is the command)",
       parseClient,
       "exec",
     )

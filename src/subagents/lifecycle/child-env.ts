@@ -7,6 +7,8 @@ export interface ChildEnvOptions {
   parentSession: string | null;
   /** The session Tandem recorded for an exec child; null for clients, whose hooks register them. */
   childSession: string | null;
+  /** Variables the client needs in its worktree (Gemini: the project's folder trust). */
+  extra?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -32,6 +34,7 @@ export function childEnv(
     "CLAUDE_PROJECT_DIR",
   ];
   for (const k of drop) delete env[k];
+  Object.assign(env, opts.extra);
   env.TANDEM_SUBAGENT = opts.subId;
   if (opts.parentSession) env.TANDEM_PARENT_SESSION = opts.parentSession;
   if (opts.childSession) env.TANDEM_SESSION = opts.childSession;

@@ -1,8 +1,15 @@
 import { UsageError } from "../../errors.js";
 
-export type SubClient = "claude-code" | "codex" | "cursor" | "copilot-cli" | "exec";
+export type SubClient = "claude-code" | "codex" | "cursor" | "copilot-cli" | "gemini-cli" | "exec";
 
-export const SUB_CLIENTS: readonly SubClient[] = ["claude-code", "codex", "cursor", "copilot-cli", "exec"];
+export const SUB_CLIENTS: readonly SubClient[] = [
+  "claude-code",
+  "codex",
+  "cursor",
+  "copilot-cli",
+  "gemini-cli",
+  "exec",
+];
 
 export interface LaunchOverride {
   command: string;
@@ -34,10 +41,18 @@ const BUILT_IN: Record<Exclude<SubClient, "exec">, LaunchLine> = {
   cursor: { command: "cursor-agent", args: ["-p", "--force"] },
   // Repo hooks load in prompt mode only in a trusted folder: --trust-folder trusts this run's alone.
   "copilot-cli": { command: "copilot", args: ["--allow-all", "--trust-folder", "--no-ask-user"] },
+  // Headless only with `--prompt`; a bare prompt without a terminal exits 42 (docs/clients.md §13.5).
+  "gemini-cli": { command: "gemini", args: ["--yolo"] },
 };
 
-/** Copilot takes the prompt as the value of -p; `--prompt=` keeps a prompt starting with `-` a value. */
-const PROMPT_FLAG: Partial<Record<SubClient, string>> = { "copilot-cli": "--prompt=" };
+/**
+ * Copilot takes the prompt as the value of -p, Gemini is headless only with it: `--prompt=` keeps a
+ * prompt starting with `-` a value.
+ */
+const PROMPT_FLAG: Partial<Record<SubClient, string>> = {
+  "copilot-cli": "--prompt=",
+  "gemini-cli": "--prompt=",
+};
 
 /**
  * The command that runs a child (docs/product.md §7.1). `exec`: ARGS is the command

@@ -14,7 +14,7 @@ export type ApplyStage =
 export interface SubRecord {
   id: string;
   name: string | null;
-  client: "claude-code" | "codex" | "cursor" | "copilot-cli" | "exec";
+  client: "claude-code" | "codex" | "cursor" | "copilot-cli" | "gemini-cli" | "exec";
   parentSession: string | null;
   childSession: string | null;
   origin: string;

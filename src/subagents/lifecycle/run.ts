@@ -1,3 +1,4 @@
+import { childTrustEnv } from "../../facts/gemini-trust.js";
 import { procInfo } from "../../sessions/proc.js";
 import { append, appendOne, write } from "../../store/ledger.js";
 import { applySub } from "../apply/apply.js";
@@ -92,6 +93,7 @@ export async function runSub(ctx: SubCtx, req: RunRequest): Promise<RunResult> {
         subId: created.id,
         parentSession: ctx.session,
         childSession: created.childSession,
+        extra: req.client === "gemini-cli" ? childTrustEnv(ctx.root, req.env) : {},
       }),
       logFile: created.log,
       timeoutMs: req.timeoutMs,

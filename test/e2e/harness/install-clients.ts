@@ -245,3 +245,67 @@ async function ensureCopilotUncached(dir: string): Promise<string> {
     release();
   }
 }
+
+/** Gemini CLI, pinned like the others: its tool names, trust rules and hook fields change between releases. */
+export const GEMINI_VERSION = "0.61.0";
+
+/**
+ * Installs the pinned Gemini CLI into its own folder (`.cache/clients/gemini`, ~100 MB) on first use
+ * and returns its Node entry point (`bundle/gemini.js`, run with this Node). Kept apart from the
+ * Claude/Codex install so a version bump of one does not reinstall the others. Throws, never skips.
+ */
+export function ensureGemini(dir: string = join(CLIENTS_DIR, "gemini")): Promise<string> {
+  let p = pendingGemini.get(dir);
+  if (!p) {
+    p = ensureGeminiUncached(dir);
+    pendingGemini.set(dir, p);
+    p.catch(() => pendingGemini.delete(dir));
+  }
+  return p;
+}
+
+const pendingGemini = new Map<string, Promise<string>>();
+
+function geminiEntry(dir: string): string | undefined {
+  const pkg = join(dir, "node_modules", "@google", "gemini-cli");
+  const entry = join(pkg, "bundle", "gemini.js");
+  const marker = join(dir, MARKER);
+  const ok =
+    existsSync(marker) &&
+    readFileSync(marker, "utf8") === JSON.stringify({ gemini: GEMINI_VERSION }) &&
+    readVersion(pkg) === GEMINI_VERSION &&
+    existsSync(entry);
+  return ok ? entry : undefined;
+}
+
+async function ensureGeminiUncached(dir: string): Promise<string> {
+  const ready = geminiEntry(dir);
+  if (ready) return ready;
+  const release = await acquireLock(`${dir}.lock`);
+  try {
+    const again = geminiEntry(dir);
+    if (again) return again;
+    rmSync(join(dir, MARKER), { force: true });
+    rmSync(join(dir, "node_modules"), { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), '{ "name": "tandem-e2e-gemini", "private": true }\n');
+    const args = ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund", "--ignore-scripts"];
+    const res = await runProcess(
+      "npm",
+      [...args, "--loglevel=error", `@google/gemini-cli@${GEMINI_VERSION}`],
+      { cwd: dir, env: clientEnv(), timeoutMs: INSTALL_TIMEOUT_MS },
+    );
+    if (res.exitCode !== 0) {
+      const why = res.timedOut
+        ? `timed out after ${INSTALL_TIMEOUT_MS} ms`
+        : `exit ${res.exitCode ?? res.signal}`;
+      throw new Error(`e2e: installing Gemini CLI into ${dir} failed (${why}):\n${res.stderr.slice(-4000)}`);
+    }
+    writeFileSync(join(dir, MARKER), JSON.stringify({ gemini: GEMINI_VERSION }));
+    const entry = geminiEntry(dir);
+    if (!entry) throw new Error(`e2e: npm installed Gemini CLI but ${dir} has no bundle/gemini.js`);
+    return entry;
+  } finally {
+    release();
+  }
+}

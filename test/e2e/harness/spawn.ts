@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
  * Variables that would make a nested client think it is a subagent of the client running the tests,
  * send it to a real provider, or point git at another repository.
  */
-const INHERITED_PREFIXES = ["ANTHROPIC_", "CLAUDE", "CODEX_", "OPENAI_", "GIT_"];
+const INHERITED_PREFIXES = ["ANTHROPIC_", "CLAUDE", "CODEX_", "OPENAI_", "GIT_", "GEMINI_", "GOOGLE_"];
 const INHERITED_NAMES = ["AI_AGENT", "MOCK_API_KEY"];
 
 /** The test process environment without anything that leaks the outer session into a client run. */

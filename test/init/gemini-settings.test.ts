@@ -1,0 +1,76 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PIN } from "../helpers/cli.js";
+import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
+import { read, run } from "./helpers.js";
+
+/** A user's own Gemini settings: comments, a trailing comma, other settings and a hook of theirs. */
+const THEIRS = `// team settings
+{
+  "general": { "vimMode": true }, // keep me
+  "hooks": {
+    "BeforeTool": [
+      { "matcher": "write_file", "hooks": [{ "type": "command", "command": "./lint.sh", "name": "lint" }] },
+    ],
+  },
+}
+`;
+
+function project(): { dir: string; home: string } {
+  const base = tempDir();
+  const dir = initRepo(join(base, "repo"));
+  writeFiles(dir, { ".gemini/settings.json": THEIRS });
+  const home = join(base, "home");
+  mkdirSync(join(home, ".gemini"), { recursive: true });
+  return { dir, home };
+}
+
+const gemini = ["--clients", "gemini-cli"];
+
+describe("tandem init --clients gemini-cli", () => {
+  it("adds Tandem's hooks beside the team's, idempotently, and deinit restores the file byte for byte", () => {
+    const { dir, home } = project();
+    const env = { HOME: home };
+    expect(run(["init", ...PIN, ...gemini], dir, env).code).toBe(0);
+    const wired = read(join(dir, ".gemini/settings.json"))!;
+    expect(wired).toContain('"command": "./lint.sh"');
+    expect(wired).toContain("// keep me");
+    expect(wired.match(/ hook gemini-cli /g)).toHaveLength(6);
+    expect(run(["init", ...PIN, ...gemini], dir, env).stdout).toContain("Already up to date.");
+    expect(read(join(dir, ".gemini/settings.json"))).toBe(wired);
+    expect(run(["init", "--check", ...PIN, ...gemini], dir, env).code).toBe(0);
+
+    writeFileSync(
+      join(dir, ".gemini/settings.json"),
+      wired.replace("gemini-cli after-tool", "gemini-cli after-tol"),
+    );
+    const check = run(["init", "--check", ...PIN, ...gemini], dir, env);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(/\.gemini\/settings\.json: AfterTool hook differs/);
+    const doctor = run(["doctor"], dir, env);
+    expect(doctor.stdout).toMatch(/✗ client hooks: \.gemini\/settings\.json: AfterTool hook differs/);
+
+    expect(run(["deinit", ...gemini], dir, env).code).toBe(0);
+    expect(read(join(dir, ".gemini/settings.json"))).toBe(THEIRS);
+  });
+
+  it("has doctor report Gemini's folder trust from the trusted folders file", () => {
+    const { dir, home } = project();
+    const env = { HOME: home, GEMINI_CLI_TRUST_WORKSPACE: undefined, GEMINI_CLI_HOME: undefined };
+    expect(run(["init", ...PIN, ...gemini], dir, env).stdout).toMatch(
+      /^Gemini CLI: no rule in .*trustedFolders\.json covers this project.*; open `gemini` here and choose to trust the folder/m,
+    );
+    const folders = join(home, ".gemini/trustedFolders.json");
+    expect(run(["doctor"], dir, env).stdout).toMatch(
+      /✗ gemini trust: no rule in .*trustedFolders\.json covers this project: .*headless \(`gemini -p`\) runs none of its hooks/,
+    );
+    writeFileSync(folders, JSON.stringify({ [join(dir, "..")]: "TRUST_FOLDER" }));
+    expect(run(["doctor"], dir, env).stdout).toMatch(/✓ gemini trust: Gemini CLI trusts this project/);
+    writeFileSync(folders, JSON.stringify({ [join(dir, "..")]: "TRUST_FOLDER", [dir]: "DO_NOT_TRUST" }));
+    expect(run(["doctor"], dir, env).stdout).toMatch(/✗ gemini trust: .* marks this project DO_NOT_TRUST/);
+    expect(run(["doctor"], dir, { ...env, GEMINI_CLI_TRUST_WORKSPACE: "true" }).stdout).toMatch(
+      /✓ gemini trust: .*GEMINI_CLI_TRUST_WORKSPACE=true/,
+    );
+  });
+});
