@@ -6,7 +6,9 @@ import { append, write } from "../../src/store/ledger.js";
 
 const [stateDir, worker, countArg] = process.argv.slice(2);
 const count = Number(countArg);
-const db = openDb(stateDir!);
+// The test is about order and integrity, not lock waits: 8 writers in tight loops on a loaded
+// 2-core machine can starve one past the 5 s a hook waits.
+const db = openDb(stateDir!, { lockSeconds: 60 });
 const { session } = write(db, () =>
   ensureSession(db, {
     client: "codex",
