@@ -1,25 +1,15 @@
-import { statSync } from "node:fs";
 import type { StoreAccess } from "../store/access.js";
-import { type Db, dbFile, type OpenOptions, openDb } from "../store/db.js";
-import { identityFile } from "../store/identity.js";
+import { type Db, type OpenOptions, openDb } from "../store/db.js";
+import { filesStamp } from "../store/files-stamp.js";
 
 /** Enough for the hooks of a few agents in flight at once; more are opened and closed. */
 const IDLE_PER_STORE = 4;
 
 /**
- * What the store's files are now. A connection opened on other files (the store deleted,
- * replaced, or its identity rewritten) is closed instead of lent, so the next request opens the
- * store afresh through every check `openDb` makes (docs/server.md §1).
+ * Warm store connections for the resident server: opened once, checked on every loan against the
+ * store's files, so the next request opens a replaced store afresh through every check `openDb` makes
+ * (docs/server.md §1).
  */
-function filesStamp(stateDir: string): string {
-  const parts = [dbFile(stateDir), identityFile(stateDir)].map((file) => {
-    const st = statSync(file, { bigint: true, throwIfNoEntry: false });
-    return st ? `${st.dev}:${st.ino}:${file.endsWith(".db") ? "" : `${st.size}:${st.mtimeNs}`}` : "-";
-  });
-  return parts.join("|");
-}
-
-/** Warm store connections for the resident server: opened once, checked on every loan. */
 export class StorePool implements StoreAccess {
   private readonly idle = new Map<string, { db: Db; stamp: string }[]>();
   private readonly lent = new Map<Db, { stateDir: string; stamp: string }>();

@@ -1,10 +1,10 @@
 import type { ServerResponse } from "node:http";
 import type { DeltaMessage, StateMessage, UiParts } from "../core/ui/protocol.js";
-import type { Db } from "../store/db.js";
 import { maxSeq } from "../store/queries.js";
 import type { UiContext } from "./context.js";
 import { eventsAfter, type Names, PAGE_MAX } from "./read-events.js";
 import { readParts, TurnCache } from "./read-parts.js";
+import type { StoreReader } from "./reader.js";
 
 export interface FeedOptions {
   /** How often the store's change counter is read, in ms. */
@@ -23,7 +23,7 @@ const PARTS: readonly PartName[] = ["sessions", "claims", "subagents", "remote"]
  */
 export class Feed {
   private readonly clients = new Set<ServerResponse>();
-  private readonly turns = new TurnCache();
+  private turns = new TurnCache();
   private timer: ReturnType<typeof setInterval> | undefined;
   private version = -1;
   private seq = 0;
@@ -33,16 +33,26 @@ export class Feed {
   private failure: string | null = null;
 
   constructor(
-    private readonly db: Db,
+    private readonly reader: StoreReader,
     private readonly ctx: UiContext,
     private readonly names: Names,
     private readonly opts: FeedOptions,
   ) {
-    this.seq = maxSeq(db);
-    this.parts = readParts(db, ctx, Date.now(), this.turns);
+    this.parts = this.readAfresh();
     this.sent = this.encode(this.parts);
+  }
+
+  private get db() {
+    return this.reader.db;
+  }
+
+  /** Everything from the store as it is now: at start, and after the store was replaced. */
+  private readAfresh(): UiParts {
+    this.turns = new TurnCache();
+    this.seq = maxSeq(this.db);
     this.lastRead = Date.now();
     this.version = this.dataVersion();
+    return readParts(this.db, this.ctx, this.lastRead, this.turns);
   }
 
   start(): void {
@@ -94,6 +104,14 @@ export class Feed {
 
   /** One poll: read and push only when the store moved or the tick is due. */
   poll(): void {
+    if (this.reader.refresh()) {
+      // Another store: pages reconnect (EventSource does by itself) and start from its state.
+      this.parts = this.readAfresh();
+      this.sent = this.encode(this.parts);
+      for (const res of this.clients) res.end();
+      this.clients.clear();
+      return;
+    }
     const version = this.dataVersion();
     const now = Date.now();
     if (version === this.version && now - this.lastRead < this.opts.tickMs) return;

@@ -1,15 +1,15 @@
 import type { ServerResponse } from "node:http";
 import { NO_FILTER, parseKind } from "../core/ui/event-filter.js";
-import type { Db } from "../store/db.js";
 import { ASSETS, type AssetCache, BLANK_HTML, PAGE_HTML } from "./assets.js";
 import type { UiContext } from "./context.js";
 import type { Feed } from "./feed.js";
 import { problems } from "./problems.js";
 import { eventsPage, type Names } from "./read-events.js";
+import type { StoreReader } from "./reader.js";
 import { subDetail } from "./sub-detail.js";
 
 export interface Deps {
-  db: Db;
+  reader: StoreReader;
   ctx: UiContext;
   names: Names;
   feed: Feed;
@@ -40,7 +40,7 @@ function events(d: Deps, url: URL, res: ServerResponse): void {
     offset: intParam(url, "offset", 0),
     limit: intParam(url, "limit", 200),
   };
-  json(res, eventsPage(d.db, req, d.names, d.ctx.root));
+  json(res, eventsPage(d.reader.db, req, d.names, d.ctx.root));
 }
 
 /** Every path the board serves; all of them only read. */
@@ -53,9 +53,9 @@ export async function route(d: Deps, url: URL, res: ServerResponse): Promise<voi
   if (path === "/api/stream") return d.feed.subscribe(res);
   if (path === "/api/state") return json(res, d.feed.state());
   if (path === "/api/events") return events(d, url, res);
-  if (path === "/api/problems") return json(res, await problems(d.db, d.ctx, d.names));
+  if (path === "/api/problems") return json(res, await problems(d.reader.db, d.ctx, d.names));
   if (path === "/api/sub") {
-    const detail = subDetail(d.db, d.ctx.stateDir, url.searchParams.get("id") ?? "");
+    const detail = subDetail(d.reader.db, d.ctx.stateDir, url.searchParams.get("id") ?? "");
     return detail ? json(res, detail) : json(res, { error: "no such sub-agent; see `tandem sub list`" }, 404);
   }
   body(res, 404, "text/plain; charset=utf-8", `tandem ui: nothing at ${path}\n`);

@@ -1,13 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cookieHeader, decideAccess } from "../core/ui/access.js";
-import { type Db, dbFile, openDb } from "../store/db.js";
 import { AssetCache } from "./assets.js";
 import type { UiContext } from "./context.js";
 import { Feed } from "./feed.js";
 import { Names } from "./read-events.js";
+import { StoreReader } from "./reader.js";
 import { route } from "./routes.js";
 
 export interface UiServerOptions {
@@ -37,12 +36,6 @@ const SAFE_HEADERS: Record<string, string> = {
     "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
 };
 
-/** The board reads a store; a repository without one yet gets it created once, as `tandem watch` does. */
-function openReader(stateDir: string): Db {
-  if (!existsSync(dbFile(stateDir))) openDb(stateDir).close();
-  return openDb(stateDir, { readonly: true });
-}
-
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -52,9 +45,9 @@ function listen(server: Server, port: number): Promise<number> {
 
 export async function startUiServer(o: UiServerOptions): Promise<UiServer> {
   const token = o.token ?? randomBytes(24).toString("base64url");
-  const db = openReader(o.ctx.stateDir);
+  const reader = new StoreReader(o.ctx.stateDir);
   const names = new Names();
-  const feed = new Feed(db, o.ctx, names, { pollMs: o.pollMs ?? 100, tickMs: o.tickMs ?? 2000 });
+  const feed = new Feed(reader, o.ctx, names, { pollMs: o.pollMs ?? 100, tickMs: o.tickMs ?? 2000 });
   const assets = new AssetCache(o.assetsDir);
   const policy = { port: 0, token };
   const handle = (req: IncomingMessage, res: ServerResponse) => {
@@ -76,7 +69,7 @@ export async function startUiServer(o: UiServerOptions): Promise<UiServer> {
       return;
     }
     if (access.setCookie) res.setHeader("Set-Cookie", cookieHeader(policy));
-    route({ db, ctx: o.ctx, names, feed, assets }, url, res).catch((err: unknown) => {
+    route({ reader, ctx: o.ctx, names, feed, assets }, url, res).catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
       res.end(`tandem ui: ${(err as Error).message}\n`);
     });
@@ -85,7 +78,7 @@ export async function startUiServer(o: UiServerOptions): Promise<UiServer> {
   try {
     policy.port = await listen(server, o.port);
   } catch (err) {
-    db.close();
+    reader.close();
     throw err;
   }
   feed.start();
@@ -98,7 +91,7 @@ export async function startUiServer(o: UiServerOptions): Promise<UiServer> {
         feed.stop();
         server.closeAllConnections();
         server.close(() => {
-          db.close();
+          reader.close();
           resolve();
         });
       }),

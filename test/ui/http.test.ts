@@ -1,6 +1,9 @@
+import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { request } from "node:http";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeltaMessage, EventsPage, StateMessage } from "../../src/core/ui/protocol.js";
+import { tandem } from "../helpers/cli.js";
 import { claudeWrite, hook } from "../helpers/hooks.js";
 import { ask, type Board, fileRepo, startBoard } from "./support.js";
 
@@ -24,13 +27,14 @@ afterAll(async () => {
   cleanup?.();
 });
 
-/** Reads server-sent messages until `done` says stop. */
+/** Reads server-sent messages until `done` says stop or the server ends the stream. */
 function stream(
   headers: Record<string, string>,
   done: (event: string, data: unknown) => boolean,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port: board.port, path: "/api/stream", headers }, (res) => {
+      res.on("end", () => resolve());
       let buf = "";
       res.on("data", (d) => {
         buf += d;
@@ -124,5 +128,25 @@ describe("tandem ui's data", () => {
     const page = JSON.parse(r.body) as EventsPage;
     expect(page.total).toBe(2);
     expect(page.rows.map((e) => [e.kind, e.detail])).toEqual([["claim.acquired", "src/app.ts"]]);
+  });
+});
+
+describe("tandem ui after its store is replaced", () => {
+  it("reads the new store: the open stream ends, and the next state is the new store's", async () => {
+    const headers = { Host: host(), Cookie: `tandem-ui-${board.port}=${board.token}` };
+    // Resolves only when the server ends the stream: `done` never says stop.
+    await stream(headers, (event) => {
+      if (event !== "state") return false;
+      // The store goes missing (a person moved it); `doctor --reset` starts an empty one, with a
+      // new identity, under the running board.
+      const state = join(repo, ".git", "tandem");
+      mkdirSync(join(state, "aside"));
+      for (const f of ["state.db", "state.db-wal", "state.db-shm"])
+        if (existsSync(join(state, f))) renameSync(join(state, f), join(state, "aside", f));
+      expect(tandem(["doctor", "--reset"], { cwd: repo }).stdout).toContain("reset");
+      return false;
+    });
+    const after = await ask(board.port, withToken("/api/state"), { headers: { Host: host() } });
+    expect((JSON.parse(after.body) as StateMessage).claims).toEqual([]);
   });
 });
