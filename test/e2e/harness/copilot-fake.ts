@@ -34,7 +34,8 @@ export interface ChatRequest {
   reply?: CopilotReply;
 }
 
-export type CopilotStep = CopilotReply | ((req: ChatRequest) => CopilotReply);
+/** A function step may return a promise: the reply, and so the client's turn, waits for it (see gate.ts). */
+export type CopilotStep = CopilotReply | ((req: ChatRequest) => CopilotReply | Promise<CopilotReply>);
 
 export interface CopilotFake {
   /** `COPILOT_PROVIDER_BASE_URL` (ends in `/v1`). */
@@ -76,12 +77,12 @@ function parseRequest(body: ChatRequest["body"]): ChatRequest {
   };
 }
 
-function pick(scripts: Script[], req: ChatRequest, errors: string[]): CopilotReply {
+async function pick(scripts: Script[], req: ChatRequest, errors: string[]): Promise<CopilotReply> {
   const script = scripts.find((s) => s.match?.(req)) ?? scripts.find((s) => s.match === undefined);
   const step = script?.steps[req.toolResults];
   if (step === undefined) return { text: "(fake model: script exhausted)" };
   try {
-    return typeof step === "function" ? step(req) : step;
+    return typeof step === "function" ? await step(req) : step;
   } catch (e) {
     errors.push(`step ${req.toolResults} threw: ${String(e)}`);
     return { text: `(fake model: step failed: ${String(e)})` };
@@ -123,7 +124,7 @@ export async function startCopilotFake(): Promise<CopilotFake> {
     }
     const parsed = parseRequest(JSON.parse(raw) as ChatRequest["body"]);
     requests.push(parsed);
-    parsed.reply = parsed.auxiliary ? { text: "Fake title" } : pick(scripts, parsed, errors);
+    parsed.reply = parsed.auxiliary ? { text: "Fake title" } : await pick(scripts, parsed, errors);
     n += 1;
     send(res, parsed.reply, n, parsed.body.model ?? "gpt-4.1");
   }

@@ -34,7 +34,8 @@ export interface GeminiRequest {
   reply?: GeminiReply;
 }
 
-export type GeminiStep = GeminiReply | ((req: GeminiRequest) => GeminiReply);
+/** A function step may return a promise: the reply, and so the client's turn, waits for it (see gate.ts). */
+export type GeminiStep = GeminiReply | ((req: GeminiRequest) => GeminiReply | Promise<GeminiReply>);
 
 export interface GeminiFake {
   /** For `GOOGLE_GEMINI_BASE_URL`. */
@@ -80,7 +81,7 @@ export async function startGeminiFake(): Promise<GeminiFake> {
     // Gemini's side checks ask for JSON ("who speaks next"): the user does, so the turn ends.
     parsed.reply = parsed.auxiliary
       ? { text: JSON.stringify({ reasoning: "fake", next_speaker: "user", model_choice: "flash" }) }
-      : pickReply(scripts, parsed, errors);
+      : await pickReply(scripts, parsed, errors);
     n += 1;
     const answer = candidate(model, parsed.reply, n);
     if (method === "streamGenerateContent") {
@@ -131,16 +132,16 @@ function parseRequest(model: string, method: string, body: GeminiBody): GeminiRe
   };
 }
 
-function pickReply(
+async function pickReply(
   scripts: { steps: GeminiStep[]; match?: (req: GeminiRequest) => boolean }[],
   req: GeminiRequest,
   errors: string[],
-): GeminiReply {
+): Promise<GeminiReply> {
   const script = scripts.find((s) => s.match?.(req)) ?? scripts.find((s) => s.match === undefined);
   const step = script?.steps[req.functionResponses];
   if (step === undefined) return EXHAUSTED;
   try {
-    return typeof step === "function" ? step(req) : step;
+    return typeof step === "function" ? await step(req) : step;
   } catch (e) {
     errors.push(`step ${req.functionResponses} threw: ${String(e)}`);
     return { text: `(fake model: step failed: ${String(e)})` };
