@@ -63,7 +63,8 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
       expect(reason).toMatch(problem);
       expect(reason).toMatch(/tandem doctor/);
       expect(reason).not.toMatch(/held by/); // refused because of the store, not by luck of a readable claim
-      expect(r.ms).toBeLessThan(BOUND_MS + 1000);
+      // Bounded, not hanging: the margin allows for a loaded machine running two test files at once.
+      expect(r.ms).toBeLessThan(BOUND_MS + 4000);
       expect(read(join(w.repo, "f.txt"))).toBe(w.aBytes);
 
       const report = doctor(w.repo);
@@ -93,13 +94,14 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
     60_000,
   );
 
-  it("a held write lock: refuses within the 5 s bound plus a second, doctor reports it, and the store is intact after", async () => {
+  it("a held write lock: refuses after the 5 s bound, not later than a few seconds past it, doctor reports it, and the store is intact after", async () => {
     const w = twoSessions();
     const release = await holdWriteLock(w.file);
     const r = asB(w, claudeWrite(w.repo, "B", "f.txt"));
     expect(denied(r)).toMatch(/is locked by another process .*fuser .*tandem doctor/);
     expect(r.ms).toBeGreaterThanOrEqual(BOUND_MS - 500);
-    expect(r.ms).toBeLessThan(BOUND_MS + 1000);
+    // Bounded, not hanging: the margin allows for a loaded machine running two test files at once.
+    expect(r.ms).toBeLessThan(BOUND_MS + 4000);
     const report = doctor(w.repo);
     expect(report.code).toBe(1);
     expect(report.stdout).toMatch(/✗ writable: .*is locked by another process/);

@@ -121,7 +121,8 @@ describe.each(Object.entries(CHILDREN))("crash matrix: a child with %s", (_label
       expect(again.stdout, point).toMatch(/already applied/);
       expect(targetState(dir, s.base)).toEqual(expected);
     }
-  });
+  }, // Eight crashed applies, each with a dry run and a retry: a minute alone on a loaded machine.
+  240_000);
 
   it.each(["capture:after-blob-write", "capture:before-record"])(
     "keeps the worktree when `sub run` dies at %s, and `sub capture` recovers everything",
