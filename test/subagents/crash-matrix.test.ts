@@ -91,6 +91,7 @@ function expectLanded(dir: string, s: SubRepo, child: { commits: number; dirty: 
 }
 
 describe.each(Object.entries(CHILDREN))("crash matrix: a child with %s", (_label, child) => {
+  // Eight crashed applies, each with a dry run and a retry: over a minute on a loaded machine.
   it("ends every crashed-then-retried apply exactly like an uninterrupted one", () => {
     const s = subRepo();
     const { json } = runScript(s.repo, child.script);
@@ -121,8 +122,7 @@ describe.each(Object.entries(CHILDREN))("crash matrix: a child with %s", (_label
       expect(again.stdout, point).toMatch(/already applied/);
       expect(targetState(dir, s.base)).toEqual(expected);
     }
-  }, // Eight crashed applies, each with a dry run and a retry: a minute alone on a loaded machine.
-  240_000);
+  }, 240_000);
 
   it.each(["capture:after-blob-write", "capture:before-record"])(
     "keeps the worktree when `sub run` dies at %s, and `sub capture` recovers everything",
