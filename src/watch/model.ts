@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Config } from "../config/schema.js";
+import type { RemoteRow } from "../core/board-rows.js";
 import type { RemoteView } from "../core/remote/remote-view.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
@@ -38,18 +39,8 @@ export interface BoardEvent {
   tone: Tone;
 }
 
-/** One row of the board's ELSEWHERE section: a session in another checkout, or a lease. */
-export interface BoardRemoteRow {
-  kind: "session" | "lease";
-  /** The other checkout (`host:/path`), or "this checkout" for its own leases. */
-  machine: string;
-  who: string;
-  branch: string;
-  paths: string;
-  task: string;
-  /** How old the information is (a session), or until when it holds (a lease). */
-  when: string;
-}
+/** One row of the board's ELSEWHERE section. */
+export type BoardRemoteRow = RemoteRow;
 
 /** Everything the board shows, as plain data: `renderBoard` only lays it out. */
 export interface BoardModel {

@@ -2,6 +2,7 @@
  * What the server sends the page (docs/ui.md §Data flow): one `state` message when the page
  * connects, then `delta` messages carrying only what changed. Shared by both ends.
  */
+import type { RemoteRow, SubagentRow } from "../board-rows.js";
 import type { UiSession } from "./session-rows.js";
 
 export interface UiEvent {
@@ -21,28 +22,12 @@ export interface UiClaim {
   state: "live" | "stale" | "ended";
 }
 
-export interface UiSubagent {
+export interface UiSubagent extends SubagentRow {
   /** The `tandem sub` id, or null for a client's own sub-agent (nothing captured to show). */
   id: string | null;
-  name: string;
-  parent: string | null;
-  client: string;
-  state: string;
-  capture: string;
-  apply: string;
-  running: boolean;
-  problem: boolean;
 }
 
-export interface UiRemoteRow {
-  kind: "session" | "lease";
-  machine: string;
-  who: string;
-  branch: string;
-  paths: string;
-  task: string;
-  when: string;
-}
+export type UiRemoteRow = RemoteRow;
 
 export interface UiRemote {
   summary: string;

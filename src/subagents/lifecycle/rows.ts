@@ -1,3 +1,4 @@
+import type { SubagentRow } from "../../core/board-rows.js";
 import type { SessionView } from "../../sessions/view.js";
 import type { Db } from "../../store/db.js";
 import { subRunning } from "../apply/apply.js";
@@ -11,18 +12,7 @@ import {
 } from "./records.js";
 import { sizeText } from "./report.js";
 
-/** One sub-agent on the board: how it runs or ended, what was captured, where it was applied. */
-export interface SubagentRow {
-  name: string;
-  parent: string | null;
-  client: string;
-  state: string;
-  capture: string;
-  apply: string;
-  running: boolean;
-  /** Something needs the user: work not captured, an apply blocked or failed, a child that failed. */
-  problem: boolean;
-}
+export type { SubagentRow };
 
 function stateText(sub: SubRecord, running: boolean): string {
   if (!sub.exited) return running ? "running" : "gone";
