@@ -182,25 +182,84 @@ function lockIsStale(lockDir: string): boolean {
 }
 
 /** Copilot CLI: a ~200 MB native binary per platform; repository hooks and gpt-5's apply_patch as of this. */
+/**
+ * One npm package installed alone into `dir` (its own marker, so installing it never reinstalls or
+ * waits on another client): memoized per process, locked across vitest workers, and throwing —
+ * never skipping — when the install fails. Resolves with what `find` locates in it.
+ */
+interface PinnedPackage {
+  dir: string;
+  /** What npm installs, e.g. `@github/copilot@1.0.102`. */
+  spec: string;
+  /** The marker's text for exactly this install (version and platform). */
+  marker: string;
+  /** The binary or entry point to run, once installed; undefined when absent. */
+  find: (dir: string) => string | undefined;
+  npmArgs?: readonly string[];
+}
+
+const pendingPackages = new Map<string, Promise<string>>();
+
+function ensurePackage(p: PinnedPackage): Promise<string> {
+  let done = pendingPackages.get(p.dir);
+  if (!done) {
+    done = ensurePackageUncached(p);
+    pendingPackages.set(p.dir, done);
+    done.catch(() => pendingPackages.delete(p.dir));
+  }
+  return done;
+}
+
+function installedPackage(p: PinnedPackage): string | undefined {
+  const marker = join(p.dir, MARKER);
+  return existsSync(marker) && readFileSync(marker, "utf8") === p.marker ? p.find(p.dir) : undefined;
+}
+
+async function ensurePackageUncached(p: PinnedPackage): Promise<string> {
+  const ready = installedPackage(p);
+  if (ready) return ready;
+  const release = await acquireLock(`${p.dir}.lock`);
+  try {
+    const again = installedPackage(p);
+    if (again) return again;
+    rmSync(join(p.dir, MARKER), { force: true });
+    rmSync(join(p.dir, "node_modules"), { recursive: true, force: true });
+    mkdirSync(p.dir, { recursive: true });
+    writeFileSync(join(p.dir, "package.json"), '{ "name": "tandem-e2e-client", "private": true }\n');
+    const args = ["install", "--prefix", p.dir, "--no-save", "--no-audit", "--no-fund", "--loglevel=error"];
+    const res = await runProcess("npm", [...args, ...(p.npmArgs ?? []), p.spec], {
+      cwd: p.dir,
+      env: clientEnv(),
+      timeoutMs: INSTALL_TIMEOUT_MS,
+    });
+    const found = res.exitCode === 0 ? p.find(p.dir) : undefined;
+    if (!found) {
+      const why = res.timedOut
+        ? `timed out after ${INSTALL_TIMEOUT_MS} ms`
+        : res.exitCode === 0
+          ? "installed, but what it should contain is missing"
+          : `exit ${res.exitCode ?? res.signal}`;
+      throw new Error(`e2e: installing ${p.spec} into ${p.dir} failed (${why}):\n${res.stderr.slice(-4000)}`);
+    }
+    writeFileSync(join(p.dir, MARKER), p.marker);
+    return found;
+  } finally {
+    release();
+  }
+}
+
 export const COPILOT_VERSION = "1.0.102";
 /** Its own folder and marker: installing it never reinstalls (or waits on) the clients above. */
 export const COPILOT_DIR = join(CLIENTS_DIR, "copilot");
 
-const copilotPending = new Map<string, Promise<string>>();
-
 /** Installs the pinned Copilot CLI into `dir` on first use and returns its native binary; throws on failure. */
 export function ensureCopilot(dir: string = COPILOT_DIR): Promise<string> {
-  let p = copilotPending.get(dir);
-  if (!p) {
-    p = ensureCopilotUncached(dir);
-    copilotPending.set(dir, p);
-    p.catch(() => copilotPending.delete(dir));
-  }
-  return p;
-}
-
-function copilotMarker(): string {
-  return JSON.stringify({ copilot: COPILOT_VERSION, platform: platformKey() });
+  return ensurePackage({
+    dir,
+    spec: `@github/copilot@${COPILOT_VERSION}`,
+    marker: JSON.stringify({ copilot: COPILOT_VERSION, platform: platformKey() }),
+    find: copilotBin,
+  });
 }
 
 /** npm names Copilot's platform packages `linux`, `linuxmusl`, `darwin`, `win32`. */
@@ -209,41 +268,6 @@ function copilotBin(dir: string): string | undefined {
   if (readVersion(join(nm, "copilot")) !== COPILOT_VERSION) return undefined;
   const platforms = process.platform === "linux" ? ["linux", "linuxmusl"] : [process.platform];
   return platforms.map((p) => join(nm, `copilot-${p}-${process.arch}`, "copilot")).find(isNativeBinary);
-}
-
-async function ensureCopilotUncached(dir: string): Promise<string> {
-  const ready = () =>
-    existsSync(join(dir, MARKER)) && readFileSync(join(dir, MARKER), "utf8") === copilotMarker()
-      ? copilotBin(dir)
-      : undefined;
-  const found = ready();
-  if (found) return found;
-  const release = await acquireLock(`${dir}.lock`);
-  try {
-    const again = ready();
-    if (again) return again;
-    rmSync(join(dir, MARKER), { force: true });
-    rmSync(join(dir, "node_modules"), { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "package.json"), '{ "name": "tandem-e2e-copilot", "private": true }\n');
-    const args = ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund", "--loglevel=error"];
-    const res = await runProcess("npm", [...args, `@github/copilot@${COPILOT_VERSION}`], {
-      cwd: dir,
-      env: clientEnv(),
-      timeoutMs: INSTALL_TIMEOUT_MS,
-    });
-    const bin = res.exitCode === 0 ? copilotBin(dir) : undefined;
-    if (!bin) {
-      const why = res.timedOut ? "timed out" : `exit ${res.exitCode ?? res.signal}`;
-      throw new Error(
-        `e2e: installing @github/copilot@${COPILOT_VERSION} into ${dir} failed (${why}):\n${res.stderr.slice(-4000)}`,
-      );
-    }
-    writeFileSync(join(dir, MARKER), copilotMarker());
-    return bin;
-  } finally {
-    release();
-  }
 }
 
 /** Gemini CLI, pinned like the others: its tool names, trust rules and hook fields change between releases. */
@@ -255,57 +279,17 @@ export const GEMINI_VERSION = "0.61.0";
  * Claude/Codex install so a version bump of one does not reinstall the others. Throws, never skips.
  */
 export function ensureGemini(dir: string = join(CLIENTS_DIR, "gemini")): Promise<string> {
-  let p = pendingGemini.get(dir);
-  if (!p) {
-    p = ensureGeminiUncached(dir);
-    pendingGemini.set(dir, p);
-    p.catch(() => pendingGemini.delete(dir));
-  }
-  return p;
+  return ensurePackage({
+    dir,
+    spec: `@google/gemini-cli@${GEMINI_VERSION}`,
+    marker: JSON.stringify({ gemini: GEMINI_VERSION }),
+    find: geminiEntry,
+    npmArgs: ["--ignore-scripts"],
+  });
 }
-
-const pendingGemini = new Map<string, Promise<string>>();
 
 function geminiEntry(dir: string): string | undefined {
   const pkg = join(dir, "node_modules", "@google", "gemini-cli");
   const entry = join(pkg, "bundle", "gemini.js");
-  const marker = join(dir, MARKER);
-  const ok =
-    existsSync(marker) &&
-    readFileSync(marker, "utf8") === JSON.stringify({ gemini: GEMINI_VERSION }) &&
-    readVersion(pkg) === GEMINI_VERSION &&
-    existsSync(entry);
-  return ok ? entry : undefined;
-}
-
-async function ensureGeminiUncached(dir: string): Promise<string> {
-  const ready = geminiEntry(dir);
-  if (ready) return ready;
-  const release = await acquireLock(`${dir}.lock`);
-  try {
-    const again = geminiEntry(dir);
-    if (again) return again;
-    rmSync(join(dir, MARKER), { force: true });
-    rmSync(join(dir, "node_modules"), { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "package.json"), '{ "name": "tandem-e2e-gemini", "private": true }\n');
-    const args = ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund", "--ignore-scripts"];
-    const res = await runProcess(
-      "npm",
-      [...args, "--loglevel=error", `@google/gemini-cli@${GEMINI_VERSION}`],
-      { cwd: dir, env: clientEnv(), timeoutMs: INSTALL_TIMEOUT_MS },
-    );
-    if (res.exitCode !== 0) {
-      const why = res.timedOut
-        ? `timed out after ${INSTALL_TIMEOUT_MS} ms`
-        : `exit ${res.exitCode ?? res.signal}`;
-      throw new Error(`e2e: installing Gemini CLI into ${dir} failed (${why}):\n${res.stderr.slice(-4000)}`);
-    }
-    writeFileSync(join(dir, MARKER), JSON.stringify({ gemini: GEMINI_VERSION }));
-    const entry = geminiEntry(dir);
-    if (!entry) throw new Error(`e2e: npm installed Gemini CLI but ${dir} has no bundle/gemini.js`);
-    return entry;
-  } finally {
-    release();
-  }
+  return readVersion(pkg) === GEMINI_VERSION && existsSync(entry) ? entry : undefined;
 }
