@@ -9,7 +9,15 @@ import { type ClientBins, ensureClients } from "./harness/install-clients.js";
 import { type ResponsesFake, startResponsesFake } from "./harness/responses-fake.js";
 import { runClaude } from "./harness/run-claude.js";
 import { runCodex } from "./harness/run-codex.js";
-import { initProject, lastToolResult, ledgerEvents, newSessionId, type Project } from "./support.js";
+import {
+  claims,
+  initProject,
+  lastToolResult,
+  ledgerEvents,
+  newSessionId,
+  type Project,
+  until,
+} from "./support.js";
 
 let bins: ClientBins;
 let anthropic: AnthropicFake;
@@ -56,17 +64,6 @@ function codex(p: Project, prompt: string, env: Record<string, string> = {}) {
     env: { ...p.env, ...env },
   });
 }
-
-async function until(cond: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-const claims = (p: Project) =>
-  JSON.parse(tandem(["claims", "--json"], { cwd: p.repo }).stdout) as { path: string; holder: string }[];
 
 describe("real Claude Code and Codex sharing one repository", () => {
   it("refuses peers' edits of a held file until its holder commits it", async () => {

@@ -9,7 +9,7 @@ import { type ChatRequest, type CopilotFake, startCopilotFake } from "./harness/
 import { ensureCopilot } from "./harness/install-clients.js";
 import { copilotEnv, runCopilot } from "./harness/run-copilot.js";
 import { killGroup, runProcess } from "./harness/spawn.js";
-import { initProject, ledgerEvents, newSessionId, type Project } from "./support.js";
+import { claims, initProject, ledgerEvents, newSessionId, type Project } from "./support.js";
 
 let bin: string;
 let fake: CopilotFake;
@@ -36,9 +36,6 @@ function copilot(p: Project, prompt: string, opts: { model?: string; sessionId?:
     ...opts,
   });
 }
-
-const claims = (p: Project) =>
-  JSON.parse(tandem(["claims", "--json"], { cwd: p.repo }).stdout) as { path: string; holder: string }[];
 
 const sessions = (p: Project) =>
   JSON.parse(tandem(["sessions", "--all", "--json"], { cwd: p.repo }).stdout) as {

@@ -10,7 +10,7 @@ import { runClaude } from "./harness/run-claude.js";
 import { runCodex } from "./harness/run-codex.js";
 import { runCopilot } from "./harness/run-copilot.js";
 import { runGemini, writeGeminiHome } from "./harness/run-gemini.js";
-import { initProject, ledgerEvents, newSessionId, type Project } from "./support.js";
+import { initProject, ledgerEvents, newSessionId, type Project, until } from "./support.js";
 
 /**
  * One repository wired by `tandem init` for all four clients, driven with the real binaries: the
@@ -63,14 +63,6 @@ function heldTurn(): Gate {
 function launched<T>(run: Promise<T>): Promise<T> {
   pending.runs.push(run);
   return run;
-}
-
-async function until(cond: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 /** Claude Code and Codex each write a file of their own; their ritual is off (not under test here). */

@@ -8,7 +8,7 @@ import { type GeminiFake, type GeminiRequest, startGeminiFake } from "./harness/
 import { ensureGemini } from "./harness/install-clients.js";
 import { GEMINI_MODEL, geminiEnv, runGemini, writeGeminiHome } from "./harness/run-gemini.js";
 import { runProcess } from "./harness/spawn.js";
-import { initProject, ledgerEvents, type Project } from "./support.js";
+import { claims, initProject, ledgerEvents, type Project, until } from "./support.js";
 
 let entry: string;
 let fake: GeminiFake;
@@ -23,17 +23,6 @@ afterAll(async () => {
   await fake?.close();
   console.log(`e2e: Gemini tier wall time ${Date.now() - tierStart} ms`);
 });
-
-async function until(cond: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-const claims = (p: Project) =>
-  JSON.parse(tandem(["claims", "--json"], { cwd: p.repo }).stdout) as { path: string; holder: string }[];
 
 const sessions = (p: Project) =>
   JSON.parse(tandem(["sessions", "--all", "--json"], { cwd: p.repo }).stdout) as {

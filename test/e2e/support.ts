@@ -93,3 +93,16 @@ export function ledgerEvents(
     .filter(Boolean)
     .map((l) => JSON.parse(l));
 }
+
+/** Polls `cond` until it holds; throws after `timeoutMs`. */
+export async function until(cond: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The project's claims as `tandem claims --json` lists them. */
+export const claims = (p: Project) =>
+  JSON.parse(tandem(["claims", "--json"], { cwd: p.repo }).stdout) as { path: string; holder: string }[];
