@@ -180,6 +180,8 @@ describe("a server that should not answer", () => {
     expect(spy.runs()).toBe(1);
     const next = await waitFor("a new server", () => liveServer(repo));
     expect(next.pid).not.toBe(first.pid);
+    // It registers before it binds: its address, published last, says it listens.
+    await waitFor("its address", () => existsSync(join(stateDir(repo), "serve.addr")));
     expect(existsSync(next.socket)).toBe(true);
   });
 
