@@ -99,19 +99,23 @@ function releaseClean(ctx: GitHookCtx, reason: "commit" | "checkout"): void {
   const clean = paths.filter((p) => !dirty.some((d) => d === p || d.startsWith(`${p}/`)));
   const caller = gitCaller(ctx);
   const callerGroup = caller ? groupOf(ctx.db, caller) : null;
-  write(ctx.db, () => {
-    for (const p of clean) {
-      for (const c of inRepo.get(p) ?? []) {
-        if (!releasable(ctx, c, callerGroup)) continue;
-        append(ctx.db, {
-          kind: "claim.released",
-          session: c.session_id,
-          ts: ctx.now,
-          data: { worktree: c.worktree, path: c.path, reason },
-        });
+  write(
+    ctx.db,
+    () => {
+      for (const p of clean) {
+        for (const c of inRepo.get(p) ?? []) {
+          if (!releasable(ctx, c, callerGroup)) continue;
+          append(ctx.db, {
+            kind: "claim.released",
+            session: c.session_id,
+            ts: ctx.now,
+            data: { worktree: c.worktree, path: c.path, reason },
+          });
+        }
       }
-    }
-  });
+    },
+    "gating",
+  );
 }
 
 function stagedPaths(ctx: GitHookCtx, env: Env): string[] {
@@ -159,13 +163,16 @@ function guardCommit(ctx: GitHookCtx): HookResult {
   if (found.length === 0) return OK;
   const bypass = ctx.req.env.TANDEM_BYPASS === "1";
   const outcome = committer === null ? "warned" : bypass ? "bypassed" : "refused";
-  write(ctx.db, () =>
-    append(ctx.db, {
-      kind: "commit.guarded",
-      session: committer?.session.id ?? null,
-      ts: ctx.now,
-      data: { outcome, paths: found },
-    }),
+  write(
+    ctx.db,
+    () =>
+      append(ctx.db, {
+        kind: "commit.guarded",
+        session: committer?.session.id ?? null,
+        ts: ctx.now,
+        data: { outcome, paths: found },
+      }),
+    "gating",
   );
   const list = found.map((f) => `  ${f.path} (held by ${f.holder})`).join("\n");
   if (outcome === "refused") {

@@ -16,7 +16,7 @@ import { syncSoon } from "./remote-sync.js";
  * config problem (the agent passes it on to its user, who can fix the file).
  */
 export function onSessionStart(ctx: HookCtx): Verdict {
-  const session = write(ctx.db, () => hookSession(ctx));
+  const session = write(ctx.db, () => hookSession(ctx), "gating");
   const parent = session.parent_id ? sessionById(ctx.db, session.parent_id) : undefined;
   const context = sessionStartContext({
     name: session.name,
@@ -39,23 +39,27 @@ export function onSessionStart(ctx: HookCtx): Verdict {
  * to one small write because clients kill SessionEnd hooks after 1.5–3 s.
  */
 export function onSessionEnd(ctx: HookCtx): Verdict {
-  write(ctx.db, () => {
-    const session = hookSession(ctx);
-    const base = { session: session.id, ts: ctx.now };
-    if (!endsSession(sessionEndFacts(ctx, session))) {
-      // One prompt-mode run of a session whose own process lives on: that run is idle, no more.
-      append(ctx.db, { ...base, kind: "activity.set", data: { activity: "idle" } });
-      return;
-    }
-    for (const c of claimsOf(ctx.db, session.id)) {
-      append(ctx.db, {
-        ...base,
-        kind: "claim.released",
-        data: { worktree: c.worktree, path: c.path, reason: "session_end" },
-      });
-    }
-    append(ctx.db, { ...base, kind: "session.ended", data: { reason: ctx.input.source ?? "session-end" } });
-  });
+  write(
+    ctx.db,
+    () => {
+      const session = hookSession(ctx);
+      const base = { session: session.id, ts: ctx.now };
+      if (!endsSession(sessionEndFacts(ctx, session))) {
+        // One prompt-mode run of a session whose own process lives on: that run is idle, no more.
+        append(ctx.db, { ...base, kind: "activity.set", data: { activity: "idle" } });
+        return;
+      }
+      for (const c of claimsOf(ctx.db, session.id)) {
+        append(ctx.db, {
+          ...base,
+          kind: "claim.released",
+          data: { worktree: c.worktree, path: c.path, reason: "session_end" },
+        });
+      }
+      append(ctx.db, { ...base, kind: "session.ended", data: { reason: ctx.input.source ?? "session-end" } });
+    },
+    "gating",
+  );
   syncSoon(ctx, true);
   return ALLOW;
 }
@@ -79,10 +83,14 @@ function sessionEndFacts(ctx: HookCtx, session: SessionRow): SessionEndFacts {
 
 /** Events Tandem does not act on are still recorded as activity, never fatal. */
 export function onOther(ctx: HookCtx): Verdict {
-  write(ctx.db, () => {
-    const session = hookSession(ctx);
-    const activity = /notification|permission/i.test(ctx.input.event) ? "needs_input" : "working";
-    append(ctx.db, { kind: "activity.set", session: session.id, ts: ctx.now, data: { activity } });
-  });
+  write(
+    ctx.db,
+    () => {
+      const session = hookSession(ctx);
+      const activity = /notification|permission/i.test(ctx.input.event) ? "needs_input" : "working";
+      append(ctx.db, { kind: "activity.set", session: session.id, ts: ctx.now, data: { activity } });
+    },
+    "gating",
+  );
   return ALLOW;
 }

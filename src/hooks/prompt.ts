@@ -30,49 +30,53 @@ function lastPeersDigest(ctx: HookCtx, session: string): string | null {
 export async function onPrompt(ctx: HookCtx): Promise<Verdict> {
   const text = ctx.input.prompt ?? "";
   const remediation = text.trimStart().startsWith(REMEDIATION_MARKER);
-  const context = write(ctx.db, () => {
-    const session = hookSession(ctx);
-    const peers = livePeers(ctx.db, session.id, ctx.config.freshnessSeconds, ctx.now);
-    const summary = peers.map((p) => `${p.name}|${p.task}|${p.claims.join(",")}`).join("\n");
-    const peers64 = digest(summary);
-    const changed = peers64 !== lastPeersDigest(ctx, session.id);
-    append(ctx.db, {
-      kind: "prompt.submitted",
-      session: session.id,
-      ts: ctx.now,
-      data: {
-        text: text.slice(0, PROMPT_LIMIT),
-        bytes: Buffer.byteLength(text),
-        truncated: text.length > PROMPT_LIMIT,
-        remediation,
-        turnId: ctx.input.turnId,
-        peersDigest: peers64,
-      },
-    });
-    const notice = takeOwnerNotice(ctx, session);
-    if (session.kind === "subagent") return notice;
-    const parts: string[] = notice ? [notice] : [];
-    if (changed && peers.length > 0) {
-      const full = sessionStartContext({
-        name: session.name,
-        client: session.client,
-        kind: "session",
-        parentName: null,
-        requireGitFinalization: ctx.config.requireGitFinalization,
-        peers,
-        now: ctx.now,
+  const context = write(
+    ctx.db,
+    () => {
+      const session = hookSession(ctx);
+      const peers = livePeers(ctx.db, session.id, ctx.config.freshnessSeconds, ctx.now);
+      const summary = peers.map((p) => `${p.name}|${p.task}|${p.claims.join(",")}`).join("\n");
+      const peers64 = digest(summary);
+      const changed = peers64 !== lastPeersDigest(ctx, session.id);
+      append(ctx.db, {
+        kind: "prompt.submitted",
+        session: session.id,
+        ts: ctx.now,
+        data: {
+          text: text.slice(0, PROMPT_LIMIT),
+          bytes: Buffer.byteLength(text),
+          truncated: text.length > PROMPT_LIMIT,
+          remediation,
+          turnId: ctx.input.turnId,
+          peersDigest: peers64,
+        },
       });
+      const notice = takeOwnerNotice(ctx, session);
+      if (session.kind === "subagent") return notice;
+      const parts: string[] = notice ? [notice] : [];
+      if (changed && peers.length > 0) {
+        const full = sessionStartContext({
+          name: session.name,
+          client: session.client,
+          kind: "session",
+          parentName: null,
+          requireGitFinalization: ctx.config.requireGitFinalization,
+          peers,
+          now: ctx.now,
+        });
+        parts.push(
+          `Tandem: your peers changed since your last prompt.\n${full.split("\n").slice(2).join("\n")}`,
+        );
+      }
       parts.push(
-        `Tandem: your peers changed since your last prompt.\n${full.split("\n").slice(2).join("\n")}`,
+        ctx.client.name === "codex"
+          ? codexFooterInstruction(ctx.config.requireGitFinalization, agentCmd(ctx))
+          : ritualReminder(ctx.config.requireGitFinalization, agentCmd(ctx)),
       );
-    }
-    parts.push(
-      ctx.client.name === "codex"
-        ? codexFooterInstruction(ctx.config.requireGitFinalization, agentCmd(ctx))
-        : ritualReminder(ctx.config.requireGitFinalization, agentCmd(ctx)),
-    );
-    return parts.join("\n");
-  });
+      return parts.join("\n");
+    },
+    "gating",
+  );
   await saveTurnSnapshot(ctx);
   return context ? { ...ALLOW, context } : ALLOW;
 }

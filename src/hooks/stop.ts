@@ -23,34 +23,38 @@ function recentEvents(ctx: HookCtx, session: string): RitualEvent[] {
  */
 export async function onStop(ctx: HookCtx): Promise<Verdict> {
   await recordTurnDelta(ctx);
-  const verdict = write(ctx.db, () => {
-    const session = hookSession(ctx);
-    const events = recentEvents(ctx, session.id);
-    const v = stopVerdict({
-      client: ctx.client.name,
-      sessionKind: session.kind,
-      events,
-      cutoffSeq: events[events.length - 1]?.seq ?? 0,
-      lastAssistantMessage: ctx.input.lastAssistantMessage,
-      mode: ctx.config.stopRitual,
-      requireGitFinalization: ctx.config.requireGitFinalization,
-      blockCap: BLOCK_CAP,
-      replyHasBox: containsStatusBox(ctx.input.lastAssistantMessage),
-    });
-    append(ctx.db, {
-      kind: "turn.stopped",
-      session: session.id,
-      ts: ctx.now,
-      data: {
-        verdict: v.verdict,
-        rule: v.rule,
-        enforcement: v.enforcement,
-        reason: v.note,
-        missing: v.missing,
-      },
-    });
-    return v;
-  });
+  const verdict = write(
+    ctx.db,
+    () => {
+      const session = hookSession(ctx);
+      const events = recentEvents(ctx, session.id);
+      const v = stopVerdict({
+        client: ctx.client.name,
+        sessionKind: session.kind,
+        events,
+        cutoffSeq: events[events.length - 1]?.seq ?? 0,
+        lastAssistantMessage: ctx.input.lastAssistantMessage,
+        mode: ctx.config.stopRitual,
+        requireGitFinalization: ctx.config.requireGitFinalization,
+        blockCap: BLOCK_CAP,
+        replyHasBox: containsStatusBox(ctx.input.lastAssistantMessage),
+      });
+      append(ctx.db, {
+        kind: "turn.stopped",
+        session: session.id,
+        ts: ctx.now,
+        data: {
+          verdict: v.verdict,
+          rule: v.rule,
+          enforcement: v.enforcement,
+          reason: v.note,
+          missing: v.missing,
+        },
+      });
+      return v;
+    },
+    "gating",
+  );
   if (verdict.verdict === "pass" || verdict.enforcement !== "enforced") {
     return { allow: true, rule: verdict.rule, reason: null };
   }

@@ -1,6 +1,7 @@
 import { TandemError } from "../errors.js";
 import type { Db } from "./db.js";
 import { stmt } from "./db.js";
+import { commitByKind, noteAppended } from "./durability.js";
 import { checkEventData, type EventData, type EventKind } from "./event-schemas.js";
 import { project, type StoredEvent } from "./projections.js";
 import { claimBoundRequest } from "./requests.js";
@@ -37,8 +38,15 @@ export function append<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEven
     data: ev.data,
   };
   project(db, stored);
+  noteAppended(db, ev.kind);
   return stored;
 }
+
+/**
+ * When a commit waits for the disk: `always` (FULL, the store's setting), or `gating` — only when
+ * the transaction appended an event that gates work (store/durability.ts). Hooks write `gating`.
+ */
+export type Durability = "always" | "gating";
 
 /**
  * Runs read-decide-write logic in one `BEGIN IMMEDIATE` transaction: the write
@@ -46,13 +54,14 @@ export function append<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEven
  * deciding on stale data. A thin-client request bound to the connection is claimed in the same
  * transaction (store/requests.ts).
  */
-export function write<T>(db: Db, fn: () => T): T {
-  return db
-    .transaction(() => {
-      claimBoundRequest(db);
-      return fn();
-    })
-    .immediate();
+export function write<T>(db: Db, fn: () => T, durability: Durability = "always"): T {
+  const tx = db.transaction(() => {
+    claimBoundRequest(db);
+    return fn();
+  });
+  // Nested in an open transaction, the outer one commits (and decides the sync).
+  if (durability === "always" || db.inTransaction) return tx.immediate();
+  return commitByKind(db, () => tx.immediate());
 }
 
 export function appendOne<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEvent {

@@ -1,0 +1,66 @@
+/**
+ * Which commits wait for the disk (docs/decisions/0018). The store runs at `synchronous=FULL`:
+ * every commit fsyncs its WAL frames. Events that gate work must survive a power loss; the
+ * observations a hook records around them (a tool call asked for or completed, a turn's verdict,
+ * a shell command's snapshot) need only survive the process, which a plain WAL write already
+ * gives. A `write(…, "gating")` transaction therefore commits at `synchronous=NORMAL` and fsyncs
+ * the WAL itself afterwards when it appended any event not listed here, before its caller
+ * answers — so a claim is on disk before the edit it allows.
+ */
+import { closeSync, fdatasyncSync, openSync } from "node:fs";
+import type { Db } from "./db.js";
+import type { EventKind } from "./event-schemas.js";
+
+/** Kinds that record what happened without changing what any later decision reads as held or owned. */
+const OBSERVATIONAL: ReadonlySet<EventKind> = new Set<EventKind>([
+  "tool.requested",
+  "tool.completed",
+  "activity.set",
+  "prompt.submitted",
+  "status.checked",
+  "turn.stopped",
+  "hook.error",
+  "task.set",
+  "work.noticed",
+]);
+
+export function isObservational(kind: EventKind): boolean {
+  return OBSERVATIONAL.has(kind);
+}
+
+/** Connections whose open transaction appended an event that must reach the disk. */
+const mustSync = new WeakSet<Db>();
+
+export function noteAppended(db: Db, kind: EventKind): void {
+  if (!OBSERVATIONAL.has(kind)) mustSync.add(db);
+}
+
+/**
+ * Runs `commit` (one whole transaction) at NORMAL, then forces the WAL to the disk (`sync`) when
+ * a gating event was appended.
+ */
+export function commitByKind<T>(db: Db, commit: () => T, sync: (db: Db) => void = syncWal): T {
+  mustSync.delete(db);
+  db.pragma("synchronous = NORMAL");
+  let out: T;
+  try {
+    out = commit();
+  } finally {
+    db.pragma("synchronous = FULL");
+  }
+  if (mustSync.has(db)) {
+    mustSync.delete(db);
+    sync(db);
+  }
+  return out;
+}
+
+/** What FULL would have done at the commit: the WAL file's frames forced to the disk. */
+export function syncWal(db: Db): void {
+  const fd = openSync(`${db.name}-wal`, "r");
+  try {
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
