@@ -14,6 +14,20 @@ export interface PeerQuery {
   group: string;
   now: number;
   freshnessSeconds: number;
+  /** Only these paths (a command's named files): a seek per path instead of reading every row. */
+  paths?: readonly string[];
+}
+
+type OwnerRow = { path: string; session_id: string };
+
+/** Claims first: a claim's holder is the one editing the file, whoever else touched it. */
+function ownerRows(db: Db, q: PeerQuery): OwnerRow[] {
+  const claims = "SELECT path, session_id FROM claims WHERE worktree = ?";
+  const touched = "SELECT path, session_id FROM touched WHERE worktree = ? AND unattributed = 0";
+  if (!q.paths)
+    return [...stmt(db, claims).all(q.worktree), ...stmt(db, touched).all(q.worktree)] as OwnerRow[];
+  const one = (sql: string) => q.paths!.flatMap((p) => stmt(db, `${sql} AND path = ?`).all(q.worktree, p));
+  return [...one(claims), ...one(touched)] as OwnerRow[];
 }
 
 /**
@@ -23,13 +37,7 @@ export interface PeerQuery {
  */
 export function peerOwned(db: Db, q: PeerQuery): PeerOwners {
   const owners: PeerOwners = new Map();
-  // Claims first: a claim's holder is the one editing the file, whoever else touched it.
-  const rows = [
-    ...stmt(db, "SELECT path, session_id FROM claims WHERE worktree = ?").all(q.worktree),
-    ...stmt(db, "SELECT path, session_id FROM touched WHERE worktree = ? AND unattributed = 0").all(
-      q.worktree,
-    ),
-  ] as { path: string; session_id: string }[];
+  const rows = ownerRows(db, q);
   const peers = new Map<string, Holder | null>();
   const livePeer = (id: string): Holder | null => {
     if (!peers.has(id)) {

@@ -30,6 +30,12 @@ export interface HookRequest {
    * written. Without it, the work runs at once.
    */
   later?: (task: () => void) => void;
+  /**
+   * The shell reader is resident (the server): a shell command's pre-tool-use reads it first and
+   * starts `git status` only when the command needs the whole tree. A fresh process starts git
+   * at once instead, to run beside the reader's load.
+   */
+  warm?: boolean;
 }
 
 export interface HookCtx {
@@ -70,7 +76,7 @@ export function openHookCtx(
   const stateDir = stateDirOf(root);
   const db = (req.store ?? DIRECT_ACCESS).open(stateDir, { lockSeconds: config.storeLockSeconds });
   if (req.request) bindRequest(db, req.request.id, req.request.owner);
-  const dirtyAhead = root.repo && readsDirtySet(input) ? dirtySnapshotAsync(root.repo.top) : null;
+  const dirtyAhead = root.repo && readsDirtySet(input, req) ? dirtySnapshotAsync(root.repo.top) : null;
   // Handled here so a refusal that never waits on it cannot end the process with an unhandled
   // rejection; whoever awaits it still gets the error.
   dirtyAhead?.catch(() => {});
@@ -78,11 +84,15 @@ export function openHookCtx(
   return { client, wired, input, req, root, config, configProblems, stateDir, db, now, dirtyAhead };
 }
 
-/** Prompt and Stop snapshot the turn; the tool events of a shell command snapshot the command. */
-function readsDirtySet(input: HookInput): boolean {
+/**
+ * Prompt and Stop snapshot the turn; a shell command's pre-tool-use may snapshot the command, so a
+ * fresh process starts git at once. Its post-tool-use starts git itself, after reading what the
+ * pre-tool-use saved (hooks/shell-delta.ts).
+ */
+function readsDirtySet(input: HookInput, req: HookRequest): boolean {
   if (input.kind === "prompt" || input.kind === "stop") return true;
   const shell = input.tool !== null && SHELL_TOOLS.has(input.tool.name);
-  return shell && (input.kind === "pre-tool" || input.kind === "post-tool");
+  return shell && input.kind === "pre-tool" && !req.warm;
 }
 
 /** The caller's session, recorded on first sight. Call inside the hook's write transaction. */

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { groupOf } from "../claims/holders.js";
-import { type PeerOwners, peerOwned } from "../claims/peer-owned.js";
+import { type PeerOwners, type PeerQuery, peerOwned } from "../claims/peer-owned.js";
 import {
   type Clobber,
   findClobbers,
@@ -22,14 +22,20 @@ import { append } from "../store/ledger.js";
 import { type SessionRow, sessionById } from "../store/queries.js";
 import type { HookCtx } from "./context.js";
 
-export function ownersFor(ctx: HookCtx, session: SessionRow): PeerOwners {
-  return peerOwned(ctx.db, {
+/** Whose live peers' claimed or touched paths of the root to ask about: all, or only `paths`. */
+export function peerQuery(ctx: HookCtx, session: SessionRow, paths?: readonly string[]): PeerQuery {
+  return {
     worktree: ctx.root.root,
     self: session.id,
     group: groupOf(ctx.db, session),
     now: ctx.now,
     freshnessSeconds: ctx.config.freshnessSeconds,
-  });
+    ...(paths ? { paths } : {}),
+  };
+}
+
+export function ownersFor(ctx: HookCtx, session: SessionRow): PeerOwners {
+  return peerOwned(ctx.db, peerQuery(ctx, session));
 }
 
 /** Dirty-snapshot keys (relative to the repository top) as root keys. */

@@ -1,8 +1,11 @@
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
 import type { PeerOwners } from "../claims/peer-owned.js";
 import type { ToolCall } from "../clients/types.js";
 import type { NamedClobber } from "../core/clobber.js";
 import type { GitCall } from "../core/git-call.js";
-import { dirtySnapshot, snapshotDelta } from "../git/status.js";
+import type { SnapshotScope } from "../core/snapshot-scope.js";
+import { dirtyPaths, dirtySnapshotAsync, fileStamp, snapshotDelta } from "../git/status.js";
 import { type Db, stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
 import { sessionByNative } from "../store/queries.js";
@@ -25,6 +28,36 @@ function slot(tool: ToolCall): string {
 /** The whole turn is one slot too: it catches writes that fired no post-tool-use hook. */
 const TURN_SLOT = "turn:";
 
+/** Stores what a command (or the turn, at `TURN_SLOT`) starts from; no event, so no fsync. */
+function storeSnapshot(
+  ctx: HookCtx,
+  key: string,
+  top: string,
+  snap: Record<string, string>,
+  stashes: StashSnapshot | null,
+  scope: SnapshotScope["scope"],
+): void {
+  write(
+    ctx.db,
+    () => {
+      const session = hookSession(ctx);
+      stmt(
+        ctx.db,
+        "INSERT OR REPLACE INTO shell_snapshots (session_id, tool_use_id, started_at, worktree, dirty, stashes, scope) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      ).run(
+        session.id,
+        key,
+        ctx.now,
+        top,
+        JSON.stringify(snap),
+        stashes ? JSON.stringify(stashes) : null,
+        scope,
+      );
+    },
+    "gating",
+  );
+}
+
 /**
  * Saves the dirty set (keyed relative to the repository top) and, when given, the stash entries
  * of the repositories the command stashes in; returns the dirty set root-keyed.
@@ -37,19 +70,36 @@ async function saveSnapshot(
   const top = ctx.root.repo?.top;
   if (!top) return null;
   const dirty = await dirtySet(ctx, top);
-  write(ctx.db, () => {
-    const session = hookSession(ctx);
-    stmt(
-      ctx.db,
-      "INSERT OR REPLACE INTO shell_snapshots (session_id, tool_use_id, started_at, worktree, dirty, stashes) VALUES (?, ?, ?, ?, ?, ?)",
-    ).run(session.id, key, ctx.now, top, JSON.stringify(dirty), stashes ? JSON.stringify(stashes) : null);
-  });
+  storeSnapshot(ctx, key, top, dirty, stashes, "tree");
   return rootKeyed(ctx, top, dirty);
 }
 
 /** The dirty set the context started reading when it opened, or read now. */
 function dirtySet(ctx: HookCtx, top: string): Promise<Record<string, string>> {
-  return ctx.dirtyAhead ?? Promise.resolve(dirtySnapshot(top));
+  return ctx.dirtyAhead ?? dirtySnapshotAsync(top);
+}
+
+/** The stamp of each named file, present or not: all a fully read command can change. */
+function namedStamps(top: string, paths: readonly string[]): Record<string, string> {
+  return Object.fromEntries(paths.map((p) => [p, fileStamp(join(top, p))]));
+}
+
+/**
+ * The named files after the command. One it made a directory (`mkdir`, `cp -r A NEW`) counts as
+ * absent, as git sees a directory, and the files in it that git lists are stamped as well (the
+ * directory was not there before: a named snapshot is never taken over an existing one).
+ */
+function namedStampsAfter(top: string, paths: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const dirs: string[] = [];
+  for (const p of paths) {
+    if (lstatSync(join(top, p), { throwIfNoEntry: false })?.isDirectory()) {
+      dirs.push(p);
+      out[p] = "missing";
+    } else out[p] = fileStamp(join(top, p));
+  }
+  if (dirs.length > 0) for (const f of dirtyPaths(top, dirs)) out[f] = fileStamp(join(top, f));
+  return out;
 }
 
 /**
@@ -65,6 +115,15 @@ export function saveShellSnapshot(
   // Only a command line that calls `git stash` pays for reading stash lists.
   const tops = gitCalls.length === 0 ? [] : stashRepos(ctx, gitCalls);
   return saveSnapshot(ctx, slot(tool), tops.length === 0 ? null : stashSnapshot(readStashes(tops)));
+}
+
+/**
+ * Before a command the shell reader read fully (core/snapshot-scope.ts): the stamps of the files
+ * it names, relative to the repository top, instead of the whole tree's dirty set; no git runs.
+ */
+export function saveNamedSnapshot(ctx: HookCtx, tool: ToolCall, paths: readonly string[]): void {
+  const top = ctx.root.repo?.top;
+  if (top) storeSnapshot(ctx, slot(tool), top, namedStamps(top, paths), null, "named");
 }
 
 /** At a prompt: remember the dirty set, so Stop can record what the whole turn changed. */
@@ -84,11 +143,15 @@ interface Attribution {
 /** Commands older than this without a post-tool-use (Codex heredoc patches fire none) are forgotten. */
 const OPEN_WINDOW_MS = 10 * 60_000;
 
-/** Whether a peer's shell command ran in the same worktree during [start, end]. */
+/**
+ * Whether a peer's shell command that could change unnamed files ran in the same worktree during
+ * [start, end]. A command measured by its named files changes only files its session claimed,
+ * which attribution already gives to their holder.
+ */
 function concurrentPeers(db: Db, self: string, worktree: string, start: number, end: number): boolean {
   const row = stmt(
     db,
-    `SELECT count(*) AS n FROM shell_snapshots WHERE session_id != ? AND worktree = ? AND tool_use_id != 'turn:' AND started_at <= ?
+    `SELECT count(*) AS n FROM shell_snapshots WHERE session_id != ? AND worktree = ? AND tool_use_id != 'turn:' AND scope = 'tree' AND started_at <= ?
          AND (ended_at >= ? OR (ended_at IS NULL AND started_at >= ?))`,
   ).get(self, worktree, end, start, end - OPEN_WINDOW_MS) as { n: number };
   return row.n > 0;
@@ -113,66 +176,106 @@ function attribute(paths: string[], owners: PeerOwners, concurrent: boolean, own
   return a;
 }
 
+/** A saved snapshot not yet measured against, and the state after the command, being read. */
+export interface PendingDelta {
+  key: string;
+  top: string;
+  /** The row's `dirty` text as read: the measurement is against exactly this snapshot. */
+  text: string;
+  before: Record<string, string>;
+  scope: SnapshotScope["scope"];
+  stashes: StashSnapshot | null;
+  after: Promise<Record<string, string>>;
+}
+
+/**
+ * After a command, first of all: the snapshot its pre-tool-use saved, if any, and the state after
+ * it — the named files' stamps, or the whole tree's dirty set, whose git then runs while the hook
+ * records the completion. Read outside the write lock.
+ */
+export function startShellDelta(ctx: HookCtx, tool: ToolCall): PendingDelta | null {
+  return startDelta(ctx, slot(tool));
+}
+
+function startDelta(ctx: HookCtx, key: string): PendingDelta | null {
+  const top = ctx.root.repo?.top;
+  const session = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+  if (!top || !session) return null;
+  const row = stmt(
+    ctx.db,
+    "SELECT dirty, stashes, scope FROM shell_snapshots WHERE session_id = ? AND tool_use_id = ? AND ended_at IS NULL",
+  ).get(session.id, key) as
+    | { dirty: string; stashes: string | null; scope: SnapshotScope["scope"] }
+    | undefined;
+  if (!row) return null;
+  const before = JSON.parse(row.dirty) as Record<string, string>;
+  const after =
+    row.scope === "named"
+      ? Promise.resolve().then(() => namedStampsAfter(top, Object.keys(before)))
+      : dirtySet(ctx, top);
+  // Whoever awaits it gets the error; unawaited, it must not end the process.
+  after.catch(() => {});
+  const stashes = row.stashes ? (JSON.parse(row.stashes) as StashSnapshot) : null;
+  return { key, top, text: row.dirty, before, scope: row.scope, stashes, after };
+}
+
 /**
  * After a shell command: record what it changed as touched by this session
  * (docs/product.md §4.5). A path a live peer claimed or touched, or any change made while
  * a peer's command also ran, is recorded as unattributed instead.
  */
-export function recordShellDelta(ctx: HookCtx, tool: ToolCall): Promise<Attribution | null> {
-  return recordDelta(ctx, slot(tool), `shell:${tool.name}`);
+export function recordShellDelta(ctx: HookCtx, pending: PendingDelta | null): Promise<Attribution | null> {
+  return recordDelta(ctx, pending, `shell:${ctx.input.tool?.name ?? "shell"}`);
 }
 
 /** At Stop: what the whole turn changed, including writes no post-tool-use hook reported. */
 export function recordTurnDelta(ctx: HookCtx): Promise<Attribution | null> {
-  return recordDelta(ctx, TURN_SLOT, "turn");
+  return recordDelta(ctx, startDelta(ctx, TURN_SLOT), "turn");
 }
 
-/** The stash lists saved before the command, read outside the write lock. */
-function pendingStashes(ctx: HookCtx, key: string): StashSnapshot | null {
-  const session = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
-  if (!session) return null;
-  const row = stmt(
+async function recordDelta(
+  ctx: HookCtx,
+  pending: PendingDelta | null,
+  via: string,
+): Promise<Attribution | null> {
+  if (!pending) return null;
+  const { key, top } = pending;
+  const after = await pending.after;
+  const stashesAfter = pending.stashes ? readStashes(Object.keys(pending.stashes)) : {};
+  return write(
     ctx.db,
-    "SELECT stashes FROM shell_snapshots WHERE session_id = ? AND tool_use_id = ? AND ended_at IS NULL",
-  ).get(session.id, key) as { stashes: string | null } | undefined;
-  return row?.stashes ? (JSON.parse(row.stashes) as StashSnapshot) : null;
-}
-
-async function recordDelta(ctx: HookCtx, key: string, via: string): Promise<Attribution | null> {
-  const top = ctx.root.repo?.top;
-  if (!top) return null;
-  const after = await dirtySet(ctx, top);
-  const stashesBefore = pendingStashes(ctx, key);
-  const stashesAfter = stashesBefore ? readStashes(Object.keys(stashesBefore)) : {};
-  return write(ctx.db, () => {
-    const session = hookSession(ctx);
-    const row = stmt(ctx.db, "SELECT * FROM shell_snapshots WHERE session_id = ? AND tool_use_id = ?").get(
-      session.id,
-      key,
-    ) as { started_at: number; ended_at: number | null; dirty: string } | undefined;
-    if (!row || row.ended_at !== null) return null;
-    stmt(ctx.db, "UPDATE shell_snapshots SET ended_at = ? WHERE session_id = ? AND tool_use_id = ?").run(
-      ctx.now,
-      session.id,
-      key,
-    );
-    if (stashesBefore) {
-      recordCreatedStashes(ctx.db, session.id, ctx.now, createdStashes(stashesBefore, stashesAfter));
-    }
-    stmt(ctx.db, "DELETE FROM shell_snapshots WHERE started_at < ?").run(ctx.now - 6 * OPEN_WINDOW_MS);
-    const before = rootKeyed(ctx, top, JSON.parse(row.dirty) as Record<string, string>);
-    const keys = snapshotDelta(before, rootKeyed(ctx, top, after));
-    if (keys.length === 0) return { mine: [], unattributed: [], peerHeld: [], clobbered: [] };
-    const owners = ownersFor(ctx, session);
-    const concurrent = concurrentPeers(ctx.db, session.id, top, row.started_at, ctx.now);
-    const a = attribute(keys, owners, concurrent, ownHistory(ctx.db, session.id, ctx.root.root));
-    a.clobbered = recordClobbers(ctx, session, owners, keys, before, via);
-    append(ctx.db, {
-      kind: "files.touched",
-      session: session.id,
-      ts: ctx.now,
-      data: { worktree: ctx.root.root, paths: a.mine, unattributed: a.unattributed, via },
-    });
-    return a;
-  });
+    () => {
+      const session = hookSession(ctx);
+      const row = stmt(ctx.db, "SELECT * FROM shell_snapshots WHERE session_id = ? AND tool_use_id = ?").get(
+        session.id,
+        key,
+      ) as { started_at: number; ended_at: number | null; dirty: string } | undefined;
+      // Measured already, or replaced by a later command of the same id since it was read.
+      if (!row || row.ended_at !== null || row.dirty !== pending.text) return null;
+      stmt(ctx.db, "UPDATE shell_snapshots SET ended_at = ? WHERE session_id = ? AND tool_use_id = ?").run(
+        ctx.now,
+        session.id,
+        key,
+      );
+      if (pending.stashes) {
+        recordCreatedStashes(ctx.db, session.id, ctx.now, createdStashes(pending.stashes, stashesAfter));
+      }
+      stmt(ctx.db, "DELETE FROM shell_snapshots WHERE started_at < ?").run(ctx.now - 6 * OPEN_WINDOW_MS);
+      const before = rootKeyed(ctx, top, pending.before);
+      const keys = snapshotDelta(before, rootKeyed(ctx, top, after));
+      if (keys.length === 0) return { mine: [], unattributed: [], peerHeld: [], clobbered: [] };
+      const owners = ownersFor(ctx, session);
+      const concurrent = concurrentPeers(ctx.db, session.id, top, row.started_at, ctx.now);
+      const a = attribute(keys, owners, concurrent, ownHistory(ctx.db, session.id, ctx.root.root));
+      a.clobbered = recordClobbers(ctx, session, owners, keys, before, via);
+      append(ctx.db, {
+        kind: "files.touched",
+        session: session.id,
+        ts: ctx.now,
+        data: { worktree: ctx.root.root, paths: a.mine, unattributed: a.unattributed, via },
+      });
+      return a;
+    },
+    "gating",
+  );
 }

@@ -1,10 +1,10 @@
-import { ALLOW, type ToolCall, type Verdict } from "../clients/types.js";
+import { ALLOW, type Verdict } from "../clients/types.js";
 import { actorWarning } from "../core/clobber.js";
 import { append, write } from "../store/ledger.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
 import { type HookCtx, hookSession } from "./context.js";
 import { takeOwnerNotice } from "./safety-net.js";
-import { recordShellDelta } from "./shell-delta.js";
+import { type PendingDelta, recordShellDelta, startShellDelta } from "./shell-delta.js";
 
 /**
  * post-tool-use: record completion; for shell tools, what the command actually
@@ -15,24 +15,29 @@ import { recordShellDelta } from "./shell-delta.js";
 export async function onPostTool(ctx: HookCtx): Promise<Verdict> {
   const tool = ctx.input.tool;
   if (!tool) return ALLOW;
-  const notice = write(ctx.db, () => {
-    const session = hookSession(ctx);
-    append(ctx.db, {
-      kind: "tool.completed",
-      session: session.id,
-      ts: ctx.now,
-      data: { tool: tool.name, toolUseId: tool.useId },
-    });
-    return takeOwnerNotice(ctx, session);
-  });
-  const parts = notice ? [notice] : [];
   // The name alone says it is a shell: re-parsing the command here loaded the shell parser for nothing.
-  if (SHELL_TOOLS.has(tool.name)) parts.push(...(await shellWarnings(ctx, tool)));
+  const pending = SHELL_TOOLS.has(tool.name) ? startShellDelta(ctx, tool) : null;
+  const notice = write(
+    ctx.db,
+    () => {
+      const session = hookSession(ctx);
+      append(ctx.db, {
+        kind: "tool.completed",
+        session: session.id,
+        ts: ctx.now,
+        data: { tool: tool.name, toolUseId: tool.useId },
+      });
+      return takeOwnerNotice(ctx, session);
+    },
+    "gating",
+  );
+  const parts = notice ? [notice] : [];
+  if (pending) parts.push(...(await shellWarnings(ctx, pending)));
   return parts.length === 0 ? ALLOW : { ...ALLOW, context: parts.join("\n\n") };
 }
 
-async function shellWarnings(ctx: HookCtx, tool: ToolCall): Promise<string[]> {
-  const delta = await recordShellDelta(ctx, tool);
+async function shellWarnings(ctx: HookCtx, pending: PendingDelta): Promise<string[]> {
+  const delta = await recordShellDelta(ctx, pending);
   if (!delta) return [];
   const out: string[] = [];
   if (delta.clobbered.length > 0) out.push(actorWarning(delta.clobbered));

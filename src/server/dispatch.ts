@@ -49,7 +49,13 @@ async function hook(req: ThinRequest, args: string[], scope: ServerScope): Promi
   if (locateHook(call)?.stateDir !== scope.stateDir) return decline(421, "another repository");
   const after: (() => void)[] = [];
   const later = (task: () => void) => void after.push(task);
-  const result = await handleHook({ ...call, store: scope.store, request: { id, owner: "server" }, later });
+  const result = await handleHook({
+    ...call,
+    store: scope.store,
+    request: { id, owner: "server" },
+    later,
+    warm: true,
+  });
   crashPoint("serve:before-reply", req.env);
   return { status: 200, body: renderAnswer(result), after };
 }

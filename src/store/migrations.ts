@@ -225,6 +225,12 @@ export const HISTORY_PROJECTION_DDL = [
 const STASH_SNAPSHOT_DDL = ["ALTER TABLE shell_snapshots ADD COLUMN stashes TEXT"];
 
 /**
+ * What a shell snapshot covers: `tree` (the dirty set of the whole repository) or `named` (the
+ * stamps of the files a fully read command names; core/snapshot-scope.ts).
+ */
+const SNAPSHOT_SCOPE_DDL = ["ALTER TABLE shell_snapshots ADD COLUMN scope TEXT NOT NULL DEFAULT 'tree'"];
+
+/**
  * The process the person sees (a terminal UI), when it is not the one hooks descend from: Codex
  * runs hooks under a shared app-server daemon that outlives the UI (docs/clients.md §2.6). Added to
  * the sessions projection; `doctor --rebuild` re-adds it after PROJECTION_DDL.
@@ -278,6 +284,7 @@ export const MIGRATIONS: readonly string[][] = [
   HISTORY_PROJECTION_DDL,
   RESIDENT_DDL,
   REMOTE_DDL,
+  SNAPSHOT_SCOPE_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
