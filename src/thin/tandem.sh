@@ -105,71 +105,6 @@ find_server() {
   return 0
 }
 
-# The payload, byte for byte, with bash's read (in blocks, where $(cat) would start a process).
-read_payload_bash() {
-  payload=
-  while IFS= read -r -N 65536 part; do payload=$payload$part; done
-  payload=$payload$part
-}
-
-# One chunk of a chunked HTTP body holding a NUL-terminated field; sizes in bytes (LC_ALL=C).
-field() {
-  printf '%x\r\n%s\0\r\n' $((${#1} + 1)) "$1"
-}
-
-# ask_server over the loopback port, with bash built-ins alone. The request carries the token of
-# serve.tcp; an answer counts only with its proof (src/server/loopback.ts). Same return codes.
-ask_tcp() {
-  IFS=' ' read -r port token proof <"$tcp" || return 1
-  { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || return 1
-  tty=0
-  [ -t 1 ] && tty=1
-  trap '' PIPE
-  {
-    printf 'POST / HTTP/1.1\r\nHost: tandem\r\nX-Tandem-Token: %s\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n' "$token"
-    field 'tandem-thin 1'
-    field "$build"
-    field "$$"
-    field "$PWD"
-    field "$#"
-    for a; do field "$a"; done
-    for n in $forwarded; do
-      if [ "$n" = LC_ALL ]; then
-        [ -z "$lc_set" ] || field "LC_ALL=$lc_all"
-        continue
-      fi
-      eval "[ -z \"\${$n+x}\" ] || field \"$n=\$$n\""
-    done
-    [ "$tty" = 1 ] && field TANDEM_THIN_TTY=1
-    field ''
-    [ "$reads_stdin" = 1 ] && [ -n "$payload" ] && printf '%x\r\n%s\r\n' "${#payload}" "$payload"
-    printf '0\r\n\r\n'
-  } >&3 2>/dev/null
-  resp=
-  while :; do
-    IFS= read -r -t 30 -N 65536 part <&3
-    st=$?
-    resp=$resp$part
-    [ "$st" = 0 ] || break
-  done
-  exec 3>&-
-  trap - PIPE
-  [ "$st" -gt 128 ] && return 2
-  head=${resp%%$'\r\n\r\n'*}
-  [ "$head" != "$resp" ] || return 2
-  body=${resp#*$'\r\n\r\n'}
-  code=${head#HTTP/1.1 }
-  code=${code%% *}
-  case $code in 409) return 1 ;; 421 | 503) return 3 ;; esac
-  # No proof: not our server (a stale port now held by someone else). Node starts ours.
-  case "$head"$'\r' in *$'\n'"x-tandem-proof: $proof"$'\r'*) ;; *) return 1 ;; esac
-  [ "$code" = 200 ] || return 2
-  case $body in *"$nl: tandem-end") ;; *) return 2 ;; esac
-  restore_locale
-  eval "$body"
-  return 2
-}
-
 # Byte counts need the C locale; the caller's LC_ALL is what the server is told and Node sees.
 lc_set=${LC_ALL+x}
 lc_all=${LC_ALL-}
@@ -209,6 +144,18 @@ ask_server() {
   return 2
 }
 
+# After asking: 1, no server for this build (Node starts one); 2, the server may have taken the
+# request (Node asks the store first); else Node answers afresh.
+answer_or_node() {
+  answered=$1
+  shift
+  case $answered in
+    1) run_node start "" "$@" ;;
+    2) run_node 1 "$$" "$@" ;;
+    *) run_node 1 "" "$@" ;;
+  esac
+}
+
 reads_stdin=0
 case $1 in
   hook | status | task | release) ;;
@@ -229,16 +176,7 @@ if [ "$found" != 0 ]; then
   TANDEM_THIN=$thin exec "$node" "$js" "$@"
 fi
 
-if [ -n "$tcp" ]; then
-  LC_ALL=C
-  if [ "$1" = hook ]; then
-    reads_stdin=1
-    read_payload_bash
-  fi
-  ask_tcp "$@"
-  answered=$?
-  restore_locale
-else
+if [ -z "$tcp" ]; then
   if [ "$1" = hook ]; then
     reads_stdin=1
     payload=$(
@@ -249,9 +187,84 @@ else
   fi
   ask_server "$@"
   answered=$?
+  answer_or_node "$answered" "$@"
 fi
-case $answered in
-  1) run_node start "" "$@" ;;
-  2) run_node 1 "$$" "$@" ;;
-  *) run_node 1 "" "$@" ;;
-esac
+
+# Only bash 4 or later reads on from here (with $tcp set): sh has exited above, and a shell parses a
+# script one command at a time, so the bash-only syntax below is never parsed by sh.
+# The payload, byte for byte, with bash's read (in blocks, where $(cat) would start a process).
+read_payload_bash() {
+  payload=
+  while IFS= read -r -N 65536 part; do payload=$payload$part; done
+  payload=$payload$part
+}
+
+# The request, written in three writes (head, fields, body): a chunked HTTP body whose first chunk
+# holds the NUL-terminated fields; sizes in bytes (LC_ALL=C). Bash variables cannot hold NUL, so
+# the fields go through one printf whose format repeats for each (size, field) pair.
+send_request() {
+  local f n
+  local -a fields=('tandem-thin 1' "$build" "$$" "$PWD" "$#" "$@") pairs=()
+  for n in $forwarded; do
+    if [ "$n" = LC_ALL ]; then
+      [ -z "$lc_set" ] || fields+=("LC_ALL=$lc_all")
+    elif [ -n "${!n+x}" ]; then
+      fields+=("$n=${!n}")
+    fi
+  done
+  [ "$tty" = 1 ] && fields+=(TANDEM_THIN_TTY=1)
+  fields+=('')
+  for f in "${fields[@]}"; do pairs+=("$((${#f} + 1))" "$f"); done
+  printf 'POST / HTTP/1.1\r\nHost: tandem\r\nX-Tandem-Token: %s\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n' "$token"
+  printf '%x\r\n%s\0\r\n' "${pairs[@]}"
+  if [ "$reads_stdin" = 1 ] && [ -n "$payload" ]; then
+    printf '%x\r\n%s\r\n0\r\n\r\n' "${#payload}" "$payload"
+  else
+    printf '0\r\n\r\n'
+  fi
+}
+
+# ask_server over the loopback port, with bash built-ins alone. The request carries the token of
+# serve.tcp; an answer counts only with its proof (src/server/loopback.ts). Same return codes.
+ask_tcp() {
+  IFS=' ' read -r port token proof <"$tcp" || return 1
+  { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || return 1
+  tty=0
+  [ -t 1 ] && tty=1
+  trap '' PIPE
+  send_request "$@" >&3 2>/dev/null
+  resp=
+  while :; do
+    IFS= read -r -t 30 -N 65536 part <&3
+    st=$?
+    resp=$resp$part
+    [ "$st" = 0 ] || break
+  done
+  exec 3>&-
+  trap - PIPE
+  [ "$st" -gt 128 ] && return 2
+  head=${resp%%$'\r\n\r\n'*}
+  [ "$head" != "$resp" ] || return 2
+  body=${resp#*$'\r\n\r\n'}
+  code=${head#HTTP/1.1 }
+  code=${code%% *}
+  case $code in 409) return 1 ;; 421 | 503) return 3 ;; esac
+  # No proof: not our server (a stale port now held by someone else). Node starts ours.
+  case "$head"$'\r' in *$'\n'"x-tandem-proof: $proof"$'\r'*) ;; *) return 1 ;; esac
+  [ "$code" = 200 ] || return 2
+  case $body in *"$nl: tandem-end") ;; *) return 2 ;; esac
+  restore_locale
+  eval "$body"
+  return 2
+}
+
+
+LC_ALL=C
+if [ "$1" = hook ]; then
+  reads_stdin=1
+  read_payload_bash
+fi
+ask_tcp "$@"
+answered=$?
+restore_locale
+answer_or_node "$answered" "$@"
