@@ -113,14 +113,16 @@ export function splitZ(out: string): string[] {
 export function gitStatusAsync(
   cwd: string,
   args: readonly string[],
-  opts: GitOptions = {},
+  opts: GitOptions & { signal?: AbortSignal } = {},
 ): Promise<{ status: number; stdout: string; stderr: string }> {
   const { spawn } = process.getBuiltinModule("node:child_process");
   return new Promise((resolve, reject) => {
+    // An aborted call kills git: only read-only calls, which take no lock (GIT_OPTIONAL_LOCKS=0), pass one.
     const child = spawn("git", args as string[], {
       cwd,
       env: scrubbedEnv(opts.env),
       stdio: ["ignore", "pipe", "pipe"],
+      ...(opts.signal ? { signal: opts.signal } : {}),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

@@ -86,9 +86,15 @@ export function dirtySnapshot(repoTop: string): Record<string, string> {
   return snap;
 }
 
-/** dirtySnapshot() without blocking: git runs while the caller does its other work. */
-export async function dirtySnapshotAsync(repoTop: string): Promise<Record<string, string>> {
-  const res = await gitStatusAsync(repoTop, statusArgs());
+/**
+ * dirtySnapshot() without blocking: git runs while the caller does its other work. Aborting
+ * `signal` kills git (status takes no lock) and rejects.
+ */
+export async function dirtySnapshotAsync(
+  repoTop: string,
+  signal?: AbortSignal,
+): Promise<Record<string, string>> {
+  const res = await gitStatusAsync(repoTop, statusArgs(), signal ? { signal } : {});
   if (res.status !== 0) throw new GitError(statusArgs(), repoTop, res.status, res.stderr);
   const snap: Record<string, string> = {};
   for (const p of statusPaths(parseStatus(res.stdout).records)) snap[p] = fileStamp(join(repoTop, p));

@@ -56,6 +56,8 @@ export interface HookCtx {
    * on it). Null when the event needs none or there is no repository.
    */
   dirtyAhead: Promise<Record<string, string>> | null;
+  /** Stops the git that `dirtyAhead` runs, once it is known to be unneeded, so the process need not wait for it. */
+  dropDirtyAhead(): void;
 }
 
 /** Claude gives the project dir; the others tell us where the agent works in the payload. */
@@ -76,12 +78,28 @@ export function openHookCtx(
   const stateDir = stateDirOf(root);
   const db = (req.store ?? DIRECT_ACCESS).open(stateDir, { lockSeconds: config.storeLockSeconds });
   if (req.request) bindRequest(db, req.request.id, req.request.owner);
-  const dirtyAhead = root.repo && readsDirtySet(input, req) ? dirtySnapshotAsync(root.repo.top) : null;
+  const ahead = new AbortController();
+  const dirtyAhead =
+    root.repo && readsDirtySet(input, req) ? dirtySnapshotAsync(root.repo.top, ahead.signal) : null;
   // Handled here so a refusal that never waits on it cannot end the process with an unhandled
   // rejection; whoever awaits it still gets the error.
   dirtyAhead?.catch(() => {});
   const now = Date.now();
-  return { client, wired, input, req, root, config, configProblems, stateDir, db, now, dirtyAhead };
+  const dropDirtyAhead = () => ahead.abort();
+  return {
+    client,
+    wired,
+    input,
+    req,
+    root,
+    config,
+    configProblems,
+    stateDir,
+    db,
+    now,
+    dirtyAhead,
+    dropDirtyAhead,
+  };
 }
 
 /**

@@ -180,6 +180,8 @@ async function run(
     if (input.kind === "prompt" || input.kind === "stop") syncSoon(ctx, false);
     return verdict;
   } finally {
+    // A refusal, or a command measured without it: git need not finish before the process can.
+    ctx.dropDirtyAhead();
     if (req.request) unbindRequest(ctx.db);
     (req.store ?? DIRECT_ACCESS).release(ctx.db);
   }

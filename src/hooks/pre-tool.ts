@@ -291,6 +291,7 @@ async function protectShell(
 ): Promise<void> {
   const scope = shellScope(ctx, found, claim);
   if (scope.scope === "named") {
+    ctx.dropDirtyAhead();
     saveNamedSnapshot(ctx, tool, scope.paths);
     return;
   }
