@@ -2,7 +2,8 @@
  * A shell command the reader read fully is measured by the files it names (a stat each); anything
  * else by the whole tree's dirty set. Both must record the same facts.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
@@ -86,4 +87,26 @@ describe("measuring a shell command", () => {
     expect(kinds).toContain("work.preserved");
     expect(kinds).toContain("work.clobbered");
   });
+
+  it("does not wait for a dirty set it started reading and then did not need", () => {
+    const base = tempDir();
+    const root = initRepo(join(base, "repo"), { "README.md": "hi\n" });
+    // A git whose `status` never answers: a hook that waited for it would never end.
+    const real = spawnSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).stdout.trim();
+    const bin = join(base, "slow-git");
+    mkdirSync(bin);
+    writeFileSync(
+      join(bin, "git"),
+      `#!/bin/sh\ncase $1 in status) exec sleep 120 ;; esac\nexec "${real}" "$@"\n`,
+    );
+    chmodSync(join(bin, "git"), 0o755);
+    const env = { PATH: `${bin}:${process.env.PATH ?? ""}` };
+    const pre = hook("claude-code", "pre-tool-use", claudeBash(root, "A", "echo hi > a.txt"), {
+      cwd: root,
+      env,
+    });
+    expect(pre.code).toBe(0);
+    expect(denied(pre)).toBeNull();
+    expect(snapshots(root)).toEqual([{ scope: "named", dirty: { "a.txt": "missing" } }]);
+  }, 60_000);
 });
