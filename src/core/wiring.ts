@@ -99,15 +99,48 @@ export function wiringFiles(facts: WiringFacts): WiringHit[] {
 export function wiringMatcher(facts: WiringFacts): (path: string) => WiringHit | null {
   const files = wiringFiles(facts);
   const byPath = new Map(files.map((f) => [f.file, f]));
+  // Indexed by path so that a 100-file patch costs a few lookups per target, not one test per
+  // wiring file (dozens of git hooks): the first file in list order wins, as a scan would find it.
+  const dirs = firstByPath(
+    files.filter((f) => f.dir).map((f): [string, WiringHit] => [normalizeAbsolute(f.file), f]),
+  );
+  const holders = firstByPath(
+    files.flatMap((f) => ancestry(normalizeAbsolute(f.file)).map((a): [string, WiringHit] => [a, f])),
+  );
   return (path) => {
     const p = normalizeAbsolute(path);
     const exact = byPath.get(p);
     if (exact) return exact;
-    const within = files.find((f) => f.dir && isInside(f.file, p));
-    if (within) return { file: p, what: within.what };
+    const within = earliest(ancestry(p).map((a) => dirs.get(a)));
+    if (within) return { file: p, what: within.f.what };
     if (facts.tops.some((top) => isInside(p, top))) return null;
-    return files.find((f) => isInside(p, f.file)) ?? null;
+    return holders.get(p)?.f ?? null;
   };
+}
+
+type Indexed = { f: WiringHit; i: number };
+
+/** Each path's first entry (by list position). */
+function firstByPath(entries: [string, WiringHit][]): Map<string, Indexed> {
+  const out = new Map<string, Indexed>();
+  entries.forEach(([path, f], i) => {
+    if (!out.has(path)) out.set(path, { f, i });
+  });
+  return out;
+}
+
+function earliest(found: (Indexed | undefined)[]): Indexed | undefined {
+  let best: Indexed | undefined;
+  for (const x of found) if (x && (!best || x.i < best.i)) best = x;
+  return best;
+}
+
+/** A normalized absolute path and each directory above it, up to `/`. */
+function ancestry(p: string): string[] {
+  const out = [p];
+  for (let cut = p.lastIndexOf("/"); cut > 0; cut = p.lastIndexOf("/", cut - 1)) out.push(p.slice(0, cut));
+  if (p !== "/") out.push("/");
+  return out;
 }
 
 /** A repository path a change touches that is part of Tandem's wiring. */
