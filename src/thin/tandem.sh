@@ -106,8 +106,16 @@ find_server() {
 }
 
 # Byte counts need the C locale; the caller's LC_ALL is what the server is told and Node sees.
-lc_set=${LC_ALL+x}
-lc_all=${LC_ALL-}
+# sh starts bash under LC_ALL=C, so bash loads no locale files (a dozen opens and maps), and
+# hands it the caller's LC_ALL in TANDEM_THIN_LC_ALL ("x" and the value when it was set).
+if [ -n "${TANDEM_THIN_LC_ALL+x}" ]; then
+  lc_set=${TANDEM_THIN_LC_ALL%"${TANDEM_THIN_LC_ALL#?}"}
+  lc_all=${TANDEM_THIN_LC_ALL#x}
+  unset TANDEM_THIN_LC_ALL
+else
+  lc_set=${LC_ALL+x}
+  lc_all=${LC_ALL-}
+fi
 restore_locale() {
   if [ -n "$lc_set" ]; then LC_ALL=$lc_all; else unset LC_ALL; fi
 }
@@ -168,7 +176,12 @@ esac
 # No server to ask: Node reads the untouched stdin itself (no copy, as fast as calling it directly).
 find_server
 found=$?
-[ "$found" = 4 ] && exec bash "$0" "$@"
+if [ "$found" = 4 ]; then
+  TANDEM_THIN_LC_ALL=$lc_set$lc_all
+  LC_ALL=C
+  export TANDEM_THIN_LC_ALL LC_ALL
+  exec bash "$0" "$@"
+fi
 if [ "$found" != 0 ]; then
   node_program
   thin=1
@@ -253,7 +266,7 @@ ask_tcp() {
   case "$head"$'\r' in *$'\n'"x-tandem-proof: $proof"$'\r'*) ;; *) return 1 ;; esac
   [ "$code" = 200 ] || return 2
   case $body in *"$nl: tandem-end") ;; *) return 2 ;; esac
-  restore_locale
+  # The answer only prints bytes and exits: the C locale prints them as they are.
   eval "$body"
   return 2
 }
