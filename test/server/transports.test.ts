@@ -156,4 +156,40 @@ describe("the thin client's way to the server", () => {
     expect(r.code).toBe(0);
     expect(denied(r)).toBeNull();
   });
+
+  it("tells the server the caller's LC_ALL as it was (set, empty or unset), though bash asks under C", async () => {
+    const repo = newRepo();
+    await startServer(repo);
+    const { token, proof } = loopback(repo);
+    const requests: Buffer[] = [];
+    const listener = createServer((c) => {
+      const parts: Buffer[] = [];
+      c.on("data", (d: Buffer) => {
+        parts.push(d);
+        // The chunked body ends with a zero-size chunk: then the request is whole.
+        if (Buffer.concat(parts).includes("\r\n0\r\n\r\n")) {
+          requests.push(Buffer.concat(parts));
+          c.end("HTTP/1.1 503 Busy\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+        }
+      });
+    });
+    fakes.push(listener);
+    await new Promise<void>((r) => listener.listen(0, "127.0.0.1", () => r()));
+    const port = (listener.address() as { port: number }).port;
+    writeFileSync(join(stateDir(repo), "serve.tcp"), `${port} ${token} ${proof}\n`, { mode: 0o600 });
+    const seen: (string | null)[] = [];
+    for (const LC_ALL of ["C.UTF-8", "", undefined]) {
+      await thinHook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), {
+        cwd: repo,
+        env: cleanEnv({ ...SERVER_ONLY, PATH: pathWith("bash", "cat"), LC_ALL }),
+      });
+      const fields = requests.at(-1)!.toString("latin1").split("\0");
+      // Each field is a chunk of its own: `<size>\r\n<field>\0\r\n`.
+      const lcAll = fields.find((f) => /(?:^|\n)LC_ALL=/.test(f));
+      seen.push(lcAll === undefined ? null : lcAll.slice(lcAll.indexOf("LC_ALL=") + 7));
+      expect(fields.some((f) => f.includes("TANDEM_THIN_LC_ALL"))).toBe(false);
+    }
+    expect(requests).toHaveLength(3);
+    expect(seen).toEqual(["C.UTF-8", "", null]);
+  });
 });
