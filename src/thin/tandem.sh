@@ -180,6 +180,8 @@ if [ "$found" = 4 ]; then
   TANDEM_THIN_LC_ALL=$lc_set$lc_all
   LC_ALL=C
   export TANDEM_THIN_LC_ALL LC_ALL
+  # A non-interactive bash would first source the file BASH_ENV names: none of ours, and slow.
+  unset BASH_ENV
   exec bash "$0" "$@"
 fi
 if [ "$found" != 0 ]; then
