@@ -179,10 +179,10 @@ describe("the thin client's way to the server", () => {
     writeFileSync(join(stateDir(repo), "serve.tcp"), `${port} ${token} ${proof}\n`, { mode: 0o600 });
     const seen: (string | null)[] = [];
     for (const LC_ALL of ["C.UTF-8", "", undefined]) {
-      await thinHook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), {
-        cwd: repo,
-        env: cleanEnv({ ...SERVER_ONLY, PATH: pathWith("bash", "cat"), LC_ALL }),
-      });
+      const env = cleanEnv({ ...SERVER_ONLY, PATH: pathWith("bash", "cat") });
+      if (LC_ALL === undefined) delete env.LC_ALL;
+      else env.LC_ALL = LC_ALL;
+      await thinHook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo, env });
       const fields = requests.at(-1)!.toString("latin1").split("\0");
       // Each field is a chunk of its own: `<size>\r\n<field>\0\r\n`.
       const lcAll = fields.find((f) => /(?:^|\n)LC_ALL=/.test(f));
