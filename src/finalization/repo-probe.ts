@@ -5,14 +5,12 @@
  */
 import type { RepoFacts } from "../core/finalization.js";
 import { parseStatus } from "../core/git-status.js";
+import { coverPaths } from "../core/pathspec-cover.js";
 import { splitZ } from "../git/run.js";
 import { literal, statusArgs } from "../git/status.js";
 import { indexTags } from "./hidden-facts.js";
 import { type GitAuthority, lines, msg, runGit } from "./run-git.js";
 import { type LinkRecord, statusFacts } from "./status-facts.js";
-
-/** Past this many bytes of pathspecs, one whole-repository status is cheaper and never too long. */
-const PATHSPEC_BYTES = 64 * 1024;
 
 /** A repository's status, and what it proves about the submodule paths it was asked about. */
 export interface Probe {
@@ -32,13 +30,13 @@ export async function probeRepo(
   may: GitAuthority,
 ): Promise<Probe> {
   try {
-    const { args, settles, whole } = statusCall(rels, links);
+    const { args, settles, specs } = statusCall(rels, links);
     // Changes hidden by skip-worktree or assume-unchanged never reach the status: the index tags
     // of the owned paths are read alongside it, and only where the session owns paths. The read
     // waits a tick, so every repository's status is spawned before any index is parsed.
     const [statusRun, tagsRun] = await Promise.allSettled([
       runGit(top, args, may),
-      rels.length === 0 ? [] : Promise.resolve().then(() => indexTags(top, rels, whole, may)),
+      rels.length === 0 ? [] : Promise.resolve().then(() => indexTags(top, rels, specs, may)),
     ]);
     // When both fail, the status's error is the one reported, whichever finished first.
     if (statusRun.status === "rejected") throw statusRun.reason;
@@ -66,14 +64,18 @@ export async function probeRepo(
 }
 
 /**
- * The status call over `rels` (owned) and `links` (submodule paths). Limited to those paths, it
- * also lists ignored ones, so a submodule path it does not mention is a tracked gitlink on which
- * the submodule's HEAD, the index and HEAD agree (`settles`); a whole-repository status does not.
+ * The status call over `rels` (owned) and `links` (submodule paths), limited to a few directories
+ * that cover them all (core/pathspec-cover.ts; `specs`), or, when only the top covers them, to
+ * none. Limited, it also lists ignored paths, so a submodule path at or below a pathspec that it
+ * does not mention is a tracked gitlink on which the submodule's HEAD, the index and HEAD agree
+ * (`settles`); a whole-repository status is not trusted to (the pointers are then read from the
+ * index and HEAD). What else the cover holds is sorted out by owner in core/finalization.ts.
  */
-function statusCall(rels: string[], links: string[]): { args: string[]; settles: boolean; whole: boolean } {
-  const paths = [...new Set([...rels, ...links])];
-  const bytes = paths.reduce((n, p) => n + literal(p).length + 1, 0);
-  const whole = rels.includes(".") || bytes > PATHSPEC_BYTES;
+function statusCall(
+  rels: string[],
+  links: string[],
+): { args: string[]; settles: boolean; specs: string[] | null } {
+  const specs = coverPaths([...rels, ...links]);
   const args = statusArgs({
     branch: true,
     // Dirt inside a submodule is checked in the submodule, for owned paths only; the
@@ -81,9 +83,9 @@ function statusCall(rels: string[], links: string[]): { args: string[]; settles:
     ignoreSubmodules: "dirty",
     // Ignored owned paths are shown as not finalized; matching mode lists an ignored directory once.
     ignored: "matching",
-    paths: whole ? undefined : paths,
+    paths: specs ?? undefined,
   });
-  return { args, settles: !whole && links.length > 0, whole };
+  return { args, settles: specs !== null && links.length > 0, specs };
 }
 
 /**
