@@ -37,14 +37,21 @@ function fits(cover: readonly string[], limits: CoverLimits): boolean {
   return bytes <= limits.bytes;
 }
 
-const depth = (p: string) => p.split("/").length;
+/** How many names the path has: "a" 1, "a/b" 2. */
+function depth(p: string): number {
+  let n = 1;
+  for (let i = p.indexOf("/"); i !== -1; i = p.indexOf("/", i + 1)) n++;
+  return n;
+}
 
 /** Every path of the greatest depth replaced by its parent; null once that parent is the top. */
 function climbDeepest(cover: readonly string[]): string[] | null {
-  const deepest = Math.max(...cover.map(depth));
+  const depths = cover.map(depth);
+  let deepest = 0;
+  for (const d of depths) if (d > deepest) deepest = d;
   const next = new Set<string>();
-  for (const p of cover) {
-    if (depth(p) < deepest) next.add(p);
+  for (const [i, p] of cover.entries()) {
+    if (depths[i]! < deepest) next.add(p);
     else {
       const parent = dirname(p);
       if (parent === ".") return null;

@@ -9,8 +9,9 @@ import { resolveRoots } from "../core/roots.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { gatherRootFacts } from "../facts/root-facts.js";
 import type { Db } from "../store/db.js";
-import { gatherGitFacts, gitAuthority } from "./facts.js";
-import { classifyScope, ownedScope } from "./scope.js";
+import { gatherGitFacts, gatherStashes, gitAuthority } from "./facts.js";
+import { peerPathsWithin } from "./peer-paths.js";
+import { classifyScope, createdStashes, ownedPaths } from "./scope.js";
 
 export interface EndTurnContext {
   /** The coordination root (physical). */
@@ -30,23 +31,35 @@ export async function endTurnCheck(
   session: { id: string },
   ctx: EndTurnContext,
 ): Promise<EndTurnResult> {
-  const scope = ownedScope(db, session.id);
+  const { incompleteHistory, owned } = ownedPaths(db, session.id);
   // Authority comes from the project config as it is now, exactly as at pre-tool-use.
   const roots = resolveRoots(gatherRootFacts(ctx.root, ctx.config.finalizationRoots, ctx.repoTop));
+  const may = gitAuthority(roots);
   // Directory listings read while classifying also answer which owned paths could hold a `.git`.
   const listings = new DirListings();
-  const paths = classifyScope(scope.owned, roots, listings);
+  const paths = classifyScope(owned, roots, listings);
   const gitPaths = paths.flatMap((p) =>
     p.ok && !p.escape && p.classification.kind === "git" ? [p.physical] : [],
   );
-  const stashRepos = scope.createdStashes.map((s) => s.repo);
-  const git = await gatherGitFacts(gitPaths, gitAuthority(roots), listings, stashRepos);
+  // The git processes start here; what only the verdict needs is read from the store while they run.
+  const gathering = gatherGitFacts(gitPaths, may, listings);
+  // Should a store read below throw, the git work's own outcome is not left unhandled.
+  gathering.catch(() => undefined);
+  const peerOwned = peerPathsWithin(db, session.id, owned);
+  const stashes = createdStashes(db, session.id);
+  const [facts, stashFacts] = await Promise.all([
+    gathering,
+    gatherStashes(
+      stashes.map((s) => s.repo),
+      may,
+    ),
+  ]);
   const findings = evaluate({
-    incompleteHistory: scope.incompleteHistory,
+    incompleteHistory,
     paths,
-    peerOwned: scope.peers,
-    createdStashes: scope.createdStashes,
-    git,
+    peerOwned,
+    createdStashes: stashes,
+    git: { ...facts, stashes: stashFacts },
   });
   return { ok: passed(findings), findings };
 }

@@ -24,20 +24,20 @@ export function gitAuthority(resolved: ResolvedRoots): GitAuthority {
 }
 
 /**
- * `paths`: the owned Git-classified physical paths; `stashRepos`: the repositories in which the
- * session created stash entries, whose stash is read (from the reflog file, no process).
+ * `paths`: the owned Git-classified physical paths. Every git process starts before this returns
+ * its promise (spawning is synchronous), so the caller's own work after the call overlaps them.
  */
-export async function gatherGitFacts(
+export function gatherGitFacts(
   paths: readonly string[],
   may: GitAuthority,
   listings = new DirListings(),
-  stashRepos: readonly string[] = [],
-): Promise<GitFacts> {
-  const [facts, stashes] = await Promise.all([
-    new Gatherer(may, listings).run(paths),
-    Promise.all([...new Set(stashRepos)].map((repo) => stashFacts(repo, may))),
-  ]);
-  return { ...facts, stashes };
+): Promise<Omit<GitFacts, "stashes">> {
+  return new Gatherer(may, listings).run(paths);
+}
+
+/** The stash of each repository in which the session created entries (the reflog file, no process). */
+export function gatherStashes(repos: readonly string[], may: GitAuthority): Promise<GitFacts["stashes"]> {
+  return Promise.all([...new Set(repos)].map((repo) => stashFacts(repo, may)));
 }
 
 class Gatherer {

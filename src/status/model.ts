@@ -6,7 +6,7 @@ import type { Config } from "../config/schema.js";
 import type { StatusModel } from "../core/status-box.js";
 import { sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
-import { claimsOf, type SessionRow } from "../store/queries.js";
+import { claimedPaths, type SessionRow } from "../store/queries.js";
 import { subagentRows } from "../subagents/lifecycle/rows.js";
 
 function startedAt(db: Db, s: SessionRow): number {
@@ -50,7 +50,7 @@ export function statusModel(
   },
 ): StatusModel {
   const now = Date.now();
-  const held = claimsOf(db, s.id);
+  const held = claimedPaths(db, s.id);
   const claims = held.map((c) => (c.worktree === ctx.root ? c.path : join(c.worktree, c.path)));
   const views = sessionViews(db, ctx.config.freshnessSeconds, now);
   // The same rows as `tandem watch`: how each child ended, what was captured, where it was applied.
