@@ -5,12 +5,13 @@
  */
 import type { Config } from "../config/schema.js";
 import { evaluate, type Findings, passed } from "../core/finalization.js";
+import { contestedPaths } from "../core/finalization-owned.js";
 import { resolveRoots } from "../core/roots.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { gatherRootFacts } from "../facts/root-facts.js";
 import type { Db } from "../store/db.js";
 import { gatherGitFacts, gatherStashes, gitAuthority } from "./facts.js";
-import { peerPathsWithin } from "./peer-paths.js";
+import { ownedAbove, peerPathsWithin } from "./peer-paths.js";
 import { classifyScope, createdStashes, ownedPaths } from "./scope.js";
 
 export interface EndTurnContext {
@@ -41,11 +42,10 @@ export async function endTurnCheck(
   const gitPaths = paths.flatMap((p) =>
     p.ok && !p.escape && p.classification.kind === "git" ? [p.physical] : [],
   );
-  // The git processes start here; what only the verdict needs is read from the store while they run.
+  // The git processes start here; the stash entries are read from the store while they run.
   const gathering = gatherGitFacts(gitPaths, may, listings);
-  // Should a store read below throw, the git work's own outcome is not left unhandled.
+  // Should the store read below throw, the git work's own outcome is not left unhandled.
   gathering.catch(() => undefined);
-  const peerOwned = peerPathsWithin(db, session.id, owned);
   const stashes = createdStashes(db, session.id);
   const [facts, stashFacts] = await Promise.all([
     gathering,
@@ -54,10 +54,12 @@ export async function endTurnCheck(
       may,
     ),
   ]);
+  // Peers' paths decide only whose a dirty, flagged or ignored path is: none are read for a clean tree.
+  const contested = contestedPaths(facts.repos);
   const findings = evaluate({
     incompleteHistory,
     paths,
-    peerOwned,
+    peerOwned: peerPathsWithin(db, session.id, ownedAbove(owned, contested)),
     createdStashes: stashes,
     git: { ...facts, stashes: stashFacts },
   });
