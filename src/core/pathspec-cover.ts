@@ -30,6 +30,18 @@ export function coverPaths(paths: Iterable<string>, limits: CoverLimits = COVER_
   return cover;
 }
 
+/** Every one of `paths` lies at or below one of `cover` (null: the whole tree covers everything). */
+export function covers(cover: readonly string[] | null, paths: Iterable<string>): boolean {
+  if (cover === null) return true;
+  const specs = new Set(cover);
+  for (const p of paths) {
+    let q = p;
+    while (!specs.has(q) && q !== ".") q = dirname(q);
+    if (q === ".") return false;
+  }
+  return true;
+}
+
 function fits(cover: readonly string[], limits: CoverLimits): boolean {
   if (cover.length > limits.count) return false;
   let bytes = 0;

@@ -10,6 +10,7 @@ import { resolveRoots } from "../core/roots.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { gatherRootFacts } from "../facts/root-facts.js";
 import type { Db } from "../store/db.js";
+import { startEarly } from "./early-status.js";
 import { gatherGitFacts, gatherStashes, gitAuthority } from "./facts.js";
 import { ownedAbove, peerPathsWithin } from "./peer-paths.js";
 import { classifyScope, createdStashes, ownedPaths } from "./scope.js";
@@ -36,14 +37,16 @@ export async function endTurnCheck(
   // Authority comes from the project config as it is now, exactly as at pre-tool-use.
   const roots = resolveRoots(gatherRootFacts(ctx.root, ctx.config.finalizationRoots, ctx.repoTop));
   const may = gitAuthority(roots);
+  // The coordination repository's status starts now, beside the classification (early-status.ts).
+  const early = startEarly(ctx.repoTop, owned, may);
   // Directory listings read while classifying also answer which owned paths could hold a `.git`.
   const listings = new DirListings();
   const paths = classifyScope(owned, roots, listings);
   const gitPaths = paths.flatMap((p) =>
     p.ok && !p.escape && p.classification.kind === "git" ? [p.physical] : [],
   );
-  // The git processes start here; the stash entries are read from the store while they run.
-  const gathering = gatherGitFacts(gitPaths, may, listings);
+  // The other git processes start here; the stash entries are read from the store while they run.
+  const gathering = gatherGitFacts(gitPaths, may, listings, early);
   // Should the store read below throw, the git work's own outcome is not left unhandled.
   gathering.catch(() => undefined);
   const stashes = createdStashes(db, session.id);

@@ -22,20 +22,44 @@ export interface Probe {
 /** The commits a superproject records for a submodule path, or "the same as the submodule's HEAD". */
 export type Pointer = { head: string | null; index: string | null } | "unchanged";
 
-/** `rels`: the owned paths in the repository at `top`; `links`: submodule paths to settle there. */
+/** A status already running in `top`, limited to `specs` (null: the whole tree). */
+export interface StartedStatus {
+  top: string;
+  specs: string[] | null;
+  out: Promise<string>;
+  /** Stops it: its answer is not wanted. */
+  abort(): void;
+}
+
+/** Starts the status `probeRepo` reads, over `specs` (a cover of the paths it will be asked about). */
+export function startStatus(top: string, specs: string[] | null, may: GitAuthority): StartedStatus {
+  const stop = new AbortController();
+  const out = runGit(top, statusArgsFor(specs), may, stop.signal);
+  // Whoever takes it over reports its failure; one stopped or never taken fails no one.
+  out.catch(() => undefined);
+  return { top, specs, out, abort: () => stop.abort() };
+}
+
+/**
+ * `rels`: the owned paths in the repository at `top`; `links`: submodule paths to settle there;
+ * `started`: that repository's status, already running over a cover of both.
+ */
 export async function probeRepo(
   top: string,
   rels: string[],
   links: string[],
   may: GitAuthority,
+  started?: StartedStatus,
 ): Promise<Probe> {
   try {
-    const { args, settles, specs } = statusCall(rels, links);
+    const specs = started ? started.specs : coverPaths([...rels, ...links]);
+    // A status limited to pathspecs that cover `links` settles them (see statusArgsFor).
+    const settles = specs !== null && links.length > 0;
     // Changes hidden by skip-worktree or assume-unchanged never reach the status: the index tags
     // of the owned paths are read alongside it, and only where the session owns paths. The read
     // waits a tick, so every repository's status is spawned before any index is parsed.
     const [statusRun, tagsRun] = await Promise.allSettled([
-      runGit(top, args, may),
+      started ? started.out : runGit(top, statusArgsFor(specs), may),
       rels.length === 0 ? [] : Promise.resolve().then(() => indexTags(top, rels, specs, may)),
     ]);
     // When both fail, the status's error is the one reported, whichever finished first.
@@ -64,19 +88,15 @@ export async function probeRepo(
 }
 
 /**
- * The status call over `rels` (owned) and `links` (submodule paths), limited to a few directories
- * that cover them all (core/pathspec-cover.ts; `specs`), or, when only the top covers them, to
- * none. Limited, it also lists ignored paths, so a submodule path at or below a pathspec that it
- * does not mention is a tracked gitlink on which the submodule's HEAD, the index and HEAD agree
- * (`settles`); a whole-repository status is not trusted to (the pointers are then read from the
- * index and HEAD). What else the cover holds is sorted out by owner in core/finalization.ts.
+ * The status over `specs`, a few directories covering the owned and submodule paths asked about
+ * (core/pathspec-cover.ts), or, when only the top covers them (null), over the whole tree.
+ * Limited, it also lists ignored paths, so a submodule path at or below a pathspec that it does
+ * not mention is a tracked gitlink on which the submodule's HEAD, the index and HEAD agree; a
+ * whole-repository status is not trusted to (the pointers are then read from the index and HEAD).
+ * What else the cover holds is sorted out by owner in core/finalization.ts.
  */
-function statusCall(
-  rels: string[],
-  links: string[],
-): { args: string[]; settles: boolean; specs: string[] | null } {
-  const specs = coverPaths([...rels, ...links]);
-  const args = statusArgs({
+function statusArgsFor(specs: readonly string[] | null): string[] {
+  return statusArgs({
     branch: true,
     // Dirt inside a submodule is checked in the submodule, for owned paths only; the
     // superproject still reports a changed pointer.
@@ -85,7 +105,6 @@ function statusCall(
     ignored: "matching",
     paths: specs ?? undefined,
   });
-  return { args, settles: specs !== null && links.length > 0, specs };
 }
 
 /**

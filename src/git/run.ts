@@ -48,6 +48,8 @@ export interface GitOptions {
   maxBuffer?: number;
   /** Kills git after this long (network commands: a remote that never answers). */
   timeoutMs?: number;
+  /** gitStatusAsync() only: kills git once aborted (an answer no longer wanted). */
+  signal?: AbortSignal;
 }
 
 /** The process environment without anything that would point git at another repository. */
@@ -121,6 +123,7 @@ export function gitStatusAsync(
       cwd,
       env: scrubbedEnv(opts.env),
       stdio: ["ignore", "pipe", "pipe"],
+      ...(opts.signal ? { signal: opts.signal } : {}),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

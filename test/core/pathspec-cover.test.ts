@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CoverLimits, coverPaths } from "../../src/core/pathspec-cover.js";
+import { type CoverLimits, coverPaths, covers } from "../../src/core/pathspec-cover.js";
 
 const few: CoverLimits = { count: 3, bytes: 1024 };
 
@@ -38,5 +38,20 @@ describe("coverPaths", () => {
   it("covers 1,000 files in ten directories with the ten directories", () => {
     const files = Array.from({ length: 1000 }, (_, i) => `dir ${i % 10}/file-${i}.txt`);
     expect(coverPaths(files)).toEqual(Array.from({ length: 10 }, (_, i) => `dir ${i}`));
+  });
+});
+
+describe("covers", () => {
+  it.each<[string, string[] | null, string[], boolean]>([
+    ["a path at a pathspec", ["a"], ["a"], true],
+    ["a path below a pathspec", ["a"], ["a/b/c"], true],
+    ["a path beside every pathspec", ["a"], ["ab/c"], false],
+    ["a path above a pathspec (a submodule's own path)", ["sub/a.txt"], ["sub"], false],
+    ["one uncovered path among covered ones", ["a", "b"], ["a/x", "b/y", "c"], false],
+    ["the top itself, by pathspecs", ["a"], ["."], false],
+    ["anything, by the whole tree", null, [".", "x/y"], true],
+    ["nothing asked", ["a"], [], true],
+  ])("%s", (_name, cover, paths, expected) => {
+    expect(covers(cover, paths)).toBe(expected);
   });
 });

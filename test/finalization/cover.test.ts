@@ -118,4 +118,30 @@ describe("end-turn over many owned paths: one status over the directories that h
     g(repo, "push", "-q");
     expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
   });
+
+  it("stops the status started before locating when a nested repository makes it the wrong one", () => {
+    const base = tempDir();
+    const { repo: main } = clonedRepo(base, "main");
+    const { remote } = clonedRepo(base, "lib");
+    g(base, "clone", "-q", remote, join(main, "vendor", "lib"));
+    writeFiles(main, { ".gitignore": "vendor/\n" });
+    commit(main, "ignore", ".gitignore");
+    g(main, "push", "-q");
+    const lib = join(main, "vendor", "lib");
+    write(main, "A", "vendor/lib/a.txt");
+    const shim = gitShim(base);
+    expect(problems(endTurn(main, "A", shim.env).json.findings)).toEqual({
+      dirty: [{ repo: lib, path: "a.txt", state: "??" }],
+    });
+    // The guess (over vendor/lib/a.txt) does not cover vendor/lib, which the located paths ask
+    // the outer repository about: it is stopped and the right one runs.
+    const statuses = shim
+      .calls()
+      .filter((c) => c.split("\t")[1]!.startsWith("status"))
+      .map((c) => (c.startsWith(`${lib}\t`) ? "lib" : c.startsWith(`${main}\t`) ? "main" : c));
+    expect(statuses.sort()).toEqual(["lib", "main", "main"]);
+    commit(lib, "a", "a.txt");
+    g(lib, "push", "-q");
+    expect(endTurn(main, "A")).toMatchObject({ code: 0, json: { ok: true } });
+  });
 });
