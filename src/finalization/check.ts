@@ -33,11 +33,14 @@ export async function endTurnCheck(
   session: { id: string },
   ctx: EndTurnContext,
 ): Promise<EndTurnResult> {
+  // Store reads first: after the spawn below the same reads cost several times more (status.ts).
   const { incompleteHistory, owned } = ownedPaths(db, session.id);
+  const stashes = createdStashes(db, session.id);
   // Authority comes from the project config as it is now, exactly as at pre-tool-use.
   const roots = resolveRoots(gatherRootFacts(ctx.root, ctx.config.finalizationRoots, ctx.repoTop));
   const may = gitAuthority(roots);
-  // The coordination repository's status starts now, beside the classification (early-status.ts).
+  // The coordination repository's status starts now and runs beside the classification, which
+  // costs more than it would before a spawn but less than waiting for it (early-status.ts).
   const early = startEarly(ctx.repoTop, owned, may);
   // Directory listings read while classifying also answer which owned paths could hold a `.git`.
   const listings = new DirListings();
@@ -45,13 +48,9 @@ export async function endTurnCheck(
   const gitPaths = paths.flatMap((p) =>
     p.ok && !p.escape && p.classification.kind === "git" ? [p.physical] : [],
   );
-  // The other git processes start here; the stash entries are read from the store while they run.
-  const gathering = gatherGitFacts(gitPaths, may, listings, early);
-  // Should the store read below throw, the git work's own outcome is not left unhandled.
-  gathering.catch(() => undefined);
-  const stashes = createdStashes(db, session.id);
+  // Any other git process starts here.
   const [facts, stashFacts] = await Promise.all([
-    gathering,
+    gatherGitFacts(gitPaths, may, listings, early),
     gatherStashes(
       stashes.map((s) => s.repo),
       may,
