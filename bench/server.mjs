@@ -78,7 +78,10 @@ function pairCases(bin, rounds) {
 function endTurnCases(bin, rounds) {
   const fx = endTurnFixture(bin);
   const thin = join(dirname(bin), "tandem");
-  const server = startServer(bin, fx.repo, fx.env);
+  // BENCH_SERVER_PROF=<dir>: the server writes a CPU profile there when it is stopped.
+  const prof = process.env.BENCH_SERVER_PROF;
+  const nodeArgs = prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : [];
+  const server = startServer(bin, fx.repo, fx.env, { nodeArgs });
   try {
     const cases = [
       { name: "git status --porcelain", cmd: "git", args: ["status", "--porcelain"] },
@@ -99,8 +102,35 @@ function endTurnCases(bin, rounds) {
 
 const fmt = (x) => `${x.toFixed(2)}×`;
 
-/** Runs every server case and returns a markdown section for bench/RESULTS.md. */
+/** The end-turn table and its lines: the section's own, and what `BENCH_SERVER_PARTS=end-turn` prints. */
+function endTurnSection(endTurn) {
+  const [gitCase, thinEnd, nodeEnd] = endTurn.cases;
+  const ratio = thinEnd.median / gitCase.median;
+  return [
+    "### End-turn check, one repository",
+    "",
+    "1,000 paths owned by one session in one repository, committed and pushed, so the check passes.",
+    "",
+    spreadTable(endTurn),
+    "",
+    `- through the server / one \`git status --porcelain\`: **${fmt(ratio)}** (target ≤ 3×: ${ratio <= 3 ? "within" : `**${(ratio / 3).toFixed(2)}× over**`}); p95 ${fmt(thinEnd.p95 / gitCase.median)}`,
+    `- median of the per-round ratios to \`git status\`: ${fmt(pairedRatio(thinEnd, gitCase))}`,
+    `- through the server, above one \`git status\`: ${(thinEnd.median - gitCase.median).toFixed(1)} ms`,
+    `- today's Node path, time above \`node -e 0\` / one \`git status\` (the issue's old measure): ${fmt((nodeEnd.median - endTurn.baseline.median) / gitCase.median)}`,
+    "",
+  ];
+}
+
+/**
+ * Runs every server case and returns a markdown section for bench/RESULTS.md.
+ * `BENCH_SERVER_PARTS=end-turn` runs only the end-turn table (seconds instead of minutes), for
+ * work on that check; it prints that table alone, not the section.
+ */
 export async function serverBench(bin, rounds) {
+  const parts = process.env.BENCH_SERVER_PARTS?.split(",") ?? null;
+  if (parts?.length === 1 && parts[0] === "end-turn")
+    return endTurnSection(endTurnCases(bin, Math.min(rounds, 12))).join("\n");
+  if (parts) throw new Error(`BENCH_SERVER_PARTS: only "end-turn" is known, not ${parts.join(",")}`);
   // Each round of the later tables runs two to four Node processes: fewer rounds keep the section short.
   const few = Math.min(rounds, 20);
   const fewer = Math.min(rounds, 12);
@@ -112,7 +142,6 @@ export async function serverBench(bin, rounds) {
   const load = await loadBench(bin);
   const memory = await memoryBench(bin, { total: Number(process.env.BENCH_SERVER_HOOKS ?? 10_000) });
   const [fw, tw, fs, ts] = fallback.cases;
-  const [gitCase, thinEnd, nodeEnd] = endTurn.cases;
   const [thinPair, nodePair] = pairs.cases;
   return [
     "## Resident server (issue 16)",
@@ -166,17 +195,7 @@ export async function serverBench(bin, rounds) {
     `- median of the per-round ratios: through the server ${fmt(pairedRatio(thinPair, pairs.baseline))}, through Node today ${fmt(pairedRatio(nodePair, pairs.baseline))}`,
     `- the pair through the server / two \`node -e 0\`: **${fmt(thinPair.median / (2 * pairs.baseline.median))}**; through Node today / two \`node -e 0\`: ${fmt(nodePair.median / (2 * pairs.baseline.median))}`,
     "",
-    "### End-turn check, one repository",
-    "",
-    "1,000 paths owned by one session in one repository, committed and pushed, so the check passes.",
-    "",
-    spreadTable(endTurn),
-    "",
-    `- through the server / one \`git status --porcelain\`: **${fmt(thinEnd.median / gitCase.median)}** (target ≤ 3×: ${thinEnd.median / gitCase.median <= 3 ? "within" : `**${(thinEnd.median / gitCase.median / 3).toFixed(2)}× over**`}); p95 ${fmt(thinEnd.p95 / gitCase.median)}`,
-    `- median of the per-round ratios to \`git status\`: ${fmt(pairedRatio(thinEnd, gitCase))}`,
-    `- through the server, above one \`git status\`: ${(thinEnd.median - gitCase.median).toFixed(1)} ms`,
-    `- today's Node path, time above \`node -e 0\` / one \`git status\` (the issue's old measure): ${fmt((nodeEnd.median - endTurn.baseline.median) / gitCase.median)}`,
-    "",
+    ...endTurnSection(endTurn),
     load,
     memory,
   ].join("\n");

@@ -3,7 +3,7 @@
  * changes, ignored owned paths, and stash entries. Pure, like core/finalization.ts which uses them.
  */
 import { dirname } from "node:path/posix";
-import type { CreatedStash, Findings, HiddenFlag, StashFacts } from "./finalization-types.js";
+import type { CreatedStash, Findings, HiddenFlag, RepoFacts, StashFacts } from "./finalization-types.js";
 
 /** `git ls-files -v`: a lowercase tag is assume-unchanged; `S` (or `s`) is skip-worktree. */
 export function hiddenFlags(tag: string): HiddenFlag[] {
@@ -49,6 +49,22 @@ export function checkStashes(
       if (at !== -1) f.stashed.push({ ...c, ref: `stash@{${at}}` });
     }
   }
+}
+
+/**
+ * Every path whose owner the verdict asks about (`isMine`): each repository's dirty entries, its
+ * flagged index entries and its ignored records, as absolute paths. Peers' paths matter only at or
+ * above one of these, so a clean repository needs none of them read.
+ */
+export function contestedPaths(repos: readonly RepoFacts[]): string[] {
+  const out: string[] = [];
+  for (const repo of repos) {
+    if (!repo.ok) continue;
+    for (const d of repo.dirty) out.push(joinTop(repo.top, d.path));
+    for (const t of repo.tags) if (hiddenFlags(t.tag).length > 0) out.push(joinTop(repo.top, t.path));
+    for (const rec of repo.ignored) out.push(joinTop(repo.top, rec));
+  }
+  return out;
 }
 
 /**

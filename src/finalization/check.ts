@@ -5,12 +5,15 @@
  */
 import type { Config } from "../config/schema.js";
 import { evaluate, type Findings, passed } from "../core/finalization.js";
+import { contestedPaths } from "../core/finalization-owned.js";
 import { resolveRoots } from "../core/roots.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { gatherRootFacts } from "../facts/root-facts.js";
 import type { Db } from "../store/db.js";
-import { gatherGitFacts, gitAuthority } from "./facts.js";
-import { classifyScope, ownedScope } from "./scope.js";
+import { startEarly } from "./early-status.js";
+import { gatherGitFacts, gatherStashes, gitAuthority } from "./facts.js";
+import { ownedAbove, peerPathsWithin } from "./peer-paths.js";
+import { classifyScope, createdStashes, ownedPaths } from "./scope.js";
 
 export interface EndTurnContext {
   /** The coordination root (physical). */
@@ -30,23 +33,37 @@ export async function endTurnCheck(
   session: { id: string },
   ctx: EndTurnContext,
 ): Promise<EndTurnResult> {
-  const scope = ownedScope(db, session.id);
+  // Store reads first: after the spawn below the same reads cost several times more (status.ts).
+  const { incompleteHistory, owned } = ownedPaths(db, session.id);
+  const stashes = createdStashes(db, session.id);
   // Authority comes from the project config as it is now, exactly as at pre-tool-use.
   const roots = resolveRoots(gatherRootFacts(ctx.root, ctx.config.finalizationRoots, ctx.repoTop));
+  const may = gitAuthority(roots);
+  // The coordination repository's status starts now and runs beside the classification, which
+  // costs more than it would before a spawn but less than waiting for it (early-status.ts).
+  const early = startEarly(ctx.repoTop, owned, may);
   // Directory listings read while classifying also answer which owned paths could hold a `.git`.
   const listings = new DirListings();
-  const paths = classifyScope(scope.owned, roots, listings);
+  const paths = classifyScope(owned, roots, listings);
   const gitPaths = paths.flatMap((p) =>
     p.ok && !p.escape && p.classification.kind === "git" ? [p.physical] : [],
   );
-  const stashRepos = scope.createdStashes.map((s) => s.repo);
-  const git = await gatherGitFacts(gitPaths, gitAuthority(roots), listings, stashRepos);
+  // Any other git process starts here.
+  const [facts, stashFacts] = await Promise.all([
+    gatherGitFacts(gitPaths, may, listings, early),
+    gatherStashes(
+      stashes.map((s) => s.repo),
+      may,
+    ),
+  ]);
+  // Peers' paths decide only whose a dirty, flagged or ignored path is: none are read for a clean tree.
+  const contested = contestedPaths(facts.repos);
   const findings = evaluate({
-    incompleteHistory: scope.incompleteHistory,
+    incompleteHistory,
     paths,
-    peerOwned: scope.peers,
-    createdStashes: scope.createdStashes,
-    git,
+    peerOwned: peerPathsWithin(db, session.id, ownedAbove(owned, contested)),
+    createdStashes: stashes,
+    git: { ...facts, stashes: stashFacts },
   });
   return { ok: passed(findings), findings };
 }

@@ -9,10 +9,11 @@ import { basename, dirname } from "node:path";
 import { type WorkTree, workTreeAt } from "../config/git-discovery.js";
 import type { GitFacts, GitlinkFact } from "../core/finalization.js";
 import { isInside, relativeKey } from "../core/paths.js";
+import { covers } from "../core/pathspec-cover.js";
 import type { ResolvedRoots } from "../core/roots.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { stashFacts } from "./hidden-facts.js";
-import { type Pointer, type Probe, pointers, probeRepo } from "./repo-probe.js";
+import { type Pointer, type Probe, pointers, probeRepo, type StartedStatus } from "./repo-probe.js";
 import { type GitAuthority, msg } from "./run-git.js";
 
 export type { GitAuthority } from "./run-git.js";
@@ -24,20 +25,21 @@ export function gitAuthority(resolved: ResolvedRoots): GitAuthority {
 }
 
 /**
- * `paths`: the owned Git-classified physical paths; `stashRepos`: the repositories in which the
- * session created stash entries, whose stash is read (from the reflog file, no process).
+ * `paths`: the owned Git-classified physical paths. Every git process starts before this returns
+ * its promise (spawning is synchronous), so the caller's own work after the call overlaps them.
  */
-export async function gatherGitFacts(
+export function gatherGitFacts(
   paths: readonly string[],
   may: GitAuthority,
   listings = new DirListings(),
-  stashRepos: readonly string[] = [],
-): Promise<GitFacts> {
-  const [facts, stashes] = await Promise.all([
-    new Gatherer(may, listings).run(paths),
-    Promise.all([...new Set(stashRepos)].map((repo) => stashFacts(repo, may))),
-  ]);
-  return { ...facts, stashes };
+  early: StartedStatus | null = null,
+): Promise<Omit<GitFacts, "stashes">> {
+  return new Gatherer(may, listings, early).run(paths);
+}
+
+/** The stash of each repository in which the session created entries (the reflog file, no process). */
+export function gatherStashes(repos: readonly string[], may: GitAuthority): Promise<GitFacts["stashes"]> {
+  return Promise.all([...new Set(repos)].map((repo) => stashFacts(repo, may)));
 }
 
 class Gatherer {
@@ -53,6 +55,8 @@ class Gatherer {
   constructor(
     may: GitAuthority,
     private readonly listings: DirListings,
+    /** A status started before the paths were located (early-status.ts), not yet taken. */
+    private early: StartedStatus | null = null,
   ) {
     const known = new Map<string, boolean>();
     this.may = (dir) => known.get(dir) ?? known.set(dir, may(dir)).get(dir)!;
@@ -67,6 +71,8 @@ class Gatherer {
       this.repo(top, rels, links.get(top));
     }
     for (const [top, rels] of links) this.repo(top, [], rels);
+    this.early?.abort();
+    this.early = null;
     let level = [...groups.keys()];
     while (level.length > 0) level = await this.climb(level);
     const probes = await Promise.all([...this.reached].map((top) => this.status.get(top)!));
@@ -118,10 +124,20 @@ class Gatherer {
   private repo(top: string, rels: string[], links: string[] = []): Promise<Probe> {
     let probe = this.status.get(top);
     if (!probe) {
-      probe = probeRepo(top, rels, links, this.may);
+      probe = probeRepo(top, rels, links, this.may, this.takeEarly(top, [...rels, ...links]));
       this.status.set(top, probe);
     }
     return probe;
+  }
+
+  /** The early status when it is `top`'s and its pathspecs cover `paths`; stopped when it is not. */
+  private takeEarly(top: string, paths: string[]): StartedStatus | undefined {
+    const early = this.early;
+    if (early?.top !== top) return undefined;
+    this.early = null;
+    if (covers(early.specs, paths)) return early;
+    early.abort();
+    return undefined;
   }
 
   /**

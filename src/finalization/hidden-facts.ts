@@ -16,13 +16,14 @@ import { type GitAuthority, msg, runGit } from "./run-git.js";
 
 /**
  * The flagged index entries at or below the owned paths `rels`. From the index file; `git ls-files
- * -v` (over the whole repository when `whole`: too many pathspecs) only where the file holds what
- * this reader does not know (a split or sparse index, an unknown version).
+ * -v` (over `cover`, the status's few directories holding `rels`, or the whole repository when
+ * null) only where the file holds what this reader does not know (a split or sparse index, an
+ * unknown version).
  */
 export async function indexTags(
   top: string,
   rels: readonly string[],
-  whole: boolean,
+  cover: readonly string[] | null,
   may: GitAuthority,
 ): Promise<IndexTag[]> {
   if (!may(top))
@@ -31,7 +32,7 @@ export async function indexTags(
   let tags: IndexTag[];
   if (read && "tags" in read) tags = read.tags;
   else {
-    const specs = whole ? [] : ["--", ...rels.map(literal)];
+    const specs = cover === null ? [] : ["--", ...cover.map(literal)];
     const out = await runGit(top, ["ls-files", "-v", "-z", ...specs], may);
     tags = splitZ(out).map((rec) => ({ tag: rec.slice(0, 1), path: rec.slice(2) }));
   }

@@ -4,6 +4,7 @@
  * session's own paths (core/finalization-owned.ts `isMine`: the closest owner wins, and the
  * session wins ties), so only those are read: one index range per owned path and peer worktree.
  */
+import { dirname } from "node:path/posix";
 import { lexicalTarget } from "../core/paths.js";
 import type { Db } from "../store/db.js";
 import { stmt } from "../store/db.js";
@@ -47,6 +48,26 @@ function prefixIn(abs: string, worktree: string): string | null {
   if (within(worktree, abs)) return "";
   if (!within(abs, worktree)) return null;
   return abs.slice(worktree === "/" ? 1 : worktree.length + 1);
+}
+
+/**
+ * The owned rows at or above one of `contested` (absolute paths whose owner the verdict asks
+ * about): a peer's path can only decide such a question from inside one of these.
+ */
+export function ownedAbove(owned: readonly LedgerPath[], contested: readonly string[]): LedgerPath[] {
+  if (contested.length === 0) return [];
+  const above = new Set<string>();
+  for (const c of contested) {
+    // A path already there brought its ancestors with it.
+    for (let p = c; !above.has(p); p = dirname(p)) {
+      above.add(p);
+      if (p === "/") break;
+    }
+  }
+  return owned.filter((r) => {
+    const abs = absolute(r);
+    return abs !== null && above.has(abs);
+  });
 }
 
 /** Absolute paths other sessions own (claimed, ever claimed, or touched) strictly inside `owned`. */

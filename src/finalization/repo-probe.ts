@@ -5,14 +5,12 @@
  */
 import type { RepoFacts } from "../core/finalization.js";
 import { parseStatus } from "../core/git-status.js";
+import { coverPaths } from "../core/pathspec-cover.js";
 import { splitZ } from "../git/run.js";
 import { literal, statusArgs } from "../git/status.js";
 import { indexTags } from "./hidden-facts.js";
 import { type GitAuthority, lines, msg, runGit } from "./run-git.js";
 import { type LinkRecord, statusFacts } from "./status-facts.js";
-
-/** Past this many bytes of pathspecs, one whole-repository status is cheaper and never too long. */
-const PATHSPEC_BYTES = 64 * 1024;
 
 /** A repository's status, and what it proves about the submodule paths it was asked about. */
 export interface Probe {
@@ -24,21 +22,45 @@ export interface Probe {
 /** The commits a superproject records for a submodule path, or "the same as the submodule's HEAD". */
 export type Pointer = { head: string | null; index: string | null } | "unchanged";
 
-/** `rels`: the owned paths in the repository at `top`; `links`: submodule paths to settle there. */
+/** A status already running in `top`, limited to `specs` (null: the whole tree). */
+export interface StartedStatus {
+  top: string;
+  specs: string[] | null;
+  out: Promise<string>;
+  /** Stops it: its answer is not wanted. */
+  abort(): void;
+}
+
+/** Starts the status `probeRepo` reads, over `specs` (a cover of the paths it will be asked about). */
+export function startStatus(top: string, specs: string[] | null, may: GitAuthority): StartedStatus {
+  const stop = new AbortController();
+  const out = runGit(top, statusArgsFor(specs), may, stop.signal);
+  // Whoever takes it over reports its failure; one stopped or never taken fails no one.
+  out.catch(() => undefined);
+  return { top, specs, out, abort: () => stop.abort() };
+}
+
+/**
+ * `rels`: the owned paths in the repository at `top`; `links`: submodule paths to settle there;
+ * `started`: that repository's status, already running over a cover of both.
+ */
 export async function probeRepo(
   top: string,
   rels: string[],
   links: string[],
   may: GitAuthority,
+  started?: StartedStatus,
 ): Promise<Probe> {
   try {
-    const { args, settles, whole } = statusCall(rels, links);
+    const specs = started ? started.specs : coverPaths([...rels, ...links]);
+    // A status limited to pathspecs that cover `links` settles them (see statusArgsFor).
+    const settles = specs !== null && links.length > 0;
     // Changes hidden by skip-worktree or assume-unchanged never reach the status: the index tags
     // of the owned paths are read alongside it, and only where the session owns paths. The read
     // waits a tick, so every repository's status is spawned before any index is parsed.
     const [statusRun, tagsRun] = await Promise.allSettled([
-      runGit(top, args, may),
-      rels.length === 0 ? [] : Promise.resolve().then(() => indexTags(top, rels, whole, may)),
+      started ? started.out : runGit(top, statusArgsFor(specs), may),
+      rels.length === 0 ? [] : Promise.resolve().then(() => indexTags(top, rels, specs, may)),
     ]);
     // When both fail, the status's error is the one reported, whichever finished first.
     if (statusRun.status === "rejected") throw statusRun.reason;
@@ -66,24 +88,23 @@ export async function probeRepo(
 }
 
 /**
- * The status call over `rels` (owned) and `links` (submodule paths). Limited to those paths, it
- * also lists ignored ones, so a submodule path it does not mention is a tracked gitlink on which
- * the submodule's HEAD, the index and HEAD agree (`settles`); a whole-repository status does not.
+ * The status over `specs`, a few directories covering the owned and submodule paths asked about
+ * (core/pathspec-cover.ts), or, when only the top covers them (null), over the whole tree.
+ * Limited, it also lists ignored paths, so a submodule path at or below a pathspec that it does
+ * not mention is a tracked gitlink on which the submodule's HEAD, the index and HEAD agree; a
+ * whole-repository status is not trusted to (the pointers are then read from the index and HEAD).
+ * What else the cover holds is sorted out by owner in core/finalization.ts.
  */
-function statusCall(rels: string[], links: string[]): { args: string[]; settles: boolean; whole: boolean } {
-  const paths = [...new Set([...rels, ...links])];
-  const bytes = paths.reduce((n, p) => n + literal(p).length + 1, 0);
-  const whole = rels.includes(".") || bytes > PATHSPEC_BYTES;
-  const args = statusArgs({
+function statusArgsFor(specs: readonly string[] | null): string[] {
+  return statusArgs({
     branch: true,
     // Dirt inside a submodule is checked in the submodule, for owned paths only; the
     // superproject still reports a changed pointer.
     ignoreSubmodules: "dirty",
     // Ignored owned paths are shown as not finalized; matching mode lists an ignored directory once.
     ignored: "matching",
-    paths: whole ? undefined : paths,
+    paths: specs ?? undefined,
   });
-  return { args, settles: !whole && links.length > 0, whole };
 }
 
 /**

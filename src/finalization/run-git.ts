@@ -11,10 +11,16 @@ export type GitAuthority = (dir: string) => boolean;
  * `top`: a broken `.git` there must be an error, not a silent step up into an enclosing repository.
  * Pathspecs here are always `:(literal)`, so an inherited GIT_*_PATHSPECS may not reinterpret them.
  */
-export async function runGit(top: string, args: string[], may: GitAuthority): Promise<string> {
+export async function runGit(
+  top: string,
+  args: string[],
+  may: GitAuthority,
+  signal?: AbortSignal,
+): Promise<string> {
   if (!may(top)) throw new Error(`refusing to run git in ${top}: it lies outside the authorized roots`);
   const res = await gitStatusAsync(top, args, {
     env: { ...OWN_PATHSPECS, GIT_CEILING_DIRECTORIES: dirname(top) },
+    ...(signal ? { signal } : {}),
   });
   if (res.status !== 0) {
     const detail = res.stderr.trim().split("\n")[0] || `exit ${res.status}`;

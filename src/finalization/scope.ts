@@ -13,52 +13,40 @@ import type { TargetFacts } from "../core/target-plan.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { physicalResolver } from "../facts/physical.js";
 import { fsTargetProbe } from "../facts/root-facts.js";
-import type { Db } from "../store/db.js";
-import { type LedgerPath, peerPathsWithin } from "./peer-paths.js";
+import { type Db, stmt } from "../store/db.js";
+import type { LedgerPath } from "./peer-paths.js";
 
 export type { LedgerPath } from "./peer-paths.js";
 
-export interface OwnedScope {
+export interface OwnedPaths {
   /** The ledger lacks the session's `session.started`, so its history may be partial. */
   incompleteHistory: boolean;
   owned: LedgerPath[];
-  /** Absolute paths other sessions own (claimed, ever claimed, or touched) inside this session's own. */
-  peers: string[];
-  /** Stash entries the session's shell commands created (`stash.created`). */
-  createdStashes: CreatedStash[];
 }
 
 /** Active claims ∪ every claim the session ever acquired ∪ paths its hooks recorded as touched. */
-export function ownedScope(db: Db, sessionId: string): OwnedScope {
+export function ownedPaths(db: Db, sessionId: string): OwnedPaths {
   // `tandem gc` replaces an old session's events by one summary: its history is still whole.
-  const started = db
-    .prepare(
-      "SELECT 1 FROM events WHERE session_id = ? AND kind IN ('session.started', 'session.compacted') LIMIT 1",
-    )
-    .get(sessionId);
-  const owned = db
-    .prepare(
-      `SELECT worktree, path FROM claims WHERE session_id = ?
-       UNION SELECT worktree, path FROM claim_history WHERE session_id = ?
-       UNION SELECT worktree, path FROM touched WHERE session_id = ? AND unattributed = 0
-       ORDER BY worktree, path`,
-    )
-    .all(sessionId, sessionId, sessionId) as LedgerPath[];
-  return {
-    incompleteHistory: started === undefined,
-    owned,
-    peers: peerPathsWithin(db, sessionId, owned),
-    createdStashes: createdStashes(db, sessionId),
-  };
+  const started = stmt(
+    db,
+    "SELECT 1 FROM events WHERE session_id = ? AND kind IN ('session.started', 'session.compacted') LIMIT 1",
+  ).get(sessionId);
+  const owned = stmt(
+    db,
+    `SELECT worktree, path FROM claims WHERE session_id = ?
+     UNION SELECT worktree, path FROM claim_history WHERE session_id = ?
+     UNION SELECT worktree, path FROM touched WHERE session_id = ? AND unattributed = 0
+     ORDER BY worktree, path`,
+  ).all(sessionId, sessionId, sessionId) as LedgerPath[];
+  return { incompleteHistory: started === undefined, owned };
 }
 
 /** Its `stash.created` events, or those a `session.compacted` summary kept of them. */
-function createdStashes(db: Db, sessionId: string): CreatedStash[] {
-  const rows = db
-    .prepare(
-      "SELECT kind, data FROM events WHERE session_id = ? AND kind IN ('stash.created', 'session.compacted') ORDER BY seq",
-    )
-    .all(sessionId) as { kind: string; data: string }[];
+export function createdStashes(db: Db, sessionId: string): CreatedStash[] {
+  const rows = stmt(
+    db,
+    "SELECT kind, data FROM events WHERE session_id = ? AND kind IN ('stash.created', 'session.compacted') ORDER BY seq",
+  ).all(sessionId) as { kind: string; data: string }[];
   return rows.flatMap((r) => {
     const data = JSON.parse(r.data) as CreatedStash | { stashes: CreatedStash[] };
     return r.kind === "session.compacted"

@@ -48,6 +48,8 @@ export interface GitOptions {
   maxBuffer?: number;
   /** Kills git after this long (network commands: a remote that never answers). */
   timeoutMs?: number;
+  /** gitStatusAsync() only: kills git once aborted (an answer no longer wanted). */
+  signal?: AbortSignal;
 }
 
 /** The process environment without anything that would point git at another repository. */

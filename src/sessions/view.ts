@@ -1,5 +1,5 @@
 import { isLive } from "../core/liveness.js";
-import type { Db } from "../store/db.js";
+import { type Db, stmt } from "../store/db.js";
 import { allSessions, currentSessions, type SessionRow } from "../store/queries.js";
 import { livenessFacts } from "./liveness.js";
 
@@ -52,7 +52,7 @@ export function sessionViews(
 ): SessionView[] {
   const counts = new Map<string, number>(
     (
-      db.prepare("SELECT session_id, count(*) AS n FROM claims GROUP BY session_id").all() as {
+      stmt(db, "SELECT session_id, count(*) AS n FROM claims GROUP BY session_id").all() as {
         session_id: string;
         n: number;
       }[]

@@ -4,28 +4,28 @@ import { ownedDirty } from "../claims/owned-dirty.js";
 import { type ConfigProblem, shortConfigProblem } from "../config/problems.js";
 import type { Config } from "../config/schema.js";
 import type { StatusModel } from "../core/status-box.js";
-import { sessionViews } from "../sessions/view.js";
-import type { Db } from "../store/db.js";
-import { claimsOf, type SessionRow } from "../store/queries.js";
+import { type SessionView, sessionViews } from "../sessions/view.js";
+import { type Db, stmt } from "../store/db.js";
+import { claimedPaths, type SessionRow } from "../store/queries.js";
 import { subagentRows } from "../subagents/lifecycle/rows.js";
 
 function startedAt(db: Db, s: SessionRow): number {
   return (
-    (db.prepare("SELECT ts FROM events WHERE seq = ?").get(s.started_seq) as { ts: number } | undefined)
-      ?.ts ?? s.last_seen
+    (stmt(db, "SELECT ts FROM events WHERE seq = ?").get(s.started_seq) as { ts: number } | undefined)?.ts ??
+    s.last_seen
   );
 }
 
-function warnings(db: Db, s: SessionRow, config: Config, now: number): string[] {
+function warnings(db: Db, s: SessionRow, config: Config, views: readonly SessionView[]): string[] {
   const out: string[] = [];
-  for (const v of sessionViews(db, config.freshnessSeconds, now)) {
+  for (const v of views) {
     if (!v.live && !v.ended && v.claims > 0)
       out.push(`${v.name} is stale and holds ${v.claims} claim(s); they no longer block`);
   }
   const errors = (
-    db
-      .prepare("SELECT count(*) AS n FROM events WHERE kind = 'hook.error' AND seq > ?")
-      .get(s.started_seq) as { n: number }
+    stmt(db, "SELECT count(*) AS n FROM events WHERE kind = 'hook.error' AND seq > ?").get(s.started_seq) as {
+      n: number;
+    }
   ).n;
   if (errors > 0)
     out.push(`${errors} hook error(s) since this session started; see \`tandem events --kind hook.error\``);
@@ -50,7 +50,7 @@ export function statusModel(
   },
 ): StatusModel {
   const now = Date.now();
-  const held = claimsOf(db, s.id);
+  const held = claimedPaths(db, s.id);
   const claims = held.map((c) => (c.worktree === ctx.root ? c.path : join(c.worktree, c.path)));
   const views = sessionViews(db, ctx.config.freshnessSeconds, now);
   // The same rows as `tandem watch`: how each child ended, what was captured, where it was applied.
@@ -78,12 +78,12 @@ export function statusModel(
         ),
     // Filled in from the end-turn check's findings once it has run.
     ignored: [],
-    peers: livePeers(db, s.id, ctx.config.freshnessSeconds, now).map((p) => ({
+    peers: livePeers(db, s.id, ctx.config.freshnessSeconds, now, views).map((p) => ({
       ...p,
       claims: p.claims.length,
     })),
     subagents,
-    warnings: [...configWarnings(ctx.configProblems, ctx.root), ...warnings(db, s, ctx.config, now)],
+    warnings: [...configWarnings(ctx.configProblems, ctx.root), ...warnings(db, s, ctx.config, views)],
     endTurn: ctx.endTurn,
     now,
   };

@@ -114,6 +114,13 @@ export function claimsOf(db: Db, sessionId: string): ClaimRow[] {
   ) as ClaimRow[];
 }
 
+/** Where each of the session's claims is, and nothing else: a status of 1,000 claims reads only these. */
+export function claimedPaths(db: Db, sessionId: string): Pick<ClaimRow, "worktree" | "path">[] {
+  return stmt(db, "SELECT worktree, path FROM claims WHERE session_id = ? ORDER BY worktree, path").all(
+    sessionId,
+  ) as Pick<ClaimRow, "worktree" | "path">[];
+}
+
 export function allClaims(db: Db): ClaimRow[] {
   return stmt(db, "SELECT * FROM claims ORDER BY worktree, path").all() as ClaimRow[];
 }

@@ -8,7 +8,7 @@ import {
   type SyncFacts,
   syncVerdict,
 } from "../../src/core/finalization.js";
-import { hiddenFlags } from "../../src/core/finalization-owned.js";
+import { contestedPaths, hiddenFlags } from "../../src/core/finalization-owned.js";
 import { parseStatus } from "../../src/core/git-status.js";
 import type { Classification } from "../../src/core/roots.js";
 import type { TargetFacts } from "../../src/core/target-plan.js";
@@ -146,6 +146,27 @@ describe("evaluate: whose dirt is it", () => {
     const f = evaluate(input(over));
     expect(f.dirty.length > 0).toBe(counts);
     expect(passed(f)).toBe(!counts);
+  });
+});
+
+describe("contestedPaths", () => {
+  it("names the dirty, flagged and ignored paths of each readable repository, and nothing of a clean one", () => {
+    const repo = (over: Partial<RepoFacts>, top = R) =>
+      ({ top, ok: true, dirty: [], sync: pushed, tags: [], ignored: [], ...over }) as RepoFacts;
+    expect(contestedPaths([repo({}), { top: "/w/broken", ok: false, error: "x" }])).toEqual([]);
+    expect(
+      contestedPaths([
+        repo({
+          dirty: [{ path: "a.txt", state: ".M" }],
+          tags: [
+            { tag: "H", path: "plain.txt" },
+            { tag: "S", path: "skipped.txt" },
+          ],
+          ignored: ["build/", "run.log"],
+        }),
+        repo({ dirty: [{ path: "x", state: "??" }] }, "/"),
+      ]),
+    ).toEqual([`${R}/a.txt`, `${R}/skipped.txt`, `${R}/build`, `${R}/run.log`, "/x"]);
   });
 });
 

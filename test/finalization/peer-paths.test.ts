@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { peerPathsWithin } from "../../src/finalization/peer-paths.js";
+import { isMine } from "../../src/core/finalization-owned.js";
+import { ownedAbove, peerPathsWithin } from "../../src/finalization/peer-paths.js";
 import { openDb } from "../../src/store/db.js";
 import { tempDir } from "../helpers/repo.js";
 
@@ -50,6 +51,42 @@ describe("peers' paths the end-turn check reads", () => {
       "/r/lib/sub/deep.txt",
       "/r/libx/outside.txt",
     ]);
+    db.close();
+  });
+
+  it("reads peers only under the owned paths that hold a contested path, and none for a clean tree", () => {
+    const owned = [
+      { worktree: "/r", path: "lib" },
+      { worktree: "/r", path: "lib/mine.txt" },
+      { worktree: "/r", path: "docs/a.md" },
+      { worktree: "relative", path: "x" },
+    ];
+    expect(ownedAbove(owned, [])).toEqual([]);
+    expect(ownedAbove(owned, ["/r/lib/mine.txt"])).toEqual([owned[0], owned[1]]);
+    expect(ownedAbove(owned, ["/r/lib/old/a.txt", "/r/libx/outside.txt"])).toEqual([owned[0]]);
+    expect(ownedAbove(owned, ["/r/docs/a.md", "/r/docs/b.md"])).toEqual([owned[2]]);
+  });
+
+  it("decides every contested path as all the peers inside the owned paths would", () => {
+    const db = store();
+    const owned = [
+      { worktree: "/r", path: "lib" },
+      { worktree: "/r", path: "libx" },
+    ];
+    const all = new Set(peerPathsWithin(db, "me", owned));
+    const contested = [
+      "/r/lib/held.txt",
+      "/r/lib/old/a.txt",
+      "/r/lib/new.txt",
+      "/r/lib/sub/deep.txt",
+      "/r/libx/outside.txt",
+      "/r/libx/new.txt",
+    ];
+    const few = new Set(peerPathsWithin(db, "me", ownedAbove(owned, contested)));
+    const mine = new Set(["/r/lib", "/r/libx"]);
+    const verdicts = (peers: Set<string>) => contested.map((c) => isMine(c, mine, peers));
+    expect(verdicts(few)).toEqual(verdicts(all));
+    expect(verdicts(all)).toEqual([false, false, true, false, false, true]);
     db.close();
   });
 });

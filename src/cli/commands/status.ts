@@ -107,15 +107,16 @@ async function runStatus(io: Io, opts: StatusOptions, project: Project, db: Db):
     repoTop: project.resolved.repo?.top ?? null,
     config: project.loaded.config,
   };
-  // The check's git processes start first; the box is built while they run.
-  const checking = opts.endTurn ? endTurnCheck(db, session, ctx) : null;
+  // The box is built before the check starts its git process, not while it runs: a spawn
+  // write-protects this process's memory, and on the bench machine every page written after it
+  // faults, so the same store reads cost several times more after a spawn (docs/decisions/0006).
   const problems = project.loaded.problems;
   const model = statusModel(db, session, {
     ...ctx,
     configProblems: problems,
-    endTurn: checking !== null,
+    endTurn: opts.endTurn === true,
   });
-  const check = checking ? await checking : null;
+  const check = opts.endTurn ? await endTurnCheck(db, session, ctx) : null;
   if (check && !check.ok) {
     // A failed check leaves no evidence behind: no status event, nothing on stdout but JSON.
     if (opts.json) io.out(`${JSON.stringify({ ok: false, findings: check.findings, status: null })}\n`);

@@ -1,5 +1,5 @@
 import { UsageError } from "../../errors.js";
-import type { Db } from "../../store/db.js";
+import { type Db, stmt } from "../../store/db.js";
 import type { CaptureResult } from "../capture/capture.js";
 
 export type ApplyStage =
@@ -181,9 +181,9 @@ export function allSubs(db: Db): SubRecord[] {
 
 /** Sub-agents whose worktree is still there, through a partial index: removed ones are never read. */
 export function presentSubs(db: Db): SubRecord[] {
-  return (
-    db.prepare("SELECT * FROM subagents WHERE removal IS NULL ORDER BY created_seq").all() as Row[]
-  ).map(toSub);
+  return (stmt(db, "SELECT * FROM subagents WHERE removal IS NULL ORDER BY created_seq").all() as Row[]).map(
+    toSub,
+  );
 }
 
 export function subById(db: Db, id: string): SubRecord | null {
