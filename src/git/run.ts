@@ -115,7 +115,7 @@ export function splitZ(out: string): string[] {
 export function gitStatusAsync(
   cwd: string,
   args: readonly string[],
-  opts: GitOptions & { signal?: AbortSignal } = {},
+  opts: GitOptions = {},
 ): Promise<{ status: number; stdout: string; stderr: string }> {
   const { spawn } = process.getBuiltinModule("node:child_process");
   return new Promise((resolve, reject) => {
