@@ -125,8 +125,11 @@ async function runStatus(io: Io, opts: StatusOptions, project: Project, db: Db):
     return;
   }
   if (check) model.ignored = check.findings.ignored.map((i) => displayPath(i, ctx.root));
-  write(db, () =>
-    append(db, { kind: "status.checked", session: session.id, data: { end_turn: check !== null } }),
+  // An observation (decision 0018): no fsync.
+  write(
+    db,
+    () => append(db, { kind: "status.checked", session: session.id, data: { end_turn: check !== null } }),
+    "gating",
   );
   const shown = { model, findings: check?.findings ?? {}, config: { root: ctx.root, problems } };
   io.out(opts.json ? statusJson(session, shown) : statusText(shown));

@@ -30,7 +30,11 @@ export function taskCommand(io: Io): Command {
       try {
         const { session } = callerSession(db, io, project, opts.session);
         const trimmed = text.trim();
-        write(db, () => append(db, { kind: "task.set", session: session.id, data: { text: trimmed } }));
+        write(
+          db,
+          () => append(db, { kind: "task.set", session: session.id, data: { text: trimmed } }),
+          "gating",
+        );
         const task = trimmed || session.task || "";
         const title = suggestedTitle(session.name, task);
         if (opts.json) return io.out(`${JSON.stringify({ session: session.name, task, title })}\n`);
