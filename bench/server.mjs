@@ -115,7 +115,7 @@ function endTurnSection(endTurn) {
     "",
     `- through the server / one \`git status --porcelain\`: **${fmt(ratio)}** (target ≤ 3×: ${ratio <= 3 ? "within" : `**${(ratio / 3).toFixed(2)}× over**`}); p95 ${fmt(thinEnd.p95 / gitCase.median)}`,
     `- median of the per-round ratios to \`git status\`: ${fmt(pairedRatio(thinEnd, gitCase))}`,
-    `- through the server, above one \`git status\`: ${(thinEnd.median - gitCase.median).toFixed(1)} ms`,
+    `- through the server, above one \`git status\`: ${(thinEnd.median - gitCase.median).toFixed(1)} ms = ${fmt((thinEnd.median - gitCase.median) / gitCase.median)} one \`git status\` (the issue's words: "above the cost of one git status"; the bold figure above counts that one \`git status\` too)`,
     `- today's Node path, time above \`node -e 0\` / one \`git status\` (the issue's old measure): ${fmt((nodeEnd.median - endTurn.baseline.median) / gitCase.median)}`,
     "",
   ];
