@@ -1,7 +1,5 @@
-import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { groupOf, loadHeld } from "../claims/holders.js";
-import { peerOwned } from "../claims/peer-owned.js";
 import { ALLOW, type ToolCall, type Verdict } from "../clients/types.js";
 import { denialMessage } from "../core/claim-messages.js";
 import { type ClaimDecision, type ClaimTarget, decideClaims, type HeldClaim } from "../core/claims.js";
@@ -16,7 +14,6 @@ import {
 import { digest } from "../core/digest.js";
 import { gitGuardMessage } from "../core/git-guard.js";
 import { classify, type ResolvedRoots, resolveRoots, rootPaths } from "../core/roots.js";
-import { type SnapshotScope, snapshotScope } from "../core/snapshot-scope.js";
 import { resolveTarget } from "../core/target-path.js";
 import { planTargets, type TargetFacts, type WiringGuard } from "../core/target-plan.js";
 import { ALLOW_WIRING_ENV, WIRING_RULE } from "../core/wiring.js";
@@ -33,8 +30,7 @@ import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { guardGitCalls } from "./git-guard.js";
 import { remoteGate } from "./remote-gate.js";
 import { syncSoon } from "./remote-sync.js";
-import { peerQuery, preservePeerWork } from "./safety-net.js";
-import { saveNamedSnapshot, saveShellSnapshot } from "./shell-delta.js";
+import { protectShell } from "./shell-protect.js";
 import { hookWiringFacts } from "./wiring-facts.js";
 
 export function hookRoots(ctx: HookCtx): ResolvedRoots {
@@ -276,59 +272,4 @@ function recordRefusal(
     },
     "gating",
   );
-}
-
-/**
- * Before a shell command: what to measure it against — the stamps of the files it names when the
- * reader saw all it can change (core/snapshot-scope.ts), else the dirty set, and copies of live
- * peers' uncommitted files.
- */
-async function protectShell(
-  ctx: HookCtx,
-  tool: ToolCall,
-  found: ToolTargets,
-  claim: ClaimTarget[],
-): Promise<void> {
-  const scope = shellScope(ctx, found, claim);
-  if (scope.scope === "named") {
-    ctx.dropDirtyAhead();
-    saveNamedSnapshot(ctx, tool, scope.paths);
-    return;
-  }
-  const dirty = await saveShellSnapshot(ctx, tool, found.gitCalls);
-  if (!dirty || Object.keys(dirty).length === 0) return;
-  const session = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
-  if (session) preservePeerWork(ctx, session, dirty);
-}
-
-function shellScope(ctx: HookCtx, found: ToolTargets, claim: ClaimTarget[]): SnapshotScope {
-  const top = ctx.root.repo?.top ?? null;
-  const shape = {
-    opaque: found.opaque,
-    error: found.error !== null,
-    gitCalls: found.gitCalls.length,
-    wiringCommands: found.wiringCommands.length,
-  };
-  return snapshotScope(shape, claim, top === ctx.root.root ? top : null, {
-    peerOwned: (paths) => {
-      const session = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
-      return !session || peerOwned(ctx.db, peerQuery(ctx, session, paths)).size > 0;
-    },
-    isDirectory: (path) => isDirectory(join(ctx.root.root, path)),
-    elsewhere: (path) => elsewhere(ctx.root.root, path),
-  });
-}
-
-/** A `.git` in the path, or beside any directory between the file and the top: another repository's file. */
-function elsewhere(top: string, path: string): boolean {
-  const parts = path.split("/");
-  if (parts.includes(".git")) return true;
-  for (let i = parts.length - 1; i > 0; i--) {
-    if (existsSync(join(top, ...parts.slice(0, i), ".git"))) return true;
-  }
-  return false;
-}
-
-function isDirectory(abs: string): boolean {
-  return statSync(abs, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
