@@ -106,16 +106,19 @@ const fmt = (x) => `${x.toFixed(2)}×`;
 function endTurnSection(endTurn) {
   const [gitCase, thinEnd, nodeEnd] = endTurn.cases;
   const ratio = thinEnd.median / gitCase.median;
+  const above = (thinEnd.median - gitCase.median) / gitCase.median;
+  const verdict = (x) => (x <= 3 ? "within" : `**${(x / 3).toFixed(2)}× over**`);
   return [
     "### End-turn check, one repository",
     "",
     "1,000 paths owned by one session in one repository, committed and pushed, so the check passes.",
+    "The issue's target is the time *above* one `git status`, in `git status`es (its wording: \"above the",
+    'cost of one git status"); the stricter total / one `git status` is printed beside it.',
     "",
     spreadTable(endTurn),
     "",
-    `- through the server / one \`git status --porcelain\`: **${fmt(ratio)}** (target ≤ 3×: ${ratio <= 3 ? "within" : `**${(ratio / 3).toFixed(2)}× over**`}); p95 ${fmt(thinEnd.p95 / gitCase.median)}`,
-    `- median of the per-round ratios to \`git status\`: ${fmt(pairedRatio(thinEnd, gitCase))}`,
-    `- through the server, above one \`git status\`: ${(thinEnd.median - gitCase.median).toFixed(1)} ms = ${fmt((thinEnd.median - gitCase.median) / gitCase.median)} one \`git status\` (the issue's words: "above the cost of one git status"; the bold figure above counts that one \`git status\` too)`,
+    `- through the server, above one \`git status\`: ${(thinEnd.median - gitCase.median).toFixed(1)} ms = **${fmt(above)}** one \`git status\` (target ≤ 3×: ${verdict(above)})`,
+    `- stricter, the whole check / one \`git status --porcelain\`: ${fmt(ratio)} (≤ 3×: ${verdict(ratio)}); p95 ${fmt(thinEnd.p95 / gitCase.median)}; median of the per-round ratios ${fmt(pairedRatio(thinEnd, gitCase))}`,
     `- today's Node path, time above \`node -e 0\` / one \`git status\` (the issue's old measure): ${fmt((nodeEnd.median - endTurn.baseline.median) / gitCase.median)}`,
     "",
   ];
