@@ -6,17 +6,43 @@
  * restored by `tandem recover` — and the table says which.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
-import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
+import { g, initRepo, writeFiles } from "../helpers/repo.js";
 
 const A_BYTES: Record<string, string> = { "f.txt": "A's uncommitted edit\n", "n.txt": "A's new file\n" };
 
-function world() {
-  const base = tempDir();
+type World = { base: string; repo: string; a: Record<string, string>; b: Record<string, string> };
+
+/** Built once through the real hooks, kept as a copy; every case starts from the same bytes. */
+let template: (World & { snapshot: string }) | null = null;
+afterAll(() => {
+  if (template) rmSync(template.base, { recursive: true, force: true });
+});
+
+/**
+ * The world, fresh for each case: the repository and its store copied back from the snapshot to the
+ * same path (the store records absolute paths), A and B the same live agents throughout.
+ */
+function world(): World {
+  if (!template) {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), "tandem-destructive-")));
+    const built = build(base);
+    const snapshot = join(base, "snapshot");
+    cpSync(built.repo, snapshot, { recursive: true, preserveTimestamps: true });
+    template = { ...built, snapshot };
+  }
+  rmSync(template.repo, { recursive: true, force: true });
+  cpSync(template.snapshot, template.repo, { recursive: true, preserveTimestamps: true });
+  const { snapshot: _, ...w } = template;
+  return w;
+}
+
+function build(base: string): World {
   const repo = initRepo(join(base, "repo"), { "f.txt": "one\n", "g.txt": "g\n", "README.md": "hi\n" });
   writeFiles(repo, { "f.txt": "two\n" });
   g(repo, "commit", "-qam", "second");
@@ -43,9 +69,9 @@ function world() {
 
 type Outcome = "refused" | "recovered" | "untouched";
 
-function runAsB(w: ReturnType<typeof world>, template: string): Outcome {
+function runAsB(w: World, commandTemplate: string): Outcome {
   // Paths outside the repository are written literally, as an agent would.
-  const command = template.replaceAll("{BASE}", w.base);
+  const command = commandTemplate.replaceAll("{BASE}", w.base);
   const pre = hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), {
     cwd: w.repo,
     env: w.b,
