@@ -8,7 +8,7 @@ import { peerOwned } from "../claims/peer-owned.js";
 import type { ToolCall } from "../clients/types.js";
 import type { ClaimTarget } from "../core/claims.js";
 import { type SnapshotScope, snapshotScope } from "../core/snapshot-scope.js";
-import { sessionByNative } from "../store/queries.js";
+import { type SessionRow, sessionByNative } from "../store/queries.js";
 import type { ToolTargets } from "../targets/tool-targets.js";
 import type { HookCtx } from "./context.js";
 import { peerQuery, preservePeerWork } from "./safety-net.js";
@@ -25,7 +25,9 @@ export async function protectShell(
   found: ToolTargets,
   claim: ClaimTarget[],
 ): Promise<void> {
-  const scope = shellScope(ctx, found, claim);
+  // Recorded by the claim transaction just before; looked up once for both uses.
+  const session = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+  const scope = shellScope(ctx, found, claim, session);
   if (scope.scope === "named") {
     ctx.dropDirtyAhead();
     saveNamedSnapshot(ctx, tool, scope.paths);
@@ -33,11 +35,15 @@ export async function protectShell(
   }
   const dirty = await saveShellSnapshot(ctx, tool, found.gitCalls);
   if (!dirty || Object.keys(dirty).length === 0) return;
-  const session = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
   if (session) preservePeerWork(ctx, session, dirty);
 }
 
-function shellScope(ctx: HookCtx, found: ToolTargets, claim: ClaimTarget[]): SnapshotScope {
+function shellScope(
+  ctx: HookCtx,
+  found: ToolTargets,
+  claim: ClaimTarget[],
+  session: SessionRow | undefined,
+): SnapshotScope {
   const top = ctx.root.repo?.top ?? null;
   const shape = {
     opaque: found.opaque,
@@ -46,10 +52,7 @@ function shellScope(ctx: HookCtx, found: ToolTargets, claim: ClaimTarget[]): Sna
     wiringCommands: found.wiringCommands.length,
   };
   return snapshotScope(shape, claim, top === ctx.root.root ? top : null, {
-    peerOwned: (paths) => {
-      const session = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
-      return !session || peerOwned(ctx.db, peerQuery(ctx, session, paths)).size > 0;
-    },
+    peerOwned: (paths) => !session || peerOwned(ctx.db, peerQuery(ctx, session, paths)).size > 0,
     isDirectory: (path) => isDirectory(join(ctx.root.root, path)),
     elsewhere: (path) => elsewhere(ctx.root.root, path),
   });

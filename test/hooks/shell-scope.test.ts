@@ -44,25 +44,39 @@ describe("measuring a shell command", () => {
     expect(touched(root)).toEqual([]);
   });
 
-  it("lists the files in a directory the command made, as the whole tree's status would", () => {
-    const root = initRepo(join(tempDir(), "repo"), { "src/a.ts": "a\n", "src/b.ts": "b\n" });
-    shell(root, "A", "cp -r src copy");
-    expect(snapshots(root)[0]!.scope).toBe("named");
-    expect(touched(root)).toEqual([expect.objectContaining({ paths: ["copy/a.ts", "copy/b.ts"] })]);
-  });
-
-  it("reads the whole tree for a command whose writes it cannot name", () => {
-    const root = initRepo(join(tempDir(), "repo"), { "README.md": "hi\n" });
-    shell(root, "A", `python3 -c "open('p.txt','w').write('p')"`);
-    expect(snapshots(root)[0]!.scope).toBe("tree");
-    expect(touched(root)).toEqual([expect.objectContaining({ paths: ["p.txt"] })]);
-  });
-
-  it("reads the whole tree over an existing directory, and sees the files removed in it", () => {
-    const root = initRepo(join(tempDir(), "repo"), { "old/a.txt": "a\n", "old/b.txt": "b\n" });
-    shell(root, "A", "rm -r old");
-    expect(snapshots(root)[0]!.scope).toBe("tree");
-    expect(touched(root)).toEqual([expect.objectContaining({ paths: ["old/a.txt", "old/b.txt"] })]);
+  it.each<{
+    behaviour: string;
+    files: Record<string, string>;
+    command: string;
+    scope: string;
+    paths: string[];
+  }>([
+    {
+      behaviour: "lists the files in a directory the command made, as the whole tree's status would",
+      files: { "src/a.ts": "a\n", "src/b.ts": "b\n" },
+      command: "cp -r src copy",
+      scope: "named",
+      paths: ["copy/a.ts", "copy/b.ts"],
+    },
+    {
+      behaviour: "reads the whole tree for a command whose writes it cannot name",
+      files: { "README.md": "hi\n" },
+      command: `python3 -c "open('p.txt','w').write('p')"`,
+      scope: "tree",
+      paths: ["p.txt"],
+    },
+    {
+      behaviour: "reads the whole tree over an existing directory, and sees the files removed in it",
+      files: { "old/a.txt": "a\n", "old/b.txt": "b\n" },
+      command: "rm -r old",
+      scope: "tree",
+      paths: ["old/a.txt", "old/b.txt"],
+    },
+  ])("$behaviour", ({ files, command, scope, paths }) => {
+    const root = initRepo(join(tempDir(), "repo"), files);
+    shell(root, "A", command);
+    expect(snapshots(root)[0]!.scope).toBe(scope);
+    expect(touched(root)).toEqual([expect.objectContaining({ paths })]);
   });
 
   it("keeps a live peer's bytes before a redirect over a file the peer's command wrote", () => {
