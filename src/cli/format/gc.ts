@@ -3,7 +3,6 @@ import { sizeText } from "../../subagents/lifecycle/report.js";
 
 /** What `tandem gc` freed (or, with --dry-run, would free), one line per kind of thing. */
 export function formatGc(r: GcReport): string {
-  const verb = r.dryRun ? "would" : "did";
   const head = r.dryRun
     ? `tandem gc --dry-run: nothing changed; a run would free, for history before ${new Date(r.cutoff).toISOString()}:`
     : `tandem gc: freed, for history before ${new Date(r.cutoff).toISOString()}:`;
@@ -26,6 +25,6 @@ export function formatGc(r: GcReport): string {
         "(it blocks agents' hooks while it rewrites the file: run it when they are idle).",
     );
   }
-  if (r.sessions + r.subagents + r.preserved + r.blobs === 0) lines.push(`  (there ${verb} nothing to free)`);
+  if (r.sessions + r.subagents + r.preserved + r.blobs === 0) lines.push(r.dryRun ? "  (there would be nothing to free)" : "  (there was nothing to free)");
   return `${lines.join("\n")}\n`;
 }

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { formatGc } from "../../src/cli/format/gc.js";
+import type { GcReport } from "../../src/store/gc.js";
+
+const empty: GcReport = {
+  dryRun: false,
+  cutoff: Date.UTC(2026, 0, 1),
+  sessions: 0,
+  events: 0,
+  preserved: 0,
+  subagents: 0,
+  blobs: 0,
+  blobBytes: 0,
+  dbBytesBefore: 4096,
+  dbBytesAfter: 4096,
+  freeBytes: 0,
+  vacuum: "incremental",
+};
+
+describe("the gc report", () => {
+  it.each([
+    [true, "(there would be nothing to free)"],
+    [false, "(there was nothing to free)"],
+  ])("says in plain English when there is nothing to free (dry run: %s)", (dryRun, line) => {
+    expect(formatGc({ ...empty, dryRun })).toContain(line);
+  });
+
+  it("says nothing about an empty run when something was freed", () => {
+    expect(formatGc({ ...empty, sessions: 1, events: 5 })).not.toMatch(/nothing to free/);
+  });
+});
