@@ -65,6 +65,17 @@ export function targetRef(repo: string, remote: string, target: string): string 
   return null;
 }
 
+/**
+ * The branch work merges into when none is named: the remote's HEAD (what a clone checks out),
+ * else the first of `remote.targetBranches` that exists here or on the remote.
+ */
+export function defaultTarget(repo: string, remote: string, candidates: readonly string[]): string | null {
+  const head = gitStatus(repo, ["symbolic-ref", "-q", `refs/remotes/${remote}/HEAD`]).stdout.trim();
+  const prefix = `refs/remotes/${remote}/`;
+  if (head.startsWith(prefix)) return head.slice(prefix.length);
+  return candidates.find((b) => targetRef(repo, remote, b) !== null) ?? null;
+}
+
 /** The branches to forecast: every fetched branch of the remote, and ours, but not the target. */
 export function branchesToForecast(repo: string, remote: string, target: string): string[] {
   const remoteBranches = listRefs(repo, `refs/remotes/${remote}/`)

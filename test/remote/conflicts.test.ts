@@ -81,4 +81,33 @@ describe("tandem conflicts", () => {
       },
     ]);
   });
+
+  it("merges into the remote's HEAD when no --target is given, so a master repository works", () => {
+    const base = tempDir();
+    const remote = join(base, "remote.git");
+    g(base, "init", "-q", "--bare", "-b", "master", remote);
+    const seed = initRepo(join(base, "seed"), { f: "one\n" });
+    g(seed, "push", "-q", `file://${remote}`, "HEAD:master");
+    const clone = join(base, "clone");
+    g(base, "clone", "-q", `file://${remote}`, clone);
+    g(clone, "checkout", "-q", "-b", "feat");
+    writeFiles(clone, { f: "two\n" });
+    g(clone, "commit", "-q", "-am", "feat");
+    g(clone, "push", "-q", "origin", "feat");
+    const out = forecast(clone);
+    expect(out.target).toBe("origin/master");
+    expect(out.merges).toContainEqual({ target: "origin/master", branch: "origin/feat", clean: true, files: [] });
+  });
+
+  it("falls back to remote.targetBranches when the remote has no HEAD, and says what to pass when none exists", () => {
+    const repo = initRepo(join(tempDir(), "repo"), { f: "one\n" });
+    g(repo, "branch", "-m", "trunk");
+    const none = tandem(["conflicts", "--no-fetch"], { cwd: repo });
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toMatch(/cannot tell which branch work merges into.*pass --target BRANCH/);
+    writeFiles(repo, { ".tandem/config.jsonc": '{ "remote": { "targetBranches": ["develop", "trunk"] } }' });
+    const r = tandem(["conflicts", "--json", "--no-fetch"], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).target).toBe("trunk");
+  });
 });

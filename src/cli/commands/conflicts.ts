@@ -10,6 +10,7 @@ import { TandemError, UsageError } from "../../errors.js";
 import { checkoutHolder } from "../../remote/checkout.js";
 import {
   branchesToForecast,
+  defaultTarget,
   fetchForForecast,
   forecastMerge,
   localSides,
@@ -22,7 +23,7 @@ import { findProject, type Io, openProjectDb, releaseProjectDb } from "../contex
 
 interface ConflictsOptions {
   json?: boolean;
-  target: string;
+  target?: string;
   remote?: string;
   fetch: boolean;
   root?: string;
@@ -34,7 +35,10 @@ export function conflictsCommand(io: Io): Command {
       "Forecast conflicts: paths changed in more than one place, and branches that will not merge cleanly",
     )
     .option("--json", "print the forecast as JSON")
-    .option("--target <branch>", "the branch work merges into", "main")
+    .option(
+      "--target <branch>",
+      "the branch work merges into (default: the remote's HEAD, else the first of remote.targetBranches that exists)",
+    )
     .option("--remote <name>", "the remote to read (default: the branch's remote, else origin)")
     .option("--no-fetch", "use what was fetched last instead of fetching first")
     .addHelpText("after", "\nExample:\n  tandem conflicts --target main --json\n")
@@ -47,10 +51,14 @@ export function conflictsCommand(io: Io): Command {
       if (opts.remote && !remote)
         throw new UsageError(`there is no remote named ${opts.remote}; see \`git remote -v\`.`);
       const fetchError = remote && opts.fetch ? fetchForForecast(top, remote) : null;
-      const target = targetRef(top, remote ?? "origin", opts.target);
+      const targetName =
+        opts.target ?? defaultTarget(top, remote ?? "origin", project.loaded.config.remoteTargetBranches);
+      const target = targetName === null ? null : targetRef(top, remote ?? "origin", targetName);
       if (!target)
         throw new TandemError(
-          `there is no branch ${opts.target} here or on the remote; pass --target with the branch work merges into.`,
+          targetName === null
+            ? "cannot tell which branch work merges into: the remote has no HEAD and no branch of remote.targetBranches exists; pass --target BRANCH."
+            : `there is no branch ${targetName} here or on the remote; pass --target with the branch work merges into.`,
         );
       const now = Date.now();
       const me = checkoutHolder(project.stateDir, top);
