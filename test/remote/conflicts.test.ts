@@ -96,7 +96,12 @@ describe("tandem conflicts", () => {
     g(clone, "push", "-q", "origin", "feat");
     const out = forecast(clone);
     expect(out.target).toBe("origin/master");
-    expect(out.merges).toContainEqual({ target: "origin/master", branch: "origin/feat", clean: true, files: [] });
+    expect(out.merges).toContainEqual({
+      target: "origin/master",
+      branch: "origin/feat",
+      clean: true,
+      files: [],
+    });
   });
 
   it("falls back to remote.targetBranches when the remote has no HEAD, and says what to pass when none exists", () => {
