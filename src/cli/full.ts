@@ -7,6 +7,7 @@ import { gcCommand } from "./commands/gc.js";
 import { initCommand } from "./commands/init.js";
 import { recoverCommand } from "./commands/recover.js";
 import { reserveCommand } from "./commands/reserve.js";
+import { serveCommand } from "./commands/serve.js";
 import { subCommand } from "./commands/sub.js";
 import { syncCommand } from "./commands/sync.js";
 import { uiCommand } from "./commands/ui.js";
@@ -30,6 +31,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   subCommand,
   watchCommand,
   uiCommand,
+  serveCommand,
 ];
 
 export function runCli(argv: string[], io?: Io): Promise<number> {

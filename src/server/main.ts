@@ -7,6 +7,20 @@ import { BUILD } from "../version.js";
 import { serve } from "./serve.js";
 
 const USAGE = "usage: tandem serve [--root <dir>] [--status | --stop]\n";
+const HELP = `Usage: tandem serve [--root <dir>] [--status | --stop]
+
+Run the resident server that answers this repository's hooks. Hooks start it on demand and it
+exits when idle, so running it by hand is rarely needed (docs/server.md).
+
+Options:
+  --root <dir>  the coordination root (default: found from the current directory)
+  --status      say whether a server runs for this repository, and its pid and socket
+  --stop        stop this repository's server
+
+Examples:
+  tandem serve --status
+  tandem serve --stop
+`;
 
 interface Parsed {
   root: string | undefined;
@@ -31,6 +45,10 @@ type Write = (text: string) => void;
 
 /** `tandem serve [--status | --stop]` (docs/server.md). */
 export async function runServe(argv: string[], out: Write, err: Write): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    out(HELP);
+    return 0;
+  }
   const args = parse(argv);
   if (!args) {
     err(USAGE);

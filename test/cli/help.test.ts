@@ -17,6 +17,7 @@ const COMMANDS = [
   ["demo"],
   ["watch"],
   ["ui"],
+  ["serve"],
   ["sub"],
   ["sub", "run"],
   ["sub", "list"],
