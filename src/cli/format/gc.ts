@@ -25,6 +25,7 @@ export function formatGc(r: GcReport): string {
         "(it blocks agents' hooks while it rewrites the file: run it when they are idle).",
     );
   }
-  if (r.sessions + r.subagents + r.preserved + r.blobs === 0) lines.push(r.dryRun ? "  (there would be nothing to free)" : "  (there was nothing to free)");
+  if (r.sessions + r.subagents + r.preserved + r.blobs === 0)
+    lines.push(r.dryRun ? "  (there would be nothing to free)" : "  (there was nothing to free)");
   return `${lines.join("\n")}\n`;
 }
