@@ -1,4 +1,5 @@
 import { formatAge } from "./liveness.js";
+import { plural } from "./plural.js";
 
 export interface StatusModel {
   session: { name: string; client: string; startedAt: number; task: string | null; activity: string };
@@ -85,7 +86,7 @@ export function renderStatusBox(m: StatusModel): string {
       .slice(0, 6)
       .map((p) =>
         row(
-          `  ${p.name} (${p.client}) ${p.claims} claims, seen ${formatAge(m.now - p.lastSeen)} ago: ${p.task ?? "no task"}`,
+          `  ${p.name} (${p.client}) ${plural(p.claims, "claim")}, seen ${formatAge(m.now - p.lastSeen)} ago: ${p.task ?? "no task"}`,
         ),
       ),
     ...(m.subagents.length

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { formatAge } from "../core/liveness.js";
+import { plural } from "../core/plural.js";
 import { sessionViews } from "../sessions/view.js";
 import { dbFile, openDb } from "../store/db.js";
 import type { Finding } from "./finding.js";
@@ -35,7 +36,7 @@ export function staleSessionFindings(
       .map((s) => ({
         level: "info" as const,
         check: "sessions",
-        detail: `${s.name} (${s.client}) is stale (last seen ${formatAge(now - s.lastSeen)} ago) and still holds ${s.claims} claim(s); they no longer block anyone`,
+        detail: `${s.name} (${s.client}) is stale (last seen ${formatAge(now - s.lastSeen)} ago) and still holds ${plural(s.claims, "claim")}; they no longer block anyone`,
         fix: `if its work is finished, release them: \`tandem release --session ${s.name} <paths>\` (see \`tandem claims --all\`)`,
       }));
   } finally {

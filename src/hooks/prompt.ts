@@ -37,7 +37,8 @@ export async function onPrompt(ctx: HookCtx): Promise<Verdict> {
       const peers = livePeers(ctx.db, session.id, ctx.config.freshnessSeconds, ctx.now);
       const summary = peers.map((p) => `${p.name}|${p.task}|${p.claims.join(",")}`).join("\n");
       const peers64 = digest(summary);
-      const changed = peers64 !== lastPeersDigest(ctx, session.id);
+      const last = lastPeersDigest(ctx, session.id);
+      const changed = peers64 !== last;
       append(ctx.db, {
         kind: "prompt.submitted",
         session: session.id,
@@ -64,9 +65,12 @@ export async function onPrompt(ctx: HookCtx): Promise<Verdict> {
           peers,
           now: ctx.now,
         });
-        parts.push(
-          `Tandem: your peers changed since your last prompt.\n${full.split("\n").slice(2).join("\n")}`,
-        );
+        // A first prompt has no "last prompt" to compare with: it is told who is here.
+        const headline =
+          last === null
+            ? "Tandem: other agents are working in this checkout."
+            : "Tandem: your peers changed since your last prompt.";
+        parts.push(`${headline}\n${full.split("\n").slice(2).join("\n")}`);
       }
       parts.push(
         ctx.client.name === "codex"

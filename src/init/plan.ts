@@ -1,6 +1,7 @@
 import { CLIENTS } from "../clients/index.js";
 import type { ClientName, ClientSpec } from "../clients/types.js";
 import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
+import { plural } from "../core/plural.js";
 import { claudeAllowRules, LOCAL_SETTINGS } from "./allow-rules.js";
 import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
 import { codexRulesText, isOurRulesFile } from "./codex-rules.js";
@@ -37,8 +38,6 @@ export interface FilePlan {
   /** For refuse: what is wrong, starting with the file. */
   reason?: string;
 }
-
-export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 const RULES = "permissions.allow";
 

@@ -1,6 +1,7 @@
 import { isAbsolute, relative } from "node:path";
+import { plural } from "../core/plural.js";
 import type { TrustReport } from "./codex-trust.js";
-import { changed, type FilePlan, plural } from "./plan.js";
+import { changed, type FilePlan } from "./plan.js";
 
 /** How init and deinit describe their plans: one line per file, or one JSON object. */
 

@@ -3,6 +3,7 @@ import { livePeers } from "../claims/live-peers.js";
 import { ownedDirty } from "../claims/owned-dirty.js";
 import { type ConfigProblem, shortConfigProblem } from "../config/problems.js";
 import type { Config } from "../config/schema.js";
+import { plural } from "../core/plural.js";
 import type { StatusModel } from "../core/status-box.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
 import { type Db, stmt } from "../store/db.js";
@@ -20,7 +21,7 @@ function warnings(db: Db, s: SessionRow, config: Config, views: readonly Session
   const out: string[] = [];
   for (const v of views) {
     if (!v.live && !v.ended && v.claims > 0)
-      out.push(`${v.name} is stale and holds ${v.claims} claim(s); they no longer block`);
+      out.push(`${v.name} is stale and holds ${plural(v.claims, "claim")}; they no longer block`);
   }
   const errors = (
     stmt(db, "SELECT count(*) AS n FROM events WHERE kind = 'hook.error' AND seq > ?").get(s.started_seq) as {

@@ -14,6 +14,14 @@ export function elsewhereSection(v: RemoteView | null, now: number): string[] {
   for (const l of v.leases) lines.push(`  - ${leaseLine(l)}`);
   if (sessions.length === 0 && v.leases.length === 0 && v.state !== "never")
     lines.push(`  No live sessions or leases (${v.checkouts} other checkout(s) publish presence).`);
-  if (v.unknown) lines.push(`  ✗ ${unknownLine(v.unknown, now)}`, `      fix: ${v.unknown.fix}`);
+  // A failed round is a problem and is listed under Problems; a round not yet run, or late, is a note.
+  if (v.unknown && !elsewhereProblem(v, now))
+    lines.push(`  (${unknownLine(v.unknown, now)}; ${v.unknown.fix})`);
   return lines;
+}
+
+/** The Problems entry for a sync that failed, so no ✗ line stands above "No problems.". */
+export function elsewhereProblem(v: RemoteView | null, now: number): { problem: string; fix: string } | null {
+  if (!showsElsewhere(v) || v.state !== "failed" || !v.unknown) return null;
+  return { problem: unknownLine(v.unknown, now), fix: v.unknown.fix };
 }

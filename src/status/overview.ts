@@ -1,7 +1,8 @@
+import { plural } from "../core/plural.js";
 import type { RemoteView } from "../core/remote/remote-view.js";
 import type { SessionView } from "../sessions/view.js";
 import type { SubagentRow } from "../subagents/lifecycle/rows.js";
-import { elsewhereSection } from "./overview-elsewhere.js";
+import { elsewhereProblem, elsewhereSection } from "./overview-elsewhere.js";
 
 /** Something wrong a person should fix, and how. */
 export interface OverviewProblem {
@@ -79,12 +80,12 @@ export function renderOverview(root: string, o: Overview, now = Date.now()): str
   lines.push(o.live.length ? `Live sessions (${o.live.length}):` : none);
   for (const s of o.live)
     lines.push(
-      `  ${s.name}  ${s.client}  ${age(s.ageSeconds)}  ${s.claims} claim(s)  ${s.task ?? "(no task set)"}`,
+      `  ${s.name}  ${s.client}  ${age(s.ageSeconds)}  ${plural(s.claims, "claim")}  ${s.task ?? "(no task set)"}`,
     );
   if (o.staleHolding.length) {
     lines.push("", "Stale sessions still holding claims (they no longer block):");
     for (const s of o.staleHolding)
-      lines.push(`  ${s.name}  ${s.client}  idle ${age(s.idleSeconds)}  ${s.claims} claim(s)`);
+      lines.push(`  ${s.name}  ${s.client}  idle ${age(s.idleSeconds)}  ${plural(s.claims, "claim")}`);
     lines.push(
       "  once their work is safe: `tandem release --session <name> --force <paths>` (see `tandem claims --all`)",
     );
@@ -96,8 +97,10 @@ export function renderOverview(root: string, o: Overview, now = Date.now()): str
     lines.push("  look with `tandem sub show <name>`, bring the work in with `tandem sub apply <name>`");
   }
   lines.push(...elsewhereSection(o.elsewhere, now));
-  lines.push("", o.problems.length ? "Problems:" : "No problems.");
-  for (const p of o.problems) lines.push(`  ✗ ${p.problem}`, `      fix: ${p.fix}`);
-  if (o.problems.length) lines.push("  `tandem doctor` checks the store, wiring and config in full");
+  const remote = elsewhereProblem(o.elsewhere, now);
+  const problems = remote ? [...o.problems, remote] : o.problems;
+  lines.push("", problems.length ? "Problems:" : "No problems.");
+  for (const p of problems) lines.push(`  ✗ ${p.problem}`, `      fix: ${p.fix}`);
+  if (problems.length) lines.push("  `tandem doctor` checks the store, wiring and config in full");
   return `${lines.join("\n")}\n`;
 }

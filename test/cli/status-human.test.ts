@@ -27,7 +27,7 @@ describe("a person's tandem status", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Tandem in /);
     expect(r.stdout).toMatch(
-      /Live sessions \(1\):\n {2}agent-\w+ {2}claude-code {2}\d+s {2}1 claim\(s\) {2}fix the parser/,
+      /Live sessions \(1\):\n {2}agent-\w+ {2}claude-code {2}\d+s {2}1 claim {2}fix the parser/,
     );
     expect(r.stdout).toMatch(/No problems\./);
     expect(r.stdout).not.toMatch(/tandem status: agent-/);
@@ -197,7 +197,7 @@ describe("the overview's rows", () => {
     expect(o.staleHolding.map((s) => [s.name, s.idleSeconds])).toEqual([["stale-one", 3600]]);
     expect(o.awaitingApply.map((r) => r.name)).toEqual(["kid"]);
     const text = renderOverview("/r", o);
-    expect(text).toMatch(/stale-one {2}claude-code {2}idle 1h {2}3 claim\(s\)/);
+    expect(text).toMatch(/stale-one {2}claude-code {2}idle 1h {2}3 claims/);
     expect(text).toMatch(/kid {2}\(parent live-one\).*not applied/);
     expect(text).toMatch(/tandem sub apply <name>/);
   });

@@ -44,4 +44,14 @@ describe("status box", () => {
     expect(rows.length).toBeGreaterThan(1);
     expect(rows[1]).toMatch(/^\| {10}x/);
   });
+
+  it.each([
+    [1, "1 claim,"],
+    [2, "2 claims,"],
+    [0, "0 claims,"],
+  ])("counts a peer's %i claim(s) in plain English", (claims, words) => {
+    const peer = { name: "agent-b", client: "codex", task: null, claims, lastSeen: 0 };
+    const box = renderStatusBox({ ...model([]), peers: [peer] });
+    expect(text(box)).toContain(`agent-b (codex) ${words} seen`);
+  });
 });

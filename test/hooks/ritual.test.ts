@@ -234,15 +234,19 @@ describe("prompt context", () => {
       : "";
   };
 
-  it("mentions changed peers once, then only the reminder", () => {
+  it("names the peers at a first prompt, mentions a change once, then only the reminder", () => {
     const repo = initRepo(join(tempDir(), "repo"));
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "P", "p.txt"), { cwd: repo });
-    expect(prompt("claude-code", repo, "A")).toMatch(/peers changed.*holds p\.txt/s);
+    const first = prompt("claude-code", repo, "A");
+    expect(first).toMatch(/other agents are working in this checkout.*holds p\.txt/s);
+    expect(first).not.toMatch(/since your last prompt/);
     const again = prompt("claude-code", repo, "A");
-    expect(again).not.toMatch(/peers changed/);
+    expect(again).not.toMatch(/peers changed|other agents are working/);
     expect(again).toMatch(/Tandem reminder/);
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "P", "q.txt"), { cwd: repo });
-    expect(prompt("claude-code", repo, "A")).toMatch(/holds p\.txt, q\.txt/);
+    expect(prompt("claude-code", repo, "A")).toMatch(
+      /peers changed since your last prompt.*holds p\.txt, q\.txt/s,
+    );
   });
 
   it("gives human-facing Codex sessions the status-footer instruction on every prompt, but not sub-agents", () => {
