@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { STORE_LOCK_SECONDS } from "./store-lock.js";
 
 const positiveInt = () => z.number().check(z.int(), z.positive());
 
@@ -171,7 +172,7 @@ export const DEFAULT_CONFIG: Config = {
   finalizationRoots: [],
   freshnessSeconds: 600,
   failClosed: false,
-  storeLockSeconds: 5,
+  storeLockSeconds: STORE_LOCK_SECONDS,
   autoGc: false,
   serverEnabled: true,
   serverIdleMinutes: 30,

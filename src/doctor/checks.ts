@@ -4,6 +4,7 @@ import { configFindings } from "./config-checks.js";
 import { historyFindings } from "./history-checks.js";
 import { hookErrorFinding } from "./hook-errors.js";
 import { checkRemote } from "./remote-check.js";
+import { serverCrashFindings } from "./server-check.js";
 import { checkStore, type Finding, type StoreReport } from "./store-checks.js";
 import { nodeFinding, staleSessionFindings } from "./system-checks.js";
 import { checkWiring } from "./wiring-checks.js";
@@ -34,6 +35,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     ...staleSessionFindings(t.stateDir, config.freshnessSeconds),
     ...historyFindings(t.stateDir, t.now),
     ...checkRemote(t.stateDir, config, t.now),
+    ...serverCrashFindings(t.stateDir, t.since),
   ];
   if (store.hookErrors) other.push(hookErrorFinding(store.hookErrors, t.since));
   return { store, other };

@@ -13,7 +13,7 @@ import { stateDirOf } from "../config/root.js";
 import { forgeryMessage } from "../core/forgery.js";
 import { errorMessage } from "../errors.js";
 import { DIRECT_ACCESS } from "../store/access.js";
-import { type Db, dbFile, openDb } from "../store/db.js";
+import { type Db, dbFile, lockWaitSeconds, openDb } from "../store/db.js";
 import { StoreError, storeErrorOf } from "../store/failure.js";
 import { logFailure, recordStoreFailure } from "../store/failure-log.js";
 import { appendOne } from "../store/ledger.js";
@@ -60,6 +60,13 @@ interface Failure {
  */
 export function failureVerdict(kind: HookKind, f: Failure, gated: boolean, failClosed: boolean): Verdict {
   if (kind !== "pre-tool") return ALLOW;
+  if (f.store?.problem === "locked" && gated) {
+    return {
+      allow: false,
+      rule: "store-busy",
+      reason: `Tandem refused this tool call: its store is busy, so it cannot check the call against other sessions' work. ${f.store.message} Retry the same tool call in a moment; if it is refused again, tell the user, and do not work around this by editing the file another way.`,
+    };
+  }
   if (f.store && gated) {
     return {
       allow: false,
@@ -179,12 +186,29 @@ async function run(
     // Turns keep this checkout's presence on the remote fresh (at most every interval).
     if (input.kind === "prompt" || input.kind === "stop") syncSoon(ctx, false);
     return verdict;
+  } catch (err) {
+    throw withLockWait(err, ctx);
   } finally {
     // A refusal, or a command measured without it: git need not finish before the process can.
     ctx.dropDirtyAhead();
     if (req.request) unbindRequest(ctx.db);
     (req.store ?? DIRECT_ACCESS).release(ctx.db);
   }
+}
+
+/**
+ * A held lock's failure names the bound and how long this connection waited (what is left of the
+ * bound on the server, core/lock-wait.ts), and tells the server's pool the lock is held.
+ */
+function withLockWait(err: unknown, ctx: HookCtx): unknown {
+  const e = storeErrorOf(err, dbFile(ctx.stateDir));
+  if (e?.problem !== "locked") return err;
+  const waited = lockWaitSeconds(ctx.db);
+  // Only a wait that ran out says the lock is held (not a stale snapshot's immediate BUSY_SNAPSHOT).
+  if (e.detail.startsWith("SQLITE_BUSY:")) ctx.req.store?.lockFailed?.(ctx.db, Date.now() - waited * 1000);
+  const bound = ctx.config.storeLockSeconds;
+  const detail = `${e.detail}; held past the ${bound} s agents.storeLockSeconds allows (this call waited ${waited} s)`;
+  return new StoreError("locked", e.file, detail);
 }
 
 /** A hook call forged from inside another agent's tool call changes nothing and is recorded. */

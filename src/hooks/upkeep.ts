@@ -16,12 +16,16 @@ function tandemEntry(): string | null {
 function startBackground(ctx: HookCtx, entry: string): void {
   markUpkeep(ctx.stateDir, ctx.now);
   const { spawn } = process.getBuiltinModule("node:child_process");
-  spawn(process.execPath, [entry, "--root", ctx.root.root, "gc", "--auto"], {
+  const child = spawn(process.execPath, [entry, "--root", ctx.root.root, "gc", "--auto"], {
     cwd: ctx.root.root,
     env: ctx.req.env,
     detached: true,
     stdio: "ignore",
-  }).unref();
+  });
+  // A start that fails after spawn returns arrives as an 'error' event, which unheard ends the
+  // resident server. The next day's session start tries again.
+  child.on("error", () => {});
+  child.unref();
 }
 
 /**

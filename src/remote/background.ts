@@ -48,11 +48,15 @@ export function startBackgroundSync(o: BackgroundSyncOptions): BackgroundSync {
   if (!mayHaveRemote(o.stateDir, o.remoteName)) return "no-remote";
   markSyncStart(o.stateDir, o.now);
   const { spawn } = process.getBuiltinModule("node:child_process");
-  spawn(process.execPath, [o.entry, "--root", o.root, "sync", "--background"], {
+  const child = spawn(process.execPath, [o.entry, "--root", o.root, "sync", "--background"], {
     cwd: o.root,
     env: o.env,
     detached: true,
     stdio: "ignore",
-  }).unref();
+  });
+  // A start that fails after spawn returns (no such directory, no processes left) arrives as an
+  // 'error' event, which unheard ends the resident server. The next interval's hook tries again.
+  child.on("error", () => {});
+  child.unref();
   return "started";
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { loadConfig } from "../config/load.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
 import type { RequestOwner } from "../store/requests.js";
+import { noteDeadServer } from "./crashes.js";
 import { requestIdOf } from "./request-id.js";
 import { startServer } from "./start.js";
 
@@ -38,8 +39,9 @@ export function callerPid(env: Env, self = process.pid, parent = process.ppid): 
 }
 
 /**
- * After the Node path answered a thin client that found no server (TANDEM_THIN=start), starts one
- * for next time. Never fails the caller: the answer is already made.
+ * After the Node path answered a thin client that found no server (TANDEM_THIN=start), records a
+ * server that died without cleaning up, and starts one for next time. Never fails the caller: the
+ * answer is already made.
  */
 export function startServerOnDemand(env: Env, cwd: string, now = Date.now()): void {
   if (env.TANDEM_THIN !== "start" || env.TANDEM_SERVER === "0") return;
@@ -50,7 +52,10 @@ export function startServerOnDemand(env: Env, cwd: string, now = Date.now()): vo
     if (!resolved.repo) return;
     // Already read by the call just answered: validated files are kept by their identity.
     if (!loadConfig(resolved.root, env).config.serverEnabled) return;
-    startServer({ entry, root: resolved.root, stateDir: stateDirOf(resolved), env, now });
+    const stateDir = stateDirOf(resolved);
+    // The server that should have answered may have died without a word (killed): say so once.
+    noteDeadServer(stateDir, new Date(now));
+    startServer({ entry, root: resolved.root, stateDir, env, now });
   } catch {
     // No repository, an unwritable state directory: the next call tries again.
   }

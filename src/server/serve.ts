@@ -4,10 +4,12 @@ import { loadConfig } from "../config/load.js";
 import { errorMessage } from "../errors.js";
 import { addrFile, socketFor } from "../resident/paths.js";
 import { processAlive, procInfo } from "../sessions/proc.js";
-import { dbFile, openDb } from "../store/db.js";
+import { dbFile, openDb, setLockWait } from "../store/db.js";
 import { pruneRequests } from "../store/requests.js";
 import { registerServer, type ServerRow, unregisterServer } from "../store/server-row.js";
+import { injectFault } from "../testing/crash.js";
 import { dispatch, type Served, type ServerScope } from "./dispatch.js";
+import { Faults } from "./faults.js";
 import {
   type LoopbackSecrets,
   newSecrets,
@@ -54,6 +56,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
     opts.log(`another server (pid ${holder.pid}, build ${holder.build}) already serves this repository`);
     return 3;
   }
+  // Background work never waits for the lock: a request that needs the store waits, pruning skips.
+  setLockWait(control, 0);
+  const faults = new Faults(opts.stateDir, opts.log);
   const pool = new StorePool();
   const scope: ServerScope = { build: opts.build, stateDir: opts.stateDir, store: pool };
   let lastRequest = Date.now();
@@ -83,9 +88,10 @@ export async function serve(opts: ServeOptions): Promise<number> {
             ...(door ? { [PROOF_HEADER]: door.proof } : {}),
           });
           res.end(answer.body, () => {
-            for (const task of answer.after ?? []) task();
+            for (const task of answer.after ?? []) faults.guard("a task after an answer", task);
           });
         })
+        .catch((err: unknown) => faults.record("answering a request", err))
         .finally(() => {
           inFlight--;
           lastRequest = Date.now();
@@ -109,15 +115,17 @@ export async function serve(opts: ServeOptions): Promise<number> {
     const waitIdle = setInterval(() => {
       if (inFlight > 0) return;
       clearInterval(waitIdle);
-      cleanUp(opts, me, control, pool);
+      faults.guard("cleaning up", () => cleanUp(opts, me, control, pool));
       done(0);
     }, 20);
   };
+  // Each step on its own: a store that is locked or damaged must not stop the checks, nor the server.
   const timer = setInterval(() => {
-    const why = reasonToStop(opts, me, lastRequest, inFlight);
+    const why = faults.guard("checking whether to stop", () => reasonToStop(opts, me, lastRequest, inFlight));
     if (why) stop(why);
-    else pruneRequests(control, Date.now() - REQUEST_TTL_MS);
+    else faults.guard("pruning old requests", () => pruneRequests(control, Date.now() - REQUEST_TTL_MS));
   }, TICK_MS);
+  faults.onCrash(() => cleanUp(opts, me, control, pool));
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => stop(sig));
   try {
     await listen(server, me.socket, socketFor(opts.stateDir).dir !== null);
@@ -129,6 +137,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   await listenLoopback(tcp, opts, secrets);
   publishAddress(opts.stateDir, me.socket);
   opts.log(`serving ${opts.root} on ${me.socket} (build ${opts.build}, pid ${me.pid})`);
+  injectFault(opts.env);
   return finished;
 }
 

@@ -7,6 +7,8 @@ import { type Db, type OpenOptions, openDb } from "./db.js";
 export interface StoreAccess {
   open(stateDir: string, opts: OpenOptions): Db;
   release(db: Db): void;
+  /** Told when a loan gave up waiting for another process's write lock (the server's pool). */
+  lockFailed?(db: Db, since: number): void;
 }
 
 export const DIRECT_ACCESS: StoreAccess = {

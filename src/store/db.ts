@@ -1,6 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
+import { STORE_LOCK_SECONDS } from "../config/store-lock.js";
 import { guardStore, StoreError } from "./failure.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { checkIdentity, expectedIdentity, settleIdentity } from "./trust.js";
@@ -122,8 +123,18 @@ export interface OpenOptions {
   untrusted?: boolean;
 }
 
-/** Five seconds: a gated hook answers within the bound plus its own work, never after minutes. */
-export const DEFAULT_LOCK_SECONDS = 5;
+/** A gated hook answers within the bound plus its own work, never after minutes. */
+export const DEFAULT_LOCK_SECONDS = STORE_LOCK_SECONDS;
+
+/** How long this connection waits for another process's write lock (SQLite's busy timeout). */
+export function setLockWait(db: Db, seconds: number): void {
+  db.pragma(`busy_timeout = ${Math.round(seconds * 1000)}`);
+}
+
+/** The wait `setLockWait` set, in seconds: what a refusal for a held lock reports. */
+export function lockWaitSeconds(db: Db): number {
+  return (db.pragma("busy_timeout", { simple: true }) as number) / 1000;
+}
 
 export function dbFile(stateDir: string): string {
   return join(stateDir, "state.db");
@@ -150,7 +161,7 @@ export function openDb(stateDir: string, opts: OpenOptions = {}): Db {
       ...nativeBindingOption(),
     });
     try {
-      db.pragma(`busy_timeout = ${Math.round((opts.lockSeconds ?? DEFAULT_LOCK_SECONDS) * 1000)}`);
+      setLockWait(db, opts.lockSeconds ?? DEFAULT_LOCK_SECONDS);
       // Checks each cell's size as a page is read: more damage is reported instead of misread.
       db.pragma("cell_size_check = ON");
       checkIdentity(db, file, expected);

@@ -8,8 +8,10 @@
  * answers — so a claim is on disk before the edit it allows.
  */
 import { closeSync, fdatasyncSync, openSync } from "node:fs";
+import { errorMessage } from "../errors.js";
 import type { Db } from "./db.js";
 import type { EventKind } from "./event-schemas.js";
+import { StoreError } from "./failure.js";
 
 /** Kinds that record what happened without changing what any later decision reads as held or owned. */
 const OBSERVATIONAL: ReadonlySet<EventKind> = new Set<EventKind>([
@@ -55,9 +57,19 @@ export function commitByKind<T>(db: Db, commit: () => T, sync: (db: Db) => void 
   return out;
 }
 
-/** What FULL would have done at the commit: the WAL file's frames forced to the disk. */
+/**
+ * What FULL would have done at the commit: the WAL file's frames forced to the disk. A WAL that
+ * vanished under an open connection (deleted, the store replaced) took what was just committed
+ * with it: that is damage to the store, and the gate that found it refuses (decision 0008).
+ */
 export function syncWal(db: Db): void {
-  const fd = openSync(`${db.name}-wal`, "r");
+  let fd: number;
+  try {
+    fd = openSync(`${db.name}-wal`, "r");
+  } catch (err) {
+    const why = `its write-ahead log vanished under an open connection (${errorMessage(err)}); what was just committed may be lost`;
+    throw new StoreError("corrupt", db.name, why, true);
+  }
   try {
     fdatasyncSync(fd);
   } finally {

@@ -89,6 +89,16 @@ export function problemOfErrno(code: string): StoreProblem | null {
 }
 
 /**
+ * A file-system error on the store's own files (`state.db`, its `-wal`, `-shm`) is a store failure
+ * whatever its code: a file of the store vanishing while it is used is not an internal error.
+ */
+function problemOfStoreFile(err: Error, file: string, code: string): StoreProblem | null {
+  const path = (err as { path?: unknown }).path;
+  if (typeof path !== "string" || !path.startsWith(file)) return null;
+  return code === "ENOENT" ? "missing" : "unavailable";
+}
+
+/**
  * The store failure an error stands for, or null for any other error. SQLite's
  * own errors carry `SQLITE_*` codes (better-sqlite3's SqliteError); anything
  * raised while reading or writing the store is a store failure, whatever the code.
@@ -98,7 +108,7 @@ export function storeErrorOf(err: unknown, file: string): StoreError | null {
   if (!(err instanceof Error)) return null;
   const code = (err as { code?: unknown }).code;
   if (typeof code !== "string") return null;
-  const problem = problemOfSqliteCode(code) ?? problemOfErrno(code);
+  const problem = problemOfSqliteCode(code) ?? problemOfErrno(code) ?? problemOfStoreFile(err, file, code);
   return problem ? new StoreError(problem, file, `${code}: ${err.message}`, problem === "corrupt") : null;
 }
 

@@ -31,31 +31,41 @@ describe("store failures, as data", () => {
     const busy = Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
     expect(storeErrorOf(busy, "/x/state.db")).toMatchObject({ problem: "locked", lasting: false });
     expect(storeErrorOf(new TypeError("x"), "/x/state.db")).toBeNull();
+    // The store's own files vanishing under it is a store failure; another file's ENOENT is not.
+    const enoent = (path: string) =>
+      Object.assign(new Error(`ENOENT: open '${path}'`), { code: "ENOENT", path });
+    expect(storeErrorOf(enoent("/x/state.db-wal"), "/x/state.db")).toMatchObject({ problem: "missing" });
+    expect(storeErrorOf(enoent("/x/f.txt"), "/x/state.db")).toBeNull();
   });
 
-  const store = new StoreError("locked", "/r/.git/tandem/state.db", "SQLITE_BUSY: database is locked");
+  const busy = new StoreError("locked", "/r/.git/tandem/state.db", "SQLITE_BUSY: database is locked");
+  const corrupt = new StoreError("corrupt", "/r/.git/tandem/state.db", "its write-ahead log vanished", true);
   const failures = {
-    store: { message: store.message, store },
+    busy: { message: busy.message, store: busy },
+    corrupt: { message: corrupt.message, store: corrupt },
     other: { message: "payload has no session_id", store: null },
   };
   it.each([
-    ["pre-tool", "store", true, false, "store-unavailable"],
-    ["pre-tool", "store", true, true, "store-unavailable"],
-    ["pre-tool", "store", false, false, null],
-    ["pre-tool", "store", false, true, "internal-error"],
+    ["pre-tool", "busy", true, false, "store-busy"],
+    ["pre-tool", "busy", true, true, "store-busy"],
+    ["pre-tool", "corrupt", true, false, "store-unavailable"],
+    ["pre-tool", "corrupt", true, true, "store-unavailable"],
+    ["pre-tool", "busy", false, false, null],
+    ["pre-tool", "corrupt", false, true, "internal-error"],
     ["pre-tool", "other", true, false, null],
     ["pre-tool", "other", true, true, "internal-error"],
-    ["post-tool", "store", true, true, null],
-    ["prompt", "store", false, true, null],
-    ["stop", "store", false, false, null],
+    ["post-tool", "corrupt", true, true, null],
+    ["prompt", "busy", false, true, null],
+    ["stop", "corrupt", false, false, null],
   ] as const)(
     "a %s hook's %s failure (gated: %s, failClosed: %s) answers %s",
     (kind, which, gated, failClosed, rule) => {
       const v = failureVerdict(kind, failures[which], gated, failClosed);
       expect(v.rule).toBe(rule);
       expect(v.allow).toBe(rule === null);
-      if (rule === "store-unavailable")
-        expect(v.reason).toMatch(/is locked by another process.*tandem doctor/);
+      if (rule === "store-busy")
+        expect(v.reason).toMatch(/store is busy.*is locked by another process.*Retry/);
+      if (rule === "store-unavailable") expect(v.reason).toMatch(/is corrupt.*tandem doctor/);
     },
   );
 });
