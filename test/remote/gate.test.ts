@@ -64,5 +64,5 @@ describe("other checkouts' work at the gate", () => {
     expect(contextOf(start)).toMatch(
       /Agents in other checkouts of this repository[^\n]*\n- agent-\w+ \(claude-code\) in .*\/a on main: src\/x\.ts/,
     );
-  }, 60_000);
+  }, 180_000);
 });

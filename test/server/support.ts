@@ -83,7 +83,7 @@ export function liveServer(repo: string): ServerRow | null {
   return row && processAlive(row.pid, row.pid_start) ? row : null;
 }
 
-export async function waitFor<T>(what: string, probe: () => T | null | false, ms = 15_000): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => T | null | false, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const got = probe();
