@@ -28,14 +28,35 @@ function fromProcFs(pid: number): ProcInfo | null | undefined {
   return { pid, ppid, start: `proc:${start}`, command };
 }
 
-function fromPs(pid: number): ProcInfo | null {
+/** ps in the C locale: `lstart` is then always "Wed Dec  2 04:11:16 2026", whatever the user's language. */
+function runPs(args: string[]): string {
   const { spawnSync } = process.getBuiltinModule("node:child_process");
-  const args = ["-o", "ppid=,stat=,lstart=,comm=", "-p", String(pid)];
-  const res = spawnSync("ps", args, { encoding: "utf8" });
-  const line = res.status === 0 ? res.stdout.trim() : "";
-  const m = /^(\d+)\s+(\S+)\s+(\w{3}\s+\w{3}\s+\d+\s+[\d:]+\s+\d{4})\s+(.*)$/.exec(line);
-  if (!m || exited(m[2])) return null;
-  return { pid, ppid: Number(m[1]), start: `ps:${m[3]}`, command: m[4]! };
+  const env = { ...process.env, LC_ALL: "C", LANG: "C" };
+  const res = spawnSync("ps", args, { encoding: "utf8", env });
+  return res.status === 0 ? res.stdout : "";
+}
+
+/** One line of `ps -o pid=,ppid=,stat=,lstart=,comm=`; null when it is not one (or the process exited). */
+export function parsePsLine(line: string): ProcInfo | null {
+  const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(\w{3}\s+\w{3}\s+\d+\s+[\d:]+\s+\d{4})\s+(.*)$/.exec(line);
+  if (!m || exited(m[3])) return null;
+  return { pid: Number(m[1]), ppid: Number(m[2]), start: `ps:${m[4]!.replace(/\s+/g, " ")}`, command: m[5]! };
+}
+
+const PS_FIELDS = "pid=,ppid=,stat=,lstart=,comm=";
+
+function fromPs(pid: number): ProcInfo | null {
+  return parsePsLine(runPs(["-o", PS_FIELDS, "-p", String(pid)]).trim());
+}
+
+/** Every process in one ps call: where there is no /proc, a chain of ancestors costs one process, not one per link. */
+function psTable(): Map<number, ProcInfo> {
+  const table = new Map<number, ProcInfo>();
+  for (const line of runPs(["-A", "-o", PS_FIELDS]).split("\n")) {
+    const info = parsePsLine(line);
+    if (info) table.set(info.pid, info);
+  }
+  return table;
 }
 
 /**
@@ -63,9 +84,14 @@ export function processAlive(pid: number | null, start: string | null): boolean 
 /** The chain of ancestors of `pid` (parent first), up to init, bounded. */
 export function ancestors(pid: number, max = 32): ProcInfo[] {
   const out: ProcInfo[] = [];
-  let current = procInfo(pid);
+  let lookup = procInfo;
+  if (fromProcFs(pid) === undefined) {
+    const table = psTable();
+    lookup = (p: number) => table.get(p) ?? null;
+  }
+  let current = lookup(pid);
   while (current && current.ppid > 1 && out.length < max) {
-    const parent = procInfo(current.ppid);
+    const parent = lookup(current.ppid);
     if (!parent) break;
     out.push(parent);
     current = parent;

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { processAlive, procInfo } from "../../src/sessions/proc.js";
+import { parsePsLine, processAlive, procInfo } from "../../src/sessions/proc.js";
 
 /** Starts `sleep 30` as the un-reaping parent of an exited child; returns both pids. */
 async function parentOfZombie(): Promise<{ parent: number; zombie: number; stop: () => void }> {
@@ -30,5 +30,24 @@ describe("process facts", () => {
     } finally {
       stop();
     }
+  });
+
+  it.each([
+    [" 1125  1124 Ss   Wed Dec  2 04:11:12 2026 bash", { pid: 1125, ppid: 1124, command: "bash" }],
+    ["42 1 S+ Mon Jan 12 23:59:01 2026 claude code", { pid: 42, ppid: 1, command: "claude code" }],
+    ["77 2 Z Wed Dec  2 04:11:12 2026 defunct", null],
+    ["77 2 S mer.  2 déc. 04:11:12 2026 bash", null],
+    ["", null],
+  ])("reads the ps line %j (ps always runs in the C locale)", (line, want) => {
+    const got = parsePsLine(line);
+    if (want === null) expect(got).toBeNull();
+    else expect(got).toMatchObject(want);
+  });
+
+  it("gives one start stamp for a process however ps pads the day", () => {
+    const a = parsePsLine("1 0 S Wed Dec  2 04:11:12 2026 x");
+    const b = parsePsLine("1 0 S Wed Dec 2 04:11:12 2026 x");
+    expect(a?.start).toBe("ps:Wed Dec 2 04:11:12 2026");
+    expect(b?.start).toBe(a?.start);
   });
 });
