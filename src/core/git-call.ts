@@ -12,6 +12,8 @@ export interface GitCall {
   cwd: string | null;
   /** The words after `git`, global options included (`-c core.hooksPath=…`), `-C DIR` folded into cwd. */
   args: string[];
+  /** How the command reads in a refusal, when `args` stands in for words only known at run time. */
+  text?: string;
 }
 
 /** What a git command would do to uncommitted work, as far as git itself can tell before it runs. */

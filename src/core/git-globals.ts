@@ -4,7 +4,10 @@
  */
 
 export interface GitGlobals {
-  /** `-c k=v` words, passed on to every query so git reads the same config. */
+  /**
+   * `-c k=v`, `--git-dir=…`, `--work-tree=…` words, passed on to every query so git reads the same
+   * config, repository and working tree as the command.
+   */
   configArgs: string[];
   /** Config keys set on the command line (lower-cased section and name), with their values (null: from env). */
   config: { key: string; value: string | null }[];
@@ -46,8 +49,11 @@ const EXITS = new Set([
   "--info-path",
   "--exec-path",
 ]);
-/** Options that point git at another repository or working tree than its directory's. */
-const ELSEWHERE = ["--git-dir", "--work-tree", "--bare"];
+/**
+ * Options that point git at another repository or working tree than its directory's: handed on to
+ * the queries, so git itself says which working tree the command acts on.
+ */
+const LOCATION = ["--git-dir", "--work-tree"];
 const VALUED_HARMLESS = ["--namespace", "--super-prefix", "--attr-source"];
 
 /** Splits `-c` words into key and value; a key alone means true. Section and name compare case-blind. */
@@ -86,9 +92,12 @@ export function parseGlobals(args: readonly string[]): GlobalsResult {
     } else if (PATHSPEC.has(arg)) globals.pathspecArgs.push(arg);
     else if (HARMLESS.has(arg)) continue;
     else if (EXITS.has(arg) || name === "--list-cmds") return { ok: "exits" };
-    else if (ELSEWHERE.includes(name)) {
-      return { ok: false, reason: `git ${name} points it at another repository or working tree` };
-    } else if (VALUED_HARMLESS.includes(name)) {
+    else if (LOCATION.includes(name)) {
+      const where = inline ?? args[++i];
+      if (where === undefined) return { ok: false, reason: `git ${name} needs a path` };
+      globals.configArgs.push(`${name}=${where}`);
+    } else if (arg === "--bare") globals.configArgs.push(arg);
+    else if (VALUED_HARMLESS.includes(name)) {
       if (inline === undefined) i++;
     } else return { ok: false, reason: `git option ${arg} is not understood` };
   }

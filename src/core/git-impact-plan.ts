@@ -3,6 +3,7 @@
  * alone: the queries (over `git status`, diffs, dry runs) whose answers name the
  * paths at risk. Pure; src/git/impact.ts runs the plan.
  */
+import { type AliasMap, expandAlias } from "./git-alias.js";
 import { type GitGlobals, parseGlobals } from "./git-globals.js";
 import {
   type GitConfig,
@@ -14,6 +15,7 @@ import {
   planPull,
   planRebase,
 } from "./git-impact-history.js";
+import { planCheckoutIndex, planReadTree, planUpdateIndex } from "./git-impact-plumbing.js";
 import { type Effect, NONE, unknown } from "./git-impact-rules.js";
 import {
   planCheckout,
@@ -42,7 +44,7 @@ const HARMLESS = new Set(
     "name-rev var version help count-objects fsck check-ignore check-attr check-ref-format whatchanged " +
     "cherry range-diff diff-tree diff-files diff-index notes init clone gc prune repack maintenance " +
     "update-ref symbolic-ref hash-object write-tree commit-tree mktree mktag verify-commit verify-tag " +
-    "show-branch update-index"
+    "show-branch"
   ).split(" "),
 );
 
@@ -65,6 +67,9 @@ const PLANNERS: Record<string, Planner> = {
   apply: planApply,
   am: planAm,
   commit: (args, globals) => planCommit(args, globals),
+  "read-tree": planReadTree,
+  "checkout-index": planCheckoutIndex,
+  "update-index": planUpdateIndex,
   // Only removing or moving a worktree touches files; a bisect run runs commands.
   worktree: (args) =>
     args[0] === "remove" || args[0] === "move" ? unknown(`git worktree ${args[0]}`) : NONE,
@@ -73,19 +78,66 @@ const PLANNERS: Record<string, Planner> = {
 
 const EMPTY_GLOBALS: GitGlobals = { configArgs: [], config: [], pathspecArgs: [], chdir: [] };
 
+/** Git itself stops after ten levels of aliases that expand to aliases; so does Tandem. */
+const ALIAS_DEPTH = 10;
+
 /**
  * Plans `git ARGS` (the words after `git`). An effect of kind `config` asks for the
- * settings named by CONFIG_KEYS: plan again with them.
+ * settings named by CONFIG_KEYS: plan again with them. An `unknown` effect naming an
+ * `alias` asks for the repository's aliases: plan again with them (`-c alias.*` on the
+ * command line is read here).
  */
-export function planGitImpact(args: readonly string[], config?: GitConfig): GitImpactPlan {
+export function planGitImpact(
+  args: readonly string[],
+  config?: GitConfig,
+  aliases?: AliasMap,
+  depth = 0,
+): GitImpactPlan {
   const parsed = parseGlobals(args);
   if (parsed.ok === "exits") return { effect: NONE, globals: EMPTY_GLOBALS };
   if (!parsed.ok) return { effect: unknown(parsed.reason), globals: EMPTY_GLOBALS };
   const { globals, rest } = parsed;
   const [sub, ...subArgs] = rest;
   if (sub === undefined) return { effect: NONE, globals }; // git alone prints its usage
-  return { effect: planSubcommand(sub, subArgs, globals, config), globals };
+  if (isBuiltin(sub)) return { effect: planSubcommand(sub, subArgs, globals, config), globals };
+  const value = aliasValue(sub, globals, aliases);
+  if (value === undefined) {
+    const reason = `git ${sub} is not a command whose effect Tandem can work out`;
+    const effect: Effect = { kind: "unknown", reason, ...(aliases === undefined ? { alias: sub } : {}) };
+    return { effect, globals };
+  }
+  const expansion = expandAlias(value);
+  if (expansion.kind === "shell")
+    return { effect: unknown(`git ${sub} is an alias that runs a shell command`), globals };
+  if (expansion.kind === "unreadable" || depth >= ALIAS_DEPTH)
+    return { effect: unknown(`the alias git ${sub} cannot be expanded`), globals };
+  // The alias's words take the subcommand's place, after the command line's own options.
+  const before = args.slice(0, args.length - rest.length);
+  return planGitImpact([...before, ...expansion.words, ...subArgs], config, aliases, depth + 1);
 }
+
+/** The command line's `-c alias.NAME=…` (the last one wins), else the repository's. */
+function aliasValue(sub: string, globals: GitGlobals, aliases?: AliasMap): string | undefined {
+  const key = `alias.${sub.toLowerCase()}`;
+  const given = globals.config.filter((c) => c.key.toLowerCase() === key).at(-1);
+  if (given) return given.value ?? undefined;
+  return aliases?.get(sub.toLowerCase());
+}
+
+/** Names git runs as its own command even when an alias of the same name exists. */
+function isBuiltin(sub: string): boolean {
+  return HARMLESS.has(sub) || Object.hasOwn(PLANNERS, sub) || OTHER_BUILTINS.has(sub);
+}
+
+/** Commands Tandem does not read but git never takes as an alias either. */
+const OTHER_BUILTINS = new Set(
+  (
+    "archive bundle citool format-patch gui instaweb request-pull send-email sparse-checkout submodule " +
+    "backfill credential fast-export fast-import filter-branch mergetool replace rerere " +
+    "difftool init-db merge-file merge-index merge-one-file merge-tree pack-objects " +
+    "prune-packed read-tree unpack-objects checkout-index update-index"
+  ).split(" "),
+);
 
 function planSubcommand(sub: string, args: string[], globals: GitGlobals, config?: GitConfig): Effect {
   if (HARMLESS.has(sub)) {
@@ -95,7 +147,7 @@ function planSubcommand(sub: string, args: string[], globals: GitGlobals, config
   }
   const planner = Object.hasOwn(PLANNERS, sub) ? PLANNERS[sub] : undefined;
   if (planner) return planner(args, globals, config);
-  // An alias, a plumbing command that writes files, or one Tandem does not read.
+  // A plumbing command that writes files, or one Tandem does not read.
   return unknown(`git ${sub} is not a command whose effect Tandem can work out`);
 }
 

@@ -67,7 +67,8 @@ export interface Rule {
 
 export type Effect =
   | { kind: "none" }
-  | { kind: "unknown"; reason: string }
+  /** `alias`: the subcommand git does not know, which the repository's config may define as an alias. */
+  | { kind: "unknown"; reason: string; alias?: string }
   /** The union of the rules' paths goes into `atRisk` or, for a commit that skips its hook, `committed`. */
   | { kind: "rules"; into: "atRisk" | "committed"; pathspec: Pathspec; rules: Rule[] }
   /** `git checkout NAME …` without `--`: a branch switch when NAME names a commit, pathspecs otherwise. */

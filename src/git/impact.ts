@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { type AliasMap, aliasesOf } from "../core/git-alias.js";
 import type { GitCall, GitImpact } from "../core/git-call.js";
 import {
   CONFIG_KEYS,
@@ -25,16 +26,36 @@ import { GitError, gitStatus } from "./run.js";
 /** Something that makes the effect impossible to work out; its message is the reason. */
 class Unworkable extends Error {}
 
+/** The aliases git would see in a directory with these `-c`/location words; one hook shares one. */
+export type AliasReader = (cwd: string, configArgs: readonly string[]) => AliasMap;
+
+/** Asks git for the aliases once per directory and words (`git config -z --get-regexp ^alias\.`). */
+export function aliasReader(): AliasReader {
+  const cache = new Map<string, AliasMap>();
+  return (cwd, configArgs) => {
+    const key = JSON.stringify([cwd, configArgs]);
+    let found = cache.get(key);
+    if (found === undefined) {
+      const res = gitStatus(cwd, [...configArgs, "config", "-z", "--get-regexp", "^alias\\."]);
+      if (res.status !== 0 && res.status !== 1)
+        throw new Unworkable(`git config failed: ${res.stderr.trim().split("\n")[0] ?? ""}`);
+      found = aliasesOf(parseConfigZ(res.stdout));
+      cache.set(key, found);
+    }
+    return found;
+  };
+}
+
 /**
  * What `git ARGS` would do to uncommitted work in its working tree. `baseCwd` is the
  * tool call's directory; `call.cwd` is relative to it, absolute, or null (unknown).
  * A command that puts nothing at risk is told from its words alone, without running
  * git, and then `repoTop` is null. Never throws: what cannot be worked out is `unknown`.
  */
-export function gitImpact(call: GitCall, baseCwd: string): GitImpact {
+export function gitImpact(call: GitCall, baseCwd: string, aliases: AliasReader = aliasReader()): GitImpact {
   const found: { top: string | null } = { top: null };
   try {
-    return impact(call, baseCwd, found);
+    return impact(call, baseCwd, found, aliases);
   } catch (e) {
     return { repoTop: found.top, atRisk: [], committed: [], unknown: reasonOf(e) };
   }
@@ -48,9 +69,20 @@ function reasonOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function impact(call: GitCall, baseCwd: string, found: { top: string | null }): GitImpact {
+function impact(
+  call: GitCall,
+  baseCwd: string,
+  found: { top: string | null },
+  readAliases: AliasReader,
+): GitImpact {
   if (call.cwd === null) throw new Unworkable("the directory the git command runs in cannot be told");
-  const plan = planGitImpact(call.args);
+  let plan = planGitImpact(call.args);
+  let aliases: AliasMap | undefined;
+  if (plan.effect.kind === "unknown" && plan.effect.alias !== undefined) {
+    // A subcommand git does not know: the repository's config may make it an alias.
+    aliases = readAliases(resolve(baseCwd, call.cwd, ...plan.globals.chdir), plan.globals.configArgs);
+    plan = planGitImpact(call.args, undefined, aliases);
+  }
   if (plan.effect.kind === "none") return result(null);
   if (plan.effect.kind === "unknown") throw new Unworkable(plan.effect.reason);
   const cwd = resolve(baseCwd, call.cwd, ...plan.globals.chdir);
@@ -68,7 +100,7 @@ function impact(call: GitCall, baseCwd: string, found: { top: string | null }): 
     stashHasUntracked: rp.verified,
   };
   const whole = new ImpactQueries(base);
-  const effect = settle(plan, call.args, rp, whole);
+  const effect = settle(plan, call.args, rp, whole, aliases);
   if (effect.kind === "none") return result(rp.top);
   if (effect.kind !== "rules") throw new Unworkable(effect.kind === "unknown" ? effect.reason : "no plan");
   const specs = readPathspec(effect.pathspec, cwd);
@@ -84,12 +116,18 @@ function result(repoTop: string | null, atRisk: string[] = [], committed: string
 }
 
 /** Answers what the plan left open: the configuration it depends on, then branch or paths. */
-function settle(plan: GitImpactPlan, args: string[], rp: RevParse, whole: ImpactQueries): Effect {
+function settle(
+  plan: GitImpactPlan,
+  args: string[],
+  rp: RevParse,
+  whole: ImpactQueries,
+  aliases?: AliasMap,
+): Effect {
   let effect = plan.effect;
   if (effect.kind === "config") {
     // Merges, rebases and pulls only ever take dirty entries: with none, skip reading the config.
     if (whole.status(false, { untracked: true }).length === 0) return NONE;
-    effect = planGitImpact(args, readConfig(whole.cwd, plan.globals.configArgs)).effect;
+    effect = planGitImpact(args, readConfig(whole.cwd, plan.globals.configArgs), aliases).effect;
   }
   if (effect.kind === "ref-or-path") {
     // A name git would guess a new branch from (a remote's branch of that name) switches too.

@@ -10,7 +10,7 @@ import { peerOwned } from "../claims/peer-owned.js";
 import type { GitCall } from "../core/git-call.js";
 import { type GitGuardFinding, type JudgedGitCall, judgeGitCalls } from "../core/git-guard.js";
 import { relativeKey } from "../core/paths.js";
-import { gitImpact } from "../git/impact.js";
+import { aliasReader, gitImpact } from "../git/impact.js";
 import { sessionByNative } from "../store/queries.js";
 import type { HookCtx } from "./context.js";
 
@@ -63,7 +63,7 @@ function skipsCommitHook(call: GitCall): boolean {
 }
 
 function commandText(call: GitCall): string {
-  return ["git", ...call.args].join(" ");
+  return call.text ?? ["git", ...call.args].join(" ");
 }
 
 export function guardGitCalls(ctx: HookCtx, calls: readonly GitCall[]): GitGuardResult {
@@ -73,15 +73,17 @@ export function guardGitCalls(ctx: HookCtx, calls: readonly GitCall[]): GitGuard
   const unknown: string[] = [];
   // What an earlier `git add` of the same command line stages, for a later commit that skips its hook.
   let staged: string[] = [];
+  // The repository's aliases are asked of git once for the whole tool call.
+  const aliases = aliasReader();
   for (const call of calls) {
     const adds = stagingOf(call);
     if (adds) {
-      const impact = gitImpact(adds, cwd);
+      const impact = gitImpact(adds, cwd, aliases);
       const top = impact.repoTop;
       if (top !== null) staged = [...staged, ...impact.atRisk.map((p) => join(top, p))];
       continue;
     }
-    const impact = gitImpact(call, cwd);
+    const impact = gitImpact(call, cwd, aliases);
     if (impact.unknown !== null || impact.repoTop === null) {
       unknown.push(`${commandText(call)}: ${impact.unknown ?? "not in a repository"}`);
       continue;

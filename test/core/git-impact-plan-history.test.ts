@@ -157,13 +157,14 @@ describe("global options and other subcommands", () => {
     ["-c color.ui=never -c core.quotePath=false checkout -- f", "f: U@ps"],
     ["--literal-pathspecs checkout -- *.txt", "*.txt: U@ps"],
     ["-C sub reset --hard", "*: SU + ? ∩ HEAD..HEAD"],
-    ["--git-dir=/elsewhere/.git checkout -- f", "unknown"],
-    ["--work-tree /elsewhere checkout -- f", "unknown"],
+    // git itself is asked, with the same words, which working tree they name.
+    ["--git-dir=/elsewhere/.git checkout -- f", "f: U@ps"],
+    ["--work-tree /elsewhere checkout -- f", "f: U@ps"],
     ["--exec-path=/tmp/bin checkout -- f", "unknown"],
     ["--bogus checkout -- f", "unknown"],
     ["-c", "unknown"],
     ["co .", "unknown"],
-    ["checkout-index -a -f", "unknown"],
+    ["checkout-index -a -f", "*: U"],
     ["sparse-checkout set dir", "unknown"],
     ["worktree list", "none"],
     ["worktree remove --force ../wt", "unknown"],
@@ -196,7 +197,7 @@ describe("global options and other subcommands", () => {
     };
     expect(reasonOf("restore --frobnicate f")).toContain("--frobnicate");
     expect(reasonOf("checkout -Z f")).toContain("-Z");
-    expect(reasonOf("--git-dir=x status")).toContain("another repository");
+    expect(reasonOf("--git-dir")).toContain("needs a path");
     expect(reasonOf("apply")).toContain("stdin");
     expect(reasonOf("co .")).toContain("git co");
   });

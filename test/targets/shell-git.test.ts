@@ -91,7 +91,7 @@ describe("git commands that can destroy or commit work are listed for the impact
     {
       behaviour: "other global options are kept",
       command: "git --no-pager --git-dir=.git --work-tree . checkout .",
-      gitCalls: [here("--no-pager", "--git-dir=.git", "--work-tree", ".", "checkout", ".")],
+      gitCalls: [here("--no-pager", "--git-dir=.git", "--work-tree=.", "checkout", ".")],
     },
   ])("$behaviour", check);
 });
@@ -166,28 +166,49 @@ describe("every spelling that reaches git", () => {
 describe("git calls that cannot be listed are opaque", () => {
   it.each<Row>([
     { behaviour: "a path only known at run time", command: 'git checkout -- "$F"', opaque: true },
-    { behaviour: "-C with a directory known at run time", command: 'git -C "$D" reset --hard', opaque: true },
+    {
+      behaviour: "-C with a directory known at run time, judged here as the worst case",
+      command: 'git -C "$D" reset --hard',
+      opaque: true,
+      gitCalls: [here("reset", "--hard")],
+    },
     {
       behaviour: "a message that may split into several words",
       command: "git commit -n -m $(cat msg)",
       opaque: true,
     },
     { behaviour: "a subcommand known at run time", command: "git $SUB .", opaque: true },
-    { behaviour: "xargs adds arguments we cannot see", command: "xargs git checkout --", opaque: true },
-    { behaviour: "find -exec hands it names", command: "find . -exec git checkout -- {} \\;", opaque: true },
-    { behaviour: "an alias", command: "git co .", opaque: true },
     {
-      behaviour: "git pointed elsewhere by its environment",
-      command: "GIT_DIR=../x git stash",
+      behaviour: "xargs adds arguments we cannot see: judged as the worst checkout",
+      command: "xargs git checkout --",
       opaque: true,
+      gitCalls: [
+        {
+          ...here("checkout", "-f", "HEAD", "--", ":/"),
+          text: "git checkout -- (its other arguments come from xargs's input: judged as `git checkout -f HEAD -- :/`)",
+        },
+      ],
+    },
+    { behaviour: "find -exec hands it names", command: "find . -exec git checkout -- {} \\;", opaque: true },
+    {
+      behaviour: "an alias, listed for git to expand",
+      command: "git co .",
+      opaque: true,
+      gitCalls: [here("co", ".")],
     },
     {
       behaviour: "git configured by an exported variable",
       command:
         "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/dev/null; git commit -m x",
       opaque: true,
+      gitCalls: [here("commit", "-m", "x")],
     },
-    { behaviour: "another subcommand that writes", command: "git bisect start", opaque: true },
+    {
+      behaviour: "another subcommand that writes",
+      command: "git bisect start",
+      opaque: true,
+      gitCalls: [here("bisect", "start")],
+    },
     {
       behaviour: "a read-only one writing --output",
       command: "git diff --output=changes.diff",

@@ -49,12 +49,6 @@ export function handleDeclare(args: Arg[], ctx: CommandContext): void {
   forgetsNamed()(args, ctx);
 }
 
-/** `printf -v F …` sets F; any other printf only prints. */
-export function handlePrintf(args: Arg[], ctx: CommandContext): void {
-  const first = args[0];
-  if (first === null || first?.startsWith("-v")) forgetsNamed()(args, ctx);
-}
-
 const GLOB_OPTIONS = new Set(["dotglob", "nullglob", "failglob", "nocaseglob", "globstar", "extglob"]);
 
 /** `shopt -s dotglob` and the like change what a glob matches: from there on globs are unknown. */

@@ -8,7 +8,6 @@ import {
   handleDeclare,
   handleEval,
   handleLeave,
-  handlePrintf,
   handleShopt,
   handleSource,
 } from "./builtins.js";
@@ -30,17 +29,11 @@ import {
   operandsWritten,
 } from "./file-commands.js";
 import { handleGit } from "./git.js";
+import { handleEcho, handlePrintf } from "./output.js";
 import { handleExec, handleNode, handleNpx, handleTandem, isTandemProgram } from "./tandem.js";
 import type { Arg, CommandContext, Handler } from "./types.js";
-import {
-  handleCommand,
-  handleEnv,
-  handleShell,
-  handleSudo,
-  handleTime,
-  handleXargs,
-  wrapper,
-} from "./wrappers.js";
+import { handleCommand, handleEnv, handleShell, handleSudo, handleTime, wrapper } from "./wrappers.js";
+import { handleXargs } from "./xargs.js";
 
 /** How a command is judged, by its name as run (`/usr/bin/rm` is `rm`; `./build.sh` stays unknown). */
 export function commandHandler(name: string): Handler {
@@ -54,7 +47,7 @@ export function commandHandler(name: string): Handler {
 /** Commands that never write files (output goes to stdout; redirections are seen separately). */
 const READ_ONLY = new Set(
   [
-    ": true false test [ echo pwd ls dir vdir cat tac nl head tail less more",
+    ": true false test [ pwd ls dir vdir cat tac nl head tail less more",
     "grep egrep fgrep rg ag ack wc cut tr paste join column fold fmt expand unexpand rev comm cmp diff",
     "od hexdump strings file stat du df realpath readlink basename dirname which whereis type hash",
     "date whoami id uname hostname printenv locale nproc uptime ps pgrep jobs wait sleep seq yes",
@@ -131,6 +124,7 @@ const HANDLERS: Record<string, Handler> = {
   local: handleDeclare,
   readonly: forgetsNamed(),
   printf: handlePrintf,
+  echo: handleEcho,
   shopt: handleShopt,
   break: handleLeave,
   continue: handleLeave,

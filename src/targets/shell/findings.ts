@@ -11,6 +11,8 @@ export class Findings {
   private opaque = false;
   private tandemHook = false;
   private readonly wiringCommands = new Set<string>();
+  /** Aliases the command's own `git config` defined, by lower-cased name (null: unknown value). */
+  private readonly gitAliases = new Map<string, Arg>();
 
   result(): ShellTargets {
     return {
@@ -50,6 +52,16 @@ export class Findings {
 
   addGitCall(call: GitCall): void {
     this.gitCalls.set(JSON.stringify([call.cwd, call.args]), call);
+  }
+
+  setGitAlias(name: string, value: Arg): void {
+    this.gitAliases.set(name.toLowerCase(), value);
+  }
+
+  gitAliasArgs(): string[] {
+    return [...this.gitAliases]
+      .filter((entry): entry is [string, string] => entry[1] !== null)
+      .flatMap(([name, value]) => ["-c", `alias.${name}=${value}`]);
   }
 }
 

@@ -23,10 +23,14 @@ const GIT_READ_ONLY = new Set(
  * listed for what it stages for a later `commit -n` of the same command line.
  */
 const GIT_JUDGED = new Set(
-  "checkout restore switch stash reset clean rm mv apply am merge rebase pull cherry-pick revert commit add".split(
-    " ",
-  ),
+  (
+    "checkout restore switch stash reset clean rm mv apply am merge rebase pull cherry-pick revert commit add " +
+    "read-tree checkout-index update-index"
+  ).split(" "),
 );
+
+/** Options and variables that point git at a repository or working tree: kept as `--opt=VALUE` words. */
+const GIT_LOCATION: Record<string, string> = { "--git-dir": "GIT_DIR", "--work-tree": "GIT_WORK_TREE" };
 
 /** Global options whose value is the next argument. */
 const GIT_GLOBAL_VALUED = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"];
@@ -46,7 +50,9 @@ const GIT_TARGETS: Record<string, Handler> = {
 };
 
 export function handleGit(args: Arg[], ctx: CommandContext): void {
-  const globals: string[] = [];
+  // The command's own aliases first, then its environment's location, then the words given.
+  const aliases = ctx.walker.gitAliasArgs();
+  const globals: string[] = [...aliases, ...locationFromEnv(ctx)];
   // `-C DIR` is folded into where the call runs, each one relative to the one before.
   let scope = ctx.scope;
   let i = 0;
@@ -62,16 +68,40 @@ export function handleGit(args: Arg[], ctx: CommandContext): void {
       continue;
     }
     const value = args[++i];
-    if (value === null) ctx.walker.markOpaque();
-    if (value === null || value === undefined) return;
+    if (value === undefined) return;
+    if (value === null) {
+      ctx.walker.markOpaque();
+      // A directory or repository known only at run time: judged as if it were this one, the worst case.
+      if (arg === "-C" || Object.hasOwn(GIT_LOCATION, arg)) continue;
+      return;
+    }
     if (arg === "-C") scope = changeDirectory(scope, value);
+    else if (Object.hasOwn(GIT_LOCATION, arg)) globals.push(`${arg}=${value}`);
     else globals.push(arg, value);
   }
   const [sub, ...rest] = args.slice(i);
-  if (sub !== undefined && sub !== null) runSubcommand(sub, rest, globals, { ...ctx, scope });
+  if (sub !== undefined && sub !== null) runSubcommand(sub, rest, globals, { ...ctx, scope }, aliases.length);
 }
 
-function runSubcommand(sub: string, args: Arg[], globals: string[], ctx: CommandContext): void {
+/**
+ * `GIT_DIR=… git`, `export GIT_WORK_TREE=…`: the same as `--git-dir`/`--work-tree`, given before the
+ * command line's own (which win). A value known only at run time is judged as this repository.
+ */
+function locationFromEnv(ctx: CommandContext): string[] {
+  const env = new Map<string, Arg>();
+  for (const [name, v] of ctx.scope.vars) if (v.exported) env.set(name, v.value);
+  for (const [name, value] of ctx.env) env.set(name, value);
+  const words: string[] = [];
+  for (const [option, name] of Object.entries(GIT_LOCATION)) {
+    const value = env.get(name);
+    if (value === null) ctx.walker.markOpaque();
+    else if (value !== undefined) words.push(`${option}=${value}`);
+  }
+  return words;
+}
+
+/** `hidden`: how many leading words of `globals` the command did not write (its own aliases). */
+function runSubcommand(sub: string, args: Arg[], globals: string[], ctx: CommandContext, hidden = 0): void {
   if (sub === "config") {
     gitConfig(args, ctx);
     return;
@@ -81,14 +111,16 @@ function runSubcommand(sub: string, args: Arg[], globals: string[], ctx: Command
     if (args.some((arg) => arg?.startsWith("--output"))) ctx.walker.markOpaque();
     return;
   }
-  if (!GIT_JUDGED.has(sub)) {
-    ctx.walker.markOpaque(); // bisect, worktree, submodule, an alias …
-    return;
-  }
+  // bisect, worktree, submodule, an alias …: under the net, and judged once git says what it means.
+  if (!GIT_JUDGED.has(sub)) ctx.walker.markOpaque();
   if (Object.hasOwn(GIT_TARGETS, sub)) GIT_TARGETS[sub]!(args, ctx);
   const words = withTextPlaceholders(args, ctx.countKnown);
+  // Other `GIT_*` variables (an index file, config) are not followed: judged as the plain spelling.
   if (words.includes(null) || setsGitEnvironment(ctx)) ctx.walker.markOpaque();
-  else ctx.walker.addGitCall({ cwd: ctx.scope.cwd, args: [...globals, sub, ...(words as string[])] });
+  if (words.includes(null)) return;
+  const call = { cwd: ctx.scope.cwd, args: [...globals, sub, ...(words as string[])] };
+  const text = ["git", ...call.args.slice(hidden)].join(" ");
+  ctx.walker.addGitCall(hidden > 0 ? { ...call, text } : call);
 }
 
 /** Puts the placeholder in for a run-time value given to a text option as its own word (`-m "$X"`). */
@@ -102,12 +134,13 @@ function withTextPlaceholders(args: Arg[], countKnown: boolean): Arg[] {
 }
 
 /**
- * `GIT_DIR=… git`, `export GIT_CONFIG_COUNT=…`: the environment points git at
- * another repository or sets its config (core.hooksPath) where a GitCall cannot say.
+ * `GIT_INDEX_FILE=… git`, `export GIT_CONFIG_COUNT=…`: the environment sets what a GitCall cannot
+ * say (another index, config such as core.hooksPath).
  */
 function setsGitEnvironment(ctx: CommandContext): boolean {
   const exported = [...ctx.scope.vars].filter(([, v]) => v.exported).map(([name]) => name);
-  return [...ctx.env.keys(), ...exported].some((name) => name.startsWith("GIT_"));
+  const located = Object.values(GIT_LOCATION);
+  return [...ctx.env.keys(), ...exported].some((name) => name.startsWith("GIT_") && !located.includes(name));
 }
 
 const CONFIG_READS = new Set([
@@ -123,6 +156,7 @@ const CONFIG_READS = new Set([
 
 /** `git config core.hooksPath …` moves git's hooks away from Tandem's: a wiring change, not a read. */
 function gitConfig(args: Arg[], ctx: CommandContext): void {
+  aliasSet(args, ctx);
   if (args.some((a) => a === null)) {
     ctx.walker.markOpaque();
     return;
@@ -138,4 +172,26 @@ function gitRm(args: Arg[], ctx: CommandContext): void {
   if (has(parsed, "--pathspec-from-file")) ctx.walker.markOpaque();
   if (has(parsed, "--cached", "-n", "--dry-run")) return;
   addAll(ctx, parsed.operands);
+}
+
+/** Options of `git config` that take the next word as their value. */
+const CONFIG_VALUED = new Set(["-f", "--file", "--blob", "--type", "--default", "--comment", "--value"]);
+
+/**
+ * `git config [--global|--local|--file F] [set] alias.NAME VALUE`: the alias holds for the rest of
+ * the command line (a later `git NAME` is judged as what it expands to).
+ */
+function aliasSet(args: Arg[], ctx: CommandContext): void {
+  const positional: Arg[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg !== null && /^--?(unset|unset-all|get|get-all|get-regexp|list|l|remove-section)$/.test(arg))
+      return;
+    if (arg !== null && CONFIG_VALUED.has(arg)) i++;
+    else if (arg === null || !arg.startsWith("-")) positional.push(arg);
+  }
+  if (positional[0] === "set") positional.shift();
+  const [key, value] = positional;
+  if (positional.length !== 2 || typeof key !== "string" || !/^alias\./i.test(key)) return;
+  ctx.walker.setGitAlias(key.slice(6), value ?? null);
 }

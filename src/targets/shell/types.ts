@@ -61,6 +61,12 @@ export interface Runner {
   addTarget(path: Arg, scope: Scope): void;
   addPatch(text: string, scope: Scope): void;
   addGitCall(call: GitCall): void;
+  /** `git config alias.NAME VALUE` ran earlier in the command (null: a value known only at run time). */
+  setGitAlias(name: string, value: Arg): void;
+  /** `-c alias.NAME=VALUE` words for the aliases the command defined so far, for its later git calls. */
+  gitAliasArgs(): string[];
+  /** What the command just run writes to stdout, when the reader knows it exactly (`echo`, `printf`). */
+  setOutput(text: string): void;
   markTandemHook(): void;
   markWiringCommand(text: string): void;
   /** From here on a glob cannot be expanded (`shopt -s dotglob` and the like). */
@@ -88,6 +94,8 @@ export interface CommandContext {
    * quotes), so the positions of the others can be trusted.
    */
   countKnown: boolean;
+  /** Its stdin when it is the output of a static `echo`/`printf` piped in; absent otherwise. */
+  stdin?: string;
 }
 
 /** Judges one command from its arguments (the command name removed). */

@@ -48,6 +48,10 @@ export class Walker extends Findings implements Runner, StatementWalker {
   private readonly exits: Scope[][] = [];
   /** For each function being walked, the names it made local. */
   private readonly locals: Set<string>[] = [];
+  /** What the last command printed, when known exactly (`echo .`); null otherwise. */
+  private output: string | null = null;
+  /** The static output of a pipeline's left side, for the first command of its right side. */
+  private pipeInput: string | undefined;
 
   constructor(
     private readonly parser: Parser,
@@ -67,6 +71,10 @@ export class Walker extends Findings implements Runner, StatementWalker {
 
   forgetVariables(): void {
     this.words.forgetVariables();
+  }
+
+  setOutput(text: string): void {
+    this.output = text;
   }
 
   leaveBlock(scope: Scope): void {
@@ -155,9 +163,14 @@ export class Walker extends Findings implements Runner, StatementWalker {
     const op = tree.read(cmd, "Op");
     const [left, right] = [tree.read(cmd, "X"), tree.read(cmd, "Y")];
     if (this.parser.pipeOps.has(op)) {
-      // Every part of a pipeline runs in its own subshell.
+      // Every part of a pipeline runs in its own subshell; a lone `echo`'s output is known.
+      this.output = null;
       this.walkStmt(left, scope);
+      const cmd = tree.read(left, "Cmd");
+      const lone = cmd !== null && tree.type(cmd) === "CallExpr" && tree.read(left, "Redirs").length === 0;
+      this.pipeInput = lone ? (this.output ?? undefined) : undefined;
       this.walkStmt(right, scope);
+      this.pipeInput = undefined;
       return same(scope);
     }
     const x = this.walkStmt(left, scope);
@@ -167,6 +180,8 @@ export class Walker extends Findings implements Runner, StatementWalker {
 
   private walkCall(call: ShCallExpr, stmt: ShStmt, scope: Scope): Outcome {
     const { tree } = this;
+    const stdin = this.pipeInput;
+    this.pipeInput = undefined;
     const assigns = tree.memo(call, "assigns", () => readAssignments(tree, tree.read(call, "Assigns")));
     const words = tree.read(call, "Args");
     let start = scope;
@@ -191,11 +206,14 @@ export class Walker extends Findings implements Runner, StatementWalker {
       env: prefixEnv(this.words, assigns, start),
       heredoc: heredocBody(this.parser, tree, stmt),
       countKnown,
+      ...(stdin === undefined ? {} : { stdin }),
     };
     // Only a command called by its name runs a function; `env f`, `sudo f`, `command f` run a program.
     const body = typeof argv[0] === "string" ? this.functions.get(argv[0]) : undefined;
+    this.output = null; // set again by the command itself when it is a static `echo`
     if (body) this.callFunction(body, ctx);
     else this.runCommand(argv, ctx);
+    if (body) this.output = null; // a function's output is not one command's
     return same(ctx.scope);
   }
 

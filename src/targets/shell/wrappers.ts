@@ -104,23 +104,3 @@ export function handleShell(args: Arg[], ctx: CommandContext): void {
   }
   ctx.walker.markOpaque(); // an interactive shell reading stdin
 }
-
-const XARGS_SPEC: OptionSpec = {
-  valued: "aEdILnPs",
-  attached: "eil",
-  long: ["--arg-file", "--delimiter", "--eof", "--max-lines", "--max-args", "--max-procs"],
-};
-
-/**
- * `xargs CMD ARGS`: opaque, since the rest of the arguments come from its input;
- * the command is still judged with them unknown (`xargs tandem hook`, `xargs sh -c …`).
- */
-export function handleXargs(args: Arg[], ctx: CommandContext): void {
-  ctx.walker.markOpaque();
-  const { options, rest } = splitOptions(args, XARGS_SPEC);
-  const parsed = parseArgs(options, XARGS_SPEC);
-  // `-I R` puts each input line where R is written (`-i` and `--replace` mean `{}`).
-  const marks = values(parsed, "-I", "-i", "--replace").map((mark) => mark || "{}");
-  const command = rest.map((arg) => (arg !== null && marks.some((mark) => arg.includes(mark)) ? null : arg));
-  if (command.length > 0) ctx.walker.runCommand([...command, null], { ...ctx });
-}
