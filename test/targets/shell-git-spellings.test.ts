@@ -127,3 +127,12 @@ describe("what git is not asked to expand stays under the safety net", () => {
     expect(got.plans).toEqual((await judged("git reset --hard")).plans);
   });
 });
+
+describe("the repository named another way reaches git's own queries", () => {
+  it("hands GIT_DIR, GIT_WORK_TREE and the options on as words git is asked with", async () => {
+    const found = await extractShellTargets("GIT_WORK_TREE=. git --git-dir .git checkout .", { home: HOME });
+    expect(found.gitCalls.map((c) => c.args)).toEqual([["--work-tree=.", "--git-dir=.git", "checkout", "."]]);
+    const plan = planGitImpact(found.gitCalls[0]!.args, undefined, new Map());
+    expect(plan.globals.configArgs).toEqual(["--work-tree=.", "--git-dir=.git"]);
+  });
+});
