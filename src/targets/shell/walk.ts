@@ -48,9 +48,8 @@ export class Walker extends Findings implements Runner, StatementWalker {
   private readonly exits: Scope[][] = [];
   /** For each function being walked, the names it made local. */
   private readonly locals: Set<string>[] = [];
-  /** What the last command printed, when known exactly (`echo .`); null otherwise. */
+  /** What the last command printed when known (`echo .`), and a pipe's left side's, for its right. */
   private output: string | null = null;
-  /** The static output of a pipeline's left side, for the first command of its right side. */
   private pipeInput: string | undefined;
 
   constructor(
