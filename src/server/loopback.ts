@@ -1,5 +1,14 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import type { Server as HttpServer } from "node:http";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
@@ -80,7 +89,10 @@ export function loopbackServer(http: HttpServer, dir: string): Server {
       socket.off("data", onData);
       socket.pause();
       // The client waits for the proof before it writes more: anything after the line is not ours.
-      const key = head.startsWith(HELLO) && end === head.length - 1 ? takeKey(dir, head.slice(HELLO.length, end)) : null;
+      const key =
+        head.startsWith(HELLO) && end === head.length - 1
+          ? takeKey(dir, head.slice(HELLO.length, end))
+          : null;
       if (key === null) {
         socket.end("tandem-unknown\n");
         return;

@@ -42,12 +42,12 @@ const ANSWERS: [string, string, { code: number; stdout: string; stderr: string }
   ],
   [
     "a first line that smuggles a command",
-    "tandem-answer 0;touch${IFS}pwned7 TANDEM-0-\nowned TANDEM-0-TANDEM-0-\ntandem-end",
+    "tandem-answer 0;touch\tpwned7 TANDEM-0-\nowned TANDEM-0-TANDEM-0-\ntandem-end",
     { code: 127, stdout: "", stderr: "" },
   ],
   [
     "an exit code that is a command",
-    "tandem-answer $(touch${IFS}pwned8) TANDEM-0-\nownedTANDEM-0-TANDEM-0-\ntandem-end",
+    "tandem-answer $(touch\tpwned8) TANDEM-0-\nownedTANDEM-0-TANDEM-0-\ntandem-end",
     { code: 127, stdout: "", stderr: "" },
   ],
   [
@@ -72,7 +72,7 @@ async function fakeSocket(repo: string, body: string): Promise<void> {
 
 describe("the thin client's reading of an answer", () => {
   it.each(ANSWERS)(
-    "prints %s as bytes and runs none of it, over the port and over the socket",
+    "runs none of %s (a whole one is printed byte for byte), over the port and over the socket",
     async (_, body, want) => {
       for (const way of ["bash over the port", "curl over the socket"]) {
         const repo = newRepo();
