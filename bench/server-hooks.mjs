@@ -69,7 +69,7 @@ async function serverTimes(server, bin, repo, env, cases, rounds) {
       const t0 = performance.now();
       const res = await postThin(server.socket, body);
       samples[i].push(performance.now() - t0);
-      if (res.status !== 200 || !res.text.includes("exit 0"))
+      if (res.status !== 200 || !res.text.startsWith("tandem-answer 0 "))
         throw new Error(`${c.name}: ${res.status} ${res.text}`);
     }
   }

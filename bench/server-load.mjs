@@ -196,7 +196,7 @@ export async function memoryBench(bin, { total = 10_000, every = 2_000 } = {}) {
         const [client, event, payload] = memoryStep(repo, n);
         const body = thinRequest(build, repo, forwarded, ["hook", client, event], JSON.stringify(payload));
         const res = await postThin(server.socket, body);
-        if (res.status !== 200 || !res.text.includes("exit 0")) failed++;
+        if (res.status !== 200 || !res.text.startsWith("tandem-answer 0 ")) failed++;
         if ((n + 1) % every === 0 || n === 99) samples.push({ hooks: n + 1, ...serverMemory(server.pid) });
       }
     };

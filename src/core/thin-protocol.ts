@@ -1,15 +1,16 @@
-import { shellQuote } from "./shell-quote.js";
-
 /**
  * The thin client's wire format (docs/server.md §2), pure. A request is NUL-separated fields
  * that POSIX `printf` can write: the magic, the client's build, its pid, its working directory,
  * the argument count and arguments, the forwarded variables as NAME=value, an empty field, then
- * the hook payload as raw bytes. An answer is a tiny shell script the client evaluates: the exact
- * stdout and stderr bytes single-quoted, the exit code, and an end mark that tells a whole
- * answer from a cut-off one.
+ * the hook payload as raw bytes. An answer is data the client prints and never evaluates: a first
+ * line `tandem-answer <exit code> <separator>`, the exact stdout bytes, the separator, the exact
+ * stderr bytes, the separator, a newline and an end mark that tells a whole answer from a cut-off
+ * one. The separator occurs in neither output, and no proper prefix of it is also its suffix, so
+ * its first occurrence in each part is where the output ends (decision 0027).
  */
 export const THIN_MAGIC = "tandem-thin 1";
-export const ANSWER_END = ": tandem-end";
+export const ANSWER_MAGIC = "tandem-answer";
+export const ANSWER_END = "tandem-end";
 
 export interface ThinRequest {
   build: string;
@@ -64,10 +65,34 @@ export function parseThinRequest(body: Buffer): ThinRequest | { error: string } 
   return { build, pid, cwd, args: argv.parts, env, stdin: rest.toString("utf8") };
 }
 
+/** `TANDEM-<n>-`: "T" occurs once, so no proper prefix equals a suffix; the least n absent from both. */
+export function answerSeparator(a: ThinAnswer): string {
+  for (let n = 0; ; n++) {
+    const sep = `TANDEM-${n}-`;
+    if (!a.stdout.includes(sep) && !a.stderr.includes(sep)) return sep;
+  }
+}
+
 export function renderAnswer(a: ThinAnswer): string {
-  const lines: string[] = [];
-  if (a.stdout) lines.push(`printf '%s' ${shellQuote(a.stdout)}`);
-  if (a.stderr) lines.push(`printf '%s' ${shellQuote(a.stderr)} >&2`);
-  lines.push(`exit ${a.exitCode}`, ANSWER_END);
-  return lines.join("\n");
+  const sep = answerSeparator(a);
+  return `${ANSWER_MAGIC} ${a.exitCode} ${sep}\n${a.stdout}${sep}${a.stderr}${sep}\n${ANSWER_END}`;
+}
+
+/**
+ * Reads an answer exactly as the thin client's `print_answer` does (src/thin/tandem.sh), with the
+ * same checks; null for anything it would treat as lost.
+ */
+export function parseAnswer(text: string): ThinAnswer | null {
+  const nl = text.indexOf("\n");
+  if (nl < 0) return null;
+  const head = /^tandem-answer ([0-9]{1,3}) ([A-Z0-9-]+)$/.exec(text.slice(0, nl));
+  if (!head) return null;
+  const [, code, sep] = head as unknown as [string, string, string];
+  const rest = text.slice(nl + 1);
+  const outEnd = rest.indexOf(sep);
+  if (outEnd < 0) return null;
+  const afterOut = rest.slice(outEnd + sep.length);
+  const errEnd = afterOut.indexOf(sep);
+  if (errEnd < 0 || afterOut.slice(errEnd + sep.length) !== `\n${ANSWER_END}`) return null;
+  return { exitCode: Number(code), stdout: rest.slice(0, outEnd), stderr: afterOut.slice(0, errEnd) };
 }

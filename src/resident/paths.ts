@@ -6,6 +6,8 @@ import { join } from "node:path";
 export const addrFile = (stateDir: string): string => join(stateDir, "serve.addr");
 /** The loopback port and its secrets, for clients that speak TCP but not unix sockets (bash). */
 export const tcpFile = (stateDir: string): string => join(stateDir, "serve.tcp");
+/** Where a bash client leaves the key the server must answer before it is told anything (0700). */
+export const helloDir = (stateDir: string): string => join(stateDir, "serve.hello");
 export const logFile = (stateDir: string): string => join(stateDir, "serve.log");
 /** When a Node hook last started a server, so hooks do not start one each while it comes up. */
 export const startedMark = (stateDir: string): string => join(stateDir, "serve.started");

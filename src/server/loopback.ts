@@ -1,25 +1,42 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { renameSync, rmSync, writeFileSync } from "node:fs";
-import { tcpFile } from "../resident/paths.js";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import type { Server as HttpServer } from "node:http";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { helloDir, tcpFile } from "../resident/paths.js";
 
 /**
- * The loopback door (docs/server.md §2, decision 0013): bash reaches a TCP port with a built-in
- * where the unix socket needs `curl`. Any local user can connect to a port, so both sides prove
- * themselves with secrets only this user can read: the client sends `token`, and trusts an answer
- * only when it carries `proof` — a process of another user that took the port after our server
- * died can neither be asked by us nor answer us.
+ * The loopback door (docs/server.md §2, decisions 0013 and 0027): bash reaches a TCP port with a
+ * built-in where the unix socket needs `curl`. Any local user can connect to a port, or take it
+ * once our server died, so each side proves itself before the client says anything: the client
+ * leaves a fresh random key in `serve.hello/<name>` (a directory only this user can enter), sends
+ * the name alone, and goes on only when the answer is that key. Then it sends `token` (from the
+ * 0600 `serve.tcp`) with its request, and the server refuses a request without it.
  */
 export interface LoopbackSecrets {
   token: string;
-  proof: string;
 }
 
 export const TOKEN_HEADER = "x-tandem-token";
-export const PROOF_HEADER = "x-tandem-proof";
+export const HELLO = "tandem-hello 1 ";
+export const PROOF = "tandem-proof ";
+
+/** `$$.<random>`, as the client names its key file: nothing that could leave the directory. */
+const KEY_NAME = /^[0-9]{1,10}\.[A-Za-z0-9]{1,48}$/;
+const KEY = /^[A-Za-z0-9]{16,128}$/;
 
 /** Fresh for each server: a token a dead server leaked opens nothing. */
 export function newSecrets(): LoopbackSecrets {
-  return { token: randomBytes(24).toString("hex"), proof: randomBytes(24).toString("hex") };
+  return { token: randomBytes(24).toString("hex") };
 }
 
 export function tokenMatches(sent: string | string[] | undefined, token: string): boolean {
@@ -29,14 +46,75 @@ export function tokenMatches(sent: string | string[] | undefined, token: string)
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** `<port> <token> <proof>`, one line, 0600, written atomically after the port listens. */
+/** Emptied at each start (keys left for a squatter stay behind) and private to this user. */
+export function prepareHelloDir(stateDir: string): string {
+  const dir = helloDir(stateDir);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { mode: 0o700 });
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+/** The key a client left under `name`, taken (one use); null when there is none to take. */
+function takeKey(dir: string, name: string): string | null {
+  if (!KEY_NAME.test(name)) return null;
+  const file = join(dir, name);
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile() || st.size > 128) return null;
+    const key = readFileSync(file, "latin1");
+    unlinkSync(file);
+    return KEY.test(key) ? key : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The port's listener: reads the client's hello line, answers the key it names (or
+ * `tandem-unknown` and closes), then hands the connection to `http` for the request.
+ */
+export function loopbackServer(http: HttpServer, dir: string): Server {
+  return createServer((socket) => {
+    socket.setTimeout(30_000, () => socket.destroy());
+    socket.on("error", () => socket.destroy());
+    let head = "";
+    const onData = (chunk: Buffer): void => {
+      head += chunk.toString("latin1");
+      const end = head.indexOf("\n");
+      if (end < 0) {
+        if (head.length > 256) socket.destroy();
+        return;
+      }
+      socket.off("data", onData);
+      socket.pause();
+      // The client waits for the proof before it writes more: anything after the line is not ours.
+      const key =
+        head.startsWith(HELLO) && end === head.length - 1
+          ? takeKey(dir, head.slice(HELLO.length, end))
+          : null;
+      if (key === null) {
+        socket.end("tandem-unknown\n");
+        return;
+      }
+      socket.setTimeout(0);
+      socket.write(`${PROOF}${key}\n`);
+      http.emit("connection", socket);
+      socket.resume();
+    };
+    socket.on("data", onData);
+  });
+}
+
+/** `<port> <token>`, one line, 0600, written atomically after the port listens. */
 export function publishLoopback(stateDir: string, port: number, secrets: LoopbackSecrets): void {
   const file = tcpFile(stateDir);
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${port} ${secrets.token} ${secrets.proof}\n`, { mode: 0o600 });
+  writeFileSync(tmp, `${port} ${secrets.token}\n`, { mode: 0o600 });
   renameSync(tmp, file);
 }
 
 export function withdrawLoopback(stateDir: string): void {
   rmSync(tcpFile(stateDir), { force: true });
+  rmSync(helloDir(stateDir), { recursive: true, force: true });
 }

@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Server as NetServer } from "node:net";
 import { loadConfig } from "../config/load.js";
 import { errorMessage } from "../errors.js";
 import { addrFile, socketFor } from "../resident/paths.js";
@@ -12,8 +13,9 @@ import { dispatch, type Served, type ServerScope } from "./dispatch.js";
 import { Faults } from "./faults.js";
 import {
   type LoopbackSecrets,
+  loopbackServer,
   newSecrets,
-  PROOF_HEADER,
+  prepareHelloDir,
   publishLoopback,
   TOKEN_HEADER,
   tokenMatches,
@@ -85,7 +87,6 @@ export async function serve(opts: ServeOptions): Promise<number> {
             "content-type": "text/plain; charset=utf-8",
             "content-length": Buffer.byteLength(answer.body),
             connection: "close",
-            ...(door ? { [PROOF_HEADER]: door.proof } : {}),
           });
           res.end(answer.body, () => {
             for (const task of answer.after ?? []) faults.guard("a task after an answer", task);
@@ -99,7 +100,9 @@ export async function serve(opts: ServeOptions): Promise<number> {
     };
   const server = createServer(handler(null));
   const secrets = newSecrets();
-  const tcp = createServer(handler(secrets));
+  // Not listening itself: the loopback listener hands it connections whose server proved itself.
+  const tcpHttp = createServer(handler(secrets));
+  let tcp: NetServer | null = null;
   let done: (code: number) => void = () => {};
   const finished = new Promise<number>((resolve) => {
     done = resolve;
@@ -111,7 +114,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     clearInterval(timer);
     withdrawLoopback(opts.stateDir);
     server.close();
-    tcp.close();
+    tcp?.close();
     const waitIdle = setInterval(() => {
       if (inFlight > 0) return;
       clearInterval(waitIdle);
@@ -134,24 +137,31 @@ export async function serve(opts: ServeOptions): Promise<number> {
     cleanUp(opts, me, control, pool);
     return 1;
   }
-  await listenLoopback(tcp, opts, secrets);
+  tcp = await listenLoopback(tcpHttp, opts, secrets);
   publishAddress(opts.stateDir, me.socket);
   opts.log(`serving ${opts.root} on ${me.socket} (build ${opts.build}, pid ${me.pid})`);
   injectFault(opts.env);
   return finished;
 }
 
-/** The loopback door is a shortcut: without it, clients use the socket. */
-async function listenLoopback(tcp: Server, opts: ServeOptions, secrets: LoopbackSecrets): Promise<void> {
+/** The loopback door is a shortcut: without it (null), clients use the socket. */
+async function listenLoopback(
+  http: Server,
+  opts: ServeOptions,
+  secrets: LoopbackSecrets,
+): Promise<NetServer | null> {
   try {
+    const tcp = loopbackServer(http, prepareHelloDir(opts.stateDir));
     await new Promise<void>((resolve, reject) => {
       tcp.once("error", reject);
       tcp.listen(0, "127.0.0.1", () => resolve());
     });
     const addr = tcp.address();
     if (addr && typeof addr === "object") publishLoopback(opts.stateDir, addr.port, secrets);
+    return tcp;
   } catch (err) {
     opts.log(`no loopback port (clients use the socket): ${errorMessage(err)}`);
+    return null;
   }
 }
 

@@ -92,7 +92,7 @@ const ADDON = ["better-sqlite3", "build", "Release", "better_sqlite3.node"];
  * beside the package when npm hoisted it; otherwise resolution finds it, and
  * failing that better-sqlite3 searches itself.
  */
-function nativeBindingOption(): { nativeBinding?: string } {
+export function nativeBindingOption(): { nativeBinding?: string } {
   if (binding) return binding;
   binding = {};
   if (typeof __dirname !== "string" || typeof require !== "function") return binding;

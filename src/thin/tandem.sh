@@ -120,6 +120,29 @@ restore_locale() {
   if [ -n "$lc_set" ]; then LC_ALL=$lc_all; else unset LC_ALL; fi
 }
 
+# Prints the server's answer and exits with its code; never evaluates it (core/thin-protocol.ts):
+# `tandem-answer <code> <sep>`, a newline, stdout, sep, stderr, sep, a newline, `tandem-end`. The
+# separator occurs in neither output, so each ends at its first occurrence. Returns 2 (lost) for
+# anything else, a cut-off answer included. Prefix removals use the parts themselves as literal
+# patterns: no `*` before a pattern, which would cost bash a scan per position.
+print_answer() {
+  case $1 in "tandem-answer "*"$nl"*) ;; *) return 2 ;; esac
+  a_rest=${1#*"$nl"}
+  a_code=${1%%"$nl"*}
+  a_code=${a_code#tandem-answer }
+  a_sep=${a_code#* }
+  a_code=${a_code%% *}
+  case $a_code in '' | *[!0-9]* | ????*) return 2 ;; esac
+  case $a_sep in '' | *[!A-Z0-9-]*) return 2 ;; esac
+  a_out=${a_rest%%"$a_sep"*}
+  a_rest=${a_rest#"$a_out$a_sep"}
+  a_err=${a_rest%%"$a_sep"*}
+  [ "${a_rest#"$a_err$a_sep"}" = "${nl}tandem-end" ] || return 2
+  printf '%s' "$a_out"
+  printf '%s' "$a_err" >&2
+  exit "$a_code"
+}
+
 # Sends the request to the server, which answers by exiting. Returns 1 when there is no server for
 # this build, 3 when the server declined (another repository, switched off), 2 when it may have
 # taken the request without answering.
@@ -147,8 +170,7 @@ ask_server() {
   [ "$st" = 7 ] && return 1
   case $code in 409) return 1 ;; 421 | 503) return 3 ;; esac
   [ "$st" = 0 ] && [ "$code" = 200 ] || return 2
-  case $body in *"$nl: tandem-end") ;; *) return 2 ;; esac
-  eval "$body"
+  print_answer "$body"
   return 2
 }
 
@@ -239,14 +261,43 @@ send_request() {
   fi
 }
 
-# ask_server over the loopback port, with bash built-ins alone. The request carries the token of
-# serve.tcp; an answer counts only with its proof (src/server/loopback.ts). Same return codes.
+# A fresh key and a fresh name for it (decision 0027): bash 5.1's $SRANDOM (getrandom), else the
+# letters and digits among 256 bytes of /dev/urandom. Returns 1 when too few came.
+new_hello() {
+  if [ -n "${SRANDOM-}" ]; then
+    key=$SRANDOM$SRANDOM$SRANDOM$SRANDOM$SRANDOM
+    name=$$.$SRANDOM$SRANDOM
+    return 0
+  fi
+  local raw
+  IFS= read -r -N 256 raw </dev/urandom 2>/dev/null
+  raw=${raw//[!A-Za-z0-9]/}
+  [ "${#raw}" -ge 40 ] || return 1
+  key=${raw:0:28}
+  name=$$.${raw:28:12}
+}
+
+# ask_server over the loopback port, with bash built-ins alone. Same return codes. The server
+# speaks first: the client leaves a fresh key in serve.hello (only this user may enter it), sends
+# its name alone, and says nothing more unless the answer is the key. A process that took a stale
+# port learns a random name, and cannot answer it (src/server/loopback.ts).
 ask_tcp() {
-  IFS=' ' read -r port token proof <"$tcp" || return 1
+  IFS=' ' read -r port token _ <"$tcp" || return 1
+  local hello=${tcp%/*}/serve.hello line
+  [ -d "$hello" ] && [ -O "$hello" ] && new_hello || return 1
+  { printf '%s' "$key" >"$hello/$name"; } 2>/dev/null || return 1
   { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || return 1
+  trap '' PIPE
+  printf 'tandem-hello 1 %s\n' "$name" >&3 2>/dev/null
+  IFS= read -r -t 30 line <&3
+  if [ "$line" != "tandem-proof $key" ]; then
+    # Not our server (a stale port now held by someone else): Node starts ours.
+    exec 3>&-
+    trap - PIPE
+    return 1
+  fi
   tty=0
   [ -t 1 ] && tty=1
-  trap '' PIPE
   send_request "$@" >&3 2>/dev/null
   resp=
   while :; do
@@ -260,19 +311,15 @@ ask_tcp() {
   [ "$st" -gt 128 ] && return 2
   head=${resp%%$'\r\n\r\n'*}
   [ "$head" != "$resp" ] || return 2
-  body=${resp#*$'\r\n\r\n'}
+  body=${resp#"$head"$'\r\n\r\n'}
   code=${head#HTTP/1.1 }
   code=${code%% *}
   case $code in 409) return 1 ;; 421 | 503) return 3 ;; esac
-  # No proof: not our server (a stale port now held by someone else). Node starts ours.
-  case "$head"$'\r' in *$'\n'"x-tandem-proof: $proof"$'\r'*) ;; *) return 1 ;; esac
   [ "$code" = 200 ] || return 2
-  case $body in *"$nl: tandem-end") ;; *) return 2 ;; esac
-  # The answer only prints bytes and exits: the C locale prints them as they are.
-  eval "$body"
+  # C locale: the bytes print as they are.
+  print_answer "$body"
   return 2
 }
-
 
 LC_ALL=C
 if [ "$1" = hook ]; then
