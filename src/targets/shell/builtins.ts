@@ -57,7 +57,11 @@ export function handlePrintf(args: Arg[], ctx: CommandContext): void {
 
 const GLOB_OPTIONS = new Set(["dotglob", "nullglob", "failglob", "nocaseglob", "globstar", "extglob"]);
 
-/** `shopt -s dotglob` and the like change what a glob matches: from there on globs are unknown. */
+/**
+ * `shopt -s dotglob` and the like change what a glob matches: from there on globs are unknown.
+ * `cdable_vars` lets `cd NAME` go to `$NAME`: from there on a plain `cd` is unknown.
+ */
 export function handleShopt(args: Arg[], ctx: CommandContext): void {
   if (args.some((arg) => arg === null || GLOB_OPTIONS.has(arg))) ctx.walker.stopGlobbing();
+  if (args.some((arg) => arg === null || arg === "cdable_vars")) ctx.walker.allowCdableVars();
 }

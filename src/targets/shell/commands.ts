@@ -17,11 +17,9 @@ import {
   handleApplyPatch,
   handleChmod,
   handleChown,
-  handleCp,
   handleDd,
   handleFind,
   handleInstall,
-  handleLn,
   handleMv,
   handlePerl,
   handleSed,
@@ -30,6 +28,7 @@ import {
   operandsWritten,
 } from "./file-commands.js";
 import { handleGit } from "./git.js";
+import { handleCp, handleLink, handleLn } from "./links.js";
 import { handleExec, handleNode, handleNpx, handleTandem, isTandemProgram } from "./tandem.js";
 import type { Arg, CommandContext, Handler } from "./types.js";
 import {
@@ -100,6 +99,7 @@ const HANDLERS: Record<string, Handler> = {
   mv: handleMv,
   cp: handleCp,
   ln: handleLn,
+  link: handleLink,
   install: handleInstall,
   sed: handleSed,
   perl: handlePerl,

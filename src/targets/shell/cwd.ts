@@ -1,18 +1,51 @@
 /**
  * Following the working directory: `cd`, `pushd`, `popd`, and the `-C DIR` of
  * `git` and `env`. Relative targets are joined onto the directory posix-style; a
- * change we cannot follow makes the directory unknown instead of guessing.
+ * change we cannot follow makes the directory unknown instead of guessing: `cd`
+ * alone or `cd ~` goes to `$HOME` as the script left it, `cd -` to OLDPWD, and a
+ * plain relative name is searched in CDPATH first, or taken as a variable's name
+ * when `cdable_vars` is on and no such directory exists.
  */
-import { parseArgs } from "./args.js";
+import { posix } from "node:path";
+import { has, parseArgs } from "./args.js";
 import { changeDirectory } from "./scope.js";
 import type { Arg, CommandContext } from "./types.js";
 
-function cd(ctx: CommandContext, dir: Arg | undefined): void {
-  ctx.scope = changeDirectory(ctx.scope, dir === undefined ? ctx.walker.home : dir);
+function cd(ctx: CommandContext, dir: Arg | undefined, physical = false): void {
+  ctx.scope = changeDirectory(ctx.scope, destination(ctx, dir, physical));
+}
+
+/** Where `cd DIR` goes when that is certain, else null. */
+function destination(ctx: CommandContext, dir: Arg | undefined, physical: boolean): Arg {
+  if (dir === undefined) return variable(ctx, "HOME") || null;
+  if (dir === null) return null;
+  // `cd -P link/..` resolves `..` after the link, on disk: not a join of names.
+  if (physical && dir.split("/").includes("..")) return null;
+  if (dir.startsWith("/") || /^\.\.?(\/|$)/.test(dir) || dir === "-") return dir;
+  return searchesNothing(ctx) ? dir : null;
+}
+
+/**
+ * A plain relative name is looked up in CDPATH before the current directory; with `cdable_vars`
+ * a missing one is a variable's name. Certain only when every CDPATH entry is this directory.
+ */
+function searchesNothing(ctx: CommandContext): boolean {
+  if (ctx.walker.cdableVars) return false;
+  const cdpath = variable(ctx, "CDPATH");
+  if (cdpath === null) return false;
+  if (cdpath === "") return true;
+  const here = ctx.walker.directory(ctx.scope);
+  return cdpath.split(":").every((entry) => entry === "" || entry === "." || posix.normalize(entry) === here);
+}
+
+/** A variable as `cd` sees it: its own prefix assignment (`HOME=x cd`) first. */
+function variable(ctx: CommandContext, name: string): Arg {
+  return ctx.env.has(name) ? ctx.env.get(name)! : ctx.walker.lookup(ctx.scope, name);
 }
 
 export function handleCd(args: Arg[], ctx: CommandContext): void {
-  cd(ctx, parseArgs(args).operands[0]);
+  const parsed = parseArgs(args);
+  cd(ctx, parsed.operands[0], has(parsed, "-P"));
 }
 
 export function handlePushd(args: Arg[], ctx: CommandContext): void {

@@ -11,6 +11,9 @@ export class Findings {
   private opaque = false;
   private tandemHook = false;
   private readonly wiringCommands = new Set<string>();
+  /** Link-making commands met, and whether anything else wrote: together they make the result opaque. */
+  private linkCalls = 0;
+  private otherWrites = false;
 
   result(): ShellTargets {
     return {
@@ -19,7 +22,7 @@ export class Findings {
       gitCalls: [...this.gitCalls.values()],
       tandemHook: this.tandemHook,
       wiringCommands: [...this.wiringCommands],
-      opaque: this.opaque,
+      opaque: this.opaque || this.throughLinks(),
     };
   }
 
@@ -36,10 +39,29 @@ export class Findings {
   }
 
   addTarget(path: Arg, scope: Scope): void {
-    if (path === "") return;
+    if (this.place(path, scope)) this.otherWrites = true;
+  }
+
+  addLinkTargets(paths: Arg[], scope: Scope): void {
+    this.linkCalls++;
+    for (const path of paths) this.place(path, scope);
+  }
+
+  /**
+   * Whether a write may go through a link the command made: a link and any other write, in any
+   * order (a loop may run the link first), or two link-making commands (a link of a link).
+   */
+  private throughLinks(): boolean {
+    return this.linkCalls > 1 || (this.linkCalls === 1 && this.otherWrites);
+  }
+
+  /** Adds one write target; true when it is a file (not empty, /dev/…, or unknown). */
+  private place(path: Arg, scope: Scope): boolean {
+    if (path === "") return false;
     const placed = path === null ? null : placeTarget(path, scope);
     if (placed === null) this.markOpaque();
     else if (!isSpecialFile(placed)) this.writes.add(placed);
+    return placed !== null && !isSpecialFile(placed);
   }
 
   addPatch(text: string, scope: Scope): void {

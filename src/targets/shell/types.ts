@@ -57,8 +57,21 @@ export interface ShellTargets {
 export interface Runner {
   /** What `~` expands to. */
   readonly home: string;
+  /** A missing `cd` directory may be taken as a variable's name (`shopt -s cdable_vars`). */
+  readonly cdableVars: boolean;
   markOpaque(): void;
   addTarget(path: Arg, scope: Scope): void;
+  /**
+   * The paths a link-making command (`ln`, `cp -l/-s/-a`, `link`, `mv`) writes. A write through
+   * a link made in the same command lands on what it points at: such a command is opaque.
+   */
+  addLinkTargets(paths: Arg[], scope: Scope): void;
+  /** A variable's static value in `scope` (null when unknown). */
+  lookup(scope: Scope, name: string): Arg;
+  /** The absolute directory `scope` is in, when the caller's cwd is known. */
+  directory(scope: Scope): string | null;
+  /** From here on `cd` to a directory that may be missing goes anywhere (`shopt -s cdable_vars`). */
+  allowCdableVars(): void;
   addPatch(text: string, scope: Scope): void;
   addGitCall(call: GitCall): void;
   markTandemHook(): void;

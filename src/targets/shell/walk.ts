@@ -61,6 +61,20 @@ export class Walker extends Findings implements Runner, StatementWalker {
     return this.words.home;
   }
 
+  cdableVars = false;
+
+  allowCdableVars(): void {
+    this.cdableVars = true;
+  }
+
+  lookup(scope: Scope, name: string): Arg {
+    return this.words.lookup(scope, name);
+  }
+
+  directory(scope: Scope): string | null {
+    return this.words.directory(scope);
+  }
+
   stopGlobbing(): void {
     this.words.stopGlobbing();
   }

@@ -82,6 +82,7 @@ export function handleShell(args: Arg[], ctx: CommandContext): void {
   const vars = childVars(ctx.scope.vars, ctx.env);
   // A non-interactive shell first runs the file named in BASH_ENV (sh: ENV).
   if (vars.has("BASH_ENV") || vars.has("ENV")) ctx.walker.markOpaque();
+  if (/cdable_vars/.test(vars.get("BASHOPTS")?.value ?? "")) ctx.walker.allowCdableVars();
   let commandMode = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -100,7 +101,11 @@ export function handleShell(args: Arg[], ctx: CommandContext): void {
     }
     if (arg.startsWith("--")) continue; // --login, --norc …
     if (arg.includes("c")) commandMode = true;
-    if (/[oO]/.test(arg)) i++; // -o OPTION
+    if (/[oO]/.test(arg)) {
+      // -O OPTION, -o OPTION: `bash -O cdable_vars -c …`
+      if (args[i + 1] === null || args[i + 1] === "cdable_vars") ctx.walker.allowCdableVars();
+      i++;
+    }
   }
   ctx.walker.markOpaque(); // an interactive shell reading stdin
 }
