@@ -6,7 +6,17 @@
  * put the command under the safety net (then `tandem recover` puts A's bytes back and A is told).
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, linkSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -165,6 +175,19 @@ const CASES: [string, Case][] = [
   [
     "a symlinked directory B made before, written inside now",
     { command: "echo x > d/t.txt", before: { call: "ln -s src d" }, expected: "refused" },
+  ],
+  [
+    "a symlinked directory made before, then .. from inside it",
+    {
+      command: "cd d && echo x > ../t.txt",
+      before: {
+        made: (w) => {
+          mkdirSync(join(w.repo, "src/inner"));
+          symlinkSync(join(w.repo, "src/inner"), join(w.repo, "d"));
+        },
+      },
+      expected: "refused",
+    },
   ],
   [
     "a hard link made by hand before, written now",

@@ -116,6 +116,12 @@ describe("cd is followed only where it is certain", () => {
       command: "shopt -s cdable_vars; cd /x && echo y > t.txt",
       writes: ["/x/t.txt"],
     },
+    {
+      behaviour: ".. after cd is left to the disk (the directory may be a symlink)",
+      command: "cd d && echo x > ../t.txt",
+      writes: ["d/../t.txt"],
+    },
+    { behaviour: ".. in cd itself is logical", command: "cd d/.. && echo x > t.txt", writes: ["t.txt"] },
     { behaviour: "pushd DIR", command: "pushd src && echo x > t.txt", writes: ["src/t.txt"] },
     {
       behaviour: "pushd DIR through CDPATH",
