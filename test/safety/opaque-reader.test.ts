@@ -120,6 +120,12 @@ function run(w: World, c: Case): Case["expected"] {
   return "recovered";
 }
 
+/** d → src/inner, made by hand. */
+function innerLink(w: World): void {
+  mkdirSync(join(w.repo, "src/inner"));
+  symlinkSync(join(w.repo, "src/inner"), join(w.repo, "d"));
+}
+
 const CDPATH_REPO = (w: World) => ({ CDPATH: w.repo });
 
 const CASES: [string, Case][] = [
@@ -151,6 +157,19 @@ const CASES: [string, Case][] = [
   ["cdable_vars", { command: "shopt -s cdable_vars; v=src; cd v && echo x > t.txt", expected: "recovered" }],
   ["cd - (OLDPWD)", { command: "cd src && cd .. && cd - && echo x > t.txt", expected: "recovered" }],
   [
+    "nohup cd: a program's cd leaves the shell where it was",
+    { command: "nohup cd src; echo x > f.txt", expected: "refused" },
+  ],
+  ["pushd -n: only the stack changes", { command: "pushd -n src; echo x > f.txt", expected: "refused" }],
+  [
+    "set -P, then cd .. out of a symlinked directory",
+    {
+      command: "set -P; cd d && cd .. && echo x > t.txt",
+      before: { made: innerLink },
+      expected: "recovered",
+    },
+  ],
+  [
     "pushd through CDPATH",
     { command: "pushd src && echo x > t.txt", dir: "docs", env: CDPATH_REPO, expected: "recovered" },
   ],
@@ -180,12 +199,7 @@ const CASES: [string, Case][] = [
     "a symlinked directory made before, then .. from inside it",
     {
       command: "cd d && echo x > ../t.txt",
-      before: {
-        made: (w) => {
-          mkdirSync(join(w.repo, "src/inner"));
-          symlinkSync(join(w.repo, "src/inner"), join(w.repo, "d"));
-        },
-      },
+      before: { made: innerLink },
       expected: "refused",
     },
   ],

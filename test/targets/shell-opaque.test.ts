@@ -122,6 +122,50 @@ describe("cd is followed only where it is certain", () => {
       writes: ["d/../t.txt"],
     },
     { behaviour: ".. in cd itself is logical", command: "cd d/.. && echo x > t.txt", writes: ["t.txt"] },
+    { behaviour: "set -P makes cd .. physical", command: "set -P; cd d/.. && echo x > t.txt", opaque: true },
+    { behaviour: "set -o physical", command: "set -o physical; cd d/.. && echo x > t.txt", opaque: true },
+    {
+      behaviour: "cd -L after set -P is logical",
+      command: "set -P; cd -L d/.. && echo x > t.txt",
+      writes: ["t.txt"],
+    },
+    { behaviour: "the last of -L and -P wins", command: "cd -LP d/.. && echo x > t.txt", opaque: true },
+    {
+      behaviour: "set -euo pipefail changes no cd",
+      command: "set -euo pipefail; cd d/.. && echo x > t.txt",
+      writes: ["t.txt"],
+    },
+    {
+      behaviour: "nohup cd runs a program: the shell stays",
+      command: "nohup cd src; echo x > t.txt",
+      writes: ["t.txt"],
+    },
+    {
+      behaviour: "env cd runs a program: the shell stays",
+      command: "env cd src; echo x > t.txt",
+      writes: ["t.txt"],
+    },
+    {
+      behaviour: "timeout cd runs a program",
+      command: "timeout 5 cd src; echo x > t.txt",
+      writes: ["t.txt"],
+    },
+    {
+      behaviour: "builtin cd is the shell's",
+      command: "builtin cd src && echo x > t.txt",
+      writes: ["src/t.txt"],
+    },
+    {
+      behaviour: "command cd is the shell's",
+      command: "command cd src && echo x > t.txt",
+      writes: ["src/t.txt"],
+    },
+    {
+      behaviour: "pushd -n changes only the stack",
+      command: "pushd -n src; echo x > t.txt",
+      writes: ["t.txt"],
+    },
+    { behaviour: "popd -n changes only the stack", command: "popd -n; echo x > t.txt", writes: ["t.txt"] },
     { behaviour: "pushd DIR", command: "pushd src && echo x > t.txt", writes: ["src/t.txt"] },
     {
       behaviour: "pushd DIR through CDPATH",

@@ -9,6 +9,7 @@ import {
   handleEval,
   handleLeave,
   handlePrintf,
+  handleSet,
   handleShopt,
   handleSource,
 } from "./builtins.js";
@@ -58,7 +59,7 @@ const READ_ONLY = new Set(
     "od hexdump strings file stat du df realpath readlink basename dirname which whereis type hash",
     "date whoami id uname hostname printenv locale nproc uptime ps pgrep jobs wait sleep seq yes",
     "md5sum sha1sum sha256sum sha512sum shasum cksum b2sum base64 base32 jq",
-    "set alias unalias shift exit history help man tput clear umask ulimit",
+    "alias unalias shift exit history help man tput clear umask ulimit",
   ]
     .join(" ")
     .split(" "),
@@ -132,6 +133,7 @@ const HANDLERS: Record<string, Handler> = {
   readonly: forgetsNamed(),
   printf: handlePrintf,
   shopt: handleShopt,
+  set: handleSet,
   break: handleLeave,
   continue: handleLeave,
   return: handleLeave,
@@ -150,7 +152,7 @@ const HANDLERS: Record<string, Handler> = {
   popd: handlePopd,
   env: handleEnv,
   command: handleCommand,
-  builtin: wrapper(),
+  builtin: wrapper({ inShell: true }),
   exec: wrapper({ valued: "a" }),
   nohup: wrapper(),
   nice: wrapper({ valued: "n", long: ["--adjustment"] }),

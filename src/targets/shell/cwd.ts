@@ -30,7 +30,7 @@ function destination(ctx: CommandContext, dir: Arg | undefined, physical: boolea
  * a missing one is a variable's name. Certain only when every CDPATH entry is this directory.
  */
 function searchesNothing(ctx: CommandContext): boolean {
-  if (ctx.walker.cdableVars) return false;
+  if (ctx.walker.cdOptions.has("cdable_vars")) return false;
   const cdpath = variable(ctx, "CDPATH");
   if (cdpath === null) return false;
   if (cdpath === "") return true;
@@ -43,19 +43,30 @@ function variable(ctx: CommandContext, name: string): Arg {
   return ctx.env.has(name) ? ctx.env.get(name)! : ctx.walker.lookup(ctx.scope, name);
 }
 
+/** `-P`, or `set -P` without `-L`: the last of them wins, as in bash. */
+function physical(args: Arg[], ctx: CommandContext): boolean {
+  let physical = ctx.walker.cdOptions.has("physical");
+  for (const arg of args) {
+    if (arg === null) return true;
+    if (arg === "--" || !/^-[LPe@]+$/.test(arg)) break;
+    for (const flag of arg.slice(1)) if (flag === "L" || flag === "P") physical = flag === "P";
+  }
+  return physical;
+}
+
 export function handleCd(args: Arg[], ctx: CommandContext): void {
-  const parsed = parseArgs(args);
-  cd(ctx, parsed.operands[0], has(parsed, "-P"));
+  cd(ctx, parseArgs(args).operands[0], physical(args, ctx));
 }
 
 export function handlePushd(args: Arg[], ctx: CommandContext): void {
-  const operands = parseArgs(args).operands;
+  const parsed = parseArgs(args);
+  if (has(parsed, "-n")) return; // only the stack changes
   // `pushd` with no directory swaps the top two entries of a stack we do not track.
-  cd(ctx, operands.length === 0 ? null : operands[0]);
+  cd(ctx, parsed.operands.length === 0 ? null : parsed.operands[0], ctx.walker.cdOptions.has("physical"));
 }
 
-export function handlePopd(_args: Arg[], ctx: CommandContext): void {
-  cd(ctx, null);
+export function handlePopd(args: Arg[], ctx: CommandContext): void {
+  if (!has(parseArgs(args), "-n")) cd(ctx, null);
 }
 
 /** Runs `body` with relative paths resolved in `dir` (`git -C DIR`, `env -C DIR`). */

@@ -114,7 +114,7 @@ function extractWith(parser: Parser, file: ShFile, options: ShellTargetOptions):
   });
   const walker = new Walker(parser, tree, words);
   const env = options.env ?? process.env;
-  if (/(^|:)cdable_vars(:|$)/.test(env.BASHOPTS ?? "")) walker.allowCdableVars();
+  if (/(^|:)cdable_vars(:|$)/.test(env.BASHOPTS ?? "")) walker.setCdOption("cdable_vars");
   const vars = new Map([
     ["HOME", { value: home, exported: true }],
     // Unset and empty search the same (nothing); exported, so a child shell starts knowing it.

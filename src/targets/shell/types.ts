@@ -53,12 +53,17 @@ export interface ShellTargets {
   error?: string;
 }
 
+export type CdOption = "cdable_vars" | "physical";
+
 /** What a command handler may ask of the walker. */
 export interface Runner {
   /** What `~` expands to. */
   readonly home: string;
-  /** A missing `cd` directory may be taken as a variable's name (`shopt -s cdable_vars`). */
-  readonly cdableVars: boolean;
+  /**
+   * Shell options that change where `cd` goes, once they may be on: `cdable_vars` (a missing
+   * directory is a variable's name), `physical` (`set -P`: `..` is taken on disk).
+   */
+  readonly cdOptions: ReadonlySet<CdOption>;
   markOpaque(): void;
   addTarget(path: Arg, scope: Scope): void;
   /**
@@ -70,8 +75,8 @@ export interface Runner {
   lookup(scope: Scope, name: string): Arg;
   /** The absolute directory `scope` is in, when the caller's cwd is known. */
   directory(scope: Scope): string | null;
-  /** From here on `cd` to a directory that may be missing goes anywhere (`shopt -s cdable_vars`). */
-  allowCdableVars(): void;
+  /** From here on `option` may be on (`shopt -s cdable_vars`, `set -P`). */
+  setCdOption(option: CdOption): void;
   addPatch(text: string, scope: Scope): void;
   addGitCall(call: GitCall): void;
   markTandemHook(): void;

@@ -33,7 +33,7 @@ import type {
   ShWord,
 } from "./syntax.js";
 import type { Tree } from "./tree.js";
-import type { Arg, CommandContext, Runner, Scope } from "./types.js";
+import type { Arg, CdOption, CommandContext, Runner, Scope } from "./types.js";
 import { isPlainWord } from "./words.js";
 
 /** How deep `bash -c` scripts and function calls may nest before the rest is opaque. */
@@ -61,10 +61,10 @@ export class Walker extends Findings implements Runner, StatementWalker {
     return this.words.home;
   }
 
-  cdableVars = false;
+  readonly cdOptions = new Set<CdOption>();
 
-  allowCdableVars(): void {
-    this.cdableVars = true;
+  setCdOption(option: CdOption): void {
+    this.cdOptions.add(option);
   }
 
   lookup(scope: Scope, name: string): Arg {
