@@ -72,4 +72,21 @@ describe("a cd searched through the agent's CDPATH, answered by the server", () 
     expect(tandem(["recover", "src/t.txt", "--session", "A"], { cwd: repo }).code).toBe(0);
     expect(readFileSync(join(repo, "src/t.txt"), "utf8")).toBe("A's edit\n");
   });
+
+  it("takes cd's home from the agent, not from the server's own environment", async () => {
+    const base = scratch();
+    const repo = initRepo(join(base, "repo"), { "src/t.txt": "committed\n" });
+    watchServer(repo);
+    await startServer(repo);
+    const a = cleanEnv(fakeAgent());
+    const b = cleanEnv({ ...fakeAgent(), HOME: join(repo, "src") });
+    const write = claudeWrite(repo, "A", "src/t.txt");
+    expect(denied(await thinHook("claude-code", "pre-tool-use", write, { cwd: repo, env: a }))).toBeNull();
+    writeFileSync(join(repo, "src/t.txt"), "A's edit\n");
+
+    const call = claudeBash(repo, "B", "cd && echo B > t.txt");
+    const refused = await thinHook("claude-code", "pre-tool-use", call, { cwd: repo, env: b });
+    expect(denied(refused)).toMatch(/src\/t\.txt.*held by agent-/s);
+    expect(readFileSync(join(repo, "src/t.txt"), "utf8")).toBe("A's edit\n");
+  });
 });
