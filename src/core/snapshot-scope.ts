@@ -6,7 +6,8 @@
  * command) measures it exactly, without a `git status` of the whole tree. Everything else, and
  * any named file a live peer owns (its bytes are copied first, which needs the dirty set), reads
  * the whole tree. So does a named path that is a directory already (`rm -r DIR`, `cp -r A DIR`
- * change files inside it that the command does not name), and one inside a submodule.
+ * change files inside it that the command does not name), one inside a submodule, and one that
+ * is a file with other names (a hard link: writing it changes every name, which no path says).
  */
 
 export interface CommandShape {
@@ -41,6 +42,8 @@ export interface NamedFacts {
    * `.git` directory: the top's status shows such a change as a gitlink, or not at all.
    */
   elsewhere(path: string): boolean;
+  /** Whether the path is a symlink, or a file with more than one name (link count > 1). */
+  linked(path: string): boolean;
 }
 
 /**
@@ -57,7 +60,7 @@ export function snapshotScope(
     return TREE;
   if (named.some((f) => f.worktree !== top)) return TREE;
   const paths = [...new Set(named.map((f) => f.path))].sort();
-  if (paths.some((p) => facts.elsewhere(p) || facts.isDirectory(p))) return TREE;
+  if (paths.some((p) => facts.elsewhere(p) || facts.isDirectory(p) || facts.linked(p))) return TREE;
   if (paths.length > 0 && facts.peerOwned(paths)) return TREE;
   return { scope: "named", paths };
 }

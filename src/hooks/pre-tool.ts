@@ -189,7 +189,7 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   const tool = ctx.input.tool;
   if (!tool) return ALLOW;
   const cwd = tool.cwd ?? ctx.input.cwd ?? ctx.root.root;
-  const found = await toolTargets(tool, { cwd });
+  const found = await toolTargets(tool, { cwd, env: ctx.req.env, home: ctx.req.env.HOME || undefined });
   const facts = targetFacts(found.raws, cwd, hookRoots(ctx), ctx.req.env);
   const plan = planTargets(facts, ctx.config.requireGitFinalization, wiringGuard(ctx, facts, found));
   // A gate decides from the claims table: check its structure first (a few pages).

@@ -2,7 +2,7 @@
  * Before a shell command runs (after its claims were granted): what to measure it against, and the
  * safety net's copies of live peers' uncommitted files (docs/safety-net.md, decision 0019).
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { peerOwned } from "../claims/peer-owned.js";
 import type { ToolCall } from "../clients/types.js";
@@ -55,6 +55,7 @@ function shellScope(
     peerOwned: (paths) => !session || peerOwned(ctx.db, peerQuery(ctx, session, paths)).size > 0,
     isDirectory: (path) => isDirectory(join(ctx.root.root, path)),
     elsewhere: (path) => elsewhere(ctx.root.root, path),
+    linked: (path) => linked(join(ctx.root.root, path)),
   });
 }
 
@@ -66,6 +67,12 @@ function elsewhere(top: string, path: string): boolean {
     if (existsSync(join(top, ...parts.slice(0, i), ".git"))) return true;
   }
   return false;
+}
+
+/** A symlink, or a file that other names share (made by `ln` in an earlier call, or by anyone). */
+function linked(abs: string): boolean {
+  const stat = lstatSync(abs, { throwIfNoEntry: false });
+  return stat !== undefined && (stat.isSymbolicLink() || (stat.isFile() && stat.nlink > 1));
 }
 
 function isDirectory(abs: string): boolean {

@@ -23,6 +23,8 @@ export interface ToolTargetOptions {
   cwd?: string | null;
   /** What `~` expands to in a shell command (the user's home by default). */
   home?: string;
+  /** The environment the command inherits (CDPATH and BASHOPTS change where `cd` goes). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 const FILE_TOOLS = new Set([
@@ -84,7 +86,11 @@ function none(): ToolTargets {
 async function fromShell(command: string, options: ToolTargetOptions): Promise<ToolTargets> {
   const { extractShellTargets } = await import("./shell.js");
   // Paths of apply_patch heredocs are already among the writes, joined onto any `cd`.
-  const found = await extractShellTargets(command, { cwd: options.cwd ?? undefined, home: options.home });
+  const found = await extractShellTargets(command, {
+    cwd: options.cwd ?? undefined,
+    home: options.home,
+    env: options.env,
+  });
   return {
     raws: found.writes,
     shell: true,

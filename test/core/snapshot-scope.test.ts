@@ -7,6 +7,7 @@ const facts = (over: Partial<Record<keyof NamedFacts, string[]>> = {}): NamedFac
   peerOwned: (paths) => paths.some((p) => over.peerOwned?.includes(p)),
   isDirectory: (p) => over.isDirectory?.includes(p) ?? false,
   elsewhere: (p) => over.elsewhere?.includes(p) ?? false,
+  linked: (p) => over.linked?.includes(p) ?? false,
 });
 const file = (path: string, worktree = TOP) => ({ worktree, path });
 
@@ -55,6 +56,14 @@ describe("what a shell command's snapshot reads", () => {
       [file("sub/x")],
       TOP,
       facts({ elsewhere: ["sub/x"] }),
+      { scope: "tree" },
+    ],
+    [
+      "a file with another name (a hard link): writing it changes a file no path names",
+      plain,
+      [file("a.txt"), file("h.txt")],
+      TOP,
+      facts({ linked: ["h.txt"] }),
       { scope: "tree" },
     ],
     [

@@ -51,7 +51,17 @@ export function handleDeclare(args: Arg[], ctx: CommandContext): void {
 
 const GLOB_OPTIONS = new Set(["dotglob", "nullglob", "failglob", "nocaseglob", "globstar", "extglob"]);
 
-/** `shopt -s dotglob` and the like change what a glob matches: from there on globs are unknown. */
+/** `set -P`, `set -o physical`: from there on `cd` takes `..` on disk. */
+export function handleSet(args: Arg[], ctx: CommandContext): void {
+  if (args.some((arg) => arg === null || /^-[a-zA-Z]*P/.test(arg) || arg === "physical"))
+    ctx.walker.setCdOption("physical");
+}
+
+/**
+ * `shopt -s dotglob` and the like change what a glob matches: from there on globs are unknown.
+ * `cdable_vars` lets `cd NAME` go to `$NAME`: from there on a plain `cd` is unknown.
+ */
 export function handleShopt(args: Arg[], ctx: CommandContext): void {
   if (args.some((arg) => arg === null || GLOB_OPTIONS.has(arg))) ctx.walker.stopGlobbing();
+  if (args.some((arg) => arg === null || arg === "cdable_vars")) ctx.walker.setCdOption("cdable_vars");
 }

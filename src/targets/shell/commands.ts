@@ -8,6 +8,7 @@ import {
   handleDeclare,
   handleEval,
   handleLeave,
+  handleSet,
   handleShopt,
   handleSource,
 } from "./builtins.js";
@@ -16,11 +17,9 @@ import {
   handleApplyPatch,
   handleChmod,
   handleChown,
-  handleCp,
   handleDd,
   handleFind,
   handleInstall,
-  handleLn,
   handleMv,
   handlePerl,
   handleSed,
@@ -29,6 +28,7 @@ import {
   operandsWritten,
 } from "./file-commands.js";
 import { handleGit } from "./git.js";
+import { handleCp, handleLink, handleLn } from "./links.js";
 import { handleEcho, handlePrintf } from "./output.js";
 import { handleExec, handleNode, handleNpx, handleTandem, isTandemProgram } from "./tandem.js";
 import type { Arg, CommandContext, Handler } from "./types.js";
@@ -52,7 +52,7 @@ const READ_ONLY = new Set(
     "od hexdump strings file stat du df realpath readlink basename dirname which whereis type hash",
     "date whoami id uname hostname printenv locale nproc uptime ps pgrep jobs wait sleep seq yes",
     "md5sum sha1sum sha256sum sha512sum shasum cksum b2sum base64 base32 jq",
-    "set alias unalias shift exit history help man tput clear umask ulimit",
+    "alias unalias shift exit history help man tput clear umask ulimit",
   ]
     .join(" ")
     .split(" "),
@@ -93,6 +93,7 @@ const HANDLERS: Record<string, Handler> = {
   mv: handleMv,
   cp: handleCp,
   ln: handleLn,
+  link: handleLink,
   install: handleInstall,
   sed: handleSed,
   perl: handlePerl,
@@ -126,6 +127,7 @@ const HANDLERS: Record<string, Handler> = {
   printf: handlePrintf,
   echo: handleEcho,
   shopt: handleShopt,
+  set: handleSet,
   break: handleLeave,
   continue: handleLeave,
   return: handleLeave,
@@ -144,7 +146,7 @@ const HANDLERS: Record<string, Handler> = {
   popd: handlePopd,
   env: handleEnv,
   command: handleCommand,
-  builtin: wrapper(),
+  builtin: wrapper({ inShell: true }),
   exec: wrapper({ valued: "a" }),
   nohup: wrapper(),
   nice: wrapper({ valued: "n", long: ["--adjustment"] }),

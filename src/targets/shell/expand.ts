@@ -66,6 +66,13 @@ export class Expander {
     return this.trustVars ? lookupVar(scope, name, this.options.cwd) : null;
   }
 
+  /** The absolute directory of `scope`, when the caller's cwd is known. */
+  directory(scope: Scope): string | null {
+    if (scope.cwd === null) return null;
+    if (posix.isAbsolute(scope.cwd)) return scope.cwd;
+    return this.options.cwd === undefined ? null : posix.resolve(this.options.cwd, scope.cwd);
+  }
+
   /** The arguments one word of a command line becomes. */
   fields(word: ShWord, scope: Scope): Fields {
     const alternatives = braceAlternatives(wordPieces(this.tree, word), this.options.limit);
@@ -73,7 +80,7 @@ export class Expander {
     const args: Arg[] = [];
     for (const pieces of alternatives) {
       const split = splitFields(
-        this.withTilde(pieces),
+        this.withTilde(pieces, scope),
         (name) => this.lookup(scope, name),
         !scope.vars.has("IFS"),
       );
@@ -91,7 +98,7 @@ export class Expander {
   value(word: ShWord | null, scope: Scope): Arg {
     if (word === null) return "";
     let value = "";
-    for (const piece of this.withTilde(wordPieces(this.tree, word))) {
+    for (const piece of this.withTilde(wordPieces(this.tree, word), scope)) {
       if (piece.kind === "lit") {
         // `PATH=a:~/b` expands `~` after a colon too: not worth following.
         if (piece.raw.includes(":~")) return null;
@@ -107,14 +114,18 @@ export class Expander {
     return value;
   }
 
-  /** `~` and `~/…` at the start of a word become the home directory; `~user`, `~+` are unknown. */
-  private withTilde(pieces: Piece[]): Piece[] {
+  /**
+   * `~` and `~/…` at the start of a word become `$HOME` as the script left it (`HOME=x; cd ~`);
+   * `~user`, `~+` are unknown.
+   */
+  private withTilde(pieces: Piece[], scope: Scope): Piece[] {
     const first = pieces[0];
     if (first?.kind !== "lit" || !first.raw.startsWith("~")) return pieces;
     const slash = first.raw.indexOf("/");
     const user = slash === -1 ? first.raw.slice(1) : first.raw.slice(1, slash);
-    if (user !== "") return [{ kind: "unknown", single: false }];
-    const home: Piece = { kind: "text", text: this.home };
+    const value = user === "" ? this.lookup(scope, "HOME") : null;
+    if (value === null) return [{ kind: "unknown", single: false }];
+    const home: Piece = { kind: "text", text: value };
     const rest: Piece[] = slash === -1 ? [] : [{ kind: "lit", raw: first.raw.slice(slash) }];
     return [home, ...rest, ...pieces.slice(1)];
   }

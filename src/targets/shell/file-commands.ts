@@ -1,8 +1,7 @@
 /**
- * Commands that write the files named in their arguments: rm, touch, cp, mv, ln,
+ * Commands that write the files named in their arguments: rm, touch, mv,
  * install, `sed -i`, `perl -i`, chmod, chown, dd, `sort -o`, uniq, apply_patch …
  */
-import { posix } from "node:path";
 import { has, type OptionSpec, parseArgs, values } from "./args.js";
 import { addAll, type CommandContext, type Handler } from "./handler.js";
 import type { Arg } from "./types.js";
@@ -14,24 +13,16 @@ export function operandsWritten(spec: OptionSpec = {}): Handler {
 
 const MOVE_SPEC: OptionSpec = { valued: "St", long: ["--suffix", "--target-directory"] };
 
-/** `cp`, `ln`: the destination (last operand, or `-t DIR`) is written. */
-function destinationWritten(spec: OptionSpec, single?: (operand: Arg) => Arg): Handler {
+/** `install`: the destination (last operand, or `-t DIR`) is written. (`cp`, `ln`: links.ts.) */
+function destinationWritten(spec: OptionSpec): Handler {
   return (args, ctx) => {
     const parsed = parseArgs(args, spec);
     const targetDirs = values(parsed, "-t", "--target-directory");
     if (targetDirs.length > 0) return addAll(ctx, targetDirs);
     const { operands } = parsed;
-    if (operands.length >= 2) return addAll(ctx, [operands[operands.length - 1]!]);
-    if (operands.length === 1 && single) addAll(ctx, [single(operands[0]!)]);
+    if (operands.length >= 2) addAll(ctx, [operands[operands.length - 1]!]);
   };
 }
-
-export const handleCp = destinationWritten(MOVE_SPEC);
-
-/** `ln TARGET` alone links into the current directory under the target's name. */
-export const handleLn = destinationWritten(MOVE_SPEC, (target) =>
-  target === null ? null : posix.basename(target),
-);
 
 export function handleMv(args: Arg[], ctx: CommandContext): void {
   const parsed = parseArgs(args, MOVE_SPEC);

@@ -13,6 +13,9 @@ export class Findings {
   private readonly wiringCommands = new Set<string>();
   /** Aliases the command's own `git config` defined, by lower-cased name (null: unknown value). */
   private readonly gitAliases = new Map<string, Arg>();
+  /** Link-making commands met, and whether anything else wrote: together they make the result opaque. */
+  private linkCalls = 0;
+  private otherWrites = false;
 
   result(): ShellTargets {
     return {
@@ -21,7 +24,7 @@ export class Findings {
       gitCalls: [...this.gitCalls.values()],
       tandemHook: this.tandemHook,
       wiringCommands: [...this.wiringCommands],
-      opaque: this.opaque,
+      opaque: this.opaque || this.throughLinks(),
     };
   }
 
@@ -38,10 +41,29 @@ export class Findings {
   }
 
   addTarget(path: Arg, scope: Scope): void {
-    if (path === "") return;
+    if (this.place(path, scope)) this.otherWrites = true;
+  }
+
+  addLinkTargets(paths: Arg[], scope: Scope): void {
+    this.linkCalls++;
+    for (const path of paths) this.place(path, scope);
+  }
+
+  /**
+   * Whether a write may go through a link the command made: a link and any other write, in any
+   * order (a loop may run the link first), or two link-making commands (a link of a link).
+   */
+  private throughLinks(): boolean {
+    return this.linkCalls > 1 || (this.linkCalls === 1 && this.otherWrites);
+  }
+
+  /** Adds one write target; true when it is a file (not empty, /dev/…, or unknown). */
+  private place(path: Arg, scope: Scope): boolean {
+    if (path === "") return false;
     const placed = path === null ? null : placeTarget(path, scope);
     if (placed === null) this.markOpaque();
     else if (!isSpecialFile(placed)) this.writes.add(placed);
+    return placed !== null && !isSpecialFile(placed);
   }
 
   addPatch(text: string, scope: Scope): void {

@@ -53,6 +53,11 @@ export interface ShellTargetOptions {
   globLimit?: number;
   /** false: always parse with mvdan-sh, never the quick parser (tests compare the two). */
   quick?: boolean;
+  /**
+   * The environment the command inherits, for what changes how `cd` goes: CDPATH, and
+   * `cdable_vars` in BASHOPTS. Defaults to this process's environment.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 const GLOB_LIMIT = 10_000;
@@ -108,8 +113,15 @@ function extractWith(parser: Parser, file: ShFile, options: ShellTargetOptions):
     limit: options.globLimit ?? GLOB_LIMIT,
   });
   const walker = new Walker(parser, tree, words);
+  const env = options.env ?? process.env;
+  if (/(^|:)cdable_vars(:|$)/.test(env.BASHOPTS ?? "")) walker.setCdOption("cdable_vars");
+  const vars = new Map([
+    ["HOME", { value: home, exported: true }],
+    // Unset and empty search the same (nothing); exported, so a child shell starts knowing it.
+    ["CDPATH", { value: env.CDPATH ?? "", exported: true }],
+  ]);
   try {
-    walker.walkFile(file, { cwd: "", vars: new Map([["HOME", { value: home, exported: true }]]) });
+    walker.walkFile(file, { cwd: "", vars });
   } catch (err) {
     if (err instanceof NeedsFullParser) throw err;
     // A node shape we did not expect must not crash a hook: report what we have.

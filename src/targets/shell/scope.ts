@@ -18,10 +18,17 @@ const DYNAMIC = new Set(
   "RANDOM SRANDOM SECONDS LINENO BASHPID EPOCHSECONDS EPOCHREALTIME BASH_COMMAND OLDPWD PPID".split(" "),
 );
 
-/** Where `path` lands in `scope`; null when it is relative to a directory we lost. */
+/**
+ * Where `path` lands in `scope`; null when it is relative to a directory we lost. A `..` in it
+ * is kept: the kernel takes it from where the directory really is (`cd link && rm ../f` leaves
+ * the link's target), which the edge resolves on disk, not by dropping a name.
+ */
 export function placeTarget(path: string, scope: Scope): string | null {
   if (posix.isAbsolute(path) || scope.cwd === "") return path;
-  return scope.cwd === null ? null : posix.join(scope.cwd, path);
+  if (scope.cwd === null) return null;
+  return path.split("/").includes("..")
+    ? `${scope.cwd.replace(/\/$/, "")}/${path}`
+    : posix.join(scope.cwd, path);
 }
 
 /** The directory `cd DIR` leads to from `cwd`; null when it cannot be told (`cd -`, `cd "$X"`). */

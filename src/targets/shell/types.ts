@@ -53,12 +53,30 @@ export interface ShellTargets {
   error?: string;
 }
 
+export type CdOption = "cdable_vars" | "physical";
+
 /** What a command handler may ask of the walker. */
 export interface Runner {
   /** What `~` expands to. */
   readonly home: string;
+  /**
+   * Shell options that change where `cd` goes, once they may be on: `cdable_vars` (a missing
+   * directory is a variable's name), `physical` (`set -P`: `..` is taken on disk).
+   */
+  readonly cdOptions: ReadonlySet<CdOption>;
   markOpaque(): void;
   addTarget(path: Arg, scope: Scope): void;
+  /**
+   * The paths a link-making command (`ln`, `cp -l/-s/-a`, `link`, `mv`) writes. A write through
+   * a link made in the same command lands on what it points at: such a command is opaque.
+   */
+  addLinkTargets(paths: Arg[], scope: Scope): void;
+  /** A variable's static value in `scope` (null when unknown). */
+  lookup(scope: Scope, name: string): Arg;
+  /** The absolute directory `scope` is in, when the caller's cwd is known. */
+  directory(scope: Scope): string | null;
+  /** From here on `option` may be on (`shopt -s cdable_vars`, `set -P`). */
+  setCdOption(option: CdOption): void;
   addPatch(text: string, scope: Scope): void;
   addGitCall(call: GitCall): void;
   /** `git config alias.NAME VALUE` ran earlier in the command (null: a value known only at run time). */

@@ -33,7 +33,7 @@ import type {
   ShWord,
 } from "./syntax.js";
 import type { Tree } from "./tree.js";
-import type { Arg, CommandContext, Runner, Scope } from "./types.js";
+import type { Arg, CdOption, CommandContext, Runner, Scope } from "./types.js";
 import { isPlainWord } from "./words.js";
 
 /** How deep `bash -c` scripts and function calls may nest before the rest is opaque. */
@@ -62,6 +62,20 @@ export class Walker extends Findings implements Runner, StatementWalker {
 
   get home(): string {
     return this.words.home;
+  }
+
+  readonly cdOptions = new Set<CdOption>();
+
+  setCdOption(option: CdOption): void {
+    this.cdOptions.add(option);
+  }
+
+  lookup(scope: Scope, name: string): Arg {
+    return this.words.lookup(scope, name);
+  }
+
+  directory(scope: Scope): string | null {
+    return this.words.directory(scope);
   }
 
   stopGlobbing(): void {

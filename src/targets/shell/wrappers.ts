@@ -9,11 +9,15 @@ import { addAll, type CommandContext, type Handler } from "./handler.js";
 import { childVars, NO_VARS } from "./scope.js";
 import type { Arg } from "./types.js";
 
-/** A command that runs the command in its operands (`nohup cmd`, `nice -n 5 cmd` …). */
-export function wrapper(spec: OptionSpec & { skipOperands?: number } = {}): Handler {
+/**
+ * A command that runs the command in its operands (`nohup cmd`, `nice -n 5 cmd` …). Those are
+ * programs: what they run is another process, so its `cd` (`nohup cd src`) leaves the shell where
+ * it was. `builtin` and `command` run the shell's own builtin, in the shell (`inShell`).
+ */
+export function wrapper(spec: OptionSpec & { skipOperands?: number; inShell?: boolean } = {}): Handler {
   return (args, ctx) => {
     const rest = splitOptions(args, spec).rest.slice(spec.skipOperands ?? 0);
-    if (rest.length > 0) ctx.walker.runCommand(rest, ctx);
+    if (rest.length > 0) ctx.walker.runCommand(rest, spec.inShell ? ctx : { ...ctx });
   };
 }
 
@@ -46,7 +50,7 @@ export function handleEnv(args: Arg[], ctx: CommandContext): void {
 export function handleCommand(args: Arg[], ctx: CommandContext): void {
   // `command -v NAME` only looks the name up.
   if (args.some((arg) => arg === "-v" || arg === "-V")) return;
-  wrapper()(args, ctx);
+  wrapper({ inShell: true })(args, ctx);
 }
 
 const TIME_SPEC: OptionSpec = { valued: "fo", long: ["--output", "--format"] };
@@ -55,7 +59,7 @@ const TIME_SPEC: OptionSpec = { valued: "fo", long: ["--output", "--format"] };
 export function handleTime(args: Arg[], ctx: CommandContext): void {
   const { options, rest } = splitOptions(args, TIME_SPEC);
   addAll(ctx, values(parseArgs(options, TIME_SPEC), "-o", "--output"));
-  if (rest.length > 0) ctx.walker.runCommand(rest, ctx);
+  if (rest.length > 0) ctx.walker.runCommand(rest, { ...ctx });
 }
 
 const SUDO_SPEC: OptionSpec = {
@@ -82,6 +86,7 @@ export function handleShell(args: Arg[], ctx: CommandContext): void {
   const vars = childVars(ctx.scope.vars, ctx.env);
   // A non-interactive shell first runs the file named in BASH_ENV (sh: ENV).
   if (vars.has("BASH_ENV") || vars.has("ENV")) ctx.walker.markOpaque();
+  if (/cdable_vars/.test(vars.get("BASHOPTS")?.value ?? "")) ctx.walker.setCdOption("cdable_vars");
   let commandMode = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -100,7 +105,11 @@ export function handleShell(args: Arg[], ctx: CommandContext): void {
     }
     if (arg.startsWith("--")) continue; // --login, --norc …
     if (arg.includes("c")) commandMode = true;
-    if (/[oO]/.test(arg)) i++; // -o OPTION
+    if (/[oO]/.test(arg)) {
+      // -O OPTION, -o OPTION: `bash -O cdable_vars -c …`
+      if (args[i + 1] === null || args[i + 1] === "cdable_vars") ctx.walker.setCdOption("cdable_vars");
+      i++;
+    }
   }
   ctx.walker.markOpaque(); // an interactive shell reading stdin
 }
