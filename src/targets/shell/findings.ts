@@ -11,6 +11,7 @@ export class Findings {
   private opaque = false;
   private tandemHook = false;
   private readonly wiringCommands = new Set<string>();
+  private readonly protectedRefs = new Set<string>();
 
   result(): ShellTargets {
     return {
@@ -19,6 +20,7 @@ export class Findings {
       gitCalls: [...this.gitCalls.values()],
       tandemHook: this.tandemHook,
       wiringCommands: [...this.wiringCommands],
+      protectedRefs: [...this.protectedRefs],
       opaque: this.opaque,
     };
   }
@@ -33,6 +35,10 @@ export class Findings {
 
   markWiringCommand(text: string): void {
     this.wiringCommands.add(text);
+  }
+
+  markProtectedRefs(text: string): void {
+    this.protectedRefs.add(text);
   }
 
   addTarget(path: Arg, scope: Scope): void {
