@@ -25,6 +25,10 @@ export function formatSync(r: SyncResult, now: number): string {
       ? "Published this checkout's presence."
       : "This checkout's presence is unchanged: not published.",
   );
+  if (r.republished.length > 0)
+    lines.push(
+      `The remote had lost this checkout's reservations (refs/tandem/leases deleted or rewritten); put back: ${r.republished.join(", ")}.`,
+    );
   for (const p of r.pruned) lines.push(`Pruned ${p.name} (${p.id}).`);
   if (r.error) {
     lines.push(`Failed (${r.error.stage}): ${r.error.message}`);
