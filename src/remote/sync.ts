@@ -23,6 +23,8 @@ export interface SyncResult {
   published: boolean;
   /** This clone's leases put back after a sync found them gone from the remote (decision 0023). */
   republished: string[];
+  /** Of those, paths another clone reserved in the meantime: this clone no longer holds them. */
+  republishLost: string[];
   pruned: { id: string; name: string }[];
   error: { stage: SyncStage; message: string; fix: string } | null;
   ms: number;
@@ -105,6 +107,7 @@ export function syncRound(db: Db, opts: SyncOptions): SyncResult {
     leases: null,
     published: false,
     republished: [],
+    republishLost: [],
     pruned: [],
     error: null,
     ms: 0,
@@ -125,7 +128,9 @@ export function syncRound(db: Db, opts: SyncOptions): SyncResult {
       .filter((d) => d.checkout.id !== me.id)
       .map((d) => ({ id: d.checkout.id, name: d.checkout.name, published: d.published }));
     result.leases = read.leases ? parseLeases(read.leases.text) : null;
-    result.republished = republish(opts.root, remote, me.id, read.leases, timeoutMs);
+    const back = republish(opts.root, remote, me.id, read.leases, timeoutMs);
+    result.republished = back.won;
+    result.republishLost = back.lost;
     const mine = buildPresence(db, {
       checkout: me,
       root: opts.root,
@@ -182,12 +187,12 @@ function republish(
   checkout: string,
   seen: { text: string; commit: string } | null,
   timeoutMs: number,
-): string[] {
+): { won: string[]; lost: string[] } {
   const r = republishOwn({ repo: root, remote, timeoutMs }, checkout, seen);
-  if (r === null) return [];
+  if (r === null) return { won: [], lost: [] };
   if (!r.ok)
     throw new RoundError("publish", `putting back this clone's reservations: ${failureText(r.failure)}`);
-  return r.won;
+  return { won: r.won, lost: r.lost.map((l) => l.path) };
 }
 
 function failureText(f: LeaseFailure): string {
