@@ -13,6 +13,8 @@ export interface JudgedGitCall {
   command: string;
   atRisk: readonly string[];
   committed: readonly string[];
+  /** Set when the command works in another worktree (`git -C ../wt …`): paths are relative to it. */
+  worktree?: string;
 }
 
 export interface GitGuardFinding {
@@ -20,21 +22,29 @@ export interface GitGuardFinding {
   path: string;
   holder: Holder;
   effect: "overwrite" | "commit";
+  worktree?: string;
 }
 
+/**
+ * `owners`: the caller's own worktree's peer-owned paths; `elsewhere`: those of other worktrees,
+ * keyed by worktree, for calls that run there.
+ */
 export function judgeGitCalls(
   calls: readonly JudgedGitCall[],
   owners: ReadonlyMap<string, Holder>,
+  elsewhere: ReadonlyMap<string, ReadonlyMap<string, Holder>> = new Map(),
 ): GitGuardFinding[] {
   const out: GitGuardFinding[] = [];
   for (const call of calls) {
+    const there = call.worktree === undefined ? owners : (elsewhere.get(call.worktree) ?? new Map());
+    const at = call.worktree === undefined ? {} : { worktree: call.worktree };
     for (const path of call.atRisk) {
-      const holder = owners.get(path);
-      if (holder) out.push({ command: call.command, path, holder, effect: "overwrite" });
+      const holder = there.get(path);
+      if (holder) out.push({ command: call.command, path, holder, effect: "overwrite", ...at });
     }
     for (const path of call.committed) {
-      const holder = owners.get(path);
-      if (holder) out.push({ command: call.command, path, holder, effect: "commit" });
+      const holder = there.get(path);
+      if (holder) out.push({ command: call.command, path, holder, effect: "commit", ...at });
     }
   }
   return out;
@@ -43,7 +53,8 @@ export function judgeGitCalls(
 function holderLine(f: GitGuardFinding, now: number): string {
   const h = f.holder;
   const task = h.task ? `task "${h.task}"` : "no task declared";
-  return `- ${f.path}: ${h.name}'s uncommitted work (${h.client}, ${task}, last seen ${formatAge(now - h.lastSeen)} ago)`;
+  const where = f.worktree === undefined ? f.path : `${f.path} in the worktree ${f.worktree}`;
+  return `- ${where}: ${h.name}'s uncommitted work (${h.client}, ${task}, last seen ${formatAge(now - h.lastSeen)} ago)`;
 }
 
 /** The denial the agent reads: which command, whose work, and what to do instead. */

@@ -1,5 +1,6 @@
 import type { LoadedConfig } from "../config/load.js";
 import { checkAgentShell } from "./agent-shell-check.js";
+import { blobFindings } from "./blob-checks.js";
 import { configFindings } from "./config-checks.js";
 import { historyFindings } from "./history-checks.js";
 import { hookErrorFinding } from "./hook-errors.js";
@@ -34,6 +35,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     ...checkAgentShell(t.root, t.stateDir, t.env),
     ...staleSessionFindings(t.stateDir, config.freshnessSeconds),
     ...historyFindings(t.stateDir, t.now),
+    ...blobFindings(t.stateDir),
     ...checkRemote(t.stateDir, config, t.now),
     ...serverCrashFindings(t.stateDir, t.since),
   ];

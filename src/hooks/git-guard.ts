@@ -11,7 +11,7 @@ import type { GitCall } from "../core/git-call.js";
 import { type GitGuardFinding, type JudgedGitCall, judgeGitCalls } from "../core/git-guard.js";
 import { relativeKey } from "../core/paths.js";
 import { aliasReader, gitImpact } from "../git/impact.js";
-import { sessionByNative } from "../store/queries.js";
+import { ownedWorktrees, sessionByNative } from "../store/queries.js";
 import type { HookCtx } from "./context.js";
 
 export interface GitGuardResult {
@@ -75,6 +75,11 @@ export function guardGitCalls(ctx: HookCtx, calls: readonly GitCall[]): GitGuard
   let staged: string[] = [];
   // The repository's aliases are asked of git once for the whole tool call.
   const aliases = aliasReader();
+  let known: Set<string> | null = null;
+  const worktrees = () => {
+    known ??= ownedWorktrees(ctx.db);
+    return known;
+  };
   for (const call of calls) {
     const adds = stagingOf(call);
     if (adds) {
@@ -89,6 +94,16 @@ export function guardGitCalls(ctx: HookCtx, calls: readonly GitCall[]): GitGuard
       continue;
     }
     const top = impact.repoTop;
+    // `git -C ../wt …` works in another worktree: judged against the sessions working there.
+    if (isOtherWorktree(ctx, top, worktrees)) {
+      judged.push({
+        command: commandText(call),
+        atRisk: impact.atRisk,
+        committed: impact.committed,
+        worktree: top,
+      });
+      continue;
+    }
     const key = (p: string) => relativeKey(ctx.root.root, join(top, p));
     judged.push({
       command: commandText(call),
@@ -102,12 +117,25 @@ export function guardGitCalls(ctx: HookCtx, calls: readonly GitCall[]): GitGuard
   if (judged.every((j) => j.atRisk.length === 0 && j.committed.length === 0))
     return { findings: [], unknown };
   const self = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
-  const owners = peerOwned(ctx.db, {
-    worktree: ctx.root.root,
-    self: self?.id ?? "",
-    group: self ? groupOf(ctx.db, self) : "",
-    now: ctx.now,
-    freshnessSeconds: ctx.config.freshnessSeconds,
-  });
-  return { findings: judgeGitCalls(judged, owners), unknown };
+  const query = (worktree: string) =>
+    peerOwned(ctx.db, {
+      worktree,
+      self: self?.id ?? "",
+      group: self ? groupOf(ctx.db, self) : "",
+      now: ctx.now,
+      freshnessSeconds: ctx.config.freshnessSeconds,
+    });
+  const elsewhere = new Map(
+    judged.flatMap((j) => (j.worktree === undefined ? [] : [[j.worktree, query(j.worktree)] as const])),
+  );
+  return { findings: judgeGitCalls(judged, query(ctx.root.root), elsewhere), unknown };
+}
+
+/**
+ * A working tree other than the caller's own where sessions work (a linked worktree, or the main
+ * one): its claims are keyed by its own top. A submodule's paths stay keyed by the caller's root.
+ */
+function isOtherWorktree(ctx: HookCtx, top: string, known: () => Set<string>): boolean {
+  const own = ctx.root.repo?.top ?? ctx.root.root;
+  return top !== own && top !== ctx.root.root && known().has(top);
 }

@@ -28,6 +28,7 @@ import { type ToolTargets, toolTargets } from "../targets/tool-targets.js";
 import { crashPoint } from "../testing/crash.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { guardGitCalls } from "./git-guard.js";
+import { refuseProtected } from "./protected.js";
 import { remoteGate } from "./remote-gate.js";
 import { syncSoon } from "./remote-sync.js";
 import { protectShell } from "./shell-protect.js";
@@ -194,7 +195,7 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   const plan = planTargets(facts, ctx.config.requireGitFinalization, wiringGuard(ctx, facts, found));
   // A gate decides from the claims table: check its structure first (a few pages).
   if (found.raws.length > 0 || found.shell) verifyGateTables(ctx.db, dbFile(ctx.stateDir));
-  const early = refuseCommand(ctx, tool, found);
+  const early = refuseCommand(ctx, tool, found, facts);
   if (early) return early;
   const remote = remoteGate(
     ctx,
@@ -231,8 +232,16 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   return remote.warning ? { ...ALLOW, context: remote.warning } : ALLOW;
 }
 
-/** The shell reader's own refusals, decided before any claim: forged hook calls, then git's impact. */
-function refuseCommand(ctx: HookCtx, tool: ToolCall, found: ToolTargets): Verdict | null {
+/**
+ * Refusals decided before any claim: forged hook calls, Tandem's own state and other worktrees
+ * (hooks/protected.ts), then git's impact.
+ */
+function refuseCommand(
+  ctx: HookCtx,
+  tool: ToolCall,
+  found: ToolTargets,
+  facts: readonly TargetFacts[],
+): Verdict | null {
   if (found.tandemHook) {
     recordRefusal(ctx, tool, found.raws, [{ path: "tandem hook", reason: "hook-call", holder: null }]);
     return {
@@ -240,6 +249,11 @@ function refuseCommand(ctx: HookCtx, tool: ToolCall, found: ToolTargets): Verdic
       rule: "hook-call",
       reason: `Tandem refused this command before it ran: it calls \`tandem hook\` (or \`tandem git-hook\`), which only an agent client runs; from a shell it would speak for a session it is not. Use \`${agentCmd(ctx)} status\`, \`${agentCmd(ctx)} task\` or \`${agentCmd(ctx)} release PATH\` for your own session.`,
     };
+  }
+  const named = refuseProtected(ctx, found, facts);
+  if (named) {
+    recordRefusal(ctx, tool, found.raws, named.refused);
+    return named.verdict;
   }
   const guard = guardGitCalls(ctx, found.gitCalls);
   if (guard.findings.length === 0) return null;

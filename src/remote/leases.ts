@@ -5,9 +5,11 @@ import {
   type LeaseDoc,
   type LeaseOutcome,
   leasesText,
+  missingOwn,
   parseLeases,
   release,
   reserve,
+  restore,
 } from "../core/remote/leases.js";
 import { firstError, pushOutcome } from "../core/remote/push-outcome.js";
 import { GitError, gitStatus } from "../git/run.js";
@@ -20,6 +22,8 @@ import { readDocs, writeDocCommit } from "./objects.js";
  */
 export const LEASES_REF = "refs/tandem/leases";
 export const SEEN_LEASES_REF = "refs/tandem/seen/leases";
+/** The document this clone last pushed (or found current): what it knows it holds (decision 0023). */
+export const MINE_LEASES_REF = "refs/tandem/mine/leases";
 const FILE = "leases.json";
 const TRIES = 10;
 
@@ -62,15 +66,47 @@ function casLoop(call: LeaseCall, decide: Decide, verb: string): LeaseResult {
     const seen = fetchLeases(call);
     if ("failure" in seen) return { ok: false, failure: seen.failure };
     const outcome = decide(seen.doc, now());
-    if (!outcome.changed) return { ok: true, won: outcome.won, lost: outcome.lost, tries };
+    if (!outcome.changed) {
+      if (seen.commit) remember(call, seen.commit);
+      return { ok: true, won: outcome.won, lost: outcome.lost, tries };
+    }
     const commit = writeDocCommit(call.repo, FILE, leasesText(outcome.doc), `tandem ${verb}`);
     const pushed = pushLease(call, commit, seen.commit);
-    if (pushed.kind === "ok") return { ok: true, won: outcome.won, lost: outcome.lost, tries };
+    if (pushed.kind === "ok") {
+      remember(call, commit);
+      return { ok: true, won: outcome.won, lost: outcome.lost, tries };
+    }
     if (pushed.kind !== "stale") return { ok: false, failure: { ...pushed, remote: call.remote } };
     // Jittered backoff: racing machines spread out instead of colliding again in step.
     sleep(Math.floor(Math.random() * 40 * tries) + 10);
   }
   return { ok: false, failure: { kind: "contended", remote: call.remote, tries: TRIES } };
+}
+
+function remember(call: LeaseCall, commit: string): void {
+  gitStatus(call.repo, ["update-ref", MINE_LEASES_REF, commit]);
+}
+
+/**
+ * At a sync: this clone's live leases that the remote's document lost (a forced push deleted or
+ * rewrote refs/tandem/leases) are pushed back with their expiry, through the same compare-and-swap.
+ * `seen` is the leases commit the round fetched (null: the ref is gone). Returns the paths put back,
+ * or null when nothing was missing; a failure is returned for the round to report.
+ */
+export function republishOwn(
+  call: LeaseCall,
+  checkout: string,
+  seen: { commit: string; text: string } | null,
+): LeaseResult | null {
+  const mine = gitStatus(call.repo, ["rev-parse", "--verify", "-q", MINE_LEASES_REF]).stdout.trim();
+  if (mine === "" || mine === seen?.commit) return null;
+  const text = readDocs(call.repo, [mine], FILE)[0] ?? null;
+  const published = text === null ? null : parseLeases(text);
+  if (!published) return null;
+  const now = (call.now ?? Date.now)();
+  const missing = missingOwn(published, seen ? parseLeases(seen.text) : null, checkout, now);
+  if (missing.length === 0) return null;
+  return casLoop(call, (doc, at) => restore(doc, missing, at), "republish");
 }
 
 /** Fetches the leases ref into refs/tandem/seen/leases; no ref on the remote means no leases. */

@@ -6,6 +6,7 @@ import { git, gitStatus } from "../git/run.js";
 import type { Db } from "../store/db.js";
 import { recordRound } from "../store/remote.js";
 import { checkoutIdentity } from "./checkout.js";
+import { type LeaseFailure, republishOwn } from "./leases.js";
 import { listRefs, readDocs, remoteOf, writeDocCommit } from "./objects.js";
 import { buildPresence } from "./presence-doc.js";
 
@@ -20,6 +21,10 @@ export interface SyncResult {
   seen: { id: string; name: string; published: number }[];
   leases: LeaseDoc | null;
   published: boolean;
+  /** This clone's leases put back after a sync found them gone from the remote (decision 0023). */
+  republished: string[];
+  /** Of those, paths another clone reserved in the meantime: this clone no longer holds them. */
+  republishLost: string[];
   pruned: { id: string; name: string }[];
   error: { stage: SyncStage; message: string; fix: string } | null;
   ms: number;
@@ -101,6 +106,8 @@ export function syncRound(db: Db, opts: SyncOptions): SyncResult {
     seen: [],
     leases: null,
     published: false,
+    republished: [],
+    republishLost: [],
     pruned: [],
     error: null,
     ms: 0,
@@ -121,6 +128,9 @@ export function syncRound(db: Db, opts: SyncOptions): SyncResult {
       .filter((d) => d.checkout.id !== me.id)
       .map((d) => ({ id: d.checkout.id, name: d.checkout.name, published: d.published }));
     result.leases = read.leases ? parseLeases(read.leases.text) : null;
+    const back = republish(opts.root, remote, me.id, read.leases, timeoutMs);
+    result.republished = back.won;
+    result.republishLost = back.lost;
     const mine = buildPresence(db, {
       checkout: me,
       root: opts.root,
@@ -168,6 +178,25 @@ export function syncRound(db: Db, opts: SyncOptions): SyncResult {
     result.ok = false;
   }
   return result;
+}
+
+/** This clone's leases that the remote lost, pushed back; a failure fails the round with git's words. */
+function republish(
+  root: string,
+  remote: string,
+  checkout: string,
+  seen: { text: string; commit: string } | null,
+  timeoutMs: number,
+): { won: string[]; lost: string[] } {
+  const r = republishOwn({ repo: root, remote, timeoutMs }, checkout, seen);
+  if (r === null) return { won: [], lost: [] };
+  if (!r.ok)
+    throw new RoundError("publish", `putting back this clone's reservations: ${failureText(r.failure)}`);
+  return { won: r.won, lost: r.lost.map((l) => l.path) };
+}
+
+function failureText(f: LeaseFailure): string {
+  return "reason" in f ? f.reason : `the leases ref kept changing (${f.tries} tries)`;
 }
 
 function publish(root: string, remote: string, doc: PresenceDoc, timeoutMs: number): void {

@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileStamp } from "../git/status.js";
-import { readBlob } from "../store/blobs.js";
+import { blobPath, readBlob } from "../store/blobs.js";
 import { type Db, stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
 import { newestPreserved, type PreservedRow, preserveFiles } from "./preserve.js";
@@ -81,6 +81,24 @@ function writeAtomically(abs: string, data: Buffer, mode: number): void {
 export class RecoverError extends Error {}
 
 /**
+ * A version's bytes from the blob store, or a RecoverError saying in plain words that they are
+ * gone (deleted outside Tandem) or damaged, instead of a raw ENOENT.
+ */
+function preservedBytes(blobsDir: string, row: PreservedRow): Buffer {
+  if (!existsSync(blobPath(blobsDir, row.blob)))
+    throw new RecoverError(
+      `Tandem's copy of version ${row.version} is missing: its blob ${row.blob.slice(0, 12)} was deleted from ${blobsDir} outside Tandem, so this version cannot be restored (the file itself was not touched)`,
+    );
+  try {
+    return readBlob(blobsDir, row.blob);
+  } catch (err) {
+    throw new RecoverError(
+      `Tandem's copy of version ${row.version} cannot be read: ${(err as Error).message}`,
+    );
+  }
+}
+
+/**
  * Puts a preserved version back. Bytes found in the file that differ from it are
  * first preserved as a new version, so a recovery never silently loses a newer edit.
  */
@@ -89,7 +107,7 @@ export function recoverFile(req: RecoverRequest): RecoverResult {
   const version = req.version ?? defaultVersion(db, worktree, key, owner);
   const row = versionsOf(db, worktree, key, owner).find((v) => v.version === version);
   if (version === undefined || !row) throw new RecoverError(`no preserved version ${version ?? ""}`.trim());
-  const data = readBlob(req.blobsDir, row.blob);
+  const data = preservedBytes(req.blobsDir, row);
   const abs = join(worktree, key);
   const present = existsSync(abs);
   if (present && readFileSync(abs).equals(data))

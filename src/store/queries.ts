@@ -128,3 +128,12 @@ export function allClaims(db: Db): ClaimRow[] {
 export function maxSeq(db: Db): number {
   return (stmt(db, "SELECT coalesce(max(seq), 0) AS m FROM events").get() as { m: number }).m;
 }
+
+/** Every worktree where some session claimed or touched a path (the places peers' work can be). */
+export function ownedWorktrees(db: Db): Set<string> {
+  const rows = stmt(
+    db,
+    "SELECT DISTINCT worktree FROM claims UNION SELECT DISTINCT worktree FROM touched WHERE unattributed = 0",
+  ).all() as { worktree: string }[];
+  return new Set(rows.map((r) => r.worktree));
+}

@@ -15,6 +15,8 @@ export interface ToolTargets {
   tandemHook: boolean;
   /** Shell commands that change Tandem's wiring without naming a file (`tandem deinit`). */
   wiringCommands: string[];
+  /** Pushes that would delete or rewrite refs/tandem/* on a remote (refused to agents). */
+  protectedRefs: string[];
   error: string | null;
 }
 
@@ -79,6 +81,7 @@ function none(): ToolTargets {
     gitCalls: [],
     tandemHook: false,
     wiringCommands: [],
+    protectedRefs: [],
     error: null,
   };
 }
@@ -98,6 +101,7 @@ async function fromShell(command: string, options: ToolTargetOptions): Promise<T
     gitCalls: found.gitCalls,
     tandemHook: found.tandemHook,
     wiringCommands: found.wiringCommands,
+    protectedRefs: found.protectedRefs,
     error: found.error ?? null,
   };
 }

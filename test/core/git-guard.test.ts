@@ -59,4 +59,20 @@ describe("the verdict on destructive git commands", () => {
     );
     expect(text).toMatch(/git stash push -- <your paths>/);
   });
+
+  it("judges a command run in another worktree against that worktree's owners, not the caller's", () => {
+    const there = new Map([["/w/wt", new Map([["f.txt", holder("agent-dove")]])]]);
+    const call = {
+      command: "git -C ../wt clean -fdx",
+      atRisk: ["f.txt", "src/a.ts"],
+      committed: [],
+      worktree: "/w/wt",
+    };
+    const findings = judgeGitCalls([call], owners, there);
+    expect(findings.map((f) => `${f.path} ${f.holder.name}`)).toEqual(["f.txt agent-dove"]);
+    expect(gitGuardMessage(findings, 5000)).toMatch(
+      /- f\.txt in the worktree \/w\/wt: agent-dove's uncommitted work/,
+    );
+    expect(judgeGitCalls([{ ...call, worktree: "/w/other" }], owners, there)).toEqual([]);
+  });
 });

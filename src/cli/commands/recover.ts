@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { Command } from "commander";
 import { formatAge } from "../../core/liveness.js";
 import { relativeKey } from "../../core/paths.js";
@@ -7,6 +8,7 @@ import { physicalPath } from "../../facts/physical.js";
 import { blobsDirOf } from "../../safety/preserve.js";
 import { preservedPaths, RecoverError, recoverFile, versionsOf } from "../../safety/recover.js";
 import { resolveCaller } from "../../sessions/resolve.js";
+import { blobPath } from "../../store/blobs.js";
 import type { Db } from "../../store/db.js";
 import { findSessions, type SessionRow } from "../../store/queries.js";
 import { findProject, type Io, openProjectDb, type Project } from "../context.js";
@@ -57,7 +59,10 @@ function listVersions(io: Io, db: Db, project: Project, owner: SessionRow, key: 
   if (versions.length === 0) throw new TandemError(`no preserved version of ${key} for ${owner.name}.`);
   for (const v of versions) {
     const why = v.reason === "before-recover" ? "kept before a recovery" : "before a peer's command";
-    io.out(`version ${v.version}  ${formatAge(now - v.ts)} ago  ${v.bytes} bytes  ${why}\n`);
+    const gone = existsSync(blobPath(blobsDirOf(project.stateDir), v.blob))
+      ? ""
+      : "  (its copy is missing from Tandem's store: cannot be restored)";
+    io.out(`version ${v.version}  ${formatAge(now - v.ts)} ago  ${v.bytes} bytes  ${why}${gone}\n`);
   }
 }
 
@@ -132,7 +137,7 @@ function recover(
   } catch (err) {
     if (err instanceof RecoverError)
       throw new TandemError(
-        `cannot recover ${key} for ${owner.name}: ${err.message}; see \`tandem recover ${key} --list\`.`,
+        `cannot recover ${key} for ${owner.name}: ${err.message}.\nWhat to do: \`tandem recover ${key} --list\` shows the other versions (\`--version N\` restores one); \`tandem doctor\` lists every version whose copy is missing.`,
       );
     throw err;
   }

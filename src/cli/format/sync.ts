@@ -25,6 +25,14 @@ export function formatSync(r: SyncResult, now: number): string {
       ? "Published this checkout's presence."
       : "This checkout's presence is unchanged: not published.",
   );
+  if (r.republished.length > 0)
+    lines.push(
+      `The remote had lost this checkout's reservations (refs/tandem/leases deleted or rewritten); put back: ${r.republished.join(", ")}.`,
+    );
+  if (r.republishLost.length > 0)
+    lines.push(
+      `Reservations another clone took while they were missing from the remote: ${r.republishLost.join(", ")}; they are no longer this checkout's.`,
+    );
   for (const p of r.pruned) lines.push(`Pruned ${p.name} (${p.id}).`);
   if (r.error) {
     lines.push(`Failed (${r.error.stage}): ${r.error.message}`);

@@ -108,3 +108,40 @@ export function release(current: LeaseDoc, holder: Holder, paths: string[], now:
   const next = { format: LEASES_FORMAT, leases } as LeaseDoc;
   return { doc: next, won: released, lost: [], changed: leasesText(next) !== leasesText(current) };
 }
+
+/**
+ * This checkout's live leases in the document it last published that the remote's document no
+ * longer holds: deleted by a forced push or a rewrite, since every change Tandem makes keeps them.
+ */
+export function missingOwn(
+  published: LeaseDoc,
+  current: LeaseDoc | null,
+  checkout: string,
+  now: number,
+): Lease[] {
+  const there = current?.leases ?? [];
+  return published.leases.filter(
+    (l) =>
+      l.checkout === checkout &&
+      !isExpired(l, now) &&
+      !there.some((t) => t.checkout === checkout && t.path === l.path && t.expires >= l.expires),
+  );
+}
+
+/** Puts `leases` back as they were (same expiry), unless another checkout's live lease overlaps one meanwhile. */
+export function restore(current: LeaseDoc, leases: readonly Lease[], now: number): LeaseOutcome {
+  let kept = current.leases.filter((l) => !isExpired(l, now));
+  const won: string[] = [];
+  const lost: { path: string; by: Lease }[] = [];
+  for (const l of leases) {
+    const by = kept.find((k) => k.checkout !== l.checkout && overlaps(k.path, l.path));
+    if (by) {
+      lost.push({ path: l.path, by });
+      continue;
+    }
+    kept = [...kept.filter((k) => !(k.checkout === l.checkout && k.path === l.path)), l];
+    won.push(l.path);
+  }
+  const next = { format: LEASES_FORMAT, leases: kept } as LeaseDoc;
+  return { doc: next, won, lost, changed: leasesText(next) !== leasesText(current) };
+}

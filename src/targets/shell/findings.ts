@@ -16,6 +16,7 @@ export class Findings {
   /** Link-making commands met, and whether anything else wrote: together they make the result opaque. */
   private linkCalls = 0;
   private otherWrites = false;
+  private readonly protectedRefs = new Set<string>();
 
   result(): ShellTargets {
     return {
@@ -24,6 +25,7 @@ export class Findings {
       gitCalls: [...this.gitCalls.values()],
       tandemHook: this.tandemHook,
       wiringCommands: [...this.wiringCommands],
+      protectedRefs: [...this.protectedRefs],
       opaque: this.opaque || this.throughLinks(),
     };
   }
@@ -38,6 +40,10 @@ export class Findings {
 
   markWiringCommand(text: string): void {
     this.wiringCommands.add(text);
+  }
+
+  markProtectedRefs(text: string): void {
+    this.protectedRefs.add(text);
   }
 
   addTarget(path: Arg, scope: Scope): void {

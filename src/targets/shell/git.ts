@@ -4,6 +4,7 @@
  * what it would overwrite. `git rm` and `git mv` also name their operands as write
  * targets. Read-only subcommands add nothing; any other subcommand is opaque.
  */
+import { tandemRefPush } from "../../core/tandem-refs.js";
 import { has, parseArgs } from "./args.js";
 import { addAll, type CommandContext, type Handler } from "./handler.js";
 import { changeDirectory } from "./scope.js";
@@ -106,6 +107,8 @@ function runSubcommand(sub: string, args: Arg[], globals: string[], ctx: Command
     gitConfig(args, ctx);
     return;
   }
+  if (sub === "push") gitPush(args, globals, ctx);
+  if (sub === "worktree" && gitWorktree(args, ctx)) return;
   if (GIT_READ_ONLY.has(sub) || (sub === "stash" && (args[0] === "list" || args[0] === "show"))) {
     // `git diff --output=FILE` and friends write a file of their own.
     if (args.some((arg) => arg?.startsWith("--output"))) ctx.walker.markOpaque();
@@ -194,4 +197,27 @@ function aliasSet(args: Arg[], ctx: CommandContext): void {
   const [key, value] = positional;
   if (positional.length !== 2 || typeof key !== "string" || !/^alias\./i.test(key)) return;
   ctx.walker.setGitAlias(key.slice(6), value ?? null);
+}
+
+/**
+ * `git push` writes no file here, but one that deletes or rewrites refs/tandem/* on the remote
+ * undoes every clone's reservations (decision 0023). A word known only at run time is not judged.
+ */
+function gitPush(args: Arg[], globals: string[], ctx: CommandContext): void {
+  const words = args.filter((a): a is string => a !== null);
+  for (const effect of tandemRefPush(words))
+    ctx.walker.markProtectedRefs(`\`${["git", ...globals, "push", ...words].join(" ")}\` ${effect}`);
+}
+
+/**
+ * `git worktree remove [--force] DIR` deletes DIR, another worktree's files: named as a target, so
+ * the live sessions working there are asked about it like `rm -rf DIR` (decision 0023). Any other
+ * `worktree` subcommand stays opaque. Returns whether it was read.
+ */
+function gitWorktree(args: Arg[], ctx: CommandContext): boolean {
+  if (args[0] !== "remove" || args.some((a) => a === null)) return false;
+  const operands = (args.slice(1) as string[]).filter((a) => !a.startsWith("-"));
+  if (operands.length !== 1) return false;
+  ctx.walker.addTarget(operands[0]!, ctx.scope);
+  return true;
 }

@@ -100,7 +100,16 @@ export async function extractShellTargets(
 function unreadable(command: string, error: string): ShellTargets {
   // Bash runs the lines before a syntax error, so a hook call there still counts.
   const tandemHook = TANDEM_HOOK_TEXT.test(command);
-  return { writes: [], patches: [], gitCalls: [], tandemHook, wiringCommands: [], opaque: true, error };
+  return {
+    writes: [],
+    patches: [],
+    gitCalls: [],
+    tandemHook,
+    wiringCommands: [],
+    protectedRefs: [],
+    opaque: true,
+    error,
+  };
 }
 
 function extractWith(parser: Parser, file: ShFile, options: ShellTargetOptions): ShellTargets {

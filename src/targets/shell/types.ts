@@ -47,6 +47,8 @@ export interface ShellTargets {
   tandemHook: boolean;
   /** Commands that change Tandem's wiring without writing a file we can name (`tandem deinit`, `git config core.hooksPath`). */
   wiringCommands: string[];
+  /** Pushes that would delete or rewrite refs/tandem/* on a remote, each with what it would do. */
+  protectedRefs: string[];
   /** Part of the command may write files we cannot name. */
   opaque: boolean;
   /** The command does not parse, or the parser is missing (then `opaque` is true). */
@@ -87,6 +89,7 @@ export interface Runner {
   setOutput(text: string): void;
   markTandemHook(): void;
   markWiringCommand(text: string): void;
+  markProtectedRefs(text: string): void;
   /** From here on a glob cannot be expanded (`shopt -s dotglob` and the like). */
   stopGlobbing(): void;
   /** From here on no variable is known (`declare -n`: a name reference may assign any). */

@@ -4,10 +4,12 @@ import {
   type Lease,
   type LeaseDoc,
   leasesText,
+  missingOwn,
   overlaps,
   parseLeases,
   release,
   reserve,
+  restore,
   SKEW_MARGIN_MS,
 } from "../../../src/core/remote/leases.js";
 
@@ -92,5 +94,25 @@ describe("the lease document", () => {
     expect(parseLeases('{"format":1,"leases":[{"path":1}]}')).toBeNull();
     expect(parseLeases("not json")).toBeNull();
     expect(parseLeases(leasesText(EMPTY_LEASES))).toEqual(EMPTY_LEASES);
+  });
+});
+
+describe("leases a forced push took from the remote", () => {
+  const mine = (path: string, expires = NOW + 60_000) => lease(path, A, expires);
+
+  it("finds this checkout's live leases the remote no longer holds, and only those", () => {
+    const published = doc(mine("src/a.ts"), mine("src/old.ts", NOW - 2 * SKEW_MARGIN_MS), lease("src/b.ts"));
+    expect(missingOwn(published, null, A.checkout, NOW).map((l) => l.path)).toEqual(["src/a.ts"]);
+    expect(missingOwn(published, doc(mine("src/a.ts")), A.checkout, NOW)).toEqual([]);
+    // Rewritten with an earlier expiry: still taken from this checkout.
+    expect(missingOwn(published, doc(mine("src/a.ts", NOW + 1)), A.checkout, NOW)).toHaveLength(1);
+  });
+
+  it("puts them back with their expiry, unless another checkout took an overlapping path meanwhile", () => {
+    const out = restore(doc(lease("src/b")), [mine("src/a.ts"), mine("src/b/x.ts")], NOW);
+    expect(out.won).toEqual(["src/a.ts"]);
+    expect(out.lost.map((l) => l.path)).toEqual(["src/b/x.ts"]);
+    expect(out.doc.leases).toContainEqual(mine("src/a.ts"));
+    expect(out.changed).toBe(true);
   });
 });

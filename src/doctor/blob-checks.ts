@@ -1,0 +1,43 @@
+/**
+ * Preserved versions and sub-agent artifacts whose bytes are gone from the blob store (deleted
+ * outside Tandem): `tandem recover` cannot restore them, and the user should hear it here first.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { blobReferences } from "../store/blob-refs.js";
+import { blobPath } from "../store/blobs.js";
+import { dbFile, openDb } from "../store/db.js";
+import type { Finding } from "./finding.js";
+
+const SHOWN = 5;
+
+export function blobFindings(stateDir: string): Finding[] {
+  if (!existsSync(dbFile(stateDir))) return [];
+  let db: ReturnType<typeof openDb>;
+  try {
+    db = openDb(stateDir);
+  } catch {
+    return []; // the store checks report an unreadable store
+  }
+  const blobsDir = join(stateDir, "blobs");
+  let missing: string[];
+  let total: number;
+  try {
+    const refs = blobReferences(db);
+    total = refs.length;
+    missing = refs.filter((r) => !existsSync(blobPath(blobsDir, r.blob))).map((r) => r.what);
+  } finally {
+    db.close();
+  }
+  if (missing.length === 0)
+    return [{ level: "ok", check: "blobs", detail: `all ${total} stored copies present` }];
+  const more = missing.length > SHOWN ? `, and ${missing.length - SHOWN} more` : "";
+  return [
+    {
+      level: "problem",
+      check: "blobs",
+      detail: `${missing.length} of ${total} stored copies are missing from ${blobsDir} (deleted outside Tandem): ${missing.slice(0, SHOWN).join("; ")}${more}`,
+      fix: "`tandem recover` cannot restore these versions; put the deleted blob files back from a backup if you have one. The working files themselves were not touched, and copies made from now on are kept as usual.",
+    },
+  ];
+}

@@ -1,0 +1,114 @@
+/**
+ * Before any claim: what a tool call names that is peers' work outside the claims — Tandem's own
+ * store, refs/tandem/* on the remote, another worktree where live sessions work (decision 0023).
+ */
+import { realpathSync, statSync } from "node:fs";
+import { groupOf } from "../claims/holders.js";
+import { peerOwned } from "../claims/peer-owned.js";
+import type { Verdict } from "../clients/types.js";
+import type { Holder } from "../core/claims.js";
+import { isInside } from "../core/paths.js";
+import { REFS_RULE, refsMessage } from "../core/tandem-refs.js";
+import { STATE_RULE, stateMessage, stateRefusals } from "../core/tandem-state.js";
+import type { TargetFacts } from "../core/target-plan.js";
+import {
+  type NamedTarget,
+  WORKTREE_RULE,
+  worktreeFindings,
+  worktreeMessage,
+} from "../core/worktree-peers.js";
+import { ownedWorktrees, sessionByNative } from "../store/queries.js";
+import type { ToolTargets } from "../targets/tool-targets.js";
+import { agentCmd, type HookCtx } from "./context.js";
+
+export interface ProtectedRefusal {
+  verdict: Verdict;
+  /** For the ledger's claim.denied event. */
+  refused: { path: string; reason: string; holder: string | null }[];
+}
+
+/** The first protection the call runs into, or null when it names none. */
+export function refuseProtected(
+  ctx: HookCtx,
+  found: ToolTargets,
+  facts: readonly TargetFacts[],
+): ProtectedRefusal | null {
+  if (found.protectedRefs.length > 0) {
+    return {
+      verdict: { allow: false, rule: REFS_RULE, reason: refsMessage(found.protectedRefs) },
+      refused: found.protectedRefs.map((p) => ({ path: p, reason: REFS_RULE, holder: null })),
+    };
+  }
+  const named = namedTargets(facts);
+  if (named.length === 0) return null;
+  const state = ctx.root.repo ? stateRefusals(named, statePlaces(ctx, ctx.root.repo.commonDir)) : [];
+  if (state.length > 0) {
+    return {
+      verdict: { allow: false, rule: STATE_RULE, reason: stateMessage(state, agentCmd(ctx)) },
+      refused: state.map((r) => ({ path: r.raw, reason: STATE_RULE, holder: null })),
+    };
+  }
+  const findings = worktreeFindings(named, otherOwners(ctx, named, found.shell), ctx.root.root);
+  if (findings.length === 0) return null;
+  return {
+    verdict: { allow: false, rule: WORKTREE_RULE, reason: worktreeMessage(findings, ctx.now) },
+    refused: findings.map((f) => ({ path: f.raw, reason: WORKTREE_RULE, holder: f.holder.id })),
+  };
+}
+
+/** Each resolved target, at its physical place and, when a symlink stands there, its lexical one. */
+function namedTargets(facts: readonly TargetFacts[]): NamedTarget[] {
+  return facts.flatMap((f) =>
+    f.ok
+      ? [{ raw: f.raw, physical: f.physical }, ...(f.lexical ? [{ raw: f.raw, physical: f.lexical }] : [])]
+      : [],
+  );
+}
+
+function statePlaces(ctx: HookCtx, commonDir: string) {
+  return { store: physical(ctx.stateDir), commonDir: physical(commonDir) };
+}
+
+function physical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Peer-owned paths of the other worktrees a target can reach. Asked only when a target lies outside
+ * the caller's root or is a directory (one that may hold a nested worktree): a plain write pays nothing.
+ */
+function otherOwners(
+  ctx: HookCtx,
+  named: readonly NamedTarget[],
+  shell: boolean,
+): Map<string, ReadonlyMap<string, Holder>> {
+  const out = new Map<string, ReadonlyMap<string, Holder>>();
+  const reaches = named.filter(
+    (t) => !isInside(ctx.root.root, t.physical) || (shell && isDirectory(t.physical)),
+  );
+  if (reaches.length === 0) return out;
+  const self = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+  for (const worktree of ownedWorktrees(ctx.db)) {
+    if (worktree === ctx.root.root) continue;
+    if (!reaches.some((t) => isInside(t.physical, worktree) || isInside(worktree, t.physical))) continue;
+    out.set(
+      worktree,
+      peerOwned(ctx.db, {
+        worktree,
+        self: self?.id ?? "",
+        group: self ? groupOf(ctx.db, self) : "",
+        now: ctx.now,
+        freshnessSeconds: ctx.config.freshnessSeconds,
+      }),
+    );
+  }
+  return out;
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
