@@ -83,10 +83,15 @@ describe("reading git's global options", () => {
     expect(canonicalKey("Branch.Main.Rebase")).toBe("branch.Main.rebase");
   });
 
-  it("knows options that print and exit, and refuses those that point elsewhere", () => {
+  it("knows options that print and exit, passes the repository's location on to git, and refuses what runs elsewhere", () => {
     expect(parseGlobals(["--version"])).toEqual({ ok: "exits" });
     expect(parseGlobals(["--exec-path"])).toEqual({ ok: "exits" });
-    expect(parseGlobals(["--git-dir=x", "status"])).toMatchObject({ ok: false });
+    // Which repository a command acts on is asked of git with these words (decision 0026).
+    expect(parseGlobals(["--git-dir=x", "status"])).toMatchObject({
+      ok: true,
+      globals: { configArgs: ["--git-dir=x"] },
+      rest: ["status"],
+    });
     expect(parseGlobals(["--exec-path=/x", "status"])).toMatchObject({ ok: false });
   });
 });

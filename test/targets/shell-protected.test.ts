@@ -5,7 +5,7 @@ describe("the shell reader on other worktrees and refs/tandem/*", () => {
   it.each([
     ["git worktree remove --force ../wt", ["../wt"]],
     ["git worktree remove -f -f ../wt", ["../wt"]],
-    ["cd src && git worktree remove ../../wt", ["../wt"]],
+    ["cd src && git worktree remove ../../wt", ["src/../../wt"]],
   ])("names the directory `%s` removes", async (command, writes) => {
     const found = await extractShellTargets(command, { home: "/home/user" });
     expect(found).toMatchObject({ writes, opaque: false });
