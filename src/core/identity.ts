@@ -13,12 +13,17 @@ export interface IdentityFacts {
   nearest: readonly { id: string; name: string }[];
   /** The named session's agent is an ancestor further up: a client variable that leaked into a nested agent. */
   enclosing: boolean;
+  /**
+   * The named session's agent runs inside the nearest agent's process: an agent it started itself
+   * (a nested client, `tandem sub run`), or any agent when the nearest is a process all of them share.
+   */
+  within: boolean;
   /** The command writes for the session it acts for (claims, task, end of turn, reservations); null when none. */
   command: string | null;
 }
 
 export type IdentityVerdict =
-  | { allow: true; rule: "person" | "own" | "leaked"; acts: "named" | "nearest" }
+  | { allow: true; rule: "person" | "own" | "nested" | "leaked"; acts: "named" | "nearest" }
   | { allow: true; rule: "ancestry"; acts: "nearest"; note: string }
   | { allow: false; rule: "identity"; reason: string };
 
@@ -32,6 +37,7 @@ export function decideIdentity(f: IdentityFacts): IdentityVerdict {
   // No agent among the ancestors: a person's shell (or a script of theirs) names sessions freely.
   if (f.nearest.length === 0) return { allow: true, rule: "person", acts: "named" };
   if (f.nearest.some((s) => s.id === f.named.id)) return { allow: true, rule: "own", acts: "named" };
+  if (f.within) return { allow: true, rule: "nested", acts: "named" };
   // Clients export their session variables, and a nested agent inherits its parent's: not chosen.
   if (f.named.via === "client-env" && f.enclosing) return { allow: true, rule: "leaked", acts: "nearest" };
   const actual = f.nearest[0]!.name;

@@ -4,7 +4,7 @@ import { TandemError, UsageError } from "../errors.js";
 import type { Db } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
 import { findSessions, openSessions, type SessionRow, sessionByNative } from "../store/queries.js";
-import { ancestors } from "./proc.js";
+import { ancestors, processAlive } from "./proc.js";
 import { sessionViews } from "./view.js";
 
 export interface ResolveRequest {
@@ -83,6 +83,12 @@ function named(db: Db, req: ResolveRequest, above: SessionRow[][]): { s: Session
   return { s, via: "client-env" };
 }
 
+/** Whether `s`'s agent process still runs and has `agentPid` among its ancestors. */
+function runsWithin(s: SessionRow, agentPid: number): boolean {
+  if (!s.agent_pid || !processAlive(s.agent_pid, s.agent_pid_start)) return false;
+  return ancestors(s.agent_pid, 24).some((p) => p.pid === agentPid);
+}
+
 /** A named session judged against the ancestry (core/identity.ts): it stands, is overruled, or is refused. */
 function judged(
   db: Db,
@@ -95,6 +101,7 @@ function judged(
     named: { id: n.s.id, name: n.s.name, via: n.via },
     nearest,
     enclosing: above.slice(1).some((level) => level.some((s) => s.id === n.s.id)),
+    within: nearest.length > 0 && runsWithin(n.s, nearest[0]!.agent_pid!),
     command: req.command ?? null,
   });
   if (!verdict.allow) {

@@ -9,8 +9,8 @@ const facts = (
   via: NamedVia,
   nearest: { id: string; name: string }[],
   command: string | null,
-  enclosing = false,
-): IdentityFacts => ({ named: { ...A, via }, nearest, enclosing, command });
+  { enclosing = false, within = false } = {},
+): IdentityFacts => ({ named: { ...A, via }, nearest, enclosing, within, command });
 
 describe("who a command that names session A acts for", () => {
   const cases: [string, IdentityFacts, string, string | null][] = [
@@ -47,16 +47,22 @@ describe("who a command that names session A acts for", () => {
       "identity",
       null,
     ],
+    [
+      "B's shell naming A, an agent B started itself",
+      facts("flag", [B], "release", { within: true }),
+      "nested",
+      "named",
+    ],
     ["B's shell naming A with --session, only reading", facts("flag", [B], null), "ancestry", "nearest"],
     [
       "a nested agent C started from A's shell, A's variable leaked",
-      facts("client-env", [C], "task", true),
+      facts("client-env", [C], "task", { enclosing: true }),
       "leaked",
       "nearest",
     ],
     [
       "a nested agent C naming its parent A with TANDEM_SESSION",
-      facts("TANDEM_SESSION", [C], "task", true),
+      facts("TANDEM_SESSION", [C], "task", { enclosing: true }),
       "identity",
       null,
     ],
