@@ -14,8 +14,9 @@ export interface IdentityFacts {
   /** The named session's agent is an ancestor further up: a client variable that leaked into a nested agent. */
   enclosing: boolean;
   /**
-   * The named session's agent runs inside the nearest agent's process: an agent it started itself
-   * (a nested client, `tandem sub run`), or any agent when the nearest is a process all of them share.
+   * The named session's agent is the nearest agent's process (an ended session of it) or runs inside
+   * it: an agent it started itself (a nested client, `tandem sub run`), or any agent when the
+   * nearest is a process all of them share.
    */
   within: boolean;
   /** The command writes for the session it acts for (claims, task, end of turn, reservations); null when none. */

@@ -28,6 +28,7 @@ import { type ToolTargets, toolTargets } from "../targets/tool-targets.js";
 import { crashPoint } from "../testing/crash.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { guardGitCalls } from "./git-guard.js";
+import { identityVerdict } from "./identity-guard.js";
 import { remoteGate } from "./remote-gate.js";
 import { syncSoon } from "./remote-sync.js";
 import { protectShell } from "./shell-protect.js";
@@ -231,7 +232,10 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   return remote.warning ? { ...ALLOW, context: remote.warning } : ALLOW;
 }
 
-/** The shell reader's own refusals, decided before any claim: forged hook calls, then git's impact. */
+/**
+ * The shell reader's own refusals, decided before any claim: forged hook calls, another session's
+ * identity, then git's impact.
+ */
 function refuseCommand(ctx: HookCtx, tool: ToolCall, found: ToolTargets): Verdict | null {
   if (found.tandemHook) {
     recordRefusal(ctx, tool, found.raws, [{ path: "tandem hook", reason: "hook-call", holder: null }]);
@@ -240,6 +244,13 @@ function refuseCommand(ctx: HookCtx, tool: ToolCall, found: ToolTargets): Verdic
       rule: "hook-call",
       reason: `Tandem refused this command before it ran: it calls \`tandem hook\` (or \`tandem git-hook\`), which only an agent client runs; from a shell it would speak for a session it is not. Use \`${agentCmd(ctx)} status\`, \`${agentCmd(ctx)} task\` or \`${agentCmd(ctx)} release PATH\` for your own session.`,
     };
+  }
+  const named = found.shell ? identityVerdict(ctx, tool) : null;
+  if (named) {
+    recordRefusal(ctx, tool, found.raws, [
+      { path: named.variable, reason: "identity", holder: named.holder },
+    ]);
+    return { allow: false, rule: named.rule, reason: named.reason };
   }
   const guard = guardGitCalls(ctx, found.gitCalls);
   if (guard.findings.length === 0) return null;

@@ -83,10 +83,11 @@ function named(db: Db, req: ResolveRequest, above: SessionRow[][]): { s: Session
   return { s, via: "client-env" };
 }
 
-/** Whether `s`'s agent process still runs and has `agentPid` among its ancestors. */
-function runsWithin(s: SessionRow, agentPid: number): boolean {
+/** Whether `s`'s agent process still runs and is `agent` or runs below it. */
+function runsWithin(s: SessionRow, agent: SessionRow): boolean {
   if (!s.agent_pid || !processAlive(s.agent_pid, s.agent_pid_start)) return false;
-  return ancestors(s.agent_pid, 24).some((p) => p.pid === agentPid);
+  if (s.agent_pid === agent.agent_pid) return true; // one process, an ended or sibling session of it
+  return ancestors(s.agent_pid, 24).some((p) => p.pid === agent.agent_pid);
 }
 
 /** A named session judged against the ancestry (core/identity.ts): it stands, is overruled, or is refused. */
@@ -101,7 +102,7 @@ function judged(
     named: { id: n.s.id, name: n.s.name, via: n.via },
     nearest,
     enclosing: above.slice(1).some((level) => level.some((s) => s.id === n.s.id)),
-    within: nearest.length > 0 && runsWithin(n.s, nearest[0]!.agent_pid!),
+    within: nearest.length > 0 && runsWithin(n.s, nearest[0]!),
     command: req.command ?? null,
   });
   if (!verdict.allow) {

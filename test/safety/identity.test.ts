@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/queries.js";
 import type { RunResult } from "../helpers/cli.js";
-import { claudeWrite, denied, type Payload } from "../helpers/hooks.js";
+import { claudeBash, claudeWrite, denied, type Payload } from "../helpers/hooks.js";
 import { initRepo } from "../helpers/repo.js";
 import { Agent } from "../server/agents.js";
 import { cleanEnv, type Env, run, scratch, startServer, stateDir, THIN } from "../server/support.js";
@@ -63,8 +63,9 @@ const inB = (w: World, command: string): Promise<RunResult> =>
 function ledger(repo: string) {
   const db = openDb(stateDir(repo));
   try {
-    const names = db.prepare("SELECT id, native_id AS native, task FROM sessions").all() as {
+    const names = db.prepare("SELECT id, name, native_id AS native, task FROM sessions").all() as {
       id: string;
+      name: string;
       native: string;
       task: string | null;
     }[];
@@ -78,7 +79,11 @@ function ledger(repo: string) {
         const d = e.data as { claimed: string; actual: string; command: string; via: string };
         return { claimed: native(d.claimed), actual: native(d.actual), command: d.command, via: d.via };
       });
-    return { claims, refused, taskOfA: names.find((s) => s.native === "A")?.task ?? null };
+    const denials = listEvents(db)
+      .filter((e) => e.kind === "claim.denied")
+      .flatMap((e) => (e.data as { refused: { reason: string }[] }).refused);
+    const nameOf = (native: string) => names.find((s) => s.native === native)!.name;
+    return { claims, refused, taskOfA: names.find((s) => s.native === "A")?.task ?? null, nameOf, denials };
   } finally {
     db.close();
   }
@@ -134,6 +139,26 @@ describe.each(["node", "server"] as Way[])("a command inside B naming session A 
     expect(status.stderr).toMatch(new RegExp(`acts as ${shown.session.name}, not as agent-`));
     const own = JSON.parse((await inB(w, "tandem status --json")).stdout) as { session: { name: string } };
     expect(shown.session.name).toBe(own.session.name);
+  });
+
+  it("B's pre-tool hook refuses a command that sets A's identity, and lets one that names B or nobody", async () => {
+    const w = await world(way);
+    const a = ledger(w.repo).nameOf("A");
+    const b = ledger(w.repo).nameOf("B");
+    const asked = (command: string) => hookAs(w.b, w, "pre-tool-use", claudeBash(w.repo, "B", command));
+    for (const command of [
+      `TANDEM_SESSION=${a} tandem release f.txt`,
+      "export TANDEM_SESSION=A && tandem release f.txt",
+      `python3 -c "import os; os.environ['TANDEM_SESSION'] = '${a}'; os.system('tandem release f.txt')"`,
+    ]) {
+      expect(denied(await asked(command))).toMatch(
+        new RegExp(`sets TANDEM_SESSION to name ${a}, another live session`),
+      );
+    }
+    expect(denied(await asked(`TANDEM_SESSION=${b} tandem status`))).toBeNull();
+    expect(denied(await asked("TANDEM_SESSION=agent-nobody tandem status"))).toBeNull();
+    const refusals = ledger(w.repo).denials.filter((d) => d.reason === "identity");
+    expect(refusals).toHaveLength(3);
   });
 
   it("still lets a person's shell, with no agent among its ancestors, name A", async () => {
