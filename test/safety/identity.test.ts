@@ -1,4 +1,6 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
@@ -168,5 +170,29 @@ describe.each(["node", "server"] as Way[])("a command inside B naming session A 
     expect(r.stdout).toBe("released f.txt\n");
     expect(ledger(w.repo).claims).toEqual([]);
     expect(ledger(w.repo).refused).toEqual([]);
+  });
+});
+
+/** A request written straight to the server's socket, as the thin client writes it, from `pid`. */
+function rawRequest(repo: string, pid: number, args: string[], env: string[]): Promise<number> {
+  const build = /^build='([^']*)'/m.exec(readFileSync(THIN, "utf8"))![1]!;
+  const fields = ["tandem-thin 1", build, String(pid), repo, String(args.length), ...args, ...env, ""];
+  const socketPath = readFileSync(join(stateDir(repo), "serve.addr"), "utf8").trim();
+  return new Promise((resolve, reject) => {
+    const req = request({ socketPath, method: "POST", path: "/" }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+    req.end(`${fields.join("\0")}\0`);
+  });
+}
+
+describe("the resident server and a caller it cannot see", () => {
+  it("declines a release from a process that is gone instead of taking it for a person's shell", async () => {
+    const w = await world("server");
+    const gone = spawnSync("true").pid!;
+    expect(await rawRequest(w.repo, gone, ["release", "f.txt"], ["TANDEM_SESSION=A"])).toBe(421);
+    expect(ledger(w.repo).claims).toEqual([{ path: "f.txt", holder: "A" }]);
   });
 });
