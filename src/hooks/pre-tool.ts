@@ -28,6 +28,7 @@ import { type ToolTargets, toolTargets } from "../targets/tool-targets.js";
 import { crashPoint } from "../testing/crash.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { guardGitCalls } from "./git-guard.js";
+import { identityVerdict } from "./identity-guard.js";
 import { refuseProtected } from "./protected.js";
 import { remoteGate } from "./remote-gate.js";
 import { syncSoon } from "./remote-sync.js";
@@ -233,8 +234,8 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
 }
 
 /**
- * Refusals decided before any claim: forged hook calls, Tandem's own state and other worktrees
- * (hooks/protected.ts), then git's impact.
+ * Refusals decided before any claim: forged hook calls, another session's identity, Tandem's own
+ * state and other worktrees (hooks/protected.ts), then git's impact.
  */
 function refuseCommand(
   ctx: HookCtx,
@@ -249,6 +250,13 @@ function refuseCommand(
       rule: "hook-call",
       reason: `Tandem refused this command before it ran: it calls \`tandem hook\` (or \`tandem git-hook\`), which only an agent client runs; from a shell it would speak for a session it is not. Use \`${agentCmd(ctx)} status\`, \`${agentCmd(ctx)} task\` or \`${agentCmd(ctx)} release PATH\` for your own session.`,
     };
+  }
+  const identity = found.shell ? identityVerdict(ctx, tool) : null;
+  if (identity) {
+    recordRefusal(ctx, tool, found.raws, [
+      { path: identity.variable, reason: "identity", holder: identity.holder },
+    ]);
+    return { allow: false, rule: identity.rule, reason: identity.reason };
   }
   const named = refuseProtected(ctx, found, facts);
   if (named) {

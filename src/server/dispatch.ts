@@ -62,6 +62,9 @@ async function hook(req: ThinRequest, args: string[], scope: ServerScope): Promi
 
 async function cli(req: ThinRequest, scope: ServerScope): Promise<Served> {
   if (req.args.some((a) => a === "--root" || a.startsWith("--root="))) return decline(421, "--root");
+  // Who calls is read from the caller's ancestry (sessions/resolve.ts): a caller it cannot see
+  // would read as a person's shell, so Node answers from inside the real process instead.
+  if (!requestIdOf(req.pid)) return decline(421, "the caller's process cannot be seen");
   try {
     if (stateDirOf(resolveRoot({ cwd: req.cwd, env: req.env })) !== scope.stateDir)
       return decline(421, "another repository");

@@ -1,8 +1,10 @@
 import { CLIENTS } from "../clients/index.js";
-import { UsageError } from "../errors.js";
+import { decideIdentity, type NamedVia } from "../core/identity.js";
+import { TandemError, UsageError } from "../errors.js";
 import type { Db } from "../store/db.js";
+import { append, write } from "../store/ledger.js";
 import { findSessions, openSessions, type SessionRow, sessionByNative } from "../store/queries.js";
-import { ancestors } from "./proc.js";
+import { ancestors, processAlive } from "./proc.js";
 import { sessionViews } from "./view.js";
 
 export interface ResolveRequest {
@@ -12,11 +14,18 @@ export interface ResolveRequest {
   freshnessSeconds: number;
   /** Last resort for CLI commands; never for the commit guard, where a human may be committing. */
   allowSingleLive: boolean;
+  /**
+   * The command writes for the session it resolves (claims, task, end of turn): naming another
+   * session from inside an agent's process is then refused and recorded, not overruled.
+   */
+  command?: string;
 }
 
 export interface Resolved {
   session: SessionRow;
   via: "flag" | "TANDEM_SESSION" | "client-env" | "process" | "single-live";
+  /** Why the session named was not the one resolved (the ancestry overruled it), for the caller to show. */
+  note?: string;
 }
 
 function byRef(db: Db, ref: string, what: string): SessionRow {
@@ -46,34 +55,81 @@ export function envNamesSession(env: ResolveRequest["env"]): boolean {
   return Object.values(CLIENTS).some((c) => c.sessionEnv.some((name) => Boolean(env[name])));
 }
 
-/** The nearest ancestor process that is a recorded agent (same pid and start stamp). */
-function fromAncestry(pid: number, among: SessionRow[]): SessionRow | null {
-  const chain = ancestors(pid, 24);
-  for (const p of chain) {
-    const s = among.find(
+/**
+ * The recorded agent processes among the caller's ancestors (same pid and start stamp), nearest
+ * first, each as the open sessions it hosts.
+ */
+function agentsAbove(pid: number, open: SessionRow[]): SessionRow[][] {
+  const out: SessionRow[][] = [];
+  for (const p of ancestors(pid, 24)) {
+    const hosted = open.filter(
       (x) => x.agent_pid === p.pid && (x.agent_pid_start === null || x.agent_pid_start === p.start),
     );
-    if (s) return s;
+    if (hosted.length > 0) out.push(hosted);
   }
-  return null;
+  return out;
+}
+
+/** What the command says it is: --session, TANDEM_SESSION, else the clients' variables. */
+function named(db: Db, req: ResolveRequest, above: SessionRow[][]): { s: SessionRow; via: NamedVia } | null {
+  if (req.flag) return { s: byRef(db, req.flag, "--session"), via: "flag" };
+  if (req.env.TANDEM_SESSION)
+    return { s: byRef(db, req.env.TANDEM_SESSION, "TANDEM_SESSION"), via: "TANDEM_SESSION" };
+  const env = fromClientEnv(db, req.env);
+  if (env.length === 0) return null;
+  // Variables leak into child agents (a Codex started from a Claude shell has both): the nearest agent's.
+  const nearestFirst = above.flat();
+  const s = nearestFirst.find((a) => env.some((e) => e.id === a.id)) ?? env[env.length - 1]!;
+  return { s, via: "client-env" };
+}
+
+/** Whether `s`'s agent process still runs and is `agent` or runs below it. */
+function runsWithin(s: SessionRow, agent: SessionRow): boolean {
+  if (!s.agent_pid || !processAlive(s.agent_pid, s.agent_pid_start)) return false;
+  if (s.agent_pid === agent.agent_pid) return true; // one process, an ended or sibling session of it
+  return ancestors(s.agent_pid, 24).some((p) => p.pid === agent.agent_pid);
+}
+
+/** A named session judged against the ancestry (core/identity.ts): it stands, is overruled, or is refused. */
+function judged(
+  db: Db,
+  req: ResolveRequest,
+  n: { s: SessionRow; via: NamedVia },
+  above: SessionRow[][],
+): Resolved {
+  const nearest = above[0] ?? [];
+  const verdict = decideIdentity({
+    named: { id: n.s.id, name: n.s.name, via: n.via },
+    nearest,
+    enclosing: above.slice(1).some((level) => level.some((s) => s.id === n.s.id)),
+    within: nearest.length > 0 && runsWithin(n.s, nearest[0]!),
+    command: req.command ?? null,
+  });
+  if (!verdict.allow) {
+    const data = { claimed: n.s.id, actual: nearest[0]!.id, command: req.command!, via: n.via };
+    write(db, () => append(db, { kind: "identity.refused", session: nearest[0]!.id, data }));
+    throw new TandemError(verdict.reason);
+  }
+  if (verdict.acts === "named") return { session: n.s, via: n.via };
+  return {
+    session: nearest[0]!,
+    via: "process",
+    ...(verdict.rule === "ancestry" ? { note: verdict.note } : {}),
+  };
 }
 
 /**
- * Finds the session a command runs for (docs/product.md §4.1): --session, TANDEM_SESSION,
- * the client's session variables, the caller's process ancestry, the single live
- * session. Returns null when nothing resolves.
+ * Finds the session a command runs for (docs/product.md §4.1): what it names (--session,
+ * TANDEM_SESSION, the client's session variables) unless its process ancestry places it inside
+ * another agent, the caller's process ancestry, the single live session. Returns null when
+ * nothing resolves.
  */
 export function resolveCaller(db: Db, req: ResolveRequest): Resolved | null {
-  if (req.flag) return { session: byRef(db, req.flag, "--session"), via: "flag" };
-  if (req.env.TANDEM_SESSION)
-    return { session: byRef(db, req.env.TANDEM_SESSION, "TANDEM_SESSION"), via: "TANDEM_SESSION" };
-  const envSessions = fromClientEnv(db, req.env);
   const open = openSessions(db);
-  if (envSessions.length === 1) return { session: envSessions[0]!, via: "client-env" };
-  // Variables leak into child agents (a Codex started from a Claude shell has both): ancestry decides.
-  const ancestor = fromAncestry(req.pid, envSessions.length > 1 ? envSessions : open);
-  if (ancestor) return { session: ancestor, via: envSessions.length > 1 ? "client-env" : "process" };
-  if (envSessions.length > 1) return { session: envSessions[envSessions.length - 1]!, via: "client-env" };
+  const above = agentsAbove(req.pid, open);
+  const n = named(db, req, above);
+  if (n) return judged(db, req, n, above);
+  if (above.length > 0) return { session: above[0]![0]!, via: "process" };
   if (!req.allowSingleLive) return null;
   const live = sessionViews(db, req.freshnessSeconds).filter((s) => s.live);
   if (live.length !== 1) return null;
@@ -85,6 +141,6 @@ export function requireCaller(db: Db, req: ResolveRequest): Resolved {
   const r = resolveCaller(db, req);
   if (r) return r;
   throw new UsageError(
-    "cannot tell which agent session this is; pass --session <name or id> (see `tandem sessions`), or set TANDEM_SESSION.",
+    "cannot tell which agent session this is; run it from the agent's own shell, or, as a person, pass --session <name or id> (see `tandem sessions`).",
   );
 }

@@ -102,6 +102,17 @@ const EVENT_SCHEMAS = {
       message: z.string(),
       failed: z.enum(["open", "closed"]),
     }),
+  /**
+   * A command inside one agent's process named another session for something that writes for it
+   * (release, task, end of turn, reservation); nothing was done (decision 0021).
+   */
+  "identity.refused": () =>
+    z.object({
+      claimed: z.string(),
+      actual: z.string(),
+      command: z.string(),
+      via: z.enum(["flag", "TANDEM_SESSION", "client-env"]),
+    }),
   /** `tandem doctor --reset` started this store after the previous one was lost, replaced or corrupt. */
   "store.reset": () =>
     z.object({

@@ -36,6 +36,7 @@ const DESCRIBE: Record<string, Describe> = {
   "status.checked": (d) => (d.end_turn ? "end-turn check passed" : "status shown"),
   "turn.stopped": (d) => `${str(d.verdict)}${d.rule ? ` ${str(d.rule)}` : ""} (${str(d.enforcement)})`,
   "hook.error": (d) => `${str(d.client)} ${str(d.event)}: ${str(d.message)}`,
+  "identity.refused": (d, name) => `${str(d.command)} named ${name(d.claimed)} (${str(d.via)}); refused`,
   "commit.guarded": (d, name) =>
     `${str(d.outcome)} ${list(d.paths)
       .map((p) => `${str((p as Data).path)}@${name((p as Data).holder)}`)
@@ -68,6 +69,7 @@ const TONES: Record<string, Tone> = {
   "claim.released": "info",
   "claim.denied": "bad",
   "hook.error": "bad",
+  "identity.refused": "bad",
   "apply.failed": "bad",
   "apply.blocked": "warn",
   "apply.completed": "good",

@@ -54,7 +54,9 @@ describe("finding the caller's session", () => {
       env: { CLAUDE_CODE_SESSION_ID: undefined, CODEX_THREAD_ID: undefined },
     });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/cannot tell which agent session this is; pass --session/);
+    expect(r.stderr).toMatch(
+      /cannot tell which agent session this is; run it from the agent.s own shell, or, as a person, pass --session/,
+    );
   });
 
   it("falls back to the single live session", () => {

@@ -72,7 +72,9 @@ describe("a person's tandem status", () => {
     const repo = initRepo(join(tempDir(), "repo"));
     const r = tandem(["status", "--end-turn"], { cwd: repo, env: PLAIN });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/cannot tell which agent session this is; pass --session/);
+    expect(r.stderr).toMatch(
+      /cannot tell which agent session this is; run it from the agent.s own shell, or, as a person, pass --session/,
+    );
   });
 });
 

@@ -22,7 +22,7 @@ interface RecoverOptions {
 }
 
 function ownerOf(db: Db, io: Io, project: Project, flag: string | undefined): SessionRow {
-  if (!flag) return callerSession(db, io, project, undefined).session;
+  if (!flag) return callerSession(db, io, project, undefined, null).session;
   const found = findSessions(db, flag);
   if (found.length !== 1)
     throw new UsageError(

@@ -29,7 +29,7 @@ function parties(db: Db, io: Io, project: Project, opts: ReleaseOptions) {
     freshnessSeconds: project.loaded.config.freshnessSeconds,
     allowSingleLive: false,
   });
-  const owner = callerSession(db, io, project, opts.session).session;
+  const owner = callerSession(db, io, project, opts.session, "release").session;
   const own = proven?.session.id === owner.id;
   if (!own && !opts.force) {
     const who = proven ? `you are ${proven.session.name}` : "this command does not run inside that agent";

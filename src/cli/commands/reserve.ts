@@ -76,7 +76,7 @@ function callerOf(io: Io, project: Project, flag: string | undefined) {
   const db = openProjectDb(project, { create: false }, io);
   if (!db) return { session: null, task: null };
   try {
-    const own = ownSession(db, io, project, flag);
+    const own = ownSession(db, io, project, flag, "reserve");
     return { session: own?.session.name ?? null, task: own?.session.task ?? null };
   } finally {
     releaseProjectDb(io, db);

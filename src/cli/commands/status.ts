@@ -95,8 +95,8 @@ async function runStatus(io: Io, opts: StatusOptions, project: Project, db: Db):
   // A person in a plain shell gets the overview, like `git status`, even with one agent live;
   // --end-turn proves one session's own work, so it still needs (and guesses) a session.
   const own = opts.endTurn
-    ? callerSession(db, io, project, opts.session)
-    : ownSession(db, io, project, opts.session);
+    ? callerSession(db, io, project, opts.session, "status --end-turn")
+    : ownSession(db, io, project, opts.session, null);
   if (!own) {
     showOverview(io, opts, project, db, null);
     return;

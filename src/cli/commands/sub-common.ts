@@ -18,7 +18,8 @@ export interface CommonOptions {
  * a terminal with no agent session is fine: the events then name no session.
  */
 function attribution(db: Db, io: Io, freshnessSeconds: number, flag: string | undefined): string | null {
-  const req = { flag, env: io.env, pid: io.pid, freshnessSeconds, allowSingleLive: !flag };
+  // Sub-agent commands create, apply and discard for the session: naming another one is refused.
+  const req = { flag, env: io.env, pid: io.pid, freshnessSeconds, allowSingleLive: !flag, command: "sub" };
   if (flag) return resolveCaller(db, req)!.session.id;
   try {
     return resolveCaller(db, { ...req, allowSingleLive: false })?.session.id ?? null;

@@ -28,7 +28,7 @@ export function taskCommand(io: Io): Command {
       const project = findProject(io, opts.root);
       const db = openProjectDb(project, { create: true }, io)!;
       try {
-        const { session } = callerSession(db, io, project, opts.session);
+        const { session } = callerSession(db, io, project, opts.session, "task");
         const trimmed = text.trim();
         write(
           db,
