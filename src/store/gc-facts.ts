@@ -2,6 +2,7 @@ import type { PreservedFacts, SessionFacts, SubagentFacts } from "../core/retent
 import { countCompactable } from "./compact.js";
 import type { Db } from "./db.js";
 import { stmt } from "./db.js";
+import { wiringBlobs } from "./wiring.js";
 
 /**
  * What the retention rules (core/retention.ts) decide from. These reads grow with history:
@@ -111,6 +112,7 @@ export function referencedBlobs(
   for (const p of preserved) {
     if (!except.preserved?.has(preservedKey([p.worktree, p.path, p.owner, p.version]))) add(p.blob);
   }
+  for (const b of wiringBlobs(db)) add(b);
   return out;
 }
 
