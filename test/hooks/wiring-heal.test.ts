@@ -80,23 +80,29 @@ const python = (code: string) => `python3 -c ${JSON.stringify(code)}`;
 describe("the wiring heals at the next hook", () => {
   it.each([
     ["a python overwrite", python(`open('${SETTINGS}','w').write('{}')`)],
-    ["a write through a link to .claude/", `ln -s .claude c && ${python("open('c/settings.json','w').write('{}')")}`],
-  ])("puts Tandem's hooks back after %s, and records who found it and whose command ran last", (_n, command) => {
-    const w = world();
-    bRuns(w, command);
-    expect(tandemHooked(w)).toBe(false);
-    prompt(w, "A");
-    expect(tandemHooked(w)).toBe(true);
-    const [event, ...more] = restored(w);
-    expect(more).toEqual([]);
-    expect(event).toMatchObject({
-      file: join(w.repo, SETTINGS),
-      via: "hook",
-      foundBy: sessionId(w, "A"),
-      lastCommandBy: sessionId(w, "B"),
-    });
-    expect(event!.changes).toContain("PreToolUse hook missing");
-  });
+    [
+      "a write through a link to .claude/",
+      `ln -s .claude c && ${python("open('c/settings.json','w').write('{}')")}`,
+    ],
+  ])(
+    "puts Tandem's hooks back after %s, and records who found it and whose command ran last",
+    (_n, command) => {
+      const w = world();
+      bRuns(w, command);
+      expect(tandemHooked(w)).toBe(false);
+      prompt(w, "A");
+      expect(tandemHooked(w)).toBe(true);
+      const [event, ...more] = restored(w);
+      expect(more).toEqual([]);
+      expect(event).toMatchObject({
+        file: join(w.repo, SETTINGS),
+        via: "hook",
+        foundBy: sessionId(w, "A"),
+        lastCommandBy: sessionId(w, "B"),
+      });
+      expect(event!.changes).toContain("PreToolUse hook missing");
+    },
+  );
 
   it("keeps the person's edit to an unrelated key, and keeps it when Tandem's entry is put back", () => {
     const w = world();
@@ -124,7 +130,11 @@ describe("the wiring heals at the next hook", () => {
     expect(readFileSync(config, "utf8")).toBe(before);
     expect(readFileSync(preCommit, "utf8")).toMatch(/git-hook pre-commit/);
     accessSync(preCommit, constants.X_OK);
-    expect(restored(w).map((r) => r.file).sort()).toEqual([preCommit, config].sort());
+    expect(
+      restored(w)
+        .map((r) => r.file)
+        .sort(),
+    ).toEqual([preCommit, config].sort());
   });
 
   it("puts back the last content of a file made unreadable, keeping the bytes it found", () => {
@@ -159,7 +169,9 @@ describe("the wiring heals at the next hook", () => {
     mkdirSync(join(w.repo, ".claude"), { recursive: true });
     writeFileSync(join(w.repo, SETTINGS), "{}");
     prompt(w, "A");
-    expect(readFileSync(join(w.repo, ".git", "hooks", "post-commit"), "utf8")).toMatch(/git-hook post-commit/);
+    expect(readFileSync(join(w.repo, ".git", "hooks", "post-commit"), "utf8")).toMatch(
+      /git-hook post-commit/,
+    );
     expect(readFileSync(join(w.repo, SETTINGS), "utf8")).toBe("{}");
   });
 });
