@@ -1,8 +1,8 @@
-import { type FSWatcher, statSync, watch } from "node:fs";
+import { existsSync, type FSWatcher, statSync, watch } from "node:fs";
 import { dirname, relative } from "node:path";
 import { errorMessage } from "../errors.js";
 import { healWiring } from "../init/heal.js";
-import { openDb } from "../store/db.js";
+import { dbFile, openDb } from "../store/db.js";
 import { wiringFiles } from "../store/wiring.js";
 
 /**
@@ -33,7 +33,9 @@ function dirId(dir: string): string | null {
 
 /** The directories to watch, each with the first path segments below a root that matter there. */
 function wanted(stateDir: string): Map<string, Set<string> | null> {
-  const db = openDb(stateDir);
+  // Never create a store the server is about to notice is gone (it exits then).
+  if (!existsSync(dbFile(stateDir))) return new Map();
+  const db = openDb(stateDir, { readonly: true });
   try {
     const out = new Map<string, Set<string> | null>();
     const files = wiringFiles(db);
@@ -58,7 +60,7 @@ export function watchWiring(stateDir: string, log: (line: string) => void): Wiri
 
   const check = (): void => {
     pending = null;
-    if (closed) return;
+    if (closed || !existsSync(dbFile(stateDir))) return;
     try {
       const db = openDb(stateDir);
       try {
