@@ -73,8 +73,8 @@ export function preservedFacts(db: Db, cutoff: number): PreservedFacts[] {
 
 /**
  * Every blob a record still references: captures and applies of sub-agents whose artifacts
- * were not expired (`except.subagents` are about to be), and preserved versions (but
- * `except.preserved`, keyed worktree\0path\0owner\0version).
+ * were not expired (`except.subagents` are about to be), preserved versions (but
+ * `except.preserved`, keyed worktree\0path\0owner\0version), and the wiring's (decision 0024).
  */
 export function referencedBlobs(
   db: Db,
