@@ -64,7 +64,9 @@ for (let r = 0; r < rounds; r++) {
 }
 const q = median(quiet);
 console.log(`wiring files recorded: ${files}`);
-console.log(`check, nothing changed: ${q.toFixed(1)} µs (${((q / median(node)) * 100).toFixed(2)}% of node -e 0 at ${(median(node) / 1000).toFixed(1)} ms)`);
+console.log(
+  `check, nothing changed: ${q.toFixed(1)} µs (${((q / median(node)) * 100).toFixed(2)}% of node -e 0 at ${(median(node) / 1000).toFixed(1)} ms)`,
+);
 console.log(`check after a touch (hash, same bytes): ${median(touched).toFixed(1)} µs`);
 db.close();
 rmSync(work, { recursive: true, force: true });
