@@ -58,22 +58,30 @@ export function watchWiring(stateDir: string, log: (line: string) => void): Wiri
   let closed = false;
   let pending: ReturnType<typeof setTimeout> | null = null;
 
+  // A fault here is logged, never thrown: a timer's throw would take the server down.
+  const guarded = (what: string, step: () => void): void => {
+    try {
+      step();
+    } catch (err) {
+      log(`wiring ${what} failed: ${errorMessage(err)}`);
+    }
+  };
+  const heal = (): void => {
+    if (!existsSync(dbFile(stateDir))) return;
+    const db = openDb(stateDir);
+    try {
+      const r = healWiring(db, stateDir, { via: "server", foundBy: () => null });
+      for (const x of r.restored) log(`restored Tandem's entries in ${x.file}: ${x.changes.join("; ")}`);
+      for (const x of r.unhealable) log(`cannot heal ${x.file}: ${x.reason}`);
+    } finally {
+      db.close();
+    }
+  };
   const check = (): void => {
     pending = null;
-    if (closed || !existsSync(dbFile(stateDir))) return;
-    try {
-      const db = openDb(stateDir);
-      try {
-        const r = healWiring(db, stateDir, { via: "server", foundBy: () => null });
-        for (const x of r.restored) log(`restored Tandem's entries in ${x.file}: ${x.changes.join("; ")}`);
-        for (const x of r.unhealable) log(`cannot heal ${x.file}: ${x.reason}`);
-      } finally {
-        db.close();
-      }
-    } catch (err) {
-      log(`wiring check failed: ${errorMessage(err)}`);
-    }
-    rearm();
+    if (closed) return;
+    guarded("check", heal);
+    guarded("watch", rearm);
   };
   const soon = (): void => {
     if (!closed && pending === null) pending = setTimeout(check, SETTLE_MS);
@@ -98,13 +106,7 @@ export function watchWiring(stateDir: string, log: (line: string) => void): Wiri
   };
   const rearm = (): void => {
     if (closed) return;
-    let want: Map<string, Set<string> | null>;
-    try {
-      want = wanted(stateDir);
-    } catch (err) {
-      log(`wiring watch: ${errorMessage(err)}`);
-      return;
-    }
+    const want = wanted(stateDir);
     for (const dir of [...armed.keys()]) if (!want.has(dir)) disarm(dir);
     for (const [dir, names] of want) {
       const id = dirId(dir);
@@ -116,7 +118,7 @@ export function watchWiring(stateDir: string, log: (line: string) => void): Wiri
       if (have) soon();
     }
   };
-  const tick = setInterval(rearm, REARM_MS);
+  const tick = setInterval(() => guarded("watch", rearm), REARM_MS);
   tick.unref();
   check();
   return {
