@@ -141,7 +141,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     return 1;
   }
   tcp = await listenLoopback(tcpHttp, opts, secrets);
-  if (!stopping) wiring = watchWiring(opts.stateDir, opts.log);
+  if (!stopping) wiring = watchWiring(opts.stateDir, pool, opts.log);
   publishAddress(opts.stateDir, me.socket);
   opts.log(`serving ${opts.root} on ${me.socket} (build ${opts.build}, pid ${me.pid})`);
   injectFault(opts.env);

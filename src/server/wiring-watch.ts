@@ -2,7 +2,8 @@ import { existsSync, type FSWatcher, statSync, watch } from "node:fs";
 import { dirname, relative } from "node:path";
 import { errorMessage } from "../errors.js";
 import { healWiring } from "../init/heal.js";
-import { dbFile, openDb } from "../store/db.js";
+import type { StoreAccess } from "../store/access.js";
+import { type Db, dbFile } from "../store/db.js";
 import { wiringFiles } from "../store/wiring.js";
 
 /**
@@ -15,6 +16,8 @@ import { wiringFiles } from "../store/wiring.js";
 
 const SETTLE_MS = 25;
 const REARM_MS = 2_000;
+const LOCK_SECONDS = 0.25;
+const RETRY_MS = 1_000;
 
 interface Armed {
   watcher: FSWatcher;
@@ -32,55 +35,58 @@ function dirId(dir: string): string | null {
 }
 
 /** The directories to watch, each with the first path segments below a root that matter there. */
-function wanted(stateDir: string): Map<string, Set<string> | null> {
-  // Never create a store the server is about to notice is gone (it exits then).
-  if (!existsSync(dbFile(stateDir))) return new Map();
-  const db = openDb(stateDir, { readonly: true });
-  try {
-    const out = new Map<string, Set<string> | null>();
-    const files = wiringFiles(db);
-    for (const f of files) out.set(dirname(f.path), null);
-    // Each root too, for its wiring directories (`.claude`, `.tandem`…) removed or replaced.
-    for (const f of files) {
-      const top = relative(f.root, f.path).split("/")[0]!;
-      const names = out.get(f.root);
-      if (top.startsWith("..") || names === null) continue;
-      out.set(f.root, (names ?? new Set<string>()).add(top));
-    }
-    return out;
-  } finally {
-    db.close();
+function wanted(db: Db): Map<string, Set<string> | null> {
+  const out = new Map<string, Set<string> | null>();
+  const files = wiringFiles(db);
+  for (const f of files) out.set(dirname(f.path), null);
+  // Each root too, for its wiring directories (`.claude`, `.tandem`…) removed or replaced.
+  for (const f of files) {
+    const top = relative(f.root, f.path).split("/")[0]!;
+    const names = out.get(f.root);
+    if (top.startsWith("..") || names === null) continue;
+    out.set(f.root, (names ?? new Set<string>()).add(top));
   }
+  return out;
 }
 
-export function watchWiring(stateDir: string, log: (line: string) => void): WiringWatch {
+export function watchWiring(stateDir: string, store: StoreAccess, log: (line: string) => void): WiringWatch {
   const armed = new Map<string, Armed>();
   let closed = false;
   let pending: ReturnType<typeof setTimeout> | null = null;
 
   // A fault here is logged, never thrown: a timer's throw would take the server down.
-  const guarded = (what: string, step: () => void): void => {
+  const guarded = (what: string, step: () => void): boolean => {
     try {
       step();
+      return true;
     } catch (err) {
       log(`wiring ${what} failed: ${errorMessage(err)}`);
+      return false;
+    }
+  };
+  /**
+   * A warm connection of the server's pool (never a new one per event: that would recreate files of
+   * a store damaged under the server), with a short lock wait, because the server answers hooks on
+   * this thread; a busy store is tried again. A store that is gone is never created here.
+   */
+  const withDb = <T>(use: (db: Db) => T): T | null => {
+    if (!existsSync(dbFile(stateDir))) return null;
+    const db = store.open(stateDir, { lockSeconds: LOCK_SECONDS });
+    try {
+      return use(db);
+    } finally {
+      store.release(db);
     }
   };
   const heal = (): void => {
-    if (!existsSync(dbFile(stateDir))) return;
-    const db = openDb(stateDir);
-    try {
-      const r = healWiring(db, stateDir, { via: "server", foundBy: () => null });
-      for (const x of r.restored) log(`restored Tandem's entries in ${x.file}: ${x.changes.join("; ")}`);
-      for (const x of r.unhealable) log(`cannot heal ${x.file}: ${x.reason}`);
-    } finally {
-      db.close();
-    }
+    const r = withDb((db) => healWiring(db, stateDir, { via: "server", foundBy: () => null }));
+    for (const x of r?.restored ?? []) log(`restored Tandem's entries in ${x.file}: ${x.changes.join("; ")}`);
+    for (const x of r?.unhealable ?? []) log(`cannot heal ${x.file}: ${x.reason}`);
   };
   const check = (): void => {
     pending = null;
     if (closed) return;
-    guarded("check", heal);
+    if (!guarded("check", heal)) pending = setTimeout(check, RETRY_MS);
     guarded("watch", rearm);
   };
   const soon = (): void => {
@@ -106,7 +112,7 @@ export function watchWiring(stateDir: string, log: (line: string) => void): Wiri
   };
   const rearm = (): void => {
     if (closed) return;
-    const want = wanted(stateDir);
+    const want = withDb(wanted) ?? new Map<string, Set<string> | null>();
     for (const dir of [...armed.keys()]) if (!want.has(dir)) disarm(dir);
     for (const [dir, names] of want) {
       const id = dirId(dir);
