@@ -31,6 +31,7 @@ import { syncSoon } from "./remote-sync.js";
 import { onStop } from "./stop.js";
 import { onPostTool } from "./tool-events.js";
 import { sessionStartUpkeep } from "./upkeep.js";
+import { healWiringOf } from "./wiring-heal.js";
 
 export type { HookRequest } from "./context.js";
 export type HookResult = Rendered;
@@ -182,6 +183,7 @@ async function run(
     }
     const forged = forgedBy(ctx.db, client, input, req);
     if (forged) return refuseForged(ctx, forged);
+    healWiringOf(ctx);
     const verdict = await HANDLERS[input.kind](ctx);
     // Turns keep this checkout's presence on the remote fresh (at most every interval).
     if (input.kind === "prompt" || input.kind === "stop") syncSoon(ctx, false);

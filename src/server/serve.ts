@@ -22,6 +22,7 @@ import {
   withdrawLoopback,
 } from "./loopback.js";
 import { StorePool } from "./pool.js";
+import { type WiringWatch, watchWiring } from "./wiring-watch.js";
 
 export interface ServeOptions {
   root: string;
@@ -112,6 +113,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     stopping = why;
     opts.log(`stopping: ${why}`);
     clearInterval(timer);
+    wiring?.close();
     withdrawLoopback(opts.stateDir);
     server.close();
     tcp?.close();
@@ -129,6 +131,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     else faults.guard("pruning old requests", () => pruneRequests(control, Date.now() - REQUEST_TTL_MS));
   }, TICK_MS);
   faults.onCrash(() => cleanUp(opts, me, control, pool));
+  let wiring: WiringWatch | undefined;
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => stop(sig));
   try {
     await listen(server, me.socket, socketFor(opts.stateDir).dir !== null);
@@ -138,6 +141,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     return 1;
   }
   tcp = await listenLoopback(tcpHttp, opts, secrets);
+  if (!stopping) wiring = watchWiring(opts.stateDir, pool, opts.log);
   publishAddress(opts.stateDir, me.socket);
   opts.log(`serving ${opts.root} on ${me.socket} (build ${opts.build}, pid ${me.pid})`);
   injectFault(opts.env);

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { HISTORY_EVENT_SCHEMAS } from "./history-events.js";
 import { SUBAGENT_EVENT_SCHEMAS } from "./subagent-events.js";
+import { WIRING_EVENT_SCHEMAS } from "./wiring-events.js";
 
 const client = () => z.enum(["claude-code", "codex", "cursor", "exec", "cli", "copilot-cli", "gemini-cli"]);
 const relPath = () => z.string().check(z.minLength(1));
@@ -164,6 +165,7 @@ const EVENT_SCHEMAS = {
     }),
   ...SUBAGENT_EVENT_SCHEMAS,
   ...HISTORY_EVENT_SCHEMAS,
+  ...WIRING_EVENT_SCHEMAS,
 } as const;
 
 export type EventKind = keyof typeof EVENT_SCHEMAS;

@@ -2,6 +2,7 @@ import type { PreservedFacts, SessionFacts, SubagentFacts } from "../core/retent
 import { countCompactable } from "./compact.js";
 import type { Db } from "./db.js";
 import { stmt } from "./db.js";
+import { wiringBlobs } from "./wiring.js";
 
 /**
  * What the retention rules (core/retention.ts) decide from. These reads grow with history:
@@ -72,8 +73,8 @@ export function preservedFacts(db: Db, cutoff: number): PreservedFacts[] {
 
 /**
  * Every blob a record still references: captures and applies of sub-agents whose artifacts
- * were not expired (`except.subagents` are about to be), and preserved versions (but
- * `except.preserved`, keyed worktree\0path\0owner\0version).
+ * were not expired (`except.subagents` are about to be), preserved versions (but
+ * `except.preserved`, keyed worktree\0path\0owner\0version), and the wiring's (decision 0024).
  */
 export function referencedBlobs(
   db: Db,
@@ -111,6 +112,7 @@ export function referencedBlobs(
   for (const p of preserved) {
     if (!except.preserved?.has(preservedKey([p.worktree, p.path, p.owner, p.version]))) add(p.blob);
   }
+  for (const b of wiringBlobs(db)) add(b);
   return out;
 }
 

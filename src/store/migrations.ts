@@ -263,6 +263,26 @@ export const RESIDENT_DDL = [
    )`,
 ];
 
+/**
+ * What `tandem init` wired (docs/decisions/0024): per coordination root the choice it wired with,
+ * and per wiring file its stat stamp and the blob of its content as Tandem last accepted it. Not
+ * projections: hooks and the server refresh the stamps without an event.
+ */
+const WIRING_DDL = [
+  `CREATE TABLE wiring_roots (
+     root TEXT PRIMARY KEY,
+     launcher TEXT NOT NULL,
+     clients TEXT NOT NULL,
+     git_hooks INTEGER NOT NULL
+   )`,
+  `CREATE TABLE wiring_files (
+     path TEXT PRIMARY KEY,
+     root TEXT NOT NULL,
+     stamp TEXT NOT NULL,
+     blob TEXT
+   )`,
+];
+
 export const MIGRATIONS: readonly string[][] = [
   [
     `CREATE TABLE events (
@@ -285,6 +305,7 @@ export const MIGRATIONS: readonly string[][] = [
   RESIDENT_DDL,
   REMOTE_DDL,
   SNAPSHOT_SCOPE_DDL,
+  WIRING_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,6 +4,7 @@ import { initRoot, parseClients } from "../../init/options.js";
 import { planDeinit } from "../../init/plan.js";
 import { formatJson, formatSummary } from "../../init/report.js";
 import { readSnapshot } from "../../init/snapshot.js";
+import { unwire } from "../../init/wiring-record.js";
 import type { Io } from "../context.js";
 import { reportRefusals } from "./init.js";
 
@@ -21,7 +22,8 @@ function runDeinit(io: Io, opts: DeinitOptions): void {
   const plans = planDeinit(readSnapshot(root, clients, opts.gitHooks));
   if (reportRefusals(io, root, plans)) return;
   const mode = opts.dryRun ? "dry-run" : "write";
-  if (mode === "write") applyPlans(plans);
+  // The healer's record goes first: nothing puts back what deinit removes.
+  if (mode === "write") unwire(root, io.env, { clients, gitHooks: opts.gitHooks }, () => applyPlans(plans));
   io.out(
     opts.json ? formatJson(root, plans, "deinit", mode, null) : formatSummary(root, plans, "deinit", mode),
   );

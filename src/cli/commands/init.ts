@@ -27,6 +27,7 @@ import {
   refusalLine,
 } from "../../init/report.js";
 import { readSnapshot } from "../../init/snapshot.js";
+import { rewire } from "../../init/wiring-record.js";
 import type { Io } from "../context.js";
 
 interface InitOptions {
@@ -84,7 +85,13 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
     return;
   }
   if (reportRefusals(io, root, plans)) return;
-  if (mode === "write") applyPlans(plans);
+  const unhealed =
+    mode === "write"
+      ? rewire(root, io.env, { root, launcher: choice.launcher, clients, gitHooks: record.gitHooks }, () =>
+          applyPlans(plans),
+        )
+      : null;
+  if (unhealed) io.err(`${unhealed}\n`);
   const shell = mode === "write" ? probeAgentShell(io, root, choice.launcher) : null;
   // Codex skips untrusted hooks silently: say so right after wiring them.
   const trust: TrustReport | null =
