@@ -28,6 +28,7 @@ import { type ToolTargets, toolTargets } from "../targets/tool-targets.js";
 import { crashPoint } from "../testing/crash.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { guardGitCalls } from "./git-guard.js";
+import { watchOwnedWork } from "./owner-watch.js";
 import { remoteGate } from "./remote-gate.js";
 import { syncSoon } from "./remote-sync.js";
 import { protectShell } from "./shell-protect.js";
@@ -188,6 +189,8 @@ function record(
 export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   const tool = ctx.input.tool;
   if (!tool) return ALLOW;
+  // First: a change behind an owner's back is recorded before the safety net copies it as a peer's.
+  watchOwnedWork(ctx);
   const cwd = tool.cwd ?? ctx.input.cwd ?? ctx.root.root;
   const found = await toolTargets(tool, { cwd });
   const facts = targetFacts(found.raws, cwd, hookRoots(ctx), ctx.req.env);
