@@ -65,19 +65,20 @@ export function changeStep(c: ChangeFacts): ChangeStep {
   return c.recordedSince ? "follow" : "clobber";
 }
 
-/** A tool call asked for or completed, oldest first. */
+/** A tool call asked for (with the targets it named) or completed, oldest first. */
 export interface CallEvent {
   kind: "requested" | "completed";
   id: string | null;
   ts: number;
+  targets: readonly string[];
 }
 
 /**
- * Ids of a session's tool calls asked for and not completed within `windowMs`: while one is open,
- * a change to the session's files may be its own (a write between pre- and post-tool-use, or a
- * Codex heredoc patch that never fires a post-tool-use). Calls without an id pair with each other.
+ * A session's tool calls asked for and not completed within `windowMs`: a file one of them names
+ * may be changing under that call (between its pre- and post-tool-use, or a Codex heredoc patch
+ * that never fires a post-tool-use). Calls without an id pair with each other.
  */
-export function openCalls(events: readonly CallEvent[], now: number, windowMs: number): (string | null)[] {
+export function openCalls(events: readonly CallEvent[], now: number, windowMs: number): CallEvent[] {
   const open: CallEvent[] = [];
   for (const e of events) {
     if (e.kind === "requested") open.push(e);
@@ -87,5 +88,16 @@ export function openCalls(events: readonly CallEvent[], now: number, windowMs: n
       if (at >= 0) open.splice(at, 1);
     }
   }
-  return open.filter((o) => o.ts >= now - windowMs).map((o) => o.id);
+  return open.filter((o) => o.ts >= now - windowMs);
+}
+
+/** Which of a session's files a call still open may be changing: all (a whole-tree command), or these. */
+export type InFlight = "all" | ReadonlySet<string>;
+
+export function inFlight(openTargets: readonly string[], treeCommandOpen: boolean): InFlight {
+  return treeCommandOpen ? "all" : new Set(openTargets);
+}
+
+export function covers(flight: InFlight, key: string): boolean {
+  return flight === "all" || flight.has(key);
 }

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { isLive } from "../core/liveness.js";
-import { type OwnedFile, openCalls } from "../core/owner-versions.js";
+import { covers, type InFlight, inFlight, type OwnedFile, openCalls } from "../core/owner-versions.js";
 import { isInside, relativeKey } from "../core/paths.js";
 import { resolveTarget } from "../core/target-path.js";
 import { errorMessage } from "../errors.js";
@@ -15,7 +15,14 @@ import { fileStamp } from "../git/status.js";
 import { keepAndWatch } from "../safety/keep.js";
 import { blobsDirOf } from "../safety/preserve.js";
 import { livenessFacts } from "../sessions/liveness.js";
-import { type KeptRow, newestKept, owns, recentCalls, watchedFiles } from "../store/kept.js";
+import {
+  type KeptRow,
+  newestKept,
+  openShellCommands,
+  owns,
+  recentCalls,
+  watchedFiles,
+} from "../store/kept.js";
 import { appendOne } from "../store/ledger.js";
 import { type SessionRow, sessionById, sessionByNative } from "../store/queries.js";
 import { toolTargets } from "../targets/tool-targets.js";
@@ -69,8 +76,9 @@ function recordError(ctx: HookCtx, err: unknown): void {
 }
 
 /**
- * Every live session's kept files, stamped now, and the caller's own new keys. A peer with a
- * tool call still open is skipped: the change may be that call's, kept at its post-tool-use.
+ * Every live session's kept files, stamped now, and the caller's own new keys. A file one of its
+ * owner's calls still open may be changing is the owner's: kept as its version at the owner's
+ * hook, left alone at a peer's (that call's post-tool-use keeps it).
  */
 function ownedFiles(ctx: HookCtx, self: SessionRow | null, own: OwnKeys): OwnedFile[] {
   const root = ctx.root.root;
@@ -83,35 +91,50 @@ function ownedFiles(ctx: HookCtx, self: SessionRow | null, own: OwnKeys): OwnedF
       rows.push({ path: key, owner: self.id, ...(kept ?? { version: 0, stamp: "", blob: "", seq: -1 }) });
     }
   }
-  const busy = new Map<string, boolean | null>();
-  const ownerBusy = (owner: string): boolean | null => {
-    if (!busy.has(owner)) busy.set(owner, ownerState(ctx, owner, self?.id ?? null));
-    return busy.get(owner)!;
+  const flights = new Map<string, InFlight | null>();
+  const flightOf = (owner: string): InFlight | null => {
+    if (!flights.has(owner)) flights.set(owner, ownerFlight(ctx, owner, self?.id ?? null));
+    return flights.get(owner)!;
   };
   const out: OwnedFile[] = [];
   for (const r of rows) {
-    const state = ownerBusy(r.owner);
-    if (state === null) continue;
+    const flight = flightOf(r.owner);
+    if (flight === null) continue;
     const mine = r.owner === self?.id;
-    if (!mine && state) continue;
+    const moving = covers(flight, r.path);
+    if (!mine && moving) continue;
     out.push({
       key: r.path,
       owner: r.owner,
       stamp: fileStamp(join(root, r.path)),
       kept: r.seq < 0 ? null : { version: r.version, stamp: r.stamp, blob: r.blob, seq: r.seq },
-      own: mine && (state || own === "all" || own.has(r.path)),
+      own: mine && (moving || own === "all" || own.has(r.path)),
     });
   }
   return out;
 }
 
-/** null: not live, not checked; else whether it has a tool call open. */
-function ownerState(ctx: HookCtx, owner: string, self: string | null): boolean | null {
+/** null: not live, not checked; else the files its open calls may be changing. */
+function ownerFlight(ctx: HookCtx, owner: string, self: string | null): InFlight | null {
   if (owner !== self) {
     const row = sessionById(ctx.db, owner);
     if (!row || !isLive(livenessFacts(row), ctx.now, ctx.config.freshnessSeconds)) return null;
   }
-  return openCalls(recentCalls(ctx.db, owner), ctx.now, OPEN_WINDOW_MS).length > 0;
+  const root = ctx.root.root;
+  const shell = openShellCommands(ctx.db, owner, ctx.now - OPEN_WINDOW_MS);
+  const raws = openCalls(recentCalls(ctx.db, owner), ctx.now, OPEN_WINDOW_MS).flatMap((c) => c.targets);
+  const top = ctx.root.repo?.top ?? root;
+  const keys = [
+    ...raws.flatMap((raw) => keyOf(root, root, raw)),
+    ...shell.named.map((p) => relativeKey(root, join(top, p))),
+  ];
+  return inFlight(keys, shell.tree);
+}
+
+/** A target as a root key, resolved as the tool named it (relative ones from `cwd`); none outside. */
+function keyOf(root: string, cwd: string, raw: string): string[] {
+  const r = resolveTarget(raw, cwd, [root], {}, physicalPath);
+  return r.ok && isInside(root, r.target.physical) ? [relativeKey(root, r.target.physical)] : [];
 }
 
 /** The root keys a file tool call (Write, Edit, a patch) names: what it left in the caller's files. */
@@ -122,9 +145,6 @@ export async function toolKeys(ctx: HookCtx): Promise<Set<string>> {
   const root = ctx.root.root;
   const cwd = tool.cwd ?? ctx.input.cwd ?? root;
   const found = await toolTargets(tool, { cwd });
-  for (const raw of found.raws) {
-    const r = resolveTarget(raw, cwd, [root], {}, physicalPath);
-    if (r.ok && isInside(root, r.target.physical)) keys.add(relativeKey(root, r.target.physical));
-  }
+  for (const raw of found.raws) for (const key of keyOf(root, cwd, raw)) keys.add(key);
   return keys;
 }

@@ -84,11 +84,36 @@ export function recentCalls(db: Db, session: string): CallEvent[] {
     `SELECT kind, ts, data FROM events WHERE session_id = ? AND kind IN ('tool.requested', 'tool.completed')
       ORDER BY seq DESC LIMIT ${RECENT_CALLS}`,
   ).all(session) as { kind: string; ts: number; data: string }[];
-  return rows.reverse().map((r) => ({
-    kind: r.kind === "tool.requested" ? "requested" : "completed",
-    id: (JSON.parse(r.data) as { toolUseId?: string | null }).toolUseId ?? null,
-    ts: r.ts,
-  }));
+  return rows.reverse().map((r) => {
+    const d = JSON.parse(r.data) as { toolUseId?: string | null; targets?: string[] };
+    return {
+      kind: r.kind === "tool.requested" ? "requested" : "completed",
+      id: d.toolUseId ?? null,
+      ts: r.ts,
+      targets: d.targets ?? [],
+    };
+  });
+}
+
+/**
+ * A session's shell commands not yet measured, started since `since`: whether one was measured
+ * over the whole tree (opaque, git: it may change any file), and the files the others name
+ * (relative to the repository top).
+ */
+export function openShellCommands(
+  db: Db,
+  session: string,
+  since: number,
+): { tree: boolean; named: string[] } {
+  const rows = stmt(
+    db,
+    `SELECT scope, dirty FROM shell_snapshots WHERE session_id = ? AND ended_at IS NULL
+       AND tool_use_id != 'turn:' AND started_at >= ?`,
+  ).all(session, since) as { scope: string; dirty: string }[];
+  return {
+    tree: rows.some((r) => r.scope !== "named"),
+    named: rows.flatMap((r) => (r.scope === "named" ? Object.keys(JSON.parse(r.dirty) as object) : [])),
+  };
 }
 
 /** Whether `session` owns the file: holds its claim, or touched it and nobody claims it. */

@@ -3,6 +3,8 @@ import {
   type CallEvent,
   type ChangeFacts,
   changeStep,
+  covers,
+  inFlight,
   type Kept,
   type OwnedFile,
   openCalls,
@@ -69,7 +71,12 @@ describe("what a changed file's bytes decide", () => {
 });
 
 describe("a session's open tool calls", () => {
-  const ev = (kind: CallEvent["kind"], id: string | null, ts = 1_000): CallEvent => ({ kind, id, ts });
+  const ev = (kind: CallEvent["kind"], id: string | null, ts = 1_000): CallEvent => ({
+    kind,
+    id,
+    ts,
+    targets: [],
+  });
   const cases: [string, CallEvent[], (string | null)[]][] = [
     ["none asked for", [], []],
     ["asked for and completed", [ev("requested", "t1"), ev("completed", "t1")], []],
@@ -87,6 +94,16 @@ describe("a session's open tool calls", () => {
     ],
   ];
   it.each(cases)("%s", (_, events, open) => {
-    expect(openCalls(events, 1_000, 500)).toEqual(open);
+    expect(openCalls(events, 1_000, 500).map((c) => c.id)).toEqual(open);
+  });
+});
+
+describe("which of a session's files its open calls may be changing", () => {
+  it("a whole-tree command open: every file", () => {
+    expect(covers(inFlight(["a.txt"], true), "f.txt")).toBe(true);
+  });
+  it("only named files open: those, and no other", () => {
+    const flight = inFlight(["a.txt"], false);
+    expect([covers(flight, "a.txt"), covers(flight, "f.txt")]).toEqual([true, false]);
   });
 });
