@@ -78,7 +78,7 @@ const report = [
   // 10,000 hooks of the memory run (BENCH_SERVER_HOOKS=2000 shortens it).
   wanted("server") ? await serverBench(bin, ROUNDS) : "",
   // Issue 25: the Write pair keeping a new version each time, server and Node (about a minute).
-  wanted("versions") ? versionsBench(bin, Math.min(ROUNDS, 20)) : "",
+  wanted("versions") ? await versionsBench(bin, Math.min(ROUNDS, 20)) : "",
   // Each round moves 50 MB through git several times: a few rounds are plenty.
   wanted("subagents") ? subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 5) }) : "",
   // Generating the year takes about half a minute; each round runs every command on both stores.

@@ -6,8 +6,16 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { compare, pairedRatio, spreadTable } from "./lib.mjs";
-import { repoFixture, servedEnv, startServer, stopServer } from "./server-fixtures.mjs";
+import { compare, median, pairedRatio, percentile, spreadTable } from "./lib.mjs";
+import {
+  buildOf,
+  postThin,
+  repoFixture,
+  servedEnv,
+  startServer,
+  stopServer,
+  thinRequest,
+} from "./server-fixtures.mjs";
 
 const sleepers = [];
 process.on("exit", () => {
@@ -64,11 +72,41 @@ function pairCase(name, launcher, fx, env, target) {
   return { name, cmd: "sh", args: ["-c", script, "sh", ...launcher], cwd: fx.repo, env, target };
 }
 
-export function versionsBench(bin, rounds) {
+/**
+ * The server's own time for the pair (its socket posted to from this process, no `sh` or thin
+ * client started), each fixture in turn every round, the file rewritten between the two hooks.
+ */
+async function serverShare(entries, rounds) {
+  const samples = entries.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, { fx, bin }] of entries.entries()) {
+      const forwarded = { XDG_CONFIG_HOME: fx.env.XDG_CONFIG_HOME, PATH: fx.env.PATH, HOME: fx.env.HOME };
+      const ask = async (event, name) => {
+        const payload = JSON.stringify(write(fx.repo, "me", "w.txt", name, `toolu_s${r}`));
+        const body = thinRequest(buildOf(bin), fx.repo, forwarded, ["hook", "claude-code", event], payload);
+        const t0 = performance.now();
+        const res = await postThin(fx.server.socket, body);
+        if (res.status !== 200 || !res.text.includes("exit 0")) throw new Error(`${res.status} ${res.text}`);
+        return performance.now() - t0;
+      };
+      const pre = await ask("pre-tool-use", "PreToolUse");
+      writeFileSync(join(fx.repo, "w.txt"), `${process.hrtime.bigint()}\n`);
+      samples[i].push(pre + (await ask("post-tool-use", "PostToolUse")));
+    }
+  }
+  return entries.map((e, i) => ({
+    name: e.name,
+    p50: median(samples[i]),
+    p95: percentile(samples[i], 0.95),
+  }));
+}
+
+export async function versionsBench(bin, rounds) {
   const builds = [["this build", bin]];
   if (process.env.BENCH_BASE_BIN) builds.push(["before (BENCH_BASE_BIN)", process.env.BENCH_BASE_BIN]);
   const fixtures = [];
   const cases = [];
+  const shares = [];
   try {
     for (const [label, b] of builds) {
       for (const peers of [0, 100]) {
@@ -76,6 +114,7 @@ export function versionsBench(bin, rounds) {
         fixtures.push(fx);
         const thin = join(dirname(b), "tandem");
         const who = peers ? `a live peer's ${peers} kept files` : "no peer";
+        shares.push({ name: `${label}, ${who}`, fx, bin: b });
         cases.push(
           pairCase(`server, ${label}, ${who}`, [thin], fx, servedEnv(fx.env), b === bin ? 0.25 : undefined),
         );
@@ -91,7 +130,15 @@ export function versionsBench(bin, rounds) {
       env: fixtures[0].env,
     };
     const result = compare(baseline, cases, rounds);
+    const share = await serverShare(shares, rounds * 2);
     const lines = ["## Every owner version kept (issue 25)", "", spreadTable(result), ""];
+    lines.push(
+      "The server's own time for the pair (pre + post posted to its socket, no process started):",
+      "",
+    );
+    lines.push("| build, fixture | p50 ms | p95 ms |", "|---|---:|---:|");
+    for (const x of share) lines.push(`| ${x.name} | ${x.p50.toFixed(1)} | ${x.p95.toFixed(1)} |`);
+    lines.push("");
     if (builds.length > 1) {
       const byName = new Map(result.cases.map((c) => [c.name, c]));
       for (const c of result.cases.filter((x) => x.name.includes("this build"))) {
