@@ -15,9 +15,10 @@ import { safetyBench, takeoverBench } from "./safety.mjs";
 import { serverBench } from "./server.mjs";
 import { subagentBench } from "./subagents.mjs";
 import { uiBench } from "./ui.mjs";
+import { versionsBench } from "./versions.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-// BENCH_ONLY=startup,hooks,safety,end-turn,server,subagents,history,remote,ui runs some sections and only prints
+// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,subagents,history,remote,ui runs some sections and only prints
 // them: RESULTS.md is written by a full run alone.
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (section) => only === null || only.has(section);
@@ -76,6 +77,8 @@ const report = [
   // The resident server path (issue 16) through the wired thin client: 3–7 minutes, most of it the
   // 10,000 hooks of the memory run (BENCH_SERVER_HOOKS=2000 shortens it).
   wanted("server") ? await serverBench(bin, ROUNDS) : "",
+  // Issue 25: the Write pair keeping a new version each time, server and Node (about a minute).
+  wanted("versions") ? await versionsBench(bin, Math.min(ROUNDS, 20)) : "",
   // Each round moves 50 MB through git several times: a few rounds are plenty.
   wanted("subagents") ? subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 5) }) : "",
   // Generating the year takes about half a minute; each round runs every command on both stores.

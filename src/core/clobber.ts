@@ -85,17 +85,26 @@ export interface OwnerNotice {
   change: "changed" | "removed";
   actorName: string | null;
   version: number | null;
+  /** "watch": found at a later hook, not by the command that did it (decision 0020). */
+  via?: string;
+}
+
+function writer(n: OwnerNotice): string {
+  if (n.actorName) return `${n.actorName}'s command`;
+  return n.via === "watch"
+    ? "a writer Tandem did not see run (a background job, a link, a person or a program outside any session)"
+    : "a command of another session";
 }
 
 /** What the owner is told on its next prompt or tool call. */
 export function ownerNotice(notices: readonly OwnerNotice[]): string {
   const lines = notices.map((n) => {
-    const who = n.actorName ? `${n.actorName}'s command` : "a command of another session";
+    const who = writer(n);
     const back =
       n.version === null
         ? "no copy was preserved; check `git stash list` and your editor's history"
         : `put your bytes back with \`tandem recover ${shellQuote(n.key)}\``;
     return `- ${n.key}: ${n.change} by ${who}; ${back}`;
   });
-  return `Tandem: another agent overwrote your uncommitted work:\n${lines.join("\n")}\n(\`tandem recover PATH --list\` shows every preserved version.) Check the file before you continue editing it.`;
+  return `Tandem: something other than you overwrote your uncommitted work:\n${lines.join("\n")}\n(\`tandem recover PATH --list\` shows every preserved version.) Check the file before you continue editing it.`;
 }

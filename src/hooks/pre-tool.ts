@@ -29,6 +29,7 @@ import { crashPoint } from "../testing/crash.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { guardGitCalls } from "./git-guard.js";
 import { identityVerdict } from "./identity-guard.js";
+import { watchOwnedWork } from "./owner-watch.js";
 import { refuseProtected } from "./protected.js";
 import { remoteGate } from "./remote-gate.js";
 import { syncSoon } from "./remote-sync.js";
@@ -190,6 +191,8 @@ function record(
 export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   const tool = ctx.input.tool;
   if (!tool) return ALLOW;
+  // First: a change behind an owner's back is recorded before the safety net copies it as a peer's.
+  watchOwnedWork(ctx);
   const cwd = tool.cwd ?? ctx.input.cwd ?? ctx.root.root;
   const found = await toolTargets(tool, { cwd, env: ctx.req.env, home: ctx.req.env.HOME || undefined });
   const facts = targetFacts(found.raws, cwd, hookRoots(ctx), ctx.req.env);

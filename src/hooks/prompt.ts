@@ -7,6 +7,7 @@ import { sessionStartContext } from "../core/session-context.js";
 import { stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
+import { watchOwnedWork } from "./owner-watch.js";
 import { takeOwnerNotice } from "./safety-net.js";
 import { saveTurnSnapshot } from "./shell-delta.js";
 
@@ -30,6 +31,8 @@ function lastPeersDigest(ctx: HookCtx, session: string): string | null {
 export async function onPrompt(ctx: HookCtx): Promise<Verdict> {
   const text = ctx.input.prompt ?? "";
   const remediation = text.trimStart().startsWith(REMEDIATION_MARKER);
+  // Before the notice is taken, so a change found now is told in this answer.
+  watchOwnedWork(ctx);
   const context = write(
     ctx.db,
     () => {

@@ -116,6 +116,7 @@ interface ClobberRow {
   actor: string | null;
   version: number | null;
   change: "changed" | "removed";
+  via: string;
 }
 
 /**
@@ -125,7 +126,7 @@ interface ClobberRow {
 export function takeOwnerNotice(ctx: HookCtx, owner: SessionRow): string | null {
   const rows = stmt(
     ctx.db,
-    "SELECT seq, path, actor, version, change FROM clobbers WHERE owner = ? AND noticed = 0 ORDER BY seq",
+    "SELECT seq, path, actor, version, change, via FROM clobbers WHERE owner = ? AND noticed = 0 ORDER BY seq",
   ).all(owner.id) as ClobberRow[];
   if (rows.length === 0) return null;
   append(ctx.db, {
@@ -140,6 +141,7 @@ export function takeOwnerNotice(ctx: HookCtx, owner: SessionRow): string | null 
       change: r.change,
       actorName: r.actor ? (sessionById(ctx.db, r.actor)?.name ?? r.actor) : null,
       version: r.version,
+      via: r.via,
     })),
   );
 }

@@ -131,7 +131,7 @@ export async function saveTurnSnapshot(ctx: HookCtx): Promise<void> {
   await saveSnapshot(ctx, TURN_SLOT, null);
 }
 
-interface Attribution {
+export interface Attribution {
   mine: string[];
   unattributed: string[];
   /** Paths a live peer holds: the agent is warned. */

@@ -4,6 +4,7 @@ import { cursorFollowup, remediationText } from "../core/ritual-messages.js";
 import { containsStatusBox } from "../core/status-box.js";
 import { append, write } from "../store/ledger.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
+import { watchOwnedWork } from "./owner-watch.js";
 import { recordTurnDelta } from "./shell-delta.js";
 
 const BLOCK_CAP = 2;
@@ -23,6 +24,7 @@ function recentEvents(ctx: HookCtx, session: string): RitualEvent[] {
  */
 export async function onStop(ctx: HookCtx): Promise<Verdict> {
   await recordTurnDelta(ctx);
+  watchOwnedWork(ctx);
   const verdict = write(
     ctx.db,
     () => {

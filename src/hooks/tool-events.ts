@@ -3,8 +3,9 @@ import { actorWarning } from "../core/clobber.js";
 import { append, write } from "../store/ledger.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
 import { type HookCtx, hookSession } from "./context.js";
+import { type OwnKeys, toolKeys, watchOwnedWork } from "./owner-watch.js";
 import { takeOwnerNotice } from "./safety-net.js";
-import { type PendingDelta, recordShellDelta, startShellDelta } from "./shell-delta.js";
+import { type Attribution, recordShellDelta, startShellDelta } from "./shell-delta.js";
 
 /**
  * post-tool-use: record completion; for shell tools, what the command actually
@@ -16,7 +17,8 @@ export async function onPostTool(ctx: HookCtx): Promise<Verdict> {
   const tool = ctx.input.tool;
   if (!tool) return ALLOW;
   // The name alone says it is a shell: re-parsing the command here loaded the shell parser for nothing.
-  const pending = SHELL_TOOLS.has(tool.name) ? startShellDelta(ctx, tool) : null;
+  const shell = SHELL_TOOLS.has(tool.name);
+  const pending = shell ? startShellDelta(ctx, tool) : null;
   const notice = write(
     ctx.db,
     () => {
@@ -32,13 +34,22 @@ export async function onPostTool(ctx: HookCtx): Promise<Verdict> {
     "gating",
   );
   const parts = notice ? [notice] : [];
-  if (pending) parts.push(...(await shellWarnings(ctx, pending)));
+  const delta = pending ? await recordShellDelta(ctx, pending) : null;
+  if (delta) parts.push(...shellWarnings(delta));
+  // After the delta, so a clobber the command's own delta saw is recorded once, by it.
+  const own: OwnKeys = shell
+    ? delta
+      ? new Set([...delta.mine, ...delta.unattributed])
+      : "all"
+    : await toolKeys(ctx);
+  if (watchOwnedWork(ctx, own)) {
+    const late = write(ctx.db, () => takeOwnerNotice(ctx, hookSession(ctx)), "gating");
+    if (late) parts.push(late);
+  }
   return parts.length === 0 ? ALLOW : { ...ALLOW, context: parts.join("\n\n") };
 }
 
-async function shellWarnings(ctx: HookCtx, pending: PendingDelta): Promise<string[]> {
-  const delta = await recordShellDelta(ctx, pending);
-  if (!delta) return [];
+function shellWarnings(delta: Attribution): string[] {
   const out: string[] = [];
   if (delta.clobbered.length > 0) out.push(actorWarning(delta.clobbered));
   const clobbered = new Set(delta.clobbered.map((c) => c.key));

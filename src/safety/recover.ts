@@ -12,6 +12,7 @@ import { dirname, join } from "node:path";
 import { fileStamp } from "../git/status.js";
 import { blobPath, readBlob } from "../store/blobs.js";
 import { type Db, stmt } from "../store/db.js";
+import { newestKept, nextVersion } from "../store/kept.js";
 import { append, write } from "../store/ledger.js";
 import { newestPreserved, type PreservedRow, preserveFiles } from "./preserve.js";
 
@@ -57,12 +58,21 @@ export function preservedPaths(
   ).all(owner) as { worktree: string; path: string; versions: number }[];
 }
 
+/**
+ * The version the newest clobber points at; but when the owner left a newer version of its own
+ * after that clobber (it went on editing), the owner's newest: recover returns its last bytes.
+ */
 function defaultVersion(db: Db, worktree: string, key: string, owner: string): number | undefined {
   const clobber = stmt(
     db,
-    "SELECT version FROM clobbers WHERE worktree = ? AND path = ? AND owner = ? AND version IS NOT NULL ORDER BY seq DESC LIMIT 1",
-  ).get(worktree, key, owner) as { version: number } | undefined;
-  return clobber?.version ?? newestPreserved(db, worktree, key, owner)?.version;
+    "SELECT version, seq FROM clobbers WHERE worktree = ? AND path = ? AND owner = ? AND version IS NOT NULL ORDER BY seq DESC LIMIT 1",
+  ).get(worktree, key, owner) as { version: number; seq: number } | undefined;
+  const own = stmt(
+    db,
+    "SELECT version, seq FROM preserved WHERE worktree = ? AND path = ? AND owner = ? AND reason IN ('owner', 'recovered') ORDER BY version DESC LIMIT 1",
+  ).get(worktree, key, owner) as { version: number; seq: number } | undefined;
+  if (clobber && (!own || own.seq < clobber.seq)) return clobber.version;
+  return own?.version ?? clobber?.version ?? newestPreserved(db, worktree, key, owner)?.version;
 }
 
 /** Replaces the file in one rename, so a crash leaves the old bytes or the new ones, never half. */
@@ -110,8 +120,10 @@ export function recoverFile(req: RecoverRequest): RecoverResult {
   const data = preservedBytes(req.blobsDir, row);
   const abs = join(worktree, key);
   const present = existsSync(abs);
-  if (present && readFileSync(abs).equals(data))
+  if (present && readFileSync(abs).equals(data)) {
+    keptAsRecovered(req, row);
     return { version: row.version, bytes: data.length, unchanged: true, kept: null };
+  }
   let kept: number | null = null;
   if (present) {
     const stamp = fileStamp(abs);
@@ -131,13 +143,40 @@ export function recoverFile(req: RecoverRequest): RecoverResult {
   }
   const mode = present ? statSync(abs).mode & 0o7777 : 0o644;
   writeAtomically(abs, data, mode);
-  write(db, () =>
+  write(db, () => {
     append(db, {
       kind: "work.recovered",
       session: req.actor,
       ts: req.now,
       data: { worktree, path: key, owner, version: row.version, kept },
+    });
+    keptAsRecovered(req, row);
+  });
+  return { version: row.version, bytes: data.length, unchanged: false, kept };
+}
+
+/**
+ * The bytes put back become the owner's newest kept version, so the watch compares the file to
+ * them, not to what the recovery replaced (decision 0020). Nothing when they already are.
+ */
+function keptAsRecovered(req: RecoverRequest, row: PreservedRow): void {
+  const { db, worktree, key, owner } = req;
+  if (newestKept(db, worktree, key, owner)?.blob === row.blob) return;
+  write(db, () =>
+    append(db, {
+      kind: "work.preserved",
+      session: req.actor,
+      ts: req.now,
+      data: {
+        worktree,
+        path: key,
+        owner,
+        version: nextVersion(db, worktree, key, owner),
+        blob: row.blob,
+        bytes: row.bytes,
+        stamp: fileStamp(join(worktree, key)),
+        reason: "recovered",
+      },
     }),
   );
-  return { version: row.version, bytes: data.length, unchanged: false, kept };
 }

@@ -127,7 +127,7 @@ const EVENT_SCHEMAS = {
       outcome: z.enum(["allowed", "refused", "warned", "bypassed"]),
       paths: z.array(z.object({ path: z.string(), holder: z.string() })),
     }),
-  /** A live peer's uncommitted file, copied into the blob store before another session's shell command. */
+  /** A version of a live session's uncommitted file, copied into the blob store (docs/safety-net.md). */
   "work.preserved": () =>
     z.object({
       worktree: z.string(),
@@ -138,7 +138,12 @@ const EVENT_SCHEMAS = {
       bytes: z.number(),
       /** size:mtime:mode when preserved; an unchanged stamp needs no new copy. */
       stamp: z.string(),
-      reason: z.enum(["peer-command", "before-recover"]),
+      /**
+       * peer-command: before another session's command; before-recover: what a recovery replaced;
+       * owner: left by the owner's own tool call; clobbered: what replaced a kept version behind
+       * its owner's back; recovered: put back by `tandem recover` (decision 0020).
+       */
+      reason: z.enum(["peer-command", "before-recover", "owner", "clobbered", "recovered"]),
     }),
   /** Another session's command changed or removed a live peer's uncommitted file. */
   "work.clobbered": () =>

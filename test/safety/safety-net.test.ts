@@ -17,16 +17,11 @@ function world(): World {
   const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n", "README.md": "hi\n" });
   const a = fakeAgent();
   const b = fakeAgent();
-  expect(
-    denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo, env: a })),
-  ).toBeNull();
+  // One call: the post-tool-use carries the pre-tool-use's id, as Claude Code sends it.
+  const write = claudeWrite(repo, "A", "f.txt");
+  expect(denied(hook("claude-code", "pre-tool-use", write, { cwd: repo, env: a }))).toBeNull();
   writeFileSync(join(repo, "f.txt"), "A's precious edit\n");
-  hook(
-    "claude-code",
-    "post-tool-use",
-    { ...claudeWrite(repo, "A", "f.txt"), hook_event_name: "PostToolUse" },
-    { cwd: repo, env: a },
-  );
+  hook("claude-code", "post-tool-use", { ...write, hook_event_name: "PostToolUse" }, { cwd: repo, env: a });
   hook(
     "claude-code",
     "user-prompt-submit",
@@ -99,7 +94,8 @@ describe("the safety net under commands Tandem cannot read", () => {
     expect(tandem(["recover", "f.txt", "--session", "A"], { cwd: w.repo }).code).toBe(0);
     expect(read(w)).toBe("A's precious edit\n");
     const list = tandem(["recover", "f.txt", "--list", "--session", "A"], { cwd: w.repo });
-    expect(list.stdout).toMatch(/version 1 .* before a peer's command/);
+    // A's bytes were kept the moment its Write left them (decision 0020).
+    expect(list.stdout).toMatch(/version 1 .* left by your own tool call/);
     expect(list.stdout).toMatch(/version 2 .* kept before a recovery/);
     expect(tandem(["recover", "f.txt", "--version", "2", "--session", "A"], { cwd: w.repo }).code).toBe(0);
     expect(read(w)).toBe("someone's newer edit\n");
@@ -113,12 +109,12 @@ describe("the safety net under commands Tandem cannot read", () => {
     expect(preserved).toHaveLength(1);
   });
 
-  it("says nothing is preserved for a file nobody else owns", () => {
+  it("records no clobber for a file nobody else owns; the new file is kept as its writer's own version", () => {
     const w = world();
     runAsB(w, "python3 -c \"open('mine.txt','w').write('x')\"");
     expect(ledger(w.repo).events.filter((e) => e.kind === "work.clobbered")).toEqual([]);
-    expect(tandem(["recover", "--list", "--session", "B"], { cwd: w.repo }).stdout).toMatch(
-      /No preserved files/,
+    expect(tandem(["recover", "--list", "--session", "B"], { cwd: w.repo }).stdout).toBe(
+      "mine.txt  (1 version)\n",
     );
   });
 });

@@ -46,6 +46,14 @@ function keyOf(project: Project, io: Io, raw: string): string {
   return relativeKey(root, r.target.physical);
 }
 
+const WHY: Record<string, string> = {
+  "peer-command": "before a peer's command",
+  "before-recover": "kept before a recovery",
+  owner: "left by your own tool call",
+  clobbered: "what replaced your bytes",
+  recovered: "put back by a recovery",
+};
+
 function listVersions(io: Io, db: Db, project: Project, owner: SessionRow, key: string | null): void {
   const root = project.resolved.root;
   const now = Date.now();
@@ -58,7 +66,7 @@ function listVersions(io: Io, db: Db, project: Project, owner: SessionRow, key: 
   const versions = versionsOf(db, root, key, owner.id);
   if (versions.length === 0) throw new TandemError(`no preserved version of ${key} for ${owner.name}.`);
   for (const v of versions) {
-    const why = v.reason === "before-recover" ? "kept before a recovery" : "before a peer's command";
+    const why = WHY[v.reason] ?? v.reason;
     const gone = existsSync(blobPath(blobsDirOf(project.stateDir), v.blob))
       ? ""
       : "  (its copy is missing from Tandem's store: cannot be restored)";

@@ -1,0 +1,150 @@
+/**
+ * At every hook of any session: keep the versions the caller's tool call left in its own files,
+ * and check every live session's kept files against their stamps (docs/safety-net.md, "every
+ * owner version kept" and "watched afterwards"; decision 0020). Observational: a failure is
+ * recorded and the hook goes on.
+ */
+import { join } from "node:path";
+import { isLive } from "../core/liveness.js";
+import { covers, type InFlight, inFlight, type OwnedFile, openCalls } from "../core/owner-versions.js";
+import { isInside, relativeKey } from "../core/paths.js";
+import { resolveTarget } from "../core/target-path.js";
+import { errorMessage } from "../errors.js";
+import { physicalPath } from "../facts/physical.js";
+import { fileStamp } from "../git/status.js";
+import { keepAndWatch } from "../safety/keep.js";
+import { blobsDirOf } from "../safety/preserve.js";
+import { livenessFacts } from "../sessions/liveness.js";
+import {
+  type KeptRow,
+  newestKept,
+  openShellCommands,
+  owns,
+  recentCalls,
+  watchedFiles,
+} from "../store/kept.js";
+import { appendOne } from "../store/ledger.js";
+import { type SessionRow, sessionById, sessionByNative } from "../store/queries.js";
+import { toolTargets } from "../targets/tool-targets.js";
+import type { HookCtx } from "./context.js";
+
+/** A call asked for longer ago than this without its post-tool-use no longer shields its session's files. */
+const OPEN_WINDOW_MS = 10 * 60_000;
+
+/** Which of the caller's files its tool call left: named keys, or all of them when unknown. */
+export type OwnKeys = ReadonlySet<string> | "all";
+
+/**
+ * Keeps and checks; returns true when it recorded a change to the caller's own work, which the
+ * caller is then told of in this hook's answer.
+ */
+export function watchOwnedWork(ctx: HookCtx, own: OwnKeys = new Set()): boolean {
+  try {
+    const self = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId) ?? null;
+    const files = ownedFiles(ctx, self, own);
+    if (files.length === 0) return false;
+    const done = keepAndWatch({
+      db: ctx.db,
+      blobsDir: blobsDirOf(ctx.stateDir),
+      worktree: ctx.root.root,
+      files,
+      actor: self?.id ?? null,
+      now: ctx.now,
+    });
+    return self !== null && done.clobbers.some((c) => c.owner === self.id);
+  } catch (err) {
+    recordError(ctx, err);
+    return false;
+  }
+}
+
+function recordError(ctx: HookCtx, err: unknown): void {
+  try {
+    appendOne(ctx.db, {
+      kind: "hook.error",
+      session: null,
+      data: {
+        client: ctx.client.name,
+        event: ctx.input.event,
+        message: `keeping owner versions: ${errorMessage(err)}`,
+        failed: "open",
+      },
+    });
+  } catch {
+    // The store refuses writes: the hook's own work will meet the same failure and report it.
+  }
+}
+
+/**
+ * Every live session's kept files, stamped now, and the caller's own new keys. A file one of its
+ * owner's calls still open may be changing is the owner's: kept as its version at the owner's
+ * hook, left alone at a peer's (that call's post-tool-use keeps it).
+ */
+function ownedFiles(ctx: HookCtx, self: SessionRow | null, own: OwnKeys): OwnedFile[] {
+  const root = ctx.root.root;
+  const rows: KeptRow[] = watchedFiles(ctx.db, root);
+  if (self && own !== "all") {
+    const seen = new Set(rows.filter((r) => r.owner === self.id).map((r) => r.path));
+    for (const key of own) {
+      if (seen.has(key) || !owns(ctx.db, root, key, self.id)) continue;
+      const kept = newestKept(ctx.db, root, key, self.id);
+      rows.push({ path: key, owner: self.id, ...(kept ?? { version: 0, stamp: "", blob: "", seq: -1 }) });
+    }
+  }
+  const flights = new Map<string, InFlight | null>();
+  const flightOf = (owner: string): InFlight | null => {
+    if (!flights.has(owner)) flights.set(owner, ownerFlight(ctx, owner, self?.id ?? null));
+    return flights.get(owner)!;
+  };
+  const out: OwnedFile[] = [];
+  for (const r of rows) {
+    const flight = flightOf(r.owner);
+    if (flight === null) continue;
+    const mine = r.owner === self?.id;
+    const moving = covers(flight, r.path);
+    if (!mine && moving) continue;
+    out.push({
+      key: r.path,
+      owner: r.owner,
+      stamp: fileStamp(join(root, r.path)),
+      kept: r.seq < 0 ? null : { version: r.version, stamp: r.stamp, blob: r.blob, seq: r.seq },
+      own: mine && (moving || own === "all" || own.has(r.path)),
+    });
+  }
+  return out;
+}
+
+/** null: not live, not checked; else the files its open calls may be changing. */
+function ownerFlight(ctx: HookCtx, owner: string, self: string | null): InFlight | null {
+  if (owner !== self) {
+    const row = sessionById(ctx.db, owner);
+    if (!row || !isLive(livenessFacts(row), ctx.now, ctx.config.freshnessSeconds)) return null;
+  }
+  const root = ctx.root.root;
+  const shell = openShellCommands(ctx.db, owner, ctx.now - OPEN_WINDOW_MS);
+  const raws = openCalls(recentCalls(ctx.db, owner), ctx.now, OPEN_WINDOW_MS).flatMap((c) => c.targets);
+  const top = ctx.root.repo?.top ?? root;
+  const keys = [
+    ...raws.flatMap((raw) => keyOf(root, root, raw)),
+    ...shell.named.map((p) => relativeKey(root, join(top, p))),
+  ];
+  return inFlight(keys, shell.tree);
+}
+
+/** A target as a root key, resolved as the tool named it (relative ones from `cwd`); none outside. */
+function keyOf(root: string, cwd: string, raw: string): string[] {
+  const r = resolveTarget(raw, cwd, [root], {}, physicalPath);
+  return r.ok && isInside(root, r.target.physical) ? [relativeKey(root, r.target.physical)] : [];
+}
+
+/** The root keys a file tool call (Write, Edit, a patch) names: what it left in the caller's files. */
+export async function toolKeys(ctx: HookCtx): Promise<Set<string>> {
+  const tool = ctx.input.tool;
+  const keys = new Set<string>();
+  if (!tool) return keys;
+  const root = ctx.root.root;
+  const cwd = tool.cwd ?? ctx.input.cwd ?? root;
+  const found = await toolTargets(tool, { cwd });
+  for (const raw of found.raws) for (const key of keyOf(root, cwd, raw)) keys.add(key);
+  return keys;
+}

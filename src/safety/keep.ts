@@ -1,0 +1,131 @@
+/**
+ * Every version an owner leaves is kept, and watched afterwards (docs/safety-net.md, decision
+ * 0020): the I/O around core/owner-versions.ts. Bytes are copied into the blob store outside the
+ * write lock; one short transaction records them, re-checking that nobody recorded them meanwhile.
+ */
+import { join } from "node:path";
+import {
+  type ChangeStep,
+  changeStep,
+  type OwnedFile,
+  type StampStep,
+  stampStep,
+} from "../core/owner-versions.js";
+import { type BlobRef, ensureBlobsDir } from "../store/blobs.js";
+import type { Db } from "../store/db.js";
+import { clobberedSince, newestKept, nextVersion, touchedSince } from "../store/kept.js";
+import { append, write } from "../store/ledger.js";
+import { copyIntoBlobs } from "./preserve.js";
+
+export interface WatchRequest {
+  db: Db;
+  blobsDir: string;
+  /** The root the keys are relative to. */
+  worktree: string;
+  files: readonly OwnedFile[];
+  /** The session whose hook does the check; recorded on the events (not as the clobber's actor). */
+  actor: string | null;
+  now: number;
+}
+
+export interface Watched {
+  /** Versions recorded (the owner's own, and the bytes that replaced them). */
+  kept: number;
+  /** Changes by an unknown writer recorded as `work.clobbered`. */
+  clobbers: { key: string; owner: string }[];
+}
+
+interface Todo {
+  f: OwnedFile;
+  step: Exclude<StampStep, "same">;
+  blob: BlobRef | null;
+}
+
+/** Copies what a stamp says changed; a file that vanished meanwhile is left to the next check. */
+function gather(req: WatchRequest): Todo[] {
+  const out: Todo[] = [];
+  for (const f of req.files) {
+    const step = stampStep(f);
+    if (step === "same") continue;
+    if (step === "removed") {
+      out.push({ f, step, blob: null });
+      continue;
+    }
+    ensureBlobsDir(req.blobsDir);
+    const blob = copyIntoBlobs(req.blobsDir, join(req.worktree, f.key));
+    if (blob) out.push({ f, step, blob });
+  }
+  return out;
+}
+
+export function keepAndWatch(req: WatchRequest): Watched {
+  const todo = gather(req);
+  const done: Watched = { kept: 0, clobbers: [] };
+  if (todo.length === 0) return done;
+  return write(
+    req.db,
+    () => {
+      for (const t of todo) record(req, t, done);
+      return done;
+    },
+    "gating",
+  );
+}
+
+function record(req: WatchRequest, t: Todo, done: Watched): void {
+  const { db, worktree } = req;
+  const { key, owner } = t.f;
+  const now = newestKept(db, worktree, key, owner);
+  // Another hook recorded this file since the stamps were read: its record stands.
+  if ((now?.seq ?? null) !== (t.f.kept?.seq ?? null)) return;
+  if (t.step === "keep") {
+    if (!now || now.blob !== t.blob!.sha256 || now.stamp !== t.f.stamp) keep(req, t, "owner", done);
+    return;
+  }
+  const kept = t.f.kept!;
+  const step: ChangeStep = changeStep({
+    blob: t.blob?.sha256 ?? null,
+    kept,
+    recordedSince: clobberedSince(db, worktree, key, owner, kept.seq),
+    removedByOwner: t.step === "removed" && touchedSince(db, owner, worktree, key, kept.seq),
+  });
+  if (step === "ignore") return;
+  if (step === "restamp") keep(req, t, "owner", done);
+  else if (t.blob) keep(req, t, "clobbered", done);
+  if (step !== "clobber") return;
+  append(db, {
+    kind: "work.clobbered",
+    session: req.actor,
+    ts: req.now,
+    data: {
+      worktree,
+      path: key,
+      owner,
+      actor: null,
+      version: kept.version,
+      change: t.blob ? "changed" : "removed",
+      via: "watch",
+    },
+  });
+  done.clobbers.push({ key, owner });
+}
+
+function keep(req: WatchRequest, t: Todo, reason: "owner" | "clobbered", done: Watched): void {
+  const { key, owner } = t.f;
+  append(req.db, {
+    kind: "work.preserved",
+    session: req.actor,
+    ts: req.now,
+    data: {
+      worktree: req.worktree,
+      path: key,
+      owner,
+      version: nextVersion(req.db, req.worktree, key, owner),
+      blob: t.blob!.sha256,
+      bytes: t.blob!.bytes,
+      stamp: t.f.stamp,
+      reason,
+    },
+  });
+  done.kept++;
+}
