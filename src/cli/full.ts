@@ -5,6 +5,7 @@ import { demoCommand } from "./commands/demo.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { gcCommand } from "./commands/gc.js";
 import { initCommand } from "./commands/init.js";
+import { landCommand } from "./commands/land.js";
 import { recoverCommand } from "./commands/recover.js";
 import { reserveCommand } from "./commands/reserve.js";
 import { serveCommand } from "./commands/serve.js";
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   doctorCommand,
   gcCommand,
   syncCommand,
+  landCommand,
   demoCommand,
   subCommand,
   watchCommand,

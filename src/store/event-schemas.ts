@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { HISTORY_EVENT_SCHEMAS } from "./history-events.js";
+import { LAND_EVENT_SCHEMAS } from "./land-events.js";
 import { SUBAGENT_EVENT_SCHEMAS } from "./subagent-events.js";
 import { WIRING_EVENT_SCHEMAS } from "./wiring-events.js";
 
@@ -171,6 +172,7 @@ const EVENT_SCHEMAS = {
   ...SUBAGENT_EVENT_SCHEMAS,
   ...HISTORY_EVENT_SCHEMAS,
   ...WIRING_EVENT_SCHEMAS,
+  ...LAND_EVENT_SCHEMAS,
 } as const;
 
 export type EventKind = keyof typeof EVENT_SCHEMAS;

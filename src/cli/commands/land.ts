@@ -1,0 +1,88 @@
+import { join } from "node:path";
+import { Command } from "commander";
+import { landed } from "../../core/land/result.js";
+import { pathHolders } from "../../land/holders.js";
+import { land } from "../../land/land.js";
+import { waitLock } from "../../land/lock.js";
+import { outcomeEvent, record } from "../../land/record.js";
+import type { Db } from "../../store/db.js";
+import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
+import { formatLand } from "../format/land.js";
+import { ownSession } from "../session-opts.js";
+
+interface LandOptions {
+  json?: boolean;
+  wait?: string;
+  session?: string;
+  root?: string;
+}
+
+export function landCommand(io: Io): Command {
+  return new Command("land")
+    .description("Publish this branch's commits: fetch, rebase privately if the remote moved, push")
+    .option("--json", "print the result as JSON")
+    .option("--wait <seconds>", "how long to queue behind another landing of this checkout", "300")
+    .option("--session <id>", "the session landing (default: the calling agent's, if any)")
+    .addHelpText(
+      "after",
+      `
+Fetches the branch's upstream. Local commits on top of it are pushed; if the remote moved, they
+are rebased onto it in a private worktree, the shared checkout moves to the result (only files the
+move changes are rewritten; other uncommitted files stay as they are) and the result is pushed with
+a lease on what was fetched. Refuses, changing nothing, when the move would touch a file a session
+holds or has uncommitted, or when the rebase conflicts. See docs/land.md.
+`,
+    )
+    .action(async (_o: LandOptions, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<LandOptions>();
+      const project = findProject(io, opts.root);
+      const db = openProjectDb(project, { create: false }, io);
+      try {
+        await run(io, project, db, opts);
+      } finally {
+        if (db) releaseProjectDb(io, db);
+      }
+    });
+}
+
+async function run(io: Io, project: Project, db: Db | null, opts: LandOptions): Promise<void> {
+  const top = project.resolved.repo?.top ?? project.resolved.root;
+  const self = db ? (ownSession(db, io, project, opts.session, "land")?.session.id ?? null) : null;
+  const lock = await waitLock(join(project.stateDir, "land.lock"), Number(opts.wait ?? 300) * 1000);
+  if (typeof lock !== "function") {
+    io.err(
+      `tandem land: another landing of this checkout runs (pid ${lock.heldBy}); run tandem land again once it ends.\n`,
+    );
+    io.exitCode = 1;
+    return;
+  }
+  const problems: (string | null)[] = [];
+  try {
+    const { config } = project.loaded;
+    const result = await land({
+      top,
+      stateDir: project.stateDir,
+      timeoutMs: config.remoteTimeoutSeconds * 1000,
+      holders: () =>
+        db
+          ? pathHolders(db, {
+              top,
+              root: project.resolved.root,
+              self,
+              now: Date.now(),
+              freshnessSeconds: config.freshnessSeconds,
+            })
+          : new Map(),
+      started: (u, local, upstream) =>
+        problems.push(
+          record(db, { kind: "land.started", session: self, data: { branch: u.branch, local, upstream } }),
+        ),
+    });
+    problems.push(record(db, outcomeEvent(result, self)));
+    io.out(opts.json ? `${JSON.stringify(result, null, 2)}\n` : formatLand(result));
+    if (!landed(result)) io.exitCode = 1;
+  } finally {
+    lock();
+  }
+  for (const p of problems) if (p) io.err(`tandem land: warning: the landing was not recorded: ${p}\n`);
+}

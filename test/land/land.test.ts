@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { fakeAgent } from "../helpers/hooks.js";
+import { g } from "../helpers/repo.js";
+import {
+  agentEdits,
+  commit,
+  head,
+  landJson,
+  landWorld,
+  linear,
+  read,
+  remoteHead,
+  remoteSubjects,
+  sessionName,
+} from "./land-world.js";
+
+describe("tandem land", () => {
+  it("pushes local commits as they are when the remote has not moved", () => {
+    const w = landWorld();
+    const a = w.checkout("a");
+    const mine = commit(a, { "a.txt": "a\n" }, "a's work");
+    const { code, result } = landJson(a);
+    expect(code).toBe(0);
+    expect(result).toMatchObject({ outcome: "pushed", commits: 1, rebased: false, to: mine, attempts: 1 });
+    expect(remoteHead(w)).toBe(mine);
+    expect(landJson(a).result.outcome).toBe("up-to-date");
+  });
+
+  it("rebases onto a moved remote, pushes linear history and leaves a peer's dirty file's bytes alone", () => {
+    const w = landWorld();
+    const a = w.checkout("a");
+    const b = w.checkout("b");
+    commit(b, { "b.txt": "b\n", "shared.txt": "one\ntwo\nthree\nfour\n" }, "b's work");
+    g(b, "push", "-q", "origin", "main");
+    agentEdits(a, "P", fakeAgent(), "notes.txt", "P's unsaved thoughts\n");
+    agentEdits(a, "Q", fakeAgent(), "draft.txt", "Q's new file\n");
+    commit(a, { "a.txt": "a\n" }, "a's work");
+
+    const { code, result } = landJson(a);
+    expect(code).toBe(0);
+    expect(result).toMatchObject({ outcome: "pushed", commits: 1, rebased: true });
+    expect(remoteSubjects(w).slice(0, 2)).toEqual(["a's work", "b's work"]);
+    expect(linear(w)).toBe(true);
+    expect(head(a)).toBe(remoteHead(w));
+    // The move brought b's files into the shared checkout and kept both peers' work as it was.
+    expect(read(a, "b.txt")).toBe("b\n");
+    expect(read(a, "shared.txt")).toBe("one\ntwo\nthree\nfour\n");
+    expect(read(a, "notes.txt")).toBe("P's unsaved thoughts\n");
+    expect(read(a, "draft.txt")).toBe("Q's new file\n");
+    expect(g(a, "status", "--porcelain").split("\n").filter(Boolean).sort()).toEqual([
+      " M notes.txt",
+      "?? draft.txt",
+    ]);
+    expect(g(a, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
+  });
+
+  it("refuses, changing nothing, when the upstream changed a file a peer holds dirty, and names the holder", () => {
+    const w = landWorld();
+    const a = w.checkout("a");
+    const b = w.checkout("b");
+    const theirs = commit(b, { "notes.txt": "b rewrote the notes\n" }, "b's notes");
+    g(b, "push", "-q", "origin", "main");
+    agentEdits(a, "P", fakeAgent(), "notes.txt", "P's unsaved thoughts\n");
+    const mine = commit(a, { "a.txt": "a\n" }, "a's work");
+
+    const { code, result } = landJson(a);
+    expect(code).toBe(1);
+    expect(result).toMatchObject({
+      outcome: "refused",
+      blocked: [{ path: "notes.txt", holders: [sessionName(a, "P")], dirty: true }],
+    });
+    expect(head(a)).toBe(mine);
+    expect(read(a, "notes.txt")).toBe("P's unsaved thoughts\n");
+    expect(g(a, "status", "--porcelain").trim()).toBe("M notes.txt");
+    expect(remoteHead(w)).toBe(theirs);
+  });
+
+  it("reports a rebase conflict with the commit and paths, leaving the checkout and the remote as they were", () => {
+    const w = landWorld();
+    const a = w.checkout("a");
+    const b = w.checkout("b");
+    const theirs = commit(b, { "shared.txt": "one\nTWO by b\nthree\n" }, "b edits line two");
+    g(b, "push", "-q", "origin", "main");
+    agentEdits(a, "P", fakeAgent(), "draft.txt", "P's new file\n");
+    const mine = commit(a, { "shared.txt": "one\ntwo by a\nthree\n" }, "a edits line two");
+    const indexBefore = g(a, "ls-files", "--stage");
+
+    const { code, result } = landJson(a);
+    expect(code).toBe(1);
+    expect(result).toMatchObject({
+      outcome: "conflicted",
+      commit: { sha: mine, subject: "a edits line two" },
+      paths: ["shared.txt"],
+    });
+    expect(head(a)).toBe(mine);
+    expect(read(a, "shared.txt")).toBe("one\ntwo by a\nthree\n");
+    expect(g(a, "ls-files", "--stage")).toBe(indexBefore);
+    expect(g(a, "status", "--porcelain").trim()).toBe("?? draft.txt");
+    expect(g(a, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
+    expect(remoteHead(w)).toBe(theirs);
+  });
+});
