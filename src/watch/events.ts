@@ -60,6 +60,26 @@ const DESCRIBE: Record<string, Describe> = {
   },
   "work.expired": (d) => `${list(d.versions).length} preserved version(s)`,
   "subagents.expired": (d) => list(d.ids).map(str).join(" "),
+  "land.started": (d) => `${str(d.branch)} ${str(d.local).slice(0, 10)} onto ${str(d.upstream).slice(0, 10)}`,
+  "land.pushed": (d) =>
+    d.outcome === "pushed"
+      ? `${str(d.branch)}: ${str(d.commits)} commit(s)${d.rebased ? " rebased and" : ""} pushed`
+      : `${str(d.branch)}: ${str(d.outcome)}`,
+  "land.refused": (d) =>
+    d.reason === "held"
+      ? `${str(d.branch)}: ${list(d.paths)
+          .map(
+            (p) =>
+              `${str((p as Data).path)} (held by ${
+                list((p as Data).holders)
+                  .map(str)
+                  .join(", ") || "no session"
+              })`,
+          )
+          .join(", ")}`
+      : `${str(d.branch)}: ${str(d.message)}`,
+  "land.conflicted": (d) =>
+    `${str(d.branch)}: ${str(d.commit).slice(0, 10)} conflicts on ${list(d.paths).map(str).join(" ")}`,
   "store.gc": (d) =>
     `${str(d.sessions)} session(s), ${str(d.events)} event(s), ${str(d.blobs)} blob(s) freed`,
 };
@@ -76,6 +96,9 @@ const TONES: Record<string, Tone> = {
   "subagent.discarded": "warn",
   "session.ended": "info",
   "session.started": "info",
+  "land.pushed": "good",
+  "land.refused": "bad",
+  "land.conflicted": "bad",
 };
 
 export function eventTone(ev: { kind: string; data: unknown }): Tone {

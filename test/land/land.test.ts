@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fakeAgent } from "../helpers/hooks.js";
+import { eventDetail } from "../../src/watch/events.js";
+import { fakeAgent, ledger } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
 import {
   agentEdits,
@@ -13,6 +14,13 @@ import {
   remoteSubjects,
   sessionName,
 } from "./land-world.js";
+
+/** The landing's events in the ledger, each as `watch` shows it. */
+function landEvents(repo: string): string[] {
+  return ledger(repo)
+    .events.filter((e) => e.kind.startsWith("land."))
+    .map((e) => `${e.kind} ${eventDetail(e, new Map(), repo)}`);
+}
 
 describe("tandem land", () => {
   it("pushes local commits as they are when the remote has not moved", () => {
@@ -52,6 +60,10 @@ describe("tandem land", () => {
       "?? draft.txt",
     ]);
     expect(g(a, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
+    expect(landEvents(a)).toEqual([
+      expect.stringMatching(/^land\.started main /),
+      "land.pushed main: 1 commit(s) rebased and pushed",
+    ]);
   });
 
   it("refuses, changing nothing, when the upstream changed a file a peer holds dirty, and names the holder", () => {
@@ -73,6 +85,10 @@ describe("tandem land", () => {
     expect(read(a, "notes.txt")).toBe("P's unsaved thoughts\n");
     expect(g(a, "status", "--porcelain").trim()).toBe("M notes.txt");
     expect(remoteHead(w)).toBe(theirs);
+    expect(landEvents(a)).toEqual([
+      expect.stringMatching(/^land\.started main /),
+      `land.refused main: notes.txt (held by ${sessionName(a, "P")})`,
+    ]);
   });
 
   it("reports a rebase conflict with the commit and paths, leaving the checkout and the remote as they were", () => {
@@ -98,5 +114,9 @@ describe("tandem land", () => {
     expect(g(a, "status", "--porcelain").trim()).toBe("?? draft.txt");
     expect(g(a, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
     expect(remoteHead(w)).toBe(theirs);
+    expect(landEvents(a)).toEqual([
+      expect.stringMatching(/^land\.started main /),
+      `land.conflicted main: ${mine.slice(0, 10)} conflicts on shared.txt`,
+    ]);
   });
 });
