@@ -11,6 +11,7 @@ const COMMANDS = [
   ["release"],
   ["reserve"],
   ["conflicts"],
+  ["land"],
   ["sessions"],
   ["events"],
   ["doctor"],

@@ -48,6 +48,7 @@ describe("the README", () => {
       "sub",
       "demo",
       "sync",
+      "land",
       "reserve",
       "conflicts",
       "ui",

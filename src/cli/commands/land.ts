@@ -31,6 +31,10 @@ are rebased onto it in a private worktree, the shared checkout moves to the resu
 move changes are rewritten; other uncommitted files stay as they are) and the result is pushed with
 a lease on what was fetched. Refuses, changing nothing, when the move would touch a file a session
 holds or has uncommitted, or when the rebase conflicts. See docs/land.md.
+
+Examples:
+  tandem land            # what an agent runs when its work is committed
+  tandem land --json     # the outcome as data: pushed, refused (holders, paths), conflicted…
 `,
     )
     .action(async (_o: LandOptions, cmd: Command) => {
