@@ -123,13 +123,17 @@ function unpushedGroup(unpushed: UnpushedFinding[]): string | null {
 
 function describeUnpushed(u: UnpushedFinding): string {
   const where = `${u.repo} (${u.branch ?? "detached HEAD"})`;
-  if ("ahead" in u) return `${where}: ${count(u.ahead, "commit")} ahead of ${u.upstream}`;
+  if ("ahead" in u)
+    return `${where}: ${count(u.ahead, "commit")} ahead of ${u.upstream}${u.behind ? `, ${u.behind} behind (the remote moved)` : ""}`;
   return `${where}: ${u.reason}`;
 }
 
 function pushRemedy(u: UnpushedFinding): string {
   const r = shq(u.repo);
-  if ("ahead" in u) return `git -C ${r} push`;
+  // A push onto a moved remote is rejected, and pulling in a shared checkout is unsafe: land instead.
+  if ("ahead" in u && u.behind)
+    return `tandem --root ${r} land (rebases privately and pushes; a plain push would be rejected)`;
+  if ("ahead" in u) return `git -C ${r} push (rejected because the remote moved? tandem --root ${r} land)`;
   if (u.branch === null) {
     return `git -C ${r} push <remote> HEAD:refs/heads/<branch> (or check out a branch that is already pushed)`;
   }

@@ -10,7 +10,7 @@ export interface DirtyFinding {
 }
 
 export type UnpushedFinding =
-  | { repo: string; branch: string | null; upstream: string; ahead: number }
+  | { repo: string; branch: string | null; upstream: string; ahead: number; behind?: number }
   | { repo: string; branch: string | null; reason: string };
 
 export interface GitlinkMismatch {
@@ -85,6 +85,8 @@ export interface SyncFacts {
   upstream: string | null;
   /** Commits in `@{upstream}..HEAD`; null when there is no usable upstream (none, or gone). */
   ahead: number | null;
+  /** Commits in `HEAD..@{upstream}` as last fetched: the remote moved, a plain push would be rejected. */
+  behind?: number | null;
   /** Remote-tracking refs that contain HEAD. */
   containedIn: string[] | null;
   remotes: string[] | null;

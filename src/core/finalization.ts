@@ -163,7 +163,8 @@ export function syncVerdict(repo: string, s: SyncFacts): SyncVerdict {
   if (s.head === null) return { kind: "pushed" };
   if (s.ahead !== null && s.upstream !== null) {
     if (s.ahead === 0) return { kind: "pushed" };
-    return { kind: "unpushed", finding: { repo, branch, upstream: s.upstream, ahead: s.ahead } };
+    const behind = s.behind ? { behind: s.behind } : {};
+    return { kind: "unpushed", finding: { repo, branch, upstream: s.upstream, ahead: s.ahead, ...behind } };
   }
   if (s.containedIn !== null && s.containedIn.length > 0) return { kind: "pushed" };
   // Nowhere to push: a local-only repository is as finished as it can be.

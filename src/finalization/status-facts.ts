@@ -34,6 +34,7 @@ export function statusFacts(report: StatusReport, linkPaths: ReadonlySet<string>
     branch: b.head,
     upstream: b.upstream,
     ahead: b.ahead,
+    behind: b.behind,
     containedIn: null,
     remotes: null,
   };

@@ -289,6 +289,7 @@ describe("statusFacts", () => {
         branch: "feature/x",
         upstream: "origin/feature/x",
         ahead: 3,
+        behind: 1,
         containedIn: null,
         remotes: null,
       },

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tandem } from "../helpers/cli.js";
 import { installGitHooks } from "../helpers/git-hooks.js";
 import { codexPatch, denied, hook, ledger } from "../helpers/hooks.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
@@ -77,6 +78,28 @@ describe("tandem status --end-turn in one repository", () => {
     });
     expect(endTurnText(repo, "A").stderr).toContain(`-> git -C ${repo} push`);
     g(repo, "push", "-q");
+    expect(endTurn(repo, "A").code).toBe(0);
+  });
+
+  it("suggests tandem land, not a push, when the remote moved under a local commit; landing then passes", () => {
+    const base = tempDir();
+    const { repo, remote } = clonedRepo(base, "repo");
+    g(repo, "config", "user.name", "Lander");
+    g(repo, "config", "user.email", "lander@tandem.invalid");
+    const other = join(base, "other");
+    g(base, "clone", "-q", remote, other);
+    writeFiles(other, { "theirs.txt": "theirs\n" });
+    g(other, "add", "--", "theirs.txt");
+    g(other, "commit", "-q", "-m", "theirs");
+    g(other, "push", "-q");
+    write(repo, "A", "a.txt");
+    commit(repo, "a", "a.txt");
+    g(repo, "fetch", "-q");
+    expect(problems(endTurn(repo, "A").json.findings)).toEqual({
+      unpushed: [{ repo, branch: "main", upstream: "origin/main", ahead: 1, behind: 1 }],
+    });
+    expect(endTurnText(repo, "A").stderr).toContain(`-> tandem --root ${repo} land`);
+    expect(tandem(["--root", repo, "land"], { cwd: repo }).code).toBe(0);
     expect(endTurn(repo, "A").code).toBe(0);
   });
 

@@ -37,6 +37,14 @@ describe("formatFindings", () => {
       ],
     ],
     [
+      "unpushed onto a moved remote: land, never pull",
+      { unpushed: [{ repo: "/w/r", branch: "main", upstream: "origin/main", ahead: 2, behind: 3 }] },
+      [
+        "  - /w/r (main): 2 commits ahead of origin/main, 3 behind (the remote moved)",
+        "  -> tandem --root /w/r land (rebases privately and pushes; a plain push would be rejected)",
+      ],
+    ],
+    [
       "a branch without upstream",
       { unpushed: [{ repo: "/w/r", branch: "topic", reason: "it has no upstream" }] },
       ["  - /w/r (topic): it has no upstream", "  -> git -C /w/r push -u <remote> topic"],
