@@ -1,4 +1,4 @@
-import { landStep, retryAfterLostRace } from "../core/land/plan.js";
+import { landStep, type PathHolders, retryAfterLostRace } from "../core/land/plan.js";
 import type { LandResult } from "../core/land/result.js";
 import { type MoveAnswer, moveCheckout } from "./move.js";
 import { rebaseInPrivate } from "./rebase.js";
@@ -18,7 +18,7 @@ export interface LandRequest {
   stateDir: string;
   timeoutMs: number;
   /** Who holds which path now (read again before each move: sessions come and go). */
-  holders: () => ReadonlyMap<string, readonly string[]>;
+  holders: () => ReadonlyMap<string, PathHolders>;
   /** Called once the upstream is known, before anything changes. */
   started: (u: Upstream, local: string, upstream: string) => void;
 }

@@ -1,6 +1,6 @@
 import { closeSync, copyFileSync, openSync, renameSync, rmSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { type BlockedPath, blockedPaths } from "../core/land/plan.js";
+import { type BlockedPath, blockedPaths, type PathHolders } from "../core/land/plan.js";
 import { git, gitStatus, splitZ } from "../git/run.js";
 import { dirtyPaths } from "../git/status.js";
 
@@ -44,7 +44,7 @@ export async function moveCheckout(
   ref: string,
   from: string,
   to: string,
-  holders: ReadonlyMap<string, readonly string[]>,
+  holders: ReadonlyMap<string, PathHolders>,
 ): Promise<MoveAnswer> {
   const changed = changedPaths(top, from, to);
   const blocked = blockedPaths(changed, dirtyPaths(top, changed), holders);

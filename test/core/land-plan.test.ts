@@ -29,17 +29,23 @@ describe("landStep", () => {
 
 describe("blockedPaths", () => {
   const holders = new Map([
-    ["held-clean.txt", ["Ada"]],
-    ["held-dirty.txt", ["Ada", "Bo (you)"]],
+    ["held-clean.txt", { claimed: ["Ada"], touched: [] }],
+    ["held-dirty.txt", { claimed: ["Ada"], touched: ["Bo (you)"] }],
+    ["touched-dirty.txt", { claimed: [], touched: ["Cy"] }],
+    ["touched-clean.txt", { claimed: [], touched: ["Cy"] }],
   ]);
-  it("blocks changed paths that are dirty or held, and ignores dirty or held paths the move leaves alone", () => {
-    const dirty = new Set(["held-dirty.txt", "nobodys.txt", "untouched-dirty.txt"]);
-    const changed = ["free.txt", "held-clean.txt", "held-dirty.txt", "nobodys.txt"];
+  it("blocks changed paths that are dirty or claimed, and ignores dirty or claimed paths the move leaves alone", () => {
+    const dirty = new Set(["held-dirty.txt", "nobodys.txt", "touched-dirty.txt", "untouched-dirty.txt"]);
+    const changed = ["free.txt", "held-clean.txt", "held-dirty.txt", "nobodys.txt", "touched-dirty.txt"];
     expect(blockedPaths(changed, dirty, holders)).toEqual([
       { path: "held-clean.txt", holders: ["Ada"], dirty: false },
       { path: "held-dirty.txt", holders: ["Ada", "Bo (you)"], dirty: true },
       { path: "nobodys.txt", holders: [], dirty: true },
+      { path: "touched-dirty.txt", holders: ["Cy"], dirty: true },
     ]);
+  });
+  it("moves a file a session once changed but that is clean now", () => {
+    expect(blockedPaths(["touched-clean.txt"], new Set(), holders)).toEqual([]);
   });
   it("blocks a path inside an untracked directory git reports as a whole", () => {
     expect(blockedPaths(["new/dir/f.txt"], new Set(["new/"]), new Map())).toEqual([

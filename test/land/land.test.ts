@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { eventDetail } from "../../src/watch/events.js";
-import { fakeAgent, ledger } from "../helpers/hooks.js";
+import { claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
 import {
   agentEdits,
@@ -89,6 +89,29 @@ describe("tandem land", () => {
       expect.stringMatching(/^land\.started main /),
       `land.refused main: notes.txt (held by ${sessionName(a, "P")})`,
     ]);
+  });
+
+  it("refuses when the upstream changed a clean file a live peer has claimed and is about to edit", () => {
+    const w = landWorld();
+    const a = w.checkout("a");
+    const b = w.checkout("b");
+    commit(b, { "notes.txt": "b rewrote the notes\n" }, "b's notes");
+    g(b, "push", "-q", "origin", "main");
+    expect(
+      denied(
+        hook("claude-code", "pre-tool-use", claudeWrite(a, "P", "notes.txt"), { cwd: a, env: fakeAgent() }),
+      ),
+    ).toBeNull();
+    const mine = commit(a, { "a.txt": "a\n" }, "a's work");
+
+    const { code, result } = landJson(a);
+    expect(code).toBe(1);
+    expect(result).toMatchObject({
+      outcome: "refused",
+      blocked: [{ path: "notes.txt", holders: [sessionName(a, "P")], dirty: false }],
+    });
+    expect(head(a)).toBe(mine);
+    expect(read(a, "notes.txt")).toBe("notes\n");
   });
 
   it("reports a rebase conflict with the commit and paths, leaving the checkout and the remote as they were", () => {

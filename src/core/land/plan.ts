@@ -37,21 +37,29 @@ export interface BlockedPath {
   dirty: boolean;
 }
 
+/** Who is on a path: sessions holding a claim on it, and sessions that changed it otherwise. */
+export interface PathHolders {
+  claimed: readonly string[];
+  touched: readonly string[];
+}
+
 /**
  * The paths the move from the old commit to the new one would rewrite in the shared checkout that
  * someone's work sits on: uncommitted changes (git would refuse to overwrite them anyway; this
  * names who they belong to) and files a live session holds a claim on (it is about to edit them).
+ * A file a session only touched once and that is clean now is nobody's work: it moves.
  */
 export function blockedPaths(
   changed: readonly string[],
   dirty: ReadonlySet<string>,
-  holders: ReadonlyMap<string, readonly string[]>,
+  holders: ReadonlyMap<string, PathHolders>,
 ): BlockedPath[] {
   const out: BlockedPath[] = [];
   for (const path of [...new Set(changed)].sort()) {
-    const names = [...(holders.get(path) ?? [])];
+    const h = holders.get(path) ?? { claimed: [], touched: [] };
     const isDirty = dirty.has(path) || [...dirty].some((d) => d.endsWith("/") && path.startsWith(d));
-    if (isDirty || names.length > 0) out.push({ path, holders: names, dirty: isDirty });
+    if (!isDirty && h.claimed.length === 0) continue;
+    out.push({ path, holders: [...new Set([...h.claimed, ...(isDirty ? h.touched : [])])], dirty: isDirty });
   }
   return out;
 }
