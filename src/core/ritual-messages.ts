@@ -21,7 +21,7 @@ const taskStep = (cmd: string) =>
 function steps(missing: readonly RuleId[], requireGitFinalization: boolean, cmd: string): string {
   const status = statusCommand(requireGitFinalization, cmd);
   const push = requireGitFinalization
-    ? " (it passes only when your own work is committed and pushed; fix what it lists first)"
+    ? ` (it passes only when your own work is committed and pushed; fix what it lists first; a push the remote rejects is \`${cmd} land\`, never a pull or a stash)`
     : "";
   const task = missing.includes("task");
   // The box shows the task: a new task needs a new box, so status follows it.

@@ -225,4 +225,11 @@ describe("the Stop remediation message", () => {
     expect(remediationText(["task"], true)).toMatch(/tandem status --end-turn` \(it passes only when/);
     expect(remediationText(["status-box"], true)).not.toMatch(/committed and pushed/);
   });
+
+  it("sends a rejected push to tandem land rather than a pull or a stash", () => {
+    expect(remediationText(["status"], true)).toMatch(
+      /a push the remote rejects is `tandem land`, never a pull or a stash/,
+    );
+    expect(remediationText(["status"], false)).not.toMatch(/tandem land/);
+  });
 });
