@@ -1,5 +1,9 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventDetail } from "../../src/watch/events.js";
+import { tandem } from "../helpers/cli.js";
 import { claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
 import {
@@ -32,6 +36,26 @@ describe("tandem land", () => {
     expect(result).toMatchObject({ outcome: "pushed", commits: 1, rebased: false, to: mine, attempts: 1 });
     expect(remoteHead(w)).toBe(mine);
     expect(landJson(a).result.outcome).toBe("up-to-date");
+  });
+
+  it("waits for a live lander's lock and takes over a dead one's", () => {
+    const w = landWorld();
+    const a = w.checkout("a");
+    const mine = commit(a, { "a.txt": "a\n" }, "a's work");
+    const lock = join(a, ".git", "tandem", "land.lock");
+    mkdirSync(dirname(lock), { recursive: true });
+    const live = fakeAgent().CLAUDE_PID;
+    writeFileSync(lock, live);
+    const queued = tandem(["land", "--wait", "0"], { cwd: a });
+    expect(queued.code).toBe(1);
+    expect(queued.stderr).toContain(`another landing of this checkout runs (pid ${live})`);
+    expect(remoteHead(w)).not.toBe(mine);
+    // A pid that no longer runs: a crashed lander.
+    const dead = spawnSync("true").pid!;
+    writeFileSync(lock, String(dead));
+    expect(landJson(a).result.outcome).toBe("pushed");
+    expect(remoteHead(w)).toBe(mine);
+    expect(existsSync(lock)).toBe(false);
   });
 
   it("rebases onto a moved remote, pushes linear history and leaves a peer's dirty file's bytes alone", () => {
