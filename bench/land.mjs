@@ -42,6 +42,12 @@ const timed = (fn) => {
   fn();
   return Number(process.hrtime.bigint() - t) / 1e6;
 };
+/** Another clone publishes a commit: the remote moves under a and b. */
+const moveRemote = () => {
+  commit(other);
+  git(other, "pull", "-q", "--rebase");
+  git(other, "push", "-q", "origin", "main");
+};
 const land = (dir) => execFileSync(process.execPath, [bin, "land"], { cwd: dir, env, stdio: "ignore" });
 // A peer's uncommitted edit in a's checkout: `git pull --rebase` would refuse to start.
 writeFileSync(join(a, "README.md"), "a peer's unsaved edit\n");
@@ -53,10 +59,15 @@ for (let r = 0; r < rounds; r++) {
   s.push.push(timed(() => git(b, "push", "-q", "origin", "main")));
   commit(a);
   s.landPush.push(timed(() => land(a)));
-  commit(other), git(other, "pull", "-q", "--rebase"), git(other, "push", "-q", "origin", "main");
+  moveRemote();
   commit(b);
-  s.pullPush.push(timed(() => (git(b, "pull", "-q", "--rebase"), git(b, "push", "-q", "origin", "main"))));
-  commit(other), git(other, "pull", "-q", "--rebase"), git(other, "push", "-q", "origin", "main");
+  s.pullPush.push(
+    timed(() => {
+      git(b, "pull", "-q", "--rebase");
+      git(b, "push", "-q", "origin", "main");
+    }),
+  );
+  moveRemote();
   commit(a);
   s.landRebase.push(timed(() => land(a)));
 }
