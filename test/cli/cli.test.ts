@@ -174,8 +174,9 @@ describe("the tandem command line", () => {
     expect(res.stdout).toMatch(/✓ schema: schema version \d/);
     expect(res.stdout).toMatch(/✓ integrity/);
     expect(res.stdout).toMatch(/✓ events: every event matches its schema/);
-    expect(res.stdout).toMatch(/events: 400, sessions: \d+, active claims: \d+/);
+    // The 400 generated events and init's own `wiring.recorded` (decision 0024).
+    expect(res.stdout).toMatch(/events: 401, sessions: \d+, active claims: \d+/);
     const rebuilt = tandem(["doctor", "--rebuild", "--json"], { cwd: repo });
-    expect(JSON.parse(rebuilt.stdout).rebuild).toEqual({ replayed: 400, identical: true });
+    expect(JSON.parse(rebuilt.stdout).rebuild).toEqual({ replayed: 401, identical: true });
   });
 });

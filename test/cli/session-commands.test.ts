@@ -89,7 +89,7 @@ describe("tandem status", () => {
     for (const line of lines) expect(line.length).toBe(BOX_WIDTH);
     expect(lines[0]).toMatch(/^\+-- tandem status: agent-\w+ -+\+$/);
     expect(r.stdout).toMatch(/claims +2: src\/a\.ts, src\/b\.ts/);
-    expect(r.stdout).toMatch(/agent-\w+ \(codex\) 1 claims/);
+    expect(r.stdout).toMatch(/agent-\w+ \(codex\) 1 claim,/);
     const checked = ledger(repo).events.filter((e) => e.kind === "status.checked");
     expect(checked.map((e) => e.data)).toEqual([{ end_turn: false }]);
   });

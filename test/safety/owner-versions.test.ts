@@ -113,19 +113,26 @@ describe("every version an owner leaves is kept, and watched afterwards", () => 
     expect(events(w, "work.clobbered")).toHaveLength(1);
   });
 
-  it("B writes through a hard link made in an earlier call: B's own post-tool records it", () => {
+  it("refuses B's hard link to A's dirty file: making it is a write to that file (decision 0022)", () => {
     const w = world();
-    runAsB(w, "ln f.txt h");
+    writeAsA(w, "A's edit\n");
+    const pre = hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", "ln f.txt h"), env(w, "B"));
+    expect(denied(pre)).toMatch(/f\.txt: held by/);
+    expect(read(w)).toBe("A's edit\n");
+  });
+
+  it("B writes through a hard link a person made: B's own post-tool records it, A is told and recovers", () => {
+    const w = world();
+    execFileSync("ln", ["f.txt", "h"], { cwd: w.repo });
     writeAsA(w, "A's edit, shared by the link\n");
     const post = runAsB(w, "echo B > h");
     expect(read(w)).toBe("B\n");
     expect(post).not.toMatch(/error/i);
-    // Caught by the watch today (the reader reads `echo B > h` fully); by the net if it were opaque.
-    // (B's own h changed too, through the same link, when A wrote: that is recorded for B.)
+    // A file with other names puts the command under the net, which records the clobber for A.
     const forA = events(w, "work.clobbered").filter((c) => c.path === "f.txt");
     expect(forA).toHaveLength(1);
     expectToldAndRecovered(w, prompt(w, "A"), "A's edit, shared by the link\n");
-    // The recovery replaced f.txt with a new file: B's link keeps B's bytes.
+    // The recovery replaced f.txt with a new file: the link keeps B's bytes.
     expect(readFileSync(join(w.repo, "h"), "utf8")).toBe("B\n");
   });
 
