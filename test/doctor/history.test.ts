@@ -16,7 +16,7 @@ describe("tandem doctor on the store's history", () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(history).toMatchObject({ level: "ok" });
     expect(history!.detail).toMatch(
-      new RegExp(`^\\d+\\.\\d (KB|MB) store, \\d+ events since ${today}, 0 B of blobs$`),
+      new RegExp(`^\\d+\\.\\d (KB|MB) store, \\d+ events since ${today}, [\\d.]+ (B|KB) of blobs$`),
     );
     expect(doctor(w.repo).stdout).toContain("events since");
   });
