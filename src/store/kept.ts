@@ -130,3 +130,16 @@ export function owns(db: Db, worktree: string, path: string, session: string): b
     ).get(session, worktree, path) !== undefined
   );
 }
+
+/**
+ * The owners with a preserved version in `worktree` (of `path` only, when given), most recently
+ * preserved first: what a person's `recover --list` walks when it acts for no session.
+ */
+export function preservingOwners(db: Db, worktree: string, path: string | null): string[] {
+  const rows = stmt(
+    db,
+    `SELECT owner, max(seq) AS last FROM preserved WHERE worktree = ? AND (? IS NULL OR path = ?)
+      GROUP BY owner ORDER BY last DESC`,
+  ).all(worktree, path, path) as { owner: string }[];
+  return rows.map((r) => r.owner);
+}

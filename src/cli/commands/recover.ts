@@ -1,18 +1,16 @@
-import { existsSync } from "node:fs";
 import { Command } from "commander";
-import { formatAge } from "../../core/liveness.js";
 import { relativeKey } from "../../core/paths.js";
 import { resolveTarget } from "../../core/target-path.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { blobsDirOf } from "../../safety/preserve.js";
-import { preservedPaths, RecoverError, recoverFile, versionsOf } from "../../safety/recover.js";
+import { RecoverError, recoverFile } from "../../safety/recover.js";
 import { resolveCaller } from "../../sessions/resolve.js";
-import { blobPath } from "../../store/blobs.js";
 import type { Db } from "../../store/db.js";
 import { findSessions, type SessionRow } from "../../store/queries.js";
 import { findProject, type Io, openProjectDb, type Project } from "../context.js";
-import { callerSession } from "../session-opts.js";
+import { callerSession, ownSession } from "../session-opts.js";
+import { listEveryOwner, listVersions } from "./recover-list.js";
 
 interface RecoverOptions {
   list?: boolean;
@@ -46,41 +44,16 @@ function keyOf(project: Project, io: Io, raw: string): string {
   return relativeKey(root, r.target.physical);
 }
 
-const WHY: Record<string, string> = {
-  "peer-command": "before a peer's command",
-  "before-recover": "kept before a recovery",
-  owner: "left by your own tool call",
-  clobbered: "what replaced your bytes",
-  recovered: "put back by a recovery",
-};
-
-function listVersions(io: Io, db: Db, project: Project, owner: SessionRow, key: string | null): void {
-  const root = project.resolved.root;
-  const now = Date.now();
-  if (key === null) {
-    const paths = preservedPaths(db, owner.id).filter((p) => p.worktree === root);
-    if (paths.length === 0) io.out(`No preserved files for ${owner.name}.\n`);
-    for (const p of paths) io.out(`${p.path}  (${p.versions} version${p.versions === 1 ? "" : "s"})\n`);
-    return;
-  }
-  const versions = versionsOf(db, root, key, owner.id);
-  if (versions.length === 0) throw new TandemError(`no preserved version of ${key} for ${owner.name}.`);
-  for (const v of versions) {
-    const why = WHY[v.reason] ?? v.reason;
-    const gone = existsSync(blobPath(blobsDirOf(project.stateDir), v.blob))
-      ? ""
-      : "  (its copy is missing from Tandem's store: cannot be restored)";
-    io.out(`version ${v.version}  ${formatAge(now - v.ts)} ago  ${v.bytes} bytes  ${why}${gone}\n`);
-  }
-}
-
 export function recoverCommand(io: Io): Command {
   return new Command("recover")
     .description("Put back your uncommitted bytes of PATH that another agent's command overwrote")
     .argument("[path]", "the file to put back (omit with --list to see every preserved file)")
     .option("--list", "list the preserved versions instead of recovering")
     .option("--version <n>", "recover this version (default: the one from before the last overwrite)")
-    .option("--session <owner>", "whose preserved bytes (default: the calling agent's)")
+    .option(
+      "--session <owner>",
+      "whose preserved bytes (default: the calling agent's; a person's --list shows every session's)",
+    )
     .addHelpText(
       "after",
       "\nThe bytes now in the file are kept as a new version first, never overwritten silently.\n\nExample:\n  tandem recover src/parser.ts --list\n  tandem recover src/parser.ts --version 2\n",
@@ -91,12 +64,17 @@ export function recoverCommand(io: Io): Command {
       const db = openProjectDb(project, { create: false });
       if (!db) throw new TandemError("this repository has no Tandem store yet: nothing was ever preserved.");
       try {
-        const owner = ownerOf(db, io, project, opts.session);
         const key = raw === undefined ? null : keyOf(project, io, raw);
         if (opts.list || key === null) {
-          listVersions(io, db, project, owner, key);
+          // A person's shell acts for no session: it sees every owner's versions.
+          const owner = opts.session
+            ? ownerOf(db, io, project, opts.session)
+            : ownSession(db, io, project, undefined, null)?.session;
+          if (owner) listVersions(io, db, project, owner, key);
+          else listEveryOwner(io, db, project, key);
           return;
         }
+        const owner = ownerOf(db, io, project, opts.session);
         const actor = resolveCaller(db, {
           env: io.env,
           pid: io.pid,
