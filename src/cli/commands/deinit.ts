@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { applyPlans } from "../../init/apply.js";
+import { unexcludeLocalSettings } from "../../init/local-exclude.js";
 import { initRoot, parseClients } from "../../init/options.js";
 import { planDeinit } from "../../init/plan.js";
 import { formatJson, formatSummary } from "../../init/report.js";
@@ -23,7 +24,11 @@ function runDeinit(io: Io, opts: DeinitOptions): void {
   if (reportRefusals(io, root, plans)) return;
   const mode = opts.dryRun ? "dry-run" : "write";
   // The healer's record goes first: nothing puts back what deinit removes.
-  if (mode === "write") unwire(root, io.env, { clients, gitHooks: opts.gitHooks }, () => applyPlans(plans));
+  if (mode === "write")
+    unwire(root, io.env, { clients, gitHooks: opts.gitHooks }, () => {
+      applyPlans(plans);
+      if (clients.includes("claude-code")) unexcludeLocalSettings(root);
+    });
   io.out(
     opts.json ? formatJson(root, plans, "deinit", mode, null) : formatSummary(root, plans, "deinit", mode),
   );

@@ -5,6 +5,7 @@ import { loginCheck, loginFix } from "../../doctor/agent-shell-check.js";
 import { geminiTrustFinding } from "../../doctor/gemini-trust.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { probeLogin, writeProbe } from "../../facts/agent-shell.js";
+import { LOCAL_SETTINGS } from "../../init/allow-rules.js";
 import { applyPlans } from "../../init/apply.js";
 import { checkCodexTrust, describeTrust, type TrustReport } from "../../init/codex-trust.js";
 import { checkLauncher, launcherNote, pinnedLauncher } from "../../init/hook-command.js";
@@ -16,6 +17,7 @@ import {
   type LauncherChoice,
   noPortableLauncher,
 } from "../../init/launcher.js";
+import { excludeLocalSettings } from "../../init/local-exclude.js";
 import { initRoot, parseClients, readRecordedInit } from "../../init/options.js";
 import { type FilePlan, planInit } from "../../init/plan.js";
 import {
@@ -85,11 +87,13 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
     return;
   }
   if (reportRefusals(io, root, plans)) return;
+  let excluded: string | null = null;
   const unhealed =
     mode === "write"
-      ? rewire(root, io.env, { root, launcher: choice.launcher, clients, gitHooks: record.gitHooks }, () =>
-          applyPlans(plans),
-        )
+      ? rewire(root, io.env, { root, launcher: choice.launcher, clients, gitHooks: record.gitHooks }, () => {
+          applyPlans(plans);
+          excluded = excludeLocalSettings(root);
+        })
       : null;
   if (unhealed) io.err(`${unhealed}\n`);
   const shell = mode === "write" ? probeAgentShell(io, root, choice.launcher) : null;
@@ -101,6 +105,8 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
     return;
   }
   io.out(formatSummary(root, plans, "init", mode));
+  if (excluded)
+    io.out(`${LOCAL_SETTINGS} holds this machine's paths: git now ignores it in this clone (${excluded}).\n`);
   const note = launcherNote(choice.launcher);
   for (const line of [choice.warning, note, ONCE_PER_CLONE]) if (line) io.out(`${line}\n`);
   if (trust) io.out(`${describeTrust(trust)}\n`);
