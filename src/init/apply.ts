@@ -62,12 +62,18 @@ export function writeAtomic(path: string, text: string, executable: boolean): vo
   }
 }
 
-/** `.claude/` and friends go too when deinit emptied them; anything else in them keeps them. */
-function removeIfEmpty(dir: string): void {
-  try {
-    rmdirSync(dir);
-  } catch {
-    // Not empty, or already gone.
+/**
+ * `.claude/` and friends go too when deinit emptied them, and so do their parents (`.github/` of
+ * `.github/hooks/`, `.codex/` of `.codex/rules/`) once empty; rmdir refuses a directory with
+ * anything in it, and the work tree's top always holds `.git`, so the walk stops there at the latest.
+ */
+function removeEmptyDirs(dir: string, levels: number): void {
+  for (let d = dir, i = 0; i < levels; d = dirname(d), i++) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return; // Not empty, or already gone.
+    }
   }
 }
 
@@ -77,9 +83,7 @@ export function applyPlans(plans: readonly FilePlan[]): void {
       writeAtomic(p.path, p.after, p.executable);
     else if (p.action === "delete") {
       unlinkSync(p.path);
-      if (p.kind === "settings" || p.kind === "rules") removeIfEmpty(dirname(p.path));
-      // `.codex/rules/` emptied: `.codex/` may be empty now too.
-      if (p.kind === "rules") removeIfEmpty(dirname(dirname(p.path)));
+      if (p.kind === "settings" || p.kind === "rules") removeEmptyDirs(dirname(p.path), 2);
     }
   }
 }

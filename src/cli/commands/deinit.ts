@@ -7,6 +7,7 @@ import { formatJson, formatSummary } from "../../init/report.js";
 import { readSnapshot } from "../../init/snapshot.js";
 import { unwire } from "../../init/wiring-record.js";
 import type { Io } from "../context.js";
+import { leftBehind } from "./deinit-notes.js";
 import { reportRefusals } from "./init.js";
 
 interface DeinitOptions {
@@ -29,9 +30,12 @@ function runDeinit(io: Io, opts: DeinitOptions): void {
       applyPlans(plans);
       if (clients.includes("claude-code")) unexcludeLocalSettings(root);
     });
-  io.out(
-    opts.json ? formatJson(root, plans, "deinit", mode, null) : formatSummary(root, plans, "deinit", mode),
-  );
+  if (opts.json) {
+    io.out(formatJson(root, plans, "deinit", mode, null));
+    return;
+  }
+  io.out(formatSummary(root, plans, "deinit", mode));
+  for (const line of leftBehind(root, io.env)) io.out(`${line}\n`);
 }
 
 export function deinitCommand(io: Io): Command {
