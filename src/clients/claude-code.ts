@@ -29,6 +29,7 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
 
 export const claudeCode: ClientSpec = {
   name: "claude-code",
+  label: "Claude Code",
   settingsFile: ".claude/settings.json",
   layout: "nested",
   events: EVENTS,

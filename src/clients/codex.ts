@@ -59,6 +59,7 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
 
 export const codex: ClientSpec = {
   name: "codex",
+  label: "Codex",
   settingsFile: ".codex/hooks.json",
   layout: "nested",
   events: EVENTS,

@@ -112,6 +112,7 @@ function render(kind: HookKind, _event: WiredEvent | null, v: Verdict): Rendered
 
 export const copilotCli: ClientSpec = {
   name: "copilot-cli",
+  label: "Copilot CLI",
   settingsFile: ".github/hooks/tandem.json",
   layout: "copilot",
   events: EVENTS,

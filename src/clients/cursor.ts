@@ -40,6 +40,7 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
 
 export const cursor: ClientSpec = {
   name: "cursor",
+  label: "Cursor",
   settingsFile: ".cursor/hooks.json",
   layout: "flat",
   events: EVENTS,

@@ -55,6 +55,7 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
 
 export const geminiCli: ClientSpec = {
   name: "gemini-cli",
+  label: "Gemini CLI",
   settingsFile: ".gemini/settings.json",
   layout: "nested",
   events: EVENTS,

@@ -19,3 +19,14 @@ export const CLIENT_NAMES = Object.keys(CLIENTS) as ClientName[];
 export function clientByName(name: string): ClientSpec | null {
   return Object.hasOwn(CLIENTS, name) ? CLIENTS[name as ClientName] : null;
 }
+
+/** "A, B and C": every client's label, for help texts that must not go stale when one is added. */
+export function clientLabels(): string {
+  const labels = Object.values(CLIENTS).map((c) => c.label);
+  return labels.length < 2 ? labels.join("") : `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)}`;
+}
+
+/** The `--clients` option's help, from the registry. */
+export function clientsOptionHelp(): string {
+  return `comma-separated: ${CLIENT_NAMES.join(",")} (default: all ${CLIENT_NAMES.length})`;
+}

@@ -85,6 +85,8 @@ export type UiProcessRule =
 
 export interface ClientSpec {
   name: ClientName;
+  /** How people call it, for help and reports. */
+  label: string;
   /** The project settings file hooks are registered into, relative to the root. */
   settingsFile: string;
   /**

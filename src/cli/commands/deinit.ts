@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { clientsOptionHelp } from "../../clients/index.js";
 import { applyPlans } from "../../init/apply.js";
 import { unexcludeLocalSettings } from "../../init/local-exclude.js";
 import { initRoot, parseClients } from "../../init/options.js";
@@ -41,7 +42,7 @@ function runDeinit(io: Io, opts: DeinitOptions): void {
 export function deinitCommand(io: Io): Command {
   return new Command("deinit")
     .description("Remove exactly the hooks `tandem init` added (keeps .tandem/config.jsonc)")
-    .option("--clients <list>", "comma-separated: claude-code,codex,cursor (default: all three)")
+    .option("--clients <list>", clientsOptionHelp())
     .option("--no-git-hooks", "leave the git hooks alone")
     .option("--dry-run", "print what would change, write nothing")
     .option("--json", "print the result as one JSON object")

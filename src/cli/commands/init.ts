@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { clientLabels, clientsOptionHelp } from "../../clients/index.js";
 import { resolveRoot, stateDirOf } from "../../config/root.js";
 import { naturalCommand } from "../../core/agent-command.js";
 import { loginCheck, loginFix } from "../../doctor/agent-shell-check.js";
@@ -129,8 +130,8 @@ function probeAgentShell(io: Io, root: string, launcher: string): string | null 
 
 export function initCommand(io: Io): Command {
   return new Command("init")
-    .description("Wire Tandem's hooks into Claude Code, Codex, Cursor and git (idempotent)")
-    .option("--clients <list>", "comma-separated: claude-code,codex,cursor (default: all three)")
+    .description(`Wire Tandem's hooks into the agent clients (${clientLabels()}) and git (idempotent)`)
+    .option("--clients <list>", clientsOptionHelp())
     .option("--git-hooks", "install the pre-commit, post-commit and post-checkout hooks (default)")
     .option("--no-git-hooks", "do not install the git hooks (recorded in .tandem/config.jsonc)")
     .option("--check", "compare what init would write; exit 0 current, 1 drift (each difference printed)")
