@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
 import { claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
-import { bareWorld } from "./remote-world.js";
+import { bareWorld, setConfig } from "./remote-world.js";
 
 // A person's shell (no session to show): `tandem status` gives the overview.
 const PLAIN = {
@@ -110,6 +110,7 @@ describe("other checkouts in status, watch and doctor", () => {
   it("says no round has run yet in a clone that never synced, and nothing with remote.enabled false", () => {
     const world = bareWorld((base) => `file://${base}`);
     const c = world.clone("c");
+    setConfig(c, {}); // set up (a clone never set up is told to run `tandem init` instead)
     const status = run(c, "status").stdout;
     expect(status).toMatch(/\(remote presence unknown: no sync round has run yet; run `tandem sync`/);
     // Not a problem (doctor calls it info), so nothing marked ✗ stands above "No problems.".

@@ -1,5 +1,8 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { Command } from "commander";
 import { type ConfigProblem, formatConfigProblem } from "../../config/problems.js";
+import { PROJECT_CONFIG } from "../../config/root.js";
 import type { Findings } from "../../core/finalization.js";
 import { formatFindings } from "../../core/finalization-format.js";
 import { renderStatusBox, type StatusModel } from "../../core/status-box.js";
@@ -10,7 +13,7 @@ import { renderOverview } from "../../status/overview.js";
 import { readOverview } from "../../status/overview-data.js";
 import { type Db, dbFile } from "../../store/db.js";
 import { type StoreError, storeErrorOf } from "../../store/failure.js";
-import { markCorrupt } from "../../store/identity.js";
+import { identityFile, markCorrupt } from "../../store/identity.js";
 import { append, write } from "../../store/ledger.js";
 import type { SessionRow } from "../../store/queries.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
@@ -91,6 +94,29 @@ function overviewDespite(io: Io, opts: StatusOptions, project: Project, err: unk
   showOverview(io, opts, project, null, failed);
 }
 
+/**
+ * A repository nobody set up: no project config and no store (no init, no hook ever ran). A
+ * person's status there says so and creates nothing (no store, no server): an empty overview's
+ * "No problems." would read as if Tandem were watching.
+ */
+function neverSetUp(project: Project): boolean {
+  return (
+    !existsSync(join(project.resolved.root, PROJECT_CONFIG)) &&
+    !existsSync(dbFile(project.stateDir)) &&
+    !existsSync(identityFile(project.stateDir))
+  );
+}
+
+function showNotSetUp(io: Io, opts: StatusOptions, root: string): void {
+  const message = `Tandem is not set up in ${root}: no ${PROJECT_CONFIG} and no store, so no agent here is coordinated.`;
+  const fix = "Run `tandem init` here to wire the agent clients and git hooks.";
+  io.out(
+    opts.json
+      ? `${JSON.stringify({ ok: true, setUp: false, root, message, fix }, null, 2)}\n`
+      : `${message}\n${fix}\n`,
+  );
+}
+
 async function runStatus(io: Io, opts: StatusOptions, project: Project, db: Db): Promise<void> {
   // A person in a plain shell gets the overview, like `git status`, even with one agent live;
   // --end-turn proves one session's own work, so it still needs (and guesses) a session.
@@ -147,6 +173,11 @@ export function statusCommand(io: Io): Command {
     .action(async (_o: StatusOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<StatusOptions>();
       const project = findProject(io, opts.root);
+      const person = !opts.endTurn && !opts.session && !envNamesSession(io.env);
+      if (person && neverSetUp(project)) {
+        showNotSetUp(io, opts, project.resolved.root);
+        return;
+      }
       let db: Db;
       try {
         db = openProjectDb(project, { create: true }, io)!;
