@@ -9,7 +9,6 @@ import { isLive } from "../core/liveness.js";
 import { covers, type InFlight, inFlight, type OwnedFile, openCalls } from "../core/owner-versions.js";
 import { isInside, relativeKey } from "../core/paths.js";
 import { resolveTarget } from "../core/target-path.js";
-import { errorMessage } from "../errors.js";
 import { physicalPath } from "../facts/physical.js";
 import { fileStamp } from "../git/status.js";
 import { keepAndWatch } from "../safety/keep.js";
@@ -23,10 +22,10 @@ import {
   recentCalls,
   watchedFiles,
 } from "../store/kept.js";
-import { appendOne } from "../store/ledger.js";
 import { type SessionRow, sessionById, sessionByNative } from "../store/queries.js";
 import { toolTargets } from "../targets/tool-targets.js";
 import type { HookCtx } from "./context.js";
+import { recordOpenFailure } from "./open-failure.js";
 
 /** A call asked for longer ago than this without its post-tool-use no longer shields its session's files. */
 const OPEN_WINDOW_MS = 10 * 60_000;
@@ -53,25 +52,8 @@ export function watchOwnedWork(ctx: HookCtx, own: OwnKeys = new Set()): boolean 
     });
     return self !== null && done.clobbers.some((c) => c.owner === self.id);
   } catch (err) {
-    recordError(ctx, err);
+    recordOpenFailure(ctx, "keeping owner versions", err);
     return false;
-  }
-}
-
-function recordError(ctx: HookCtx, err: unknown): void {
-  try {
-    appendOne(ctx.db, {
-      kind: "hook.error",
-      session: null,
-      data: {
-        client: ctx.client.name,
-        event: ctx.input.event,
-        message: `keeping owner versions: ${errorMessage(err)}`,
-        failed: "open",
-      },
-    });
-  } catch {
-    // The store refuses writes: the hook's own work will meet the same failure and report it.
   }
 }
 
