@@ -22,7 +22,7 @@ async function landAll(repos: string[]): Promise<LandResult[]> {
   const runs = await Promise.all(repos.map(landAsync));
   return runs.map((r) => {
     expect(r.stderr).not.toMatch(/non-fast-forward|rejected|fatal|error/i);
-    expect(r.code, r.stdout).toBe(0);
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     const result = JSON.parse(r.stdout) as LandResult;
     expect(LANDED).toContain(result.outcome);
     return result;
