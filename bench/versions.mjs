@@ -86,7 +86,9 @@ async function serverShare(entries, rounds) {
         const body = thinRequest(buildOf(bin), fx.repo, forwarded, ["hook", "claude-code", event], payload);
         const t0 = performance.now();
         const res = await postThin(fx.server.socket, body);
-        if (res.status !== 200 || !res.text.includes("exit 0")) throw new Error(`${res.status} ${res.text}`);
+        // The answer's format changed with decision 0027; a build before it answered `exit 0`.
+        const ok = res.text.startsWith("tandem-answer 0 ") || res.text.includes("exit 0");
+        if (res.status !== 200 || !ok) throw new Error(`${res.status} ${res.text}`);
         return performance.now() - t0;
       };
       const pre = await ask("pre-tool-use", "PreToolUse");

@@ -11,7 +11,7 @@ import {
   type StampStep,
   stampStep,
 } from "../core/owner-versions.js";
-import { type BlobRef, ensureBlobsDir } from "../store/blobs.js";
+import { type BlobRef, ensureBlobsDir, syncBlob } from "../store/blobs.js";
 import type { Db } from "../store/db.js";
 import { clobberedSince, newestKept, nextVersion, touchedSince } from "../store/kept.js";
 import { append, write } from "../store/ledger.js";
@@ -52,7 +52,8 @@ function gather(req: WatchRequest): Todo[] {
       continue;
     }
     ensureBlobsDir(req.blobsDir);
-    const blob = copyIntoBlobs(req.blobsDir, join(req.worktree, f.key));
+    // The bytes stay in place in the work tree: the copy need be no more durable (decision 0036).
+    const blob = copyIntoBlobs(req.blobsDir, join(req.worktree, f.key), "copy");
     if (blob) out.push({ f, step, blob });
   }
   return out;
@@ -93,6 +94,8 @@ function record(req: WatchRequest, t: Todo, done: Watched): void {
   if (step === "restamp") keep(req, t, "owner", done);
   else if (t.blob) keep(req, t, "clobbered", done);
   if (step !== "clobber") return;
+  // The version replaced now exists only as its kept copy: force that copy to the disk.
+  syncBlob(req.blobsDir, kept.blob);
   append(db, {
     kind: "work.clobbered",
     session: req.actor,

@@ -1,7 +1,14 @@
 import { copyFileSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { needsCopy, type PeerFile } from "../core/clobber.js";
-import { type BlobRef, blobTempPath, ensureBlobsDir, writeBlob, writeBlobFromFile } from "../store/blobs.js";
+import {
+  type BlobDurability,
+  type BlobRef,
+  blobTempPath,
+  ensureBlobsDir,
+  writeBlob,
+  writeBlobFromFile,
+} from "../store/blobs.js";
 import { type Db, stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
 
@@ -38,13 +45,17 @@ export function newestPreserved(
 const READ_WHOLE = 4 * 1024 * 1024;
 
 /** Copies one file into the blob store; null when it vanished or cannot be read. */
-export function copyIntoBlobs(blobsDir: string, abs: string): BlobRef | null {
+export function copyIntoBlobs(
+  blobsDir: string,
+  abs: string,
+  durability: BlobDurability = "durable",
+): BlobRef | null {
   try {
-    if (statSync(abs).size <= READ_WHOLE) return writeBlob(blobsDir, readFileSync(abs));
+    if (statSync(abs).size <= READ_WHOLE) return writeBlob(blobsDir, readFileSync(abs), durability);
     const tmp = blobTempPath(blobsDir);
     try {
       copyFileSync(abs, tmp);
-      return writeBlobFromFile(blobsDir, tmp);
+      return writeBlobFromFile(blobsDir, tmp, durability);
     } finally {
       rmSync(tmp, { force: true });
     }

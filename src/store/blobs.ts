@@ -69,12 +69,21 @@ function hashFd(fd: number): BlobRef {
   return { sha256: hash.digest("hex"), bytes };
 }
 
-/** Hashes and fsyncs a file in one pass over an open descriptor. */
-function hashAndSync(file: string): BlobRef {
+/**
+ * How hard a blob is pushed to the disk. `durable`: fsynced with its directory before the write
+ * returns, for bytes that are about to be destroyed or exist nowhere else. `copy`: left to the
+ * operating system's write-back, for a copy of bytes that are still in place in the work tree and
+ * were written there without an fsync either (decision 0036): the copy is as durable as its
+ * original, and `syncBlob` makes it durable the moment it becomes the only one.
+ */
+export type BlobDurability = "durable" | "copy";
+
+/** Hashes (and, when durable, fsyncs) a file in one pass over an open descriptor. */
+function hashAndSync(file: string, durability: BlobDurability = "durable"): BlobRef {
   const fd = openSync(file, "r");
   try {
     const ref = hashFd(fd);
-    fsyncSync(fd);
+    if (durability === "durable") fsyncSync(fd);
     return ref;
   } finally {
     closeSync(fd);
@@ -116,32 +125,64 @@ function touch(file: string): boolean {
 }
 
 /**
- * Stores an already written file under its digest: fsync, rename, fsync the directory.
+ * Stores an already written file under its digest: fsync, rename, fsync the directory (a `copy`
+ * skips both fsyncs).
  * The temp file is consumed. An existing blob with the right content wins (idempotent);
  * a corrupt one is replaced. Either way the stored blob's time is now, which keeps it
  * from `tandem gc` until its writer has recorded it.
  */
-export function writeBlobFromFile(blobsDir: string, tmpFile: string): BlobRef {
+export function writeBlobFromFile(
+  blobsDir: string,
+  tmpFile: string,
+  durability: BlobDurability = "durable",
+): BlobRef {
   ensureBlobsDir(blobsDir);
-  const ref = hashAndSync(tmpFile);
+  const ref = hashAndSync(tmpFile, "copy");
   const dest = blobPath(blobsDir, ref.sha256);
   if (verifyBlob(blobsDir, ref.sha256) && touch(dest)) {
     rmSync(tmpFile, { force: true });
+    // The blob there may have been stored as a copy: durable now means durable.
+    if (durability === "durable") syncBlob(blobsDir, ref.sha256);
     return ref;
   }
+  if (durability === "durable") fsyncFile(tmpFile);
   moveInto(blobsDir, tmpFile, dest);
-  fsyncDir(blobsDir);
+  if (durability === "durable") fsyncDir(blobsDir);
   touch(dest);
   return ref;
 }
 
-/** Stores bytes durably under their digest. */
-export function writeBlob(blobsDir: string, data: Buffer): BlobRef {
+/**
+ * Forces a stored blob (and its name) to the disk: a copy kept as `copy` whose original was just
+ * replaced is now the only one. False when the blob is not there.
+ */
+export function syncBlob(blobsDir: string, sha256: string): boolean {
+  const file = blobPath(blobsDir, sha256);
+  try {
+    fsyncFile(file);
+  } catch {
+    return false;
+  }
+  fsyncDir(blobsDir);
+  return true;
+}
+
+function fsyncFile(file: string): void {
+  const fd = openSync(file, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Stores bytes under their digest (durably unless told they are a copy of bytes still in place). */
+export function writeBlob(blobsDir: string, data: Buffer, durability: BlobDurability = "durable"): BlobRef {
   ensureBlobsDir(blobsDir);
   const tmp = blobTempPath(blobsDir);
   try {
     writeFileSync(tmp, data, { flag: "wx", mode: 0o600 });
-    return writeBlobFromFile(blobsDir, tmp);
+    return writeBlobFromFile(blobsDir, tmp, durability);
   } finally {
     rmSync(tmp, { force: true });
   }

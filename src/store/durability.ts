@@ -33,8 +33,19 @@ export function isObservational(kind: EventKind): boolean {
 /** Connections whose open transaction appended an event that must reach the disk. */
 const mustSync = new WeakSet<Db>();
 
-export function noteAppended(db: Db, kind: EventKind): void {
-  if (!OBSERVATIONAL.has(kind)) mustSync.add(db);
+/**
+ * A version kept of bytes that are still in place (the owner's own, or what replaced it) records a
+ * copy as durable as its original (decision 0036); what makes the copy the only one — a clobber,
+ * a preserve before a peer's command, a recover — is recorded by an event that does sync.
+ */
+function copiesBytesInPlace(kind: EventKind, data: unknown): boolean {
+  if (kind !== "work.preserved") return false;
+  const reason = (data as { reason?: unknown } | null)?.reason;
+  return reason === "owner" || reason === "clobbered";
+}
+
+export function noteAppended(db: Db, kind: EventKind, data?: unknown): void {
+  if (!OBSERVATIONAL.has(kind) && !copiesBytesInPlace(kind, data)) mustSync.add(db);
 }
 
 /**

@@ -38,7 +38,7 @@ export function append<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEven
     data: ev.data,
   };
   project(db, stored);
-  noteAppended(db, ev.kind);
+  noteAppended(db, ev.kind, ev.data);
   return stored;
 }
 

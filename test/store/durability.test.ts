@@ -39,6 +39,30 @@ describe("which commits wait for the disk", () => {
     expect(synchronous(db)).toBe(FULL);
   });
 
+  it("commits a kept copy of bytes still in place without a sync, but syncs a preserve before a peer's command", () => {
+    const db = openDb(tempDir());
+    const preserved = (reason: string, version: number) => () =>
+      append(db, {
+        kind: "work.preserved",
+        session: null,
+        data: {
+          worktree: "/w",
+          path: "f.txt",
+          owner: "a",
+          version,
+          blob: "0".repeat(64),
+          bytes: 1,
+          stamp: "1:1:420",
+          reason,
+        } as never,
+      });
+    expect(commitWith(db, preserved("owner", 1))).toBe(0);
+    expect(commitWith(db, preserved("clobbered", 2))).toBe(0);
+    expect(commitWith(db, preserved("peer-command", 3))).toBe(1);
+    expect(commitWith(db, preserved("before-recover", 4))).toBe(1);
+    expect(commitWith(db, preserved("recovered", 5))).toBe(1);
+  });
+
   it("leaves the store at FULL after a transaction that failed, and syncs nothing for it", () => {
     const db = openDb(tempDir());
     const failing = () => {
