@@ -72,8 +72,8 @@ export function openHookCtx(
   wired: WiredEvent | null,
   input: HookInput,
   req: HookRequest,
+  root: ResolvedRoot = hookRoot(client, input, req),
 ): HookCtx {
-  const root = hookRoot(client, input, req);
   const { config, problems: configProblems } = loadConfig(root.root, req.env);
   const stateDir = stateDirOf(root);
   const db = (req.store ?? DIRECT_ACCESS).open(stateDir, { lockSeconds: config.storeLockSeconds });
@@ -113,8 +113,26 @@ function readsDirtySet(input: HookInput, req: HookRequest): boolean {
   return shell && input.kind === "pre-tool" && !req.warm;
 }
 
+/** The caller's session row, looked up once per request (and refreshed by hookSession). */
+const selves = new WeakMap<HookCtx, SessionRow>();
+
+/** The caller's session if it is recorded; null for a session's first call. */
+export function selfSession(ctx: HookCtx): SessionRow | null {
+  const memo = selves.get(ctx);
+  if (memo) return memo;
+  const row = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId) ?? null;
+  if (row) selves.set(ctx, row);
+  return row;
+}
+
 /** The caller's session, recorded on first sight. Call inside the hook's write transaction. */
 export function hookSession(ctx: HookCtx): SessionRow {
+  const session = recordedSession(ctx);
+  selves.set(ctx, session);
+  return session;
+}
+
+function recordedSession(ctx: HookCtx): SessionRow {
   const known = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
   if (known) return reattached(ctx, known);
   const parent = ctx.req.env.TANDEM_PARENT_SESSION || null;

@@ -11,8 +11,9 @@ import type { GitCall } from "../core/git-call.js";
 import { type GitGuardFinding, type JudgedGitCall, judgeGitCalls } from "../core/git-guard.js";
 import { relativeKey } from "../core/paths.js";
 import { aliasReader, gitImpact } from "../git/impact.js";
-import { ownedWorktrees, sessionByNative } from "../store/queries.js";
+import { ownedWorktrees } from "../store/queries.js";
 import type { HookCtx } from "./context.js";
+import { selfSession } from "./context.js";
 
 export interface GitGuardResult {
   findings: GitGuardFinding[];
@@ -116,7 +117,7 @@ export function guardGitCalls(ctx: HookCtx, calls: readonly GitCall[]): GitGuard
   }
   if (judged.every((j) => j.atRisk.length === 0 && j.committed.length === 0))
     return { findings: [], unknown };
-  const self = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+  const self = selfSession(ctx);
   const query = (worktree: string) =>
     peerOwned(ctx.db, {
       worktree,

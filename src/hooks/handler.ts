@@ -1,4 +1,3 @@
-import { clientByName } from "../clients/index.js";
 import {
   ALLOW,
   type ClientSpec,
@@ -6,7 +5,6 @@ import {
   type HookKind,
   type Rendered,
   type Verdict,
-  type WiredEvent,
 } from "../clients/types.js";
 import { loadConfig } from "../config/load.js";
 import { stateDirOf } from "../config/root.js";
@@ -27,6 +25,7 @@ import { onOther, onSessionEnd, onSessionStart } from "./lifecycle.js";
 import { handleOnce } from "./once.js";
 import { onPreTool } from "./pre-tool.js";
 import { onPrompt } from "./prompt.js";
+import { type ReadHook, readHook, stateDirOfRead } from "./read.js";
 import { syncSoon } from "./remote-sync.js";
 import { onStop } from "./stop.js";
 import { onPostTool } from "./tool-events.js";
@@ -151,29 +150,10 @@ function recordFailOpenStop(db: Db, client: ClientSpec, input: HookInput, messag
   });
 }
 
-function parsePayload(
-  client: ClientSpec,
-  cliEvent: string,
-  stdin: string,
-): { input: HookInput } | { skip: true } | { error: string } {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(stdin);
-  } catch {
-    return { error: `payload is not JSON (${stdin.length} bytes)` };
-  }
-  const parsed = client.parse(cliEvent, payload);
-  if (parsed.ok) return { input: parsed.input };
-  return parsed.skip ? { skip: true } : { error: parsed.error };
-}
-
-async function run(
-  client: ClientSpec,
-  wired: WiredEvent | null,
-  input: HookInput,
-  req: HookRequest,
-): Promise<Verdict> {
-  const ctx = openHookCtx(client, wired, input, req);
+async function run(read: ReadHook, input: HookInput, req: HookRequest): Promise<Verdict> {
+  const { client } = read;
+  if (!read.root.ok) throw read.root.error;
+  const ctx = openHookCtx(client, read.wired, input, req, read.root.value);
   try {
     // Once per session, off the gated path: damage no gate's query reads still closes the gates
     // (inline for a small store, in the daily background upkeep for a big one).
@@ -229,27 +209,28 @@ function refuseForged(ctx: HookCtx, forged: { id: string; name: string; named: s
   return { allow: false, rule: "forged-hook", reason: `Tandem refused: ${message}` };
 }
 
-/** `tandem hook <client> <event>`: a function of its inputs that never touches `process`. */
-export function handleHook(req: HookRequest & { stdin: string }): Promise<HookResult> {
-  return handleOnce(req, handleCall);
+/**
+ * `tandem hook <client> <event>`: a function of its inputs that never touches `process`. `read` is
+ * the request already read by the caller (the server's dispatch); otherwise it is read here, once.
+ */
+export function handleHook(
+  req: HookRequest & { stdin: string },
+  read: ReadHook | null = readHook(req),
+): Promise<HookResult> {
+  return handleOnce(req, read, () => handleCall(req, read));
 }
 
-async function handleCall(req: HookRequest & { stdin: string }): Promise<HookResult> {
-  const [clientName, cliEvent] = req.args;
-  const client = clientByName(clientName ?? "");
-  if (!client || !cliEvent) return { exitCode: 2, stdout: "", stderr: USAGE };
-  const wired = client.events.find((e) => e.cli === cliEvent) ?? null;
-  const kind = wired?.kind ?? "other";
-  const parsed = parsePayload(client, cliEvent, req.stdin);
+async function handleCall(req: HookRequest, read: ReadHook | null): Promise<HookResult> {
+  if (!read) return { exitCode: 2, stdout: "", stderr: USAGE };
+  const { client, cliEvent, wired, kind, parsed, input } = read;
   if ("skip" in parsed) return client.render(kind, wired, ALLOW);
   // A client's payload on an event we do not wire is a newer client's event: allowed as
   // before. No payload and no known event is a person's typo: name the real problem.
   if (!wired && "error" in parsed) return unknownEvent(client, cliEvent, req);
-  const input = "input" in parsed ? parsed.input : null;
   let thrown: unknown = null;
   if (input) {
     try {
-      const verdict = await run(client, wired, input, req);
+      const verdict = await run(read, input, req);
       // Not a client's call: the shell that forged it gets a plain refusal, not a client answer.
       if (verdict.rule === "forged-hook")
         return { exitCode: 2, stdout: "", stderr: `tandem: ${verdict.reason}\n` };
@@ -258,8 +239,7 @@ async function handleCall(req: HookRequest & { stdin: string }): Promise<HookRes
       thrown = err;
     }
   }
-  // Resolved again only on failure: the hot path resolves it once, in openHookCtx.
-  const stateDir = stateDirFor(client, input, req);
+  const stateDir = stateDirOfRead(read);
   const failure: Failure = input
     ? { message: errorMessage(thrown), store: stateDir ? storeErrorOf(thrown, dbFile(stateDir)) : null }
     : { message: "error" in parsed ? parsed.error : "unreadable payload", store: null };

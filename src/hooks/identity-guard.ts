@@ -3,8 +3,8 @@ import { CLIENTS } from "../clients/index.js";
 import type { ToolCall } from "../clients/types.js";
 import { mentionsIdentity, type ShellIdentityVerdict, shellIdentity } from "../core/identity-shell.js";
 import { sessionViews } from "../sessions/view.js";
-import { sessionByNative } from "../store/queries.js";
 import type { HookCtx } from "./context.js";
+import { selfSession } from "./context.js";
 
 const VARIABLES = ["TANDEM_SESSION", ...Object.values(CLIENTS).flatMap((c) => c.sessionEnv)];
 
@@ -16,7 +16,7 @@ export function identityVerdict(
   // The serialized input holds the command however the client shaped it (string or argv).
   const command = JSON.stringify(tool.input ?? null);
   if (!mentionsIdentity(command, VARIABLES)) return null;
-  const me = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+  const me = selfSession(ctx);
   const others = sessionViews(ctx.db, ctx.config.freshnessSeconds, ctx.now).filter(
     (s) => s.live && s.id !== me?.id,
   );

@@ -1,36 +1,10 @@
-import { clientByName } from "../clients/index.js";
-import { ALLOW, type ClientSpec, type HookInput, type Rendered, type Verdict } from "../clients/types.js";
-import { stateDirOf } from "../config/root.js";
+import { ALLOW, type HookInput, type Rendered, type Verdict } from "../clients/types.js";
 import { DIRECT_ACCESS } from "../store/access.js";
 import { recordAnswer, requestState } from "../store/requests.js";
-import { type HookRequest, hookRoot } from "./context.js";
+import type { HookRequest } from "./context.js";
+import { type ReadHook, stateDirOfRead } from "./read.js";
 
 type Req = HookRequest & { stdin: string };
-
-interface Located {
-  client: ClientSpec;
-  input: HookInput | null;
-  stateDir: string;
-}
-
-/** Where the request's store is, read from its payload the way the handler does; null when unknown. */
-export function locateHook(req: Req): Located | null {
-  const [clientName, cliEvent] = req.args;
-  const client = clientByName(clientName ?? "");
-  if (!client || !cliEvent) return null;
-  let input: HookInput | null = null;
-  try {
-    const parsed = client.parse(cliEvent, JSON.parse(req.stdin));
-    if (parsed.ok) input = parsed.input;
-  } catch {
-    // Not JSON: the handler reports it; the store is still found from the directory.
-  }
-  try {
-    return { client, input, stateDir: stateDirOf(hookRoot(client, input, req)) };
-  } catch {
-    return null;
-  }
-}
 
 /** What the Node path answers for a request the server took and never answered. */
 function unansweredVerdict(input: HookInput | null): Verdict {
@@ -48,24 +22,26 @@ function unansweredVerdict(input: HookInput | null): Verdict {
  * whether the server took the request: it replays a recorded answer, and refuses a gated call the
  * server took but never answered rather than apply it twice. Whoever handled it records the answer.
  */
-export async function handleOnce(req: Req, handle: (req: Req) => Promise<Rendered>): Promise<Rendered> {
+export async function handleOnce(
+  req: Req,
+  read: ReadHook | null,
+  handle: () => Promise<Rendered>,
+): Promise<Rendered> {
   const request = req.request;
-  if (!request) return handle(req);
-  const where = locateHook(req);
-  if (!where) return handle(req);
+  const stateDir = read ? stateDirOfRead(read) : null;
+  if (!request || !read || !stateDir) return handle();
   const access = req.store ?? DIRECT_ACCESS;
   if (request.owner === "node") {
-    const earlier = readState(access, where.stateDir, request.id);
+    const earlier = readState(access, stateDir, request.id);
     if (earlier?.state === "answered") return earlier.answer;
     if (earlier?.state === "taken") {
-      const kind = where.input?.kind ?? "other";
-      const wired = where.client.events.find((e) => e.cli === req.args[1]) ?? null;
-      return where.client.render(kind, wired, unansweredVerdict(where.input));
+      const kind = read.input?.kind ?? "other";
+      return read.client.render(kind, read.wired, unansweredVerdict(read.input));
     }
   }
-  const result = await handle(req);
+  const result = await handle();
   try {
-    const db = access.open(where.stateDir, {});
+    const db = access.open(stateDir, {});
     try {
       recordAnswer(db, request.id, request.owner, result);
     } finally {

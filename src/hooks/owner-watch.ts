@@ -22,9 +22,10 @@ import {
   recentCalls,
   watchedFiles,
 } from "../store/kept.js";
-import { type SessionRow, sessionById, sessionByNative } from "../store/queries.js";
+import { type SessionRow, sessionById } from "../store/queries.js";
 import { toolTargets } from "../targets/tool-targets.js";
 import type { HookCtx } from "./context.js";
+import { selfSession } from "./context.js";
 import { recordOpenFailure } from "./open-failure.js";
 
 /** A call asked for longer ago than this without its post-tool-use no longer shields its session's files. */
@@ -39,7 +40,7 @@ export type OwnKeys = ReadonlySet<string> | "all";
  */
 export function watchOwnedWork(ctx: HookCtx, own: OwnKeys = new Set()): boolean {
   try {
-    const self = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId) ?? null;
+    const self = selfSession(ctx);
     const files = ownedFiles(ctx, self, own);
     if (files.length === 0) return false;
     const done = keepAndWatch({

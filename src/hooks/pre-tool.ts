@@ -22,11 +22,10 @@ import { fsTargetProbe, gatherRootFacts } from "../facts/root-facts.js";
 import { dirtyPaths } from "../git/status.js";
 import { dbFile, stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
-import { sessionByNative } from "../store/queries.js";
 import { verifyGateTables } from "../store/trust.js";
 import { type ToolTargets, toolTargets } from "../targets/tool-targets.js";
 import { crashPoint } from "../testing/crash.js";
-import { agentCmd, type HookCtx, hookSession } from "./context.js";
+import { agentCmd, type HookCtx, hookSession, selfSession } from "./context.js";
 import { guardGitCalls } from "./git-guard.js";
 import { identityVerdict } from "./identity-guard.js";
 import { watchOwnedWork } from "./owner-watch.js";
@@ -109,7 +108,7 @@ function gatherCleanFacts(ctx: HookCtx, targets: ClaimTarget[]): Map<string, Cle
   const facts = new Map<string, CleanFact>();
   if (targets.length === 0) return facts;
   const snapshot = ctx.db.transaction(() => {
-    const me = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+    const me = selfSession(ctx);
     const caller = me ? { id: me.id, group: groupOf(ctx.db, me) } : null;
     const held = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);
     const candidates = takeoverCandidates(held, targets, caller, ctx.now);

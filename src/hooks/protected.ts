@@ -17,9 +17,9 @@ import {
   worktreeFindings,
   worktreeMessage,
 } from "../core/worktree-peers.js";
-import { ownedWorktrees, sessionByNative } from "../store/queries.js";
+import { ownedWorktrees } from "../store/queries.js";
 import type { ToolTargets } from "../targets/tool-targets.js";
-import { agentCmd, type HookCtx } from "./context.js";
+import { agentCmd, type HookCtx, selfSession } from "./context.js";
 
 export interface ProtectedRefusal {
   verdict: Verdict;
@@ -91,7 +91,7 @@ function otherOwners(
     (t) => !isInside(ctx.root.root, t.physical) || (shell && isDirectory(t.physical)),
   );
   if (reaches.length === 0) return out;
-  const self = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+  const self = selfSession(ctx);
   for (const worktree of ownedWorktrees(ctx.db)) {
     if (worktree === ctx.root.root) continue;
     if (!reaches.some((t) => isInside(t.physical, worktree) || isInside(worktree, t.physical))) continue;

@@ -8,8 +8,7 @@ import type { SnapshotScope } from "../core/snapshot-scope.js";
 import { dirtyPaths, dirtySnapshotAsync, fileStamp, snapshotDelta } from "../git/status.js";
 import { type Db, stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
-import { sessionByNative } from "../store/queries.js";
-import { type HookCtx, hookSession } from "./context.js";
+import { type HookCtx, hookSession, selfSession } from "./context.js";
 import { ownersFor, recordClobbers, rootKeyed } from "./safety-net.js";
 import {
   createdStashes,
@@ -199,7 +198,7 @@ export function startShellDelta(ctx: HookCtx, tool: ToolCall): PendingDelta | nu
 
 function startDelta(ctx: HookCtx, key: string): PendingDelta | null {
   const top = ctx.root.repo?.top;
-  const session = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+  const session = selfSession(ctx);
   if (!top || !session) return null;
   const row = stmt(
     ctx.db,

@@ -8,9 +8,10 @@ import { peerOwned } from "../claims/peer-owned.js";
 import type { ToolCall } from "../clients/types.js";
 import type { ClaimTarget } from "../core/claims.js";
 import { type SnapshotScope, snapshotScope } from "../core/snapshot-scope.js";
-import { type SessionRow, sessionByNative } from "../store/queries.js";
+import type { SessionRow } from "../store/queries.js";
 import type { ToolTargets } from "../targets/tool-targets.js";
 import type { HookCtx } from "./context.js";
+import { selfSession } from "./context.js";
 import { peerQuery, preservePeerWork } from "./safety-net.js";
 import { saveNamedSnapshot, saveShellSnapshot } from "./shell-delta.js";
 
@@ -26,7 +27,7 @@ export async function protectShell(
   claim: ClaimTarget[],
 ): Promise<void> {
   // Recorded by the claim transaction just before; looked up once for both uses.
-  const session = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+  const session = selfSession(ctx) ?? undefined;
   const scope = shellScope(ctx, found, claim, session);
   if (scope.scope === "named") {
     ctx.dropDirtyAhead();

@@ -1,6 +1,6 @@
 import { healWiring } from "../init/heal.js";
-import { sessionByNative } from "../store/queries.js";
 import type { HookCtx } from "./context.js";
+import { selfSession } from "./context.js";
 import { recordOpenFailure } from "./open-failure.js";
 
 /**
@@ -11,7 +11,7 @@ export function healWiringOf(ctx: HookCtx): void {
   try {
     healWiring(ctx.db, ctx.stateDir, {
       via: "hook",
-      foundBy: () => sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId)?.id ?? null,
+      foundBy: () => selfSession(ctx)?.id ?? null,
     });
   } catch (err) {
     recordOpenFailure(ctx, "checking Tandem's wiring failed", err);

@@ -4,7 +4,7 @@ import { resolveRoot, stateDirOf } from "../config/root.js";
 import { parseThinRequest, renderAnswer, type ThinRequest } from "../core/thin-protocol.js";
 import { errorMessage } from "../errors.js";
 import { handleHook } from "../hooks/handler.js";
-import { locateHook } from "../hooks/once.js";
+import { readHook, stateDirOfRead } from "../hooks/read.js";
 import { requestIdOf } from "../resident/request-id.js";
 import type { StoreAccess } from "../store/access.js";
 import { crashPoint } from "../testing/crash.js";
@@ -46,16 +46,15 @@ async function hook(req: ThinRequest, args: string[], scope: ServerScope): Promi
   const id = requestIdOf(req.pid);
   if (!id) return decline(421, "the caller's process cannot be seen");
   const call = { args, env: req.env, cwd: req.cwd, pid: req.pid, stdin: req.stdin };
-  if (locateHook(call)?.stateDir !== scope.stateDir) return decline(421, "another repository");
+  // Read once: the payload parsed and the root resolved here are what the handler uses.
+  const read = readHook(call);
+  if (!read || stateDirOfRead(read) !== scope.stateDir) return decline(421, "another repository");
   const after: (() => void)[] = [];
   const later = (task: () => void) => void after.push(task);
-  const result = await handleHook({
-    ...call,
-    store: scope.store,
-    request: { id, owner: "server" },
-    later,
-    warm: true,
-  });
+  const result = await handleHook(
+    { ...call, store: scope.store, request: { id, owner: "server" }, later, warm: true },
+    read,
+  );
   crashPoint("serve:before-reply", req.env);
   return { status: 200, body: renderAnswer(result), after };
 }
