@@ -1,8 +1,8 @@
-import { claudeCode } from "./claude-code.js";
-import { codex } from "./codex.js";
-import { copilotCli } from "./copilot-cli.js";
-import { cursor } from "./cursor.js";
-import { geminiCli } from "./gemini-cli.js";
+import { claudeCode } from "./claude-code/spec.js";
+import { codex } from "./codex/spec.js";
+import { copilotCli } from "./copilot-cli/spec.js";
+import { cursor } from "./cursor/spec.js";
+import { geminiCli } from "./gemini-cli/spec.js";
 import type { ClientName, ClientSpec } from "./types.js";
 
 /** Every supported client. Adding a client means adding its module here. */

@@ -1,6 +1,6 @@
 import { hangingWrap } from "./hanging-wrap.js";
-import { baseInput, fail, isObj, nestedAnswer, SILENT, str, toolFrom } from "./payload.js";
-import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "./types.js";
+import { baseInput, fail, isObj, nestedAnswer, SILENT, str, toolFrom } from "../payload.js";
+import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "../types.js";
 
 /**
  * `statusMessage` names each entry in Codex's `/hooks` review; SessionEnd's timeout stays within
@@ -51,7 +51,7 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
   if (kind === "stop") return SILENT;
   // Codex shows the model "Command blocked by PreToolUse hook: <reason>. Command: <command>":
   // a reason ending in its own period would read "another way.. Command:". Its UI lets long lines
-  // wrap to column 0, hence the hanging wrap (src/core/hanging-wrap.ts).
+  // wrap to column 0, hence the hanging wrap (./hanging-wrap.ts).
   const denied = kind === "pre-tool" && !v.allow && v.reason !== null;
   const reason = denied ? hangingWrap(v.reason!.replace(/[.\s]+$/, "")) : v.reason;
   return nestedAnswer(kind, event, { ...v, reason });

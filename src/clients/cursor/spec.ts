@@ -1,5 +1,5 @@
-import { baseInput, fail, isObj, json, type Obj, str, toolFrom } from "./payload.js";
-import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "./types.js";
+import { baseInput, fail, isObj, json, type Obj, str, toolFrom } from "../payload.js";
+import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "../types.js";
 
 const EVENTS: WiredEvent[] = [
   { native: "sessionStart", cli: "session-start", kind: "session-start" },

@@ -1,5 +1,5 @@
-import { baseInput, fail, isObj, json, type Obj, SILENT, str } from "./payload.js";
-import type { ClientSpec, HookKind, Rendered, ToolCall, Verdict, WiredEvent } from "./types.js";
+import { baseInput, fail, isObj, json, type Obj, SILENT, str } from "../payload.js";
+import type { ClientSpec, HookKind, Rendered, ToolCall, Verdict, WiredEvent } from "../types.js";
 
 /**
  * GitHub Copilot CLI (docs/clients.md §12), wired in its native format (docs/decisions/0017): one

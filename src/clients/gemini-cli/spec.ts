@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
-import { baseInput, fail, isObj, json, type Obj, SILENT, str, toolFrom } from "./payload.js";
-import type { ClientSpec, HookKind, Rendered, ToolCall, Verdict, WiredEvent } from "./types.js";
+import { baseInput, fail, isObj, json, type Obj, SILENT, str, toolFrom } from "../payload.js";
+import type { ClientSpec, HookKind, Rendered, ToolCall, Verdict, WiredEvent } from "../types.js";
 
 /** Gemini's tools that write files or run commands (docs/clients.md §13.2); a regex, anchored. */
 const TOOLS = "^(write_file|replace|run_shell_command)$";
