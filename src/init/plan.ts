@@ -4,7 +4,7 @@ import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
 import { plural } from "../core/plural.js";
 import { claudeAllowRules, LOCAL_SETTINGS } from "./allow-rules.js";
 import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
-import { codexRulesText, isOurRulesFile } from "./codex-rules.js";
+import { codexRulesText, isOurRulesFile } from "../clients/codex/rules.js";
 import { copilotFormat, copilotWanted } from "./copilot-json.js";
 import { flatFormat, flatWanted } from "./cursor-json.js";
 import { hasRegion, installRegion, regionLines, removeRegion } from "./git-hooks.js";

@@ -7,7 +7,7 @@ import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
 import { TandemError } from "../errors.js";
 import { git } from "../git/run.js";
 import { LOCAL_SETTINGS } from "./allow-rules.js";
-import { CODEX_RULES } from "./codex-rules.js";
+import { CODEX_RULES } from "../clients/codex/rules.js";
 
 /** The current content of every file init or deinit may touch; the planners read nothing else. */
 export interface FileState {
