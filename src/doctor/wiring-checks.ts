@@ -1,8 +1,8 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { type ParseError, parse } from "jsonc-parser";
+import type { ClientName } from "../clients/index.js";
 import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
-import type { ClientName } from "../clients/types.js";
 import { errorMessage } from "../errors.js";
 import {
   checkCodexTrust,

@@ -1,4 +1,4 @@
-import { clientByName } from "../clients/index.js";
+import { type ClientName, clientAlternatives, clientByName } from "../clients/index.js";
 import {
   ALLOW,
   type ClientSpec,
@@ -46,7 +46,7 @@ const HANDLERS: Record<HookKind, (ctx: HookCtx) => Verdict | Promise<Verdict>> =
   other: onOther,
 };
 
-const USAGE = "tandem: usage: tandem hook <claude-code|codex|cursor|gemini-cli> <event> (payload on stdin)\n";
+const USAGE = `tandem: usage: tandem hook <${clientAlternatives()}> <event> (payload on stdin)\n`;
 
 interface Failure {
   message: string;
@@ -94,7 +94,11 @@ async function isGated(kind: HookKind, input: HookInput | null): Promise<boolean
   }
 }
 
-function stateDirFor(client: ClientSpec, input: HookInput | null, req: HookRequest): string | null {
+function stateDirFor(
+  client: ClientSpec<ClientName>,
+  input: HookInput | null,
+  req: HookRequest,
+): string | null {
   try {
     return stateDirOf(hookRoot(client, input, req));
   } catch {
@@ -108,7 +112,7 @@ function stateDirFor(client: ClientSpec, input: HookInput | null, req: HookReque
  * the ledger will not take it either.
  */
 function recordFailure(
-  client: ClientSpec,
+  client: ClientSpec<ClientName>,
   event: string,
   input: HookInput | null,
   stateDir: string | null,
@@ -141,7 +145,7 @@ function recordFailure(
 }
 
 /** Every Stop leaves a `turn.stopped`, also one whose check failed: it let the turn end (docs/product.md §6.3). */
-function recordFailOpenStop(db: Db, client: ClientSpec, input: HookInput, message: string): void {
+function recordFailOpenStop(db: Db, client: ClientSpec<ClientName>, input: HookInput, message: string): void {
   const session = sessionByNative(db, client.name, input.sessionId);
   if (!session) return;
   appendOne(db, {
@@ -152,7 +156,7 @@ function recordFailOpenStop(db: Db, client: ClientSpec, input: HookInput, messag
 }
 
 function parsePayload(
-  client: ClientSpec,
+  client: ClientSpec<ClientName>,
   cliEvent: string,
   stdin: string,
 ): { input: HookInput } | { skip: true } | { error: string } {
@@ -168,7 +172,7 @@ function parsePayload(
 }
 
 async function run(
-  client: ClientSpec,
+  client: ClientSpec<ClientName>,
   wired: WiredEvent | null,
   input: HookInput,
   req: HookRequest,
@@ -269,7 +273,7 @@ async function handleCall(req: HookRequest & { stdin: string }): Promise<HookRes
   return client.render(kind, wired, verdict);
 }
 
-function unknownEvent(client: ClientSpec, cliEvent: string, req: HookRequest): HookResult {
+function unknownEvent(client: ClientSpec<ClientName>, cliEvent: string, req: HookRequest): HookResult {
   const known = client.events.map((e) => e.cli).join(", ");
   const message = `unknown event ${JSON.stringify(cliEvent)} for ${client.name}; Tandem wires ${known}`;
   const stateDir = stateDirFor(client, null, req);
@@ -281,7 +285,11 @@ function unknownEvent(client: ClientSpec, cliEvent: string, req: HookRequest): H
   };
 }
 
-function configuredFailClosed(client: ClientSpec, input: HookInput | null, req: HookRequest): boolean {
+function configuredFailClosed(
+  client: ClientSpec<ClientName>,
+  input: HookInput | null,
+  req: HookRequest,
+): boolean {
   try {
     return loadConfig(hookRoot(client, input, req).root, req.env).config.failClosed;
   } catch {

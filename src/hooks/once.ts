@@ -1,4 +1,4 @@
-import { clientByName } from "../clients/index.js";
+import { type ClientName, clientByName } from "../clients/index.js";
 import { ALLOW, type ClientSpec, type HookInput, type Rendered, type Verdict } from "../clients/types.js";
 import { stateDirOf } from "../config/root.js";
 import { DIRECT_ACCESS } from "../store/access.js";
@@ -8,7 +8,7 @@ import { type HookRequest, hookRoot } from "./context.js";
 type Req = HookRequest & { stdin: string };
 
 interface Located {
-  client: ClientSpec;
+  client: ClientSpec<ClientName>;
   input: HookInput | null;
   stateDir: string;
 }

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
+import type { ClientName } from "../clients/index.js";
 import { CLIENT_NAMES } from "../clients/index.js";
-import type { ClientName } from "../clients/types.js";
 import { shellQuote } from "../core/shell-quote.js";
 import { UsageError } from "../errors.js";
 

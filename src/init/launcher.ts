@@ -1,5 +1,5 @@
 import { isAbsolute, join, sep } from "node:path";
-import type { ClientName } from "../clients/types.js";
+import type { ClientName } from "../clients/index.js";
 import { shellQuote } from "./hook-command.js";
 
 /**

@@ -27,15 +27,28 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
   return nestedAnswer(kind, event, v);
 }
 
-export const claudeCode: ClientSpec = {
+export const claudeCode: ClientSpec<"claude-code"> = {
   name: "claude-code",
   label: "Claude Code",
   settingsFile: ".claude/settings.json",
   layout: "nested",
   events: EVENTS,
   sessionEnv: ["CLAUDE_CODE_SESSION_ID"],
+  givesProjectDir: true,
   processName: "claude",
   ui: { kind: "env-pid", variable: "CLAUDE_PID" },
+  ritual: { form: "enforced", capsItself: false, statusBox: true, prompt: "reminder" },
+  // The child may run git in its own worktree: Bash is allowed along with the edit tools.
+  subagent: {
+    command: "claude",
+    args: [
+      "-p",
+      "--permission-mode",
+      "acceptEdits",
+      "--allowedTools",
+      "Bash Edit Write MultiEdit NotebookEdit",
+    ],
+  },
   parse(cliEvent, payload) {
     if (!isObj(payload)) return fail("payload is not a JSON object");
     // Cursor runs Claude's hook files with its own payloads; its own hooks handle those (docs/clients.md §4).

@@ -1,6 +1,6 @@
-import { hangingWrap } from "./hanging-wrap.js";
 import { baseInput, fail, isObj, nestedAnswer, SILENT, str, toolFrom } from "../payload.js";
 import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "../types.js";
+import { hangingWrap } from "./hanging-wrap.js";
 
 /**
  * `statusMessage` names each entry in Codex's `/hooks` review; SessionEnd's timeout stays within
@@ -57,16 +57,20 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
   return nestedAnswer(kind, event, { ...v, reason });
 }
 
-export const codex: ClientSpec = {
+export const codex: ClientSpec<"codex"> = {
   name: "codex",
   label: "Codex",
   settingsFile: ".codex/hooks.json",
   layout: "nested",
   events: EVENTS,
   sessionEnv: ["CODEX_THREAD_ID", "CODEX_SESSION_ID"],
+  givesProjectDir: false,
   processName: "codex",
   // Observed (0.171.0): a plain `codex` runs hooks under `codex app-server … --managed-daemon`.
   ui: { kind: "agent", daemonArgs: ["app-server", "--managed-daemon"], notUi: ["app-server", "exec"] },
+  // Codex Stop hooks never block: a continuation can replace the answer the user was meant to see.
+  ritual: { form: "observed", capsItself: false, statusBox: false, prompt: "footer" },
+  subagent: { command: "codex", args: ["exec", "--full-auto"] },
   parse(cliEvent, payload) {
     if (!isObj(payload)) return fail("payload is not a JSON object");
     const sessionId = str(payload, "session_id");

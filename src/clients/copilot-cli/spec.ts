@@ -110,7 +110,7 @@ function render(kind: HookKind, _event: WiredEvent | null, v: Verdict): Rendered
   return SILENT;
 }
 
-export const copilotCli: ClientSpec = {
+export const copilotCli: ClientSpec<"copilot-cli"> = {
   name: "copilot-cli",
   label: "Copilot CLI",
   settingsFile: ".github/hooks/tandem.json",
@@ -118,9 +118,18 @@ export const copilotCli: ClientSpec = {
   events: EVENTS,
   // No variable names the session in the agent's shell: commands find it by process ancestry.
   sessionEnv: [],
+  givesProjectDir: false,
   processName: "copilot",
   // The native binary is both the agent and the screen the person sees; nothing outlives it.
   ui: { kind: "agent", daemonArgs: [], notUi: [] },
+  ritual: { form: "follow-up", capsItself: false, statusBox: false, prompt: "reminder" },
+  // Repo hooks load in prompt mode only in a trusted folder: --trust-folder trusts this run's alone.
+  // The prompt is the value of -p; `--prompt=` keeps one starting with `-` a value.
+  subagent: {
+    command: "copilot",
+    args: ["--allow-all", "--trust-folder", "--no-ask-user"],
+    promptFlag: "--prompt=",
+  },
   // Prompt mode (-p, piped stdin) ends every completed turn so; src/hooks/lifecycle.ts.
   runEndReasons: ["complete", "error"],
   parse,

@@ -38,14 +38,18 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
   return { exitCode: 0, stdout: "", stderr: "" };
 }
 
-export const cursor: ClientSpec = {
+export const cursor: ClientSpec<"cursor"> = {
   name: "cursor",
   label: "Cursor",
   settingsFile: ".cursor/hooks.json",
   layout: "flat",
   events: EVENTS,
   sessionEnv: [],
+  givesProjectDir: false,
   processName: "cursor",
+  // Cursor submits a blocked Stop's reason as a new prompt and caps the loop itself (loop_limit).
+  ritual: { form: "follow-up", capsItself: true, statusBox: false, prompt: "reminder" },
+  subagent: { command: "cursor-agent", args: ["-p", "--force"] },
   parse(cliEvent, payload) {
     if (!isObj(payload)) return fail("payload is not a JSON object");
     const sessionId = conversationId(payload);

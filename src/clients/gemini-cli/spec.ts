@@ -53,7 +53,7 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
   return SILENT;
 }
 
-export const geminiCli: ClientSpec = {
+export const geminiCli: ClientSpec<"gemini-cli"> = {
   name: "gemini-cli",
   label: "Gemini CLI",
   settingsFile: ".gemini/settings.json",
@@ -61,7 +61,11 @@ export const geminiCli: ClientSpec = {
   events: EVENTS,
   // Given to hooks; 0.61.0 does not give it to the agent's shell, which is found by ancestry.
   sessionEnv: ["GEMINI_SESSION_ID"],
+  givesProjectDir: false,
   processName: "gemini",
+  ritual: { form: "follow-up", capsItself: false, statusBox: false, prompt: "reminder" },
+  // Headless only with `--prompt`; a bare prompt without a terminal exits 42 (docs/clients.md §13.5).
+  subagent: { command: "gemini", args: ["--yolo"], promptFlag: "--prompt=" },
   parse(cliEvent, payload) {
     if (!isObj(payload)) return fail("payload is not a JSON object");
     const sessionId = str(payload, "session_id");
