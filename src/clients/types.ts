@@ -82,6 +82,16 @@ export type UiProcessRule =
   | { kind: "env-pid"; variable: string }
   | { kind: "agent"; daemonArgs: readonly string[]; notUi: readonly string[] };
 
+/** A project file that decides whether the client runs Tandem's hooks (src/core/wiring.ts). */
+export interface WiringFile {
+  /** Relative to a project directory (the coordination root and the repository top). */
+  file: string;
+  /** What the file holds, for messages. */
+  what: string;
+  /** A directory whose every file is wiring (a new file there counts too). */
+  dir?: boolean;
+}
+
 /**
  * How `tandem sub run --client <name>` starts the client headless (docs/product.md §7.1). The child
  * works alone in its own worktree, so it gets the mode that edits files without asking a human.
@@ -109,12 +119,22 @@ export interface RitualStyle {
   prompt: "reminder" | "footer";
 }
 
+/**
+ * How the client decides whether to run a project's hooks at all, which `doctor` checks and `init`
+ * reports (docs/clients.md): `hook-review` (each hook approved in Codex's /hooks), `folder-trust-config`
+ * (a trusted folder in Copilot's config), `trusted-folders` (Gemini's trustedFolders.json, which a
+ * sub-agent's worktree also needs). A client sharing a mechanism reuses its check.
+ */
+export type TrustMechanism = "hook-review" | "folder-trust-config" | "trusted-folders";
+
 export interface ClientSpec<N extends string = string> {
   name: N;
   /** How people call it, for help and reports. */
   label: string;
   /** The project settings file hooks are registered into, relative to the root. */
   settingsFile: string;
+  /** Every project file that can turn its hooks on or off, the settings file first; agents may not edit them. */
+  wiring: readonly WiringFile[];
   /**
    * `nested`: `{hooks: {Event: [{matcher, hooks: [{type, command}]}]}}`; `flat`: Cursor's
    * `{version, hooks: {event: [{command}]}}`; `copilot`: `{version, hooks: {event: [{type, bash}]}}`.
@@ -135,6 +155,8 @@ export interface ClientSpec<N extends string = string> {
    */
   runEndReasons?: readonly string[];
   subagent: SubagentLaunch;
+  /** None: it runs a project's hooks without a trust step. */
+  trust?: TrustMechanism;
   ritual: RitualStyle;
   parse(cliEvent: string, payload: unknown): ParseResult;
   render(kind: HookKind, event: WiredEvent | null, verdict: Verdict): Rendered;

@@ -1,6 +1,8 @@
 import { baseInput, fail, isObj, json, nestedAnswer, SILENT, str, toolFrom } from "../payload.js";
 import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "../types.js";
 
+const SETTINGS = ".claude/settings.json";
+
 const EVENTS: WiredEvent[] = [
   { native: "SessionStart", cli: "session-start", kind: "session-start" },
   { native: "UserPromptSubmit", cli: "user-prompt-submit", kind: "prompt" },
@@ -30,7 +32,12 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
 export const claudeCode: ClientSpec<"claude-code"> = {
   name: "claude-code",
   label: "Claude Code",
-  settingsFile: ".claude/settings.json",
+  settingsFile: SETTINGS,
+  wiring: [
+    { file: SETTINGS, what: "Claude Code's hooks" },
+    // Claude Code (and Cursor) run the hooks of the local file too, and it can disable them all.
+    { file: ".claude/settings.local.json", what: "Claude Code's local hooks" },
+  ],
   layout: "nested",
   events: EVENTS,
   sessionEnv: ["CLAUDE_CODE_SESSION_ID"],

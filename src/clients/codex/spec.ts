@@ -2,6 +2,8 @@ import { baseInput, fail, isObj, nestedAnswer, SILENT, str, toolFrom } from "../
 import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "../types.js";
 import { hangingWrap } from "./hanging-wrap.js";
 
+const SETTINGS = ".codex/hooks.json";
+
 /**
  * `statusMessage` names each entry in Codex's `/hooks` review; SessionEnd's timeout stays within
  * the 3 s Codex clamps it to (with a warning on every start when more is asked).
@@ -60,7 +62,14 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
 export const codex: ClientSpec<"codex"> = {
   name: "codex",
   label: "Codex",
-  settingsFile: ".codex/hooks.json",
+  settingsFile: SETTINGS,
+  wiring: [
+    { file: SETTINGS, what: "Codex's hooks" },
+    // `[features] hooks = false` here turns every Codex hook off (docs/clients.md §2.1).
+    { file: ".codex/config.toml", what: "Codex's hook settings" },
+    // Any `*.rules` file here can let commands out of Codex's sandbox unasked (docs/clients.md §2.1).
+    { file: ".codex/rules", what: "Codex's command rules", dir: true },
+  ],
   layout: "nested",
   events: EVENTS,
   sessionEnv: ["CODEX_THREAD_ID", "CODEX_SESSION_ID"],
@@ -71,6 +80,7 @@ export const codex: ClientSpec<"codex"> = {
   // Codex Stop hooks never block: a continuation can replace the answer the user was meant to see.
   ritual: { form: "observed", capsItself: false, statusBox: false, prompt: "footer" },
   subagent: { command: "codex", args: ["exec", "--full-auto"] },
+  trust: "hook-review",
   parse(cliEvent, payload) {
     if (!isObj(payload)) return fail("payload is not a JSON object");
     const sessionId = str(payload, "session_id");

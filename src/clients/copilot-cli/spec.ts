@@ -1,6 +1,8 @@
 import { baseInput, fail, isObj, json, type Obj, SILENT, str } from "../payload.js";
 import type { ClientSpec, HookKind, Rendered, ToolCall, Verdict, WiredEvent } from "../types.js";
 
+const SETTINGS = ".github/hooks/tandem.json";
+
 /**
  * GitHub Copilot CLI (docs/clients.md §12), wired in its native format (docs/decisions/0017): one
  * `.github/hooks/tandem.json` of `{version: 1, hooks: {event: [{type, bash, timeoutSec}]}}`. Native
@@ -113,7 +115,13 @@ function render(kind: HookKind, _event: WiredEvent | null, v: Verdict): Rendered
 export const copilotCli: ClientSpec<"copilot-cli"> = {
   name: "copilot-cli",
   label: "Copilot CLI",
-  settingsFile: ".github/hooks/tandem.json",
+  settingsFile: SETTINGS,
+  wiring: [
+    { file: SETTINGS, what: "Copilot CLI's hooks" },
+    // `disableAllHooks` in either turns every Copilot hook off (docs/clients.md §12).
+    { file: ".github/copilot/settings.json", what: "Copilot CLI's repository settings" },
+    { file: ".github/copilot/settings.local.json", what: "Copilot CLI's local settings" },
+  ],
   layout: "copilot",
   events: EVENTS,
   // No variable names the session in the agent's shell: commands find it by process ancestry.

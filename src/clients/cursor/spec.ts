@@ -1,6 +1,8 @@
 import { baseInput, fail, isObj, json, type Obj, str, toolFrom } from "../payload.js";
 import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "../types.js";
 
+const SETTINGS = ".cursor/hooks.json";
+
 const EVENTS: WiredEvent[] = [
   { native: "sessionStart", cli: "session-start", kind: "session-start" },
   { native: "beforeSubmitPrompt", cli: "before-submit-prompt", kind: "prompt" },
@@ -41,7 +43,8 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
 export const cursor: ClientSpec<"cursor"> = {
   name: "cursor",
   label: "Cursor",
-  settingsFile: ".cursor/hooks.json",
+  settingsFile: SETTINGS,
+  wiring: [{ file: SETTINGS, what: "Cursor's hooks" }],
   layout: "flat",
   events: EVENTS,
   sessionEnv: [],
