@@ -140,6 +140,7 @@ export const copilotCli: ClientSpec<"copilot-cli"> = {
   },
   // Prompt mode (-p, piped stdin) ends every completed turn so; src/hooks/lifecycle.ts.
   runEndReasons: ["complete", "error"],
+  trust: "folder-trust-config",
   parse,
   render,
 };
