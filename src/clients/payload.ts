@@ -1,4 +1,4 @@
-import type { ClientName, HookInput, HookKind, ParseResult, Rendered, Verdict, WiredEvent } from "./types.js";
+import type { HookInput, HookKind, ParseResult, Rendered, Verdict, WiredEvent } from "./types.js";
 
 export type Obj = Record<string, unknown>;
 
@@ -27,7 +27,7 @@ export function fail(error: string): ParseResult {
 
 /** Builds the normalized input from the fields every client shares. */
 export function baseInput(
-  client: ClientName,
+  client: string,
   kind: HookKind,
   event: string,
   sessionId: string,

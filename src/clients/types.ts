@@ -1,5 +1,3 @@
-export type ClientName = "claude-code" | "codex" | "cursor" | "copilot-cli" | "gemini-cli";
-
 /** What Tandem does with an event, whatever the client calls it. */
 export type HookKind =
   | "session-start"
@@ -35,7 +33,8 @@ export interface ToolCall {
 
 /** The one normalized shape every client payload is parsed into. */
 export interface HookInput {
-  client: ClientName;
+  /** The registered client's name (`ClientName` in ./index.ts, which derives it from the registry). */
+  client: string;
   kind: HookKind;
   event: string;
   sessionId: string;
@@ -83,12 +82,59 @@ export type UiProcessRule =
   | { kind: "env-pid"; variable: string }
   | { kind: "agent"; daemonArgs: readonly string[]; notUi: readonly string[] };
 
-export interface ClientSpec {
-  name: ClientName;
+/** A project file that decides whether the client runs Tandem's hooks (src/core/wiring.ts). */
+export interface WiringFile {
+  /** Relative to a project directory (the coordination root and the repository top). */
+  file: string;
+  /** What the file holds, for messages. */
+  what: string;
+  /** A directory whose every file is wiring (a new file there counts too). */
+  dir?: boolean;
+}
+
+/**
+ * How `tandem sub run --client <name>` starts the client headless (docs/product.md §7.1). The child
+ * works alone in its own worktree, so it gets the mode that edits files without asking a human.
+ */
+export interface SubagentLaunch {
+  command: string;
+  args: readonly string[];
+  /** The prompt goes as this option's value (`--prompt=`), not after `--`, so one starting with `-` stays a value. */
+  promptFlag?: string;
+}
+
+/** The end-of-turn ritual in the strongest form the client allows (docs/product.md §6). */
+export interface RitualStyle {
+  /**
+   * `enforced`: a blocking Stop keeps the turn going with the reason as the instruction; `follow-up`:
+   * the client sends the reason as a new prompt (it carries the remediation marker so the next Stop
+   * counts it with the turn); `observed`: its Stop can never block, so Tandem only records.
+   */
+  form: "enforced" | "follow-up" | "observed";
+  /** The client caps its own follow-ups (Cursor's `loop_limit`); otherwise Tandem stops after its block cap. */
+  capsItself: boolean;
+  /** The final reply must show the status box (rule 3), read from the Stop payload's last message. */
+  statusBox: boolean;
+  /** What each prompt adds: the short `reminder`, or the status `footer` an observed client's answer must end with. */
+  prompt: "reminder" | "footer";
+}
+
+/**
+ * How the client decides whether to run a project's hooks at all, which `doctor` checks and `init`
+ * reports (docs/clients.md): `hook-review` (each hook approved in Codex's /hooks), `folder-trust-config`
+ * (a trusted folder in Copilot's config), `trusted-folders` (Gemini's trustedFolders.json, which a
+ * sub-agent's worktree also needs). A client sharing a mechanism reuses its check.
+ */
+export type TrustMechanism = "hook-review" | "folder-trust-config" | "trusted-folders";
+
+export interface ClientSpec<N extends string = string> {
+  name: N;
   /** How people call it, for help and reports. */
   label: string;
   /** The project settings file hooks are registered into, relative to the root. */
   settingsFile: string;
+  /** Every project file that can turn its hooks on or off, the settings file first; agents may not edit them. */
+  wiring: readonly WiringFile[];
   /**
    * `nested`: `{hooks: {Event: [{matcher, hooks: [{type, command}]}]}}`; `flat`: Cursor's
    * `{version, hooks: {event: [{command}]}}`; `copilot`: `{version, hooks: {event: [{type, bash}]}}`.
@@ -97,6 +143,8 @@ export interface ClientSpec {
   events: readonly WiredEvent[];
   /** Variables the client sets in its agent's shell that carry the native session id (docs/clients.md §11). */
   sessionEnv: readonly string[];
+  /** It sets CLAUDE_PROJECT_DIR for its hooks, so the root may come from it (src/hooks/context.ts). */
+  givesProjectDir: boolean;
   /** A substring of the agent's process command line, for process discovery. */
   processName: string;
   /** How to find the process the person sees, so liveness notices them leaving (src/sessions/ui.ts). */
@@ -106,6 +154,10 @@ export interface ClientSpec {
    * prompt mode ends every turn so): they end it only when sent by the session's own UI process.
    */
   runEndReasons?: readonly string[];
+  subagent: SubagentLaunch;
+  /** None: it runs a project's hooks without a trust step. */
+  trust?: TrustMechanism;
+  ritual: RitualStyle;
   parse(cliEvent: string, payload: unknown): ParseResult;
   render(kind: HookKind, event: WiredEvent | null, verdict: Verdict): Rendered;
 }

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { CLIENT_NAMES, type ClientName, quotedNames } from "../clients/index.js";
 import { STORE_LOCK_SECONDS } from "./store-lock.js";
 
 const positiveInt = () => z.number().check(z.int(), z.positive());
@@ -27,7 +28,7 @@ const buildConfigFileSchema = () =>
     init: z.optional(
       z.strictObject({
         command: z.optional(z.string().check(z.minLength(1))),
-        clients: z.optional(z.array(z.enum(["claude-code", "codex", "cursor", "copilot-cli", "gemini-cli"]))),
+        clients: z.optional(z.array(z.enum(CLIENT_NAMES))),
         gitHooks: z.optional(z.boolean()),
       }),
     ),
@@ -60,12 +61,7 @@ const buildConfigFileSchema = () =>
     subagents: z.optional(
       z.strictObject({
         worktreeRoot: z.optional(z.string().check(z.minLength(1))),
-        clients: z.optional(
-          z.partialRecord(
-            z.enum(["claude-code", "codex", "cursor", "exec", "copilot-cli", "gemini-cli"]),
-            clientLaunch(),
-          ),
-        ),
+        clients: z.optional(z.partialRecord(z.enum([...CLIENT_NAMES, "exec"]), clientLaunch())),
         capture: z.optional(
           z.strictObject({
             maxPatchBytes: z.optional(positiveInt()),
@@ -93,8 +89,8 @@ const ROOT_ENTRY = '{ "path": "<directory relative to the root>", "disposition":
 export const ALLOWED: Readonly<Record<string, string>> = {
   $schema: "a string (the URL of a JSON schema)",
   "init.command": 'a command ending in tandem, e.g. "tandem" or "node_modules/.bin/tandem"',
-  "init.clients": 'a list of "claude-code", "codex", "cursor", "copilot-cli", "gemini-cli"',
-  "init.clients[]": '"claude-code", "codex", "cursor", "copilot-cli" or "gemini-cli"',
+  "init.clients": `a list of ${quotedNames(CLIENT_NAMES, null)}`,
+  "init.clients[]": quotedNames(CLIENT_NAMES),
   "init.gitHooks": "true or false",
   "agents.stopRitual": 'one of "enforce", "observe" or "off"',
   "agents.requireGitFinalization": "true or false",
@@ -143,9 +139,7 @@ export interface Config {
   /** The server exits after this long without a request. */
   serverIdleMinutes: number;
   worktreeRoot: string | null;
-  clients: Partial<
-    Record<"claude-code" | "codex" | "cursor" | "exec" | "copilot-cli" | "gemini-cli", ClientLaunch>
-  >;
+  clients: Partial<Record<ClientName | "exec", ClientLaunch>>;
   maxPatchBytes: number;
   maxDirtyBytes: number;
   /** Share presence through the Git remote (docs/decisions/0014). */

@@ -3,6 +3,8 @@
  * events: which window counts, which rule is unmet, and how it is enforced.
  */
 
+import type { RitualStyle } from "../clients/types.js";
+
 export interface RitualEvent {
   seq: number;
   kind: string;
@@ -13,7 +15,8 @@ export type StopRitualMode = "enforce" | "observe" | "off";
 export type Enforcement = "enforced" | "observe_only" | "disabled" | "fail_open";
 
 export interface RitualInput {
-  client: "claude-code" | "codex" | "cursor" | "copilot-cli" | "gemini-cli";
+  /** The client's ritual style (ClientSpec.ritual, from its folder) and its label for notes. */
+  client: { label: string; ritual: RitualStyle };
   sessionKind: "session" | "subagent";
   /** The session's events in ascending order, up to and including the cutoff. */
   events: readonly RitualEvent[];
@@ -22,7 +25,7 @@ export interface RitualInput {
   lastAssistantMessage: string | null;
   mode: StopRitualMode;
   requireGitFinalization: boolean;
-  /** Claude Code, Copilot CLI, Gemini CLI: consecutive blocks allowed before the turn may end anyway. */
+  /** Clients that do not cap their own follow-ups: consecutive blocks allowed before the turn may end anyway. */
   blockCap: number;
   /** Whether the final reply shows the status box (rule 3 input, decided by the box's own module). */
   replyHasBox: boolean;
@@ -91,7 +94,7 @@ function unmetRules(window: readonly RitualEvent[], input: RitualInput): RuleId[
   );
   if (!status) missing.push("status");
   if (!window.some((e) => e.kind === "task.set")) missing.push("task");
-  if (input.client === "claude-code" && !input.replyHasBox) missing.push("status-box");
+  if (input.client.ritual.statusBox && !input.replyHasBox) missing.push("status-box");
   return missing;
 }
 
@@ -112,12 +115,12 @@ function enforcement(
   window: readonly RitualEvent[],
 ): { enforcement: Enforcement; note: string | null } {
   if (input.mode === "off") return { enforcement: "disabled", note: "agents.stopRitual is off" };
-  if (input.client === "codex") return { enforcement: "observe_only", note: "Codex Stop hooks never block" };
+  const client = input.client;
+  if (client.ritual.form === "observed")
+    return { enforcement: "observe_only", note: `${client.label} Stop hooks never block` };
   if (input.mode === "observe") return { enforcement: "observe_only", note: "agents.stopRitual is observe" };
-  // Claude, Copilot and Gemini start another turn for each block; Cursor caps its own (loop_limit).
-  const capped =
-    input.client === "claude-code" || input.client === "copilot-cli" || input.client === "gemini-cli";
-  if (capped && consecutiveBlocks(window) >= input.blockCap) {
+  // Most clients start another turn for each block; one that caps its own (Cursor's loop_limit) is not capped here.
+  if (!client.ritual.capsItself && consecutiveBlocks(window) >= input.blockCap) {
     return {
       enforcement: "observe_only",
       note: `block cap of ${input.blockCap} reached; the turn ends with the rule unmet`,

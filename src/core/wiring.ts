@@ -1,4 +1,5 @@
 import { CLIENTS } from "../clients/index.js";
+import type { WiringFile } from "../clients/types.js";
 import { PROJECT_CONFIG } from "../config/root.js";
 import { GIT_HOOK_NAMES } from "./git-hook-names.js";
 import { isInside, normalizeAbsolute } from "./paths.js";
@@ -13,32 +14,11 @@ export const WIRING_RULE = "protected-wiring";
 /** Set to 1 in an agent's environment (by the person starting it) to let that agent edit the wiring. */
 export const ALLOW_WIRING_ENV = "TANDEM_ALLOW_WIRING_EDITS";
 
-export interface WiringRow {
-  /** Relative to a project directory (the coordination root and the repository top). */
-  file: string;
-  /** What the file holds, for messages. */
-  what: string;
-  /** A directory whose every file is wiring (a new file there counts too). */
-  dir?: boolean;
-}
+export type WiringRow = WiringFile;
 
-/** The project's wiring files. A new client adds its rows here. */
+/** The project's wiring files: each client's (ClientSpec.wiring, in its folder), then Tandem's config. */
 export const PROJECT_WIRING: readonly WiringRow[] = [
-  { file: CLIENTS["claude-code"].settingsFile, what: "Claude Code's hooks" },
-  // Claude Code (and Cursor) run the hooks of the local file too, and it can disable them all.
-  { file: ".claude/settings.local.json", what: "Claude Code's local hooks" },
-  { file: CLIENTS.codex.settingsFile, what: "Codex's hooks" },
-  // `[features] hooks = false` here turns every Codex hook off (docs/clients.md §2.1).
-  { file: ".codex/config.toml", what: "Codex's hook settings" },
-  // Any `*.rules` file here can let commands out of Codex's sandbox unasked (docs/clients.md §2.1).
-  { file: ".codex/rules", what: "Codex's command rules", dir: true },
-  { file: CLIENTS.cursor.settingsFile, what: "Cursor's hooks" },
-  { file: CLIENTS["copilot-cli"].settingsFile, what: "Copilot CLI's hooks" },
-  // `disableAllHooks` in either turns every Copilot hook off (docs/clients.md §12).
-  { file: ".github/copilot/settings.json", what: "Copilot CLI's repository settings" },
-  { file: ".github/copilot/settings.local.json", what: "Copilot CLI's local settings" },
-  // Its `hooksConfig.enabled: false` turns every Gemini hook off too (docs/clients.md §13.1).
-  { file: CLIENTS["gemini-cli"].settingsFile, what: "Gemini CLI's hooks and settings" },
+  ...Object.values(CLIENTS).flatMap((c) => c.wiring),
   { file: PROJECT_CONFIG, what: "Tandem's project configuration" },
 ];
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ParseError, parse } from "jsonc-parser";
-import { copilotTrust, describeCopilotTrust } from "../core/copilot-trust.js";
+import { copilotTrust, describeCopilotTrust } from "../clients/copilot-cli/trust.js";
 import type { Finding } from "./finding.js";
 
 type Env = Readonly<Record<string, string | undefined>>;

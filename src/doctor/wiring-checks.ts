@@ -1,8 +1,9 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { type ParseError, parse } from "jsonc-parser";
+import type { ClientName } from "../clients/index.js";
 import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
-import type { ClientName } from "../clients/types.js";
+import type { TrustMechanism } from "../clients/types.js";
 import { errorMessage } from "../errors.js";
 import {
   checkCodexTrust,
@@ -195,11 +196,22 @@ export async function checkWiring(
       check: "client hooks",
       detail: `${expected.clients.join(", ")}${expected.gitHooks ? " and the git hooks" : ""} are wired and current`,
     });
-  if (expected.clients.includes("codex")) findings.push(await trustFinding(root, env, trustDeps));
-  if (expected.clients.includes("copilot-cli")) findings.push(copilotTrustFinding(root, env));
-  if (expected.clients.includes("gemini-cli")) findings.push(geminiTrustFinding(root, env));
+  for (const name of expected.clients) {
+    const trust = CLIENTS[name].trust;
+    if (trust) findings.push(await TRUST_CHECKS[trust](root, env, trustDeps));
+  }
   return findings;
 }
+
+/** Each trust mechanism's check (ClientSpec.trust). */
+const TRUST_CHECKS: Record<
+  TrustMechanism,
+  (root: string, env: Env, deps: TrustDeps) => Promise<Finding> | Finding
+> = {
+  "hook-review": trustFinding,
+  "folder-trust-config": (root, env) => copilotTrustFinding(root, env),
+  "trusted-folders": (root, env) => geminiTrustFinding(root, env),
+};
 
 async function trustFinding(root: string, env: Env, deps: TrustDeps): Promise<Finding> {
   const report = await checkCodexTrust(root, env, deps);

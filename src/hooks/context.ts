@@ -1,3 +1,4 @@
+import type { ClientName } from "../clients/index.js";
 import type { ClientSpec, HookInput, WiredEvent } from "../clients/types.js";
 import { loadConfig } from "../config/load.js";
 import type { ConfigProblem } from "../config/problems.js";
@@ -39,7 +40,7 @@ export interface HookRequest {
 }
 
 export interface HookCtx {
-  client: ClientSpec;
+  client: ClientSpec<ClientName>;
   wired: WiredEvent | null;
   input: HookInput;
   req: HookRequest;
@@ -60,15 +61,22 @@ export interface HookCtx {
   dropDirtyAhead(): void;
 }
 
-/** Claude gives the project dir; the others tell us where the agent works in the payload. */
-export function hookRoot(client: ClientSpec, input: HookInput | null, req: HookRequest): ResolvedRoot {
+/**
+ * A client that sets CLAUDE_PROJECT_DIR for its hooks (ClientSpec.givesProjectDir) is trusted with
+ * it; the others tell us where the agent works in the payload, and an inherited value is dropped.
+ */
+export function hookRoot(
+  client: ClientSpec<ClientName>,
+  input: HookInput | null,
+  req: HookRequest,
+): ResolvedRoot {
   const cwd = input?.cwd ?? req.cwd;
-  const env = client.name === "claude-code" ? req.env : { ...req.env, CLAUDE_PROJECT_DIR: undefined };
+  const env = client.givesProjectDir ? req.env : { ...req.env, CLAUDE_PROJECT_DIR: undefined };
   return resolveRoot({ cwd, env, hook: true });
 }
 
 export function openHookCtx(
-  client: ClientSpec,
+  client: ClientSpec<ClientName>,
   wired: WiredEvent | null,
   input: HookInput,
   req: HookRequest,

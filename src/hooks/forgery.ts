@@ -1,3 +1,4 @@
+import type { ClientName } from "../clients/index.js";
 import type { ClientSpec, HookInput } from "../clients/types.js";
 import { forger } from "../core/forgery.js";
 import { discoverAgent } from "../sessions/discover.js";
@@ -11,7 +12,7 @@ import type { HookRequest } from "./context.js";
  */
 export function forgedBy(
   db: Db,
-  client: ClientSpec,
+  client: ClientSpec<ClientName>,
   input: HookInput,
   req: HookRequest,
 ): { id: string; name: string; named: string } | null {

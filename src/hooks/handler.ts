@@ -1,3 +1,4 @@
+import { type ClientName, clientAlternatives } from "../clients/index.js";
 import {
   ALLOW,
   type ClientSpec,
@@ -45,7 +46,7 @@ const HANDLERS: Record<HookKind, (ctx: HookCtx) => Verdict | Promise<Verdict>> =
   other: onOther,
 };
 
-const USAGE = "tandem: usage: tandem hook <claude-code|codex|cursor|gemini-cli> <event> (payload on stdin)\n";
+const USAGE = `tandem: usage: tandem hook <${clientAlternatives()}> <event> (payload on stdin)\n`;
 
 interface Failure {
   message: string;
@@ -93,7 +94,11 @@ async function isGated(kind: HookKind, input: HookInput | null): Promise<boolean
   }
 }
 
-function stateDirFor(client: ClientSpec, input: HookInput | null, req: HookRequest): string | null {
+function stateDirFor(
+  client: ClientSpec<ClientName>,
+  input: HookInput | null,
+  req: HookRequest,
+): string | null {
   try {
     return stateDirOf(hookRoot(client, input, req));
   } catch {
@@ -107,7 +112,7 @@ function stateDirFor(client: ClientSpec, input: HookInput | null, req: HookReque
  * the ledger will not take it either.
  */
 function recordFailure(
-  client: ClientSpec,
+  client: ClientSpec<ClientName>,
   event: string,
   input: HookInput | null,
   stateDir: string | null,
@@ -140,7 +145,7 @@ function recordFailure(
 }
 
 /** Every Stop leaves a `turn.stopped`, also one whose check failed: it let the turn end (docs/product.md §6.3). */
-function recordFailOpenStop(db: Db, client: ClientSpec, input: HookInput, message: string): void {
+function recordFailOpenStop(db: Db, client: ClientSpec<ClientName>, input: HookInput, message: string): void {
   const session = sessionByNative(db, client.name, input.sessionId);
   if (!session) return;
   appendOne(db, {
@@ -249,7 +254,7 @@ async function handleCall(req: HookRequest, read: ReadHook | null): Promise<Hook
   return client.render(kind, wired, verdict);
 }
 
-function unknownEvent(client: ClientSpec, cliEvent: string, req: HookRequest): HookResult {
+function unknownEvent(client: ClientSpec<ClientName>, cliEvent: string, req: HookRequest): HookResult {
   const known = client.events.map((e) => e.cli).join(", ");
   const message = `unknown event ${JSON.stringify(cliEvent)} for ${client.name}; Tandem wires ${known}`;
   const stateDir = stateDirFor(client, null, req);
@@ -261,7 +266,11 @@ function unknownEvent(client: ClientSpec, cliEvent: string, req: HookRequest): H
   };
 }
 
-function configuredFailClosed(client: ClientSpec, input: HookInput | null, req: HookRequest): boolean {
+function configuredFailClosed(
+  client: ClientSpec<ClientName>,
+  input: HookInput | null,
+  req: HookRequest,
+): boolean {
   try {
     return loadConfig(hookRoot(client, input, req).root, req.env).config.failClosed;
   } catch {

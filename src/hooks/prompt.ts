@@ -76,7 +76,7 @@ export async function onPrompt(ctx: HookCtx): Promise<Verdict> {
         parts.push(`${headline}\n${full.split("\n").slice(2).join("\n")}`);
       }
       parts.push(
-        ctx.client.name === "codex"
+        ctx.client.ritual.prompt === "footer"
           ? codexFooterInstruction(ctx.config.requireGitFinalization, agentCmd(ctx))
           : ritualReminder(ctx.config.requireGitFinalization, agentCmd(ctx)),
       );

@@ -3,7 +3,7 @@
  * coordination root, computed here and handed down — the server's dispatch, the once-only check
  * and the handler all read the same result instead of parsing and resolving again.
  */
-import { clientByName } from "../clients/index.js";
+import { type ClientName, clientByName } from "../clients/index.js";
 import type { ClientSpec, HookInput, HookKind, WiredEvent } from "../clients/types.js";
 import { type ResolvedRoot, stateDirOf } from "../config/root.js";
 import { type HookRequest, hookRoot } from "./context.js";
@@ -11,7 +11,7 @@ import { type HookRequest, hookRoot } from "./context.js";
 export type ParsedPayload = { input: HookInput } | { skip: true } | { error: string };
 
 export interface ReadHook {
-  client: ClientSpec;
+  client: ClientSpec<ClientName>;
   cliEvent: string;
   wired: WiredEvent | null;
   kind: HookKind | "other";
@@ -21,7 +21,7 @@ export interface ReadHook {
   root: { ok: true; value: ResolvedRoot } | { ok: false; error: unknown };
 }
 
-function parsePayload(client: ClientSpec, cliEvent: string, stdin: string): ParsedPayload {
+function parsePayload(client: ClientSpec<ClientName>, cliEvent: string, stdin: string): ParsedPayload {
   let payload: unknown;
   try {
     payload = JSON.parse(stdin);

@@ -31,7 +31,7 @@ export async function onStop(ctx: HookCtx): Promise<Verdict> {
       const session = hookSession(ctx);
       const events = recentEvents(ctx, session.id);
       const v = stopVerdict({
-        client: ctx.client.name,
+        client: ctx.client,
         sessionKind: session.kind,
         events,
         cutoffSeq: events[events.length - 1]?.seq ?? 0,
@@ -61,9 +61,9 @@ export async function onStop(ctx: HookCtx): Promise<Verdict> {
     return { allow: true, rule: verdict.rule, reason: null };
   }
   const requireGit = ctx.config.requireGitFinalization;
-  // Cursor, Copilot and Gemini submit the reason as a new prompt: the marker keeps it in the same window.
+  // A follow-up client submits the reason as a new prompt: the marker keeps it in the same window.
   const reason =
-    ctx.client.name === "cursor" || ctx.client.name === "copilot-cli" || ctx.client.name === "gemini-cli"
+    ctx.client.ritual.form === "follow-up"
       ? cursorFollowup(verdict.missing, requireGit, agentCmd(ctx))
       : remediationText(verdict.missing, requireGit, agentCmd(ctx));
   return { allow: false, block: true, rule: verdict.rule, reason };

@@ -5,7 +5,7 @@ import {
   type CodexHook,
   type HooksListEntry,
   listHooks,
-} from "../clients/codex-app-server.js";
+} from "../clients/codex/app-server.js";
 import { CLIENTS } from "../clients/index.js";
 import { errorMessage } from "../errors.js";
 import { parseOurCommand } from "./hook-command.js";

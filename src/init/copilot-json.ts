@@ -1,3 +1,4 @@
+import type { ClientName } from "../clients/index.js";
 import type { ClientSpec } from "../clients/types.js";
 import type { ClientFileFormat } from "./client-file.js";
 import { hookCommand, parseOurCommand } from "./hook-command.js";
@@ -15,7 +16,7 @@ export const copilotLayout: Layout = {
   size: () => 1,
 };
 
-export function copilotWanted(client: ClientSpec, launcher: string): WantedHook[] {
+export function copilotWanted(client: ClientSpec<ClientName>, launcher: string): WantedHook[] {
   return client.events.map((e) => ({
     event: e.native,
     unit: {

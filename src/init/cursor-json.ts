@@ -1,3 +1,4 @@
+import type { ClientName } from "../clients/index.js";
 import type { ClientSpec } from "../clients/types.js";
 import type { ClientFileFormat } from "./client-file.js";
 import { hookCommand, parseOurCommand } from "./hook-command.js";
@@ -17,7 +18,7 @@ export const flatLayout: Layout = {
   size: () => 1,
 };
 
-export function flatWanted(client: ClientSpec, launcher: string): WantedHook[] {
+export function flatWanted(client: ClientSpec<ClientName>, launcher: string): WantedHook[] {
   return client.events.map((e) => ({
     event: e.native,
     unit: {

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import type { ClientName } from "../clients/types.js";
+import type { ClientName } from "../clients/index.js";
 import { readBlob, writeBlob } from "../store/blobs.js";
 import type { Db } from "../store/db.js";
 import { append, write } from "../store/ledger.js";

@@ -1,6 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import { CLIENT_NAMES } from "../clients/index.js";
-import type { ClientName } from "../clients/types.js";
+import { CLIENT_NAMES, type ClientName } from "../clients/index.js";
 import { shellQuote } from "../core/shell-quote.js";
 import { UsageError } from "../errors.js";
 
@@ -55,7 +54,7 @@ export function parseOurCommand(command: unknown): OurCommand | null {
 /** A launcher whose commands we would not recognise as ours would be added again on every run. */
 export function checkLauncher(launcher: string): string {
   const trimmed = launcher.trim();
-  if (!trimmed || !parseOurCommand(hookCommand(trimmed, "codex", "stop"))) {
+  if (!trimmed || !parseOurCommand(hookCommand(trimmed, CLIENT_NAMES[0], "stop"))) {
     throw new UsageError(
       `--command "${launcher}" must end with tandem or tandem.cjs (e.g. --command tandem or --command "npx tandem"), so Tandem can recognise its own hooks later.`,
     );

@@ -1,4 +1,4 @@
-import type { ClientName } from "../clients/types.js";
+import type { ClientName } from "../clients/index.js";
 import { type ConfigFile, configFileSchema } from "../config/schema.js";
 import { applyJsonOps, parseJson } from "./json-edit.js";
 

@@ -1,5 +1,5 @@
 import { isAbsolute, join, sep } from "node:path";
-import type { ClientName } from "../clients/types.js";
+import { CLIENTS, type ClientName } from "../clients/index.js";
 import { shellQuote } from "./hook-command.js";
 
 /**
@@ -79,7 +79,8 @@ function projectRelative(launcher: string): boolean {
  */
 export function anchored(launcher: string, target: ClientName | "git", root: string): string {
   if (!projectRelative(launcher)) return launcher;
-  if (target === "claude-code") return `${CLAUDE_ANCHOR}${launcher}`;
+  // A client that gives its hooks CLAUDE_PROJECT_DIR (Claude) runs them where its session `cd`s.
+  if (target !== "git" && CLIENTS[target].givesProjectDir) return `${CLAUDE_ANCHOR}${launcher}`;
   if (target === "git") {
     const [first, ...rest] = launcher.split(" ");
     return [shellQuote(join(root, first!)), ...rest].join(" ");

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ClientName } from "../clients/index.js";
 import { CLIENT_NAMES } from "../clients/index.js";
-import type { ClientName } from "../clients/types.js";
 import { PROJECT_CONFIG, resolveRoot } from "../config/root.js";
 import type { ConfigFile } from "../config/schema.js";
 import { TandemError, UsageError } from "../errors.js";

@@ -1,10 +1,11 @@
+import { codexRulesText, isOurRulesFile } from "../clients/codex/rules.js";
+import type { ClientName } from "../clients/index.js";
 import { CLIENTS } from "../clients/index.js";
-import type { ClientName, ClientSpec } from "../clients/types.js";
+import type { ClientSpec } from "../clients/types.js";
 import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
 import { plural } from "../core/plural.js";
 import { claudeAllowRules, LOCAL_SETTINGS } from "./allow-rules.js";
 import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
-import { codexRulesText, isOurRulesFile } from "./codex-rules.js";
 import { copilotFormat, copilotWanted } from "./copilot-json.js";
 import { flatFormat, flatWanted } from "./cursor-json.js";
 import { hasRegion, installRegion, regionLines, removeRegion } from "./git-hooks.js";
@@ -73,7 +74,7 @@ function tally(out: FileOutcome, mode: Mode): string {
 }
 
 function formatOf(
-  client: ClientSpec,
+  client: ClientSpec<ClientName>,
   rules: readonly string[],
 ): {
   format: ClientFileFormat;

@@ -1,3 +1,4 @@
+import { CLIENT_NAMES } from "../clients/index.js";
 import { DEFAULT_CONFIG } from "../config/schema.js";
 import { type InitRecord, templateInit } from "./init-record.js";
 
@@ -67,7 +68,7 @@ const TEMPLATE = `// Tandem project configuration, shared by every agent working
   //   // (~/.local/state/...), outside .git where agents may edit; the value below is an example.
   //   "worktreeRoot": "../worktrees",
   //   // Command and extra args used to launch each client headless (default: built in), e.g.
-  //   // { "codex": { "command": "codex", "args": ["--model", "gpt-5.5"] } }; keys: claude-code, codex, cursor, gemini-cli, exec.
+  //   // { "codex": { "command": "codex", "args": ["--model", "gpt-5.5"] } }; keys: ${[...CLIENT_NAMES, "exec"].join(", ")}.
   //   "clients": ${v(d.clients)},
   //   "capture": {
   //     // Byte cap of a child worktree's diff.

@@ -1,4 +1,5 @@
-import type { ClientName, ClientSpec } from "../clients/types.js";
+import type { ClientName } from "../clients/index.js";
+import type { ClientSpec } from "../clients/types.js";
 import { reconcileRules } from "./allow-rules.js";
 import type { ClientFileFormat, Mode } from "./client-file.js";
 import { hookCommand, parseOurCommand } from "./hook-command.js";
@@ -23,7 +24,7 @@ export const nestedLayout: Layout = {
 };
 
 /** One matcher group holding our one handler, in the key order users see in the docs. */
-export function nestedWanted(client: ClientSpec, launcher: string): WantedHook[] {
+export function nestedWanted(client: ClientSpec<ClientName>, launcher: string): WantedHook[] {
   return client.events.map((e) => ({
     event: e.native,
     unit: {

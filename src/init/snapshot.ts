@@ -1,13 +1,13 @@
 import { accessSync, constants, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { CODEX_RULES } from "../clients/codex/rules.js";
+import type { ClientName } from "../clients/index.js";
 import { CLIENTS } from "../clients/index.js";
-import type { ClientName } from "../clients/types.js";
 import { PROJECT_CONFIG } from "../config/root.js";
 import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
 import { TandemError } from "../errors.js";
 import { git } from "../git/run.js";
 import { LOCAL_SETTINGS } from "./allow-rules.js";
-import { CODEX_RULES } from "./codex-rules.js";
 
 /** The current content of every file init or deinit may touch; the planners read nothing else. */
 export interface FileState {

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { ClientName } from "../clients/types.js";
+import type { ClientName } from "../clients/index.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
 import { errorMessage } from "../errors.js";
 import { writeBlob } from "../store/blobs.js";

@@ -6,7 +6,8 @@ import { isNamed } from "./ui.js";
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "fish", "ash", "node", "timeout", "env"]);
 
 /**
- * The agent process behind a hook (docs/product.md §4.1): Claude exports CLAUDE_PID;
+ * The agent process behind a hook (docs/product.md §4.1): a client whose UI rule is `env-pid`
+ * (Claude's CLAUDE_PID) names it;
  * otherwise the nearest ancestor whose name matches the client, else the first
  * ancestor that is not a shell. Returns null when nothing plausible is found.
  */
@@ -15,9 +16,9 @@ export function discoverAgent(
   env: Readonly<Record<string, string | undefined>>,
   hookPid: number,
 ): ProcInfo | null {
-  const claudePid = Number(env.CLAUDE_PID);
-  if (client.name === "claude-code" && Number.isInteger(claudePid) && claudePid > 0) {
-    const info = procInfo(claudePid);
+  const envPid = client.ui?.kind === "env-pid" ? Number(env[client.ui.variable]) : Number.NaN;
+  if (Number.isInteger(envPid) && envPid > 0) {
+    const info = procInfo(envPid);
     if (info) return info;
   }
   const chain = ancestors(hookPid, 12);

@@ -1,10 +1,12 @@
 import * as z from "zod/mini";
+import { CLIENT_NAMES } from "../clients/index.js";
 import { HISTORY_EVENT_SCHEMAS } from "./history-events.js";
 import { LAND_EVENT_SCHEMAS } from "./land-events.js";
 import { SUBAGENT_EVENT_SCHEMAS } from "./subagent-events.js";
 import { WIRING_EVENT_SCHEMAS } from "./wiring-events.js";
 
-const client = () => z.enum(["claude-code", "codex", "cursor", "exec", "cli", "copilot-cli", "gemini-cli"]);
+/** A registered client, a sub-agent run by `exec`, or a person at the command line. */
+const client = () => z.enum([...CLIENT_NAMES, "exec", "cli"]);
 const relPath = () => z.string().check(z.minLength(1));
 const disposition = () => z.enum(["git", "output"]);
 

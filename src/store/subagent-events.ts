@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { CLIENT_NAMES } from "../clients/index.js";
 
 const sha = () => z.string().check(z.regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/));
 const blob = () => z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/)));
@@ -49,7 +50,7 @@ export const SUBAGENT_EVENT_SCHEMAS = {
     z.object({
       id: z.string(),
       name: z.nullable(z.string()),
-      client: z.enum(["claude-code", "codex", "cursor", "exec", "copilot-cli", "gemini-cli"]),
+      client: z.enum([...CLIENT_NAMES, "exec"]),
       parentSession: z.nullable(z.string()),
       childSession: z.nullable(z.string()),
       /** The caller's checkout: the default target of `--apply`. */

@@ -7,7 +7,7 @@ import { FIXTURES } from "../helpers/fixtures.js";
 import { claudeBash, claudeWrite, hook, ledger } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
-/** Every recorded Copilot CLI 1.0.102 payload, both hook formats (test/fixtures/README.md). */
+/** Every recorded Copilot CLI 1.0.102 payload, both hook formats (test/fixtures/copilot-cli/README.md). */
 const DIR = join(FIXTURES, "copilot-cli");
 const FILES = readdirSync(DIR).filter((f) => f.endsWith(".json"));
 

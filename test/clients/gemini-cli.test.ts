@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { geminiCli } from "../../src/clients/gemini-cli.js";
+import { geminiCli } from "../../src/clients/gemini-cli/spec.js";
 import { FIXTURES, kebab } from "../helpers/fixtures.js";
 import { claudeWrite, denied, hook, type Payload } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hangingWrap, unwrapHanging } from "../../src/clients/hanging-wrap.js";
+import { hangingWrap, unwrapHanging } from "../../src/clients/codex/hanging-wrap.js";
 
 describe("wrapping Codex's deny reasons with a hanging indent", () => {
   it.each([

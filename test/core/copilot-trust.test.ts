@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { copilotTrust } from "../../src/core/copilot-trust.js";
+import { copilotTrust } from "../../src/clients/copilot-cli/trust.js";
 
 describe("Copilot CLI folder trust", () => {
   it.each([

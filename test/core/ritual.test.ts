@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CLIENTS, type ClientName } from "../../src/clients/index.js";
 import { type RitualEvent, type RitualInput, stopVerdict, windowStart } from "../../src/core/ritual.js";
 import { remediationText } from "../../src/core/ritual-messages.js";
 
@@ -15,9 +16,12 @@ const status = (end_turn = false) => ev("status.checked", { end_turn });
 const task = () => ev("task.set", { text: "x" });
 const stopped = (verdict: string, enforcement = "enforced") => ev("turn.stopped", { verdict, enforcement });
 
-function input(events: RitualEvent[], over: Partial<RitualInput> = {}): RitualInput {
+/** `client` names a registered client: its ritual style comes from its folder, as in the hook. */
+type Over = Partial<Omit<RitualInput, "client">> & { client?: ClientName };
+
+function input(events: RitualEvent[], { client = "cursor", ...over }: Over = {}): RitualInput {
   return {
-    client: "cursor",
+    client: CLIENTS[client],
     sessionKind: "session",
     events,
     cutoffSeq: events[events.length - 1]?.seq ?? 0,
@@ -31,7 +35,7 @@ function input(events: RitualEvent[], over: Partial<RitualInput> = {}): RitualIn
 }
 
 describe("stopVerdict", () => {
-  it.each<[string, () => RitualEvent[], Partial<RitualInput>, { verdict: string; rule: string | null }]>([
+  it.each<[string, () => RitualEvent[], Over, { verdict: string; rule: string | null }]>([
     ["a pure-prose turn passes", () => [human()], {}, { verdict: "pass", rule: null }],
     [
       "a turn whose only tool call Tandem refused passes: nothing ran",

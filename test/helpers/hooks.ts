@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll } from "vitest";
-import { unwrapHanging } from "../../src/clients/hanging-wrap.js";
+import { unwrapHanging } from "../../src/clients/codex/hanging-wrap.js";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/queries.js";
 import { type RunResult, tandem } from "./cli.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codexRulesText } from "../../src/init/codex-rules.js";
+import { codexRulesText } from "../../src/clients/codex/rules.js";
 import { type FilePlan, planDeinit, planInit } from "../../src/init/plan.js";
 import type { FileState, Snapshot } from "../../src/init/snapshot.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { ClientName } from "../../src/clients/index.js";
 import { CLIENTS } from "../../src/clients/index.js";
-import type { ClientName } from "../../src/clients/types.js";
 import { type FilePlan, planDeinit, planInit } from "../../src/init/plan.js";
 import type { FileState, Snapshot } from "../../src/init/snapshot.js";
 

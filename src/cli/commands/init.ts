@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { clientLabels, clientsOptionHelp } from "../../clients/index.js";
+import { CLIENTS, clientLabels, clientsOptionHelp } from "../../clients/index.js";
 import { resolveRoot, stateDirOf } from "../../config/root.js";
 import { naturalCommand } from "../../core/agent-command.js";
 import { loginCheck, loginFix } from "../../doctor/agent-shell-check.js";
@@ -100,7 +100,9 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
   const shell = mode === "write" ? probeAgentShell(io, root, choice.launcher) : null;
   // Codex skips untrusted hooks silently: say so right after wiring them.
   const trust: TrustReport | null =
-    mode === "write" && clients.includes("codex") ? await checkCodexTrust(root, io.env) : null;
+    mode === "write" && clients.some((n) => CLIENTS[n].trust === "hook-review")
+      ? await checkCodexTrust(root, io.env)
+      : null;
   if (opts.json) {
     io.out(formatJson(root, plans, "init", mode, trust));
     return;
@@ -112,8 +114,10 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
   for (const line of [choice.warning, note, ONCE_PER_CLONE]) if (line) io.out(`${line}\n`);
   if (trust) io.out(`${describeTrust(trust)}\n`);
   // Gemini runs no project hooks in a folder it does not trust: say so right after wiring them.
-  const gemini = mode === "write" && clients.includes("gemini-cli") ? geminiTrustFinding(root, io.env) : null;
-  if (gemini?.level === "problem") io.out(`Gemini CLI: ${gemini.detail}; ${gemini.fix}.\n`);
+  const folders = mode === "write" ? clients.find((n) => CLIENTS[n].trust === "trusted-folders") : undefined;
+  const gemini = folders ? geminiTrustFinding(root, io.env) : null;
+  if (folders && gemini?.level === "problem")
+    io.out(`${CLIENTS[folders].label}: ${gemini.detail}; ${gemini.fix}.\n`);
   if (shell) io.out(`${shell}\n`);
 }
 

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from "commander";
+import { CLIENT_NAMES } from "../../clients/index.js";
 import { UsageError } from "../../errors.js";
 import { parseClient, type SubClient } from "../../subagents/lifecycle/launch.js";
 import { ttyProgress } from "../../subagents/lifecycle/progress.js";
@@ -46,7 +47,7 @@ export function subRunCommand(io: Io): Command {
     .description("Run a child agent headless in its own worktree, then capture all of its work")
     .option(
       "--client <name>",
-      "claude-code, codex, cursor, gemini-cli or exec (ARGS is the command)",
+      `${CLIENT_NAMES.join(", ")} or exec (ARGS is the command)`,
       parseClient,
       "exec",
     )
@@ -64,7 +65,7 @@ export function subRunCommand(io: Io): Command {
     .argument("<args...>", "the command (exec) or the prompt (a client), after --")
     .addHelpText(
       "after",
-      '\nExamples:\n  tandem sub run -- sh -c "make fix"\n  tandem sub run --client claude-code --name parser -- "port the parser"\n',
+      `\nExamples:\n  tandem sub run -- sh -c "make fix"\n  tandem sub run --client ${CLIENT_NAMES[0]} --name parser -- "port the parser"\n`,
     )
     .action(async (args: string[], _o: RunOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<RunOptions>();

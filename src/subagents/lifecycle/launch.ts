@@ -1,15 +1,10 @@
+import { CLIENT_NAMES, CLIENTS, type ClientName } from "../../clients/index.js";
 import { UsageError } from "../../errors.js";
 
-export type SubClient = "claude-code" | "codex" | "cursor" | "copilot-cli" | "gemini-cli" | "exec";
+/** A registered client, or `exec`: any command. */
+export type SubClient = ClientName | "exec";
 
-export const SUB_CLIENTS: readonly SubClient[] = [
-  "claude-code",
-  "codex",
-  "cursor",
-  "copilot-cli",
-  "gemini-cli",
-  "exec",
-];
+export const SUB_CLIENTS: readonly SubClient[] = [...CLIENT_NAMES, "exec"];
 
 export interface LaunchOverride {
   command: string;
@@ -20,39 +15,6 @@ export interface LaunchLine {
   command: string;
   args: string[];
 }
-
-/**
- * Built-in headless launch lines. The child works alone in its own worktree, so
- * each client gets the mode that lets it edit files without asking a human.
- */
-const BUILT_IN: Record<Exclude<SubClient, "exec">, LaunchLine> = {
-  // The child may run git in its own worktree: Bash is allowed along with the edit tools.
-  "claude-code": {
-    command: "claude",
-    args: [
-      "-p",
-      "--permission-mode",
-      "acceptEdits",
-      "--allowedTools",
-      "Bash Edit Write MultiEdit NotebookEdit",
-    ],
-  },
-  codex: { command: "codex", args: ["exec", "--full-auto"] },
-  cursor: { command: "cursor-agent", args: ["-p", "--force"] },
-  // Repo hooks load in prompt mode only in a trusted folder: --trust-folder trusts this run's alone.
-  "copilot-cli": { command: "copilot", args: ["--allow-all", "--trust-folder", "--no-ask-user"] },
-  // Headless only with `--prompt`; a bare prompt without a terminal exits 42 (docs/clients.md §13.5).
-  "gemini-cli": { command: "gemini", args: ["--yolo"] },
-};
-
-/**
- * Copilot takes the prompt as the value of -p, Gemini is headless only with it: `--prompt=` keeps a
- * prompt starting with `-` a value.
- */
-const PROMPT_FLAG: Partial<Record<SubClient, string>> = {
-  "copilot-cli": "--prompt=",
-  "gemini-cli": "--prompt=",
-};
 
 /**
  * The command that runs a child (docs/product.md §7.1). `exec`: ARGS is the command
@@ -76,10 +38,12 @@ export function launchLine(
     if (override) return { command: override.command, args: [...(override.args ?? []), ...args] };
     return { command: args[0]!, args: args.slice(1) };
   }
-  const base = override ? { command: override.command, args: override.args ?? [] } : BUILT_IN[client];
+  // Each client's built-in headless line is in its folder (ClientSpec.subagent).
+  const builtIn = CLIENTS[client].subagent;
+  const base = override ? { command: override.command, args: override.args ?? [] } : builtIn;
   // `--` ends the options: Claude's variadic --allowedTools would otherwise swallow the prompt
   // (found by driving the real binary), and a prompt starting with `-` is never read as a flag.
-  const flag = PROMPT_FLAG[client];
+  const flag = builtIn.promptFlag;
   if (flag) return { command: base.command, args: [...base.args, `${flag}${args.join(" ")}`] };
   return { command: base.command, args: [...base.args, "--", args.join(" ")] };
 }

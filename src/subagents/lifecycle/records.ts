@@ -1,6 +1,7 @@
 import { UsageError } from "../../errors.js";
 import { type Db, stmt } from "../../store/db.js";
 import type { CaptureResult } from "../capture/capture.js";
+import type { SubClient } from "./launch.js";
 
 export type ApplyStage =
   | "none"
@@ -14,7 +15,7 @@ export type ApplyStage =
 export interface SubRecord {
   id: string;
   name: string | null;
-  client: "claude-code" | "codex" | "cursor" | "copilot-cli" | "gemini-cli" | "exec";
+  client: SubClient;
   parentSession: string | null;
   childSession: string | null;
   origin: string;

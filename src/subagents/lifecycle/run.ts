@@ -1,3 +1,4 @@
+import { CLIENTS } from "../../clients/index.js";
 import { childTrustEnv } from "../../facts/gemini-trust.js";
 import { procInfo } from "../../sessions/proc.js";
 import { append, appendOne, write } from "../../store/ledger.js";
@@ -93,7 +94,11 @@ export async function runSub(ctx: SubCtx, req: RunRequest): Promise<RunResult> {
         subId: created.id,
         parentSession: ctx.session,
         childSession: created.childSession,
-        extra: req.client === "gemini-cli" ? childTrustEnv(ctx.root, req.env) : {},
+        // A client that trusts folders one by one must trust the child's worktree too.
+        extra:
+          req.client !== "exec" && CLIENTS[req.client].trust === "trusted-folders"
+            ? childTrustEnv(ctx.root, req.env)
+            : {},
       }),
       logFile: created.log,
       timeoutMs: req.timeoutMs,

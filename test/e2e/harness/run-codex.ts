@@ -8,7 +8,7 @@ import {
   listHooks,
   needsTrust,
   trustHooks,
-} from "../../../src/clients/codex-app-server.js";
+} from "../../../src/clients/codex/app-server.js";
 import { clientEnv, type ProcessResult, parseJsonLines, runProcess } from "./spawn.js";
 
 export interface CodexConfigOptions {

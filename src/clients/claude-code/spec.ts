@@ -1,5 +1,7 @@
-import { baseInput, fail, isObj, json, nestedAnswer, SILENT, str, toolFrom } from "./payload.js";
-import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "./types.js";
+import { baseInput, fail, isObj, json, nestedAnswer, SILENT, str, toolFrom } from "../payload.js";
+import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "../types.js";
+
+const SETTINGS = ".claude/settings.json";
 
 const EVENTS: WiredEvent[] = [
   { native: "SessionStart", cli: "session-start", kind: "session-start" },
@@ -27,15 +29,33 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
   return nestedAnswer(kind, event, v);
 }
 
-export const claudeCode: ClientSpec = {
+export const claudeCode: ClientSpec<"claude-code"> = {
   name: "claude-code",
   label: "Claude Code",
-  settingsFile: ".claude/settings.json",
+  settingsFile: SETTINGS,
+  wiring: [
+    { file: SETTINGS, what: "Claude Code's hooks" },
+    // Claude Code (and Cursor) run the hooks of the local file too, and it can disable them all.
+    { file: ".claude/settings.local.json", what: "Claude Code's local hooks" },
+  ],
   layout: "nested",
   events: EVENTS,
   sessionEnv: ["CLAUDE_CODE_SESSION_ID"],
+  givesProjectDir: true,
   processName: "claude",
   ui: { kind: "env-pid", variable: "CLAUDE_PID" },
+  ritual: { form: "enforced", capsItself: false, statusBox: true, prompt: "reminder" },
+  // The child may run git in its own worktree: Bash is allowed along with the edit tools.
+  subagent: {
+    command: "claude",
+    args: [
+      "-p",
+      "--permission-mode",
+      "acceptEdits",
+      "--allowedTools",
+      "Bash Edit Write MultiEdit NotebookEdit",
+    ],
+  },
   parse(cliEvent, payload) {
     if (!isObj(payload)) return fail("payload is not a JSON object");
     // Cursor runs Claude's hook files with its own payloads; its own hooks handle those (docs/clients.md §4).

@@ -1,5 +1,7 @@
-import { baseInput, fail, isObj, json, type Obj, SILENT, str } from "./payload.js";
-import type { ClientSpec, HookKind, Rendered, ToolCall, Verdict, WiredEvent } from "./types.js";
+import { baseInput, fail, isObj, json, type Obj, SILENT, str } from "../payload.js";
+import type { ClientSpec, HookKind, Rendered, ToolCall, Verdict, WiredEvent } from "../types.js";
+
+const SETTINGS = ".github/hooks/tandem.json";
 
 /**
  * GitHub Copilot CLI (docs/clients.md §12), wired in its native format (docs/decisions/0017): one
@@ -110,19 +112,35 @@ function render(kind: HookKind, _event: WiredEvent | null, v: Verdict): Rendered
   return SILENT;
 }
 
-export const copilotCli: ClientSpec = {
+export const copilotCli: ClientSpec<"copilot-cli"> = {
   name: "copilot-cli",
   label: "Copilot CLI",
-  settingsFile: ".github/hooks/tandem.json",
+  settingsFile: SETTINGS,
+  wiring: [
+    { file: SETTINGS, what: "Copilot CLI's hooks" },
+    // `disableAllHooks` in either turns every Copilot hook off (docs/clients.md §12).
+    { file: ".github/copilot/settings.json", what: "Copilot CLI's repository settings" },
+    { file: ".github/copilot/settings.local.json", what: "Copilot CLI's local settings" },
+  ],
   layout: "copilot",
   events: EVENTS,
   // No variable names the session in the agent's shell: commands find it by process ancestry.
   sessionEnv: [],
+  givesProjectDir: false,
   processName: "copilot",
   // The native binary is both the agent and the screen the person sees; nothing outlives it.
   ui: { kind: "agent", daemonArgs: [], notUi: [] },
+  ritual: { form: "follow-up", capsItself: false, statusBox: false, prompt: "reminder" },
+  // Repo hooks load in prompt mode only in a trusted folder: --trust-folder trusts this run's alone.
+  // The prompt is the value of -p; `--prompt=` keeps one starting with `-` a value.
+  subagent: {
+    command: "copilot",
+    args: ["--allow-all", "--trust-folder", "--no-ask-user"],
+    promptFlag: "--prompt=",
+  },
   // Prompt mode (-p, piped stdin) ends every completed turn so; src/hooks/lifecycle.ts.
   runEndReasons: ["complete", "error"],
+  trust: "folder-trust-config",
   parse,
   render,
 };

@@ -1,6 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
-import { baseInput, fail, isObj, json, type Obj, SILENT, str, toolFrom } from "./payload.js";
-import type { ClientSpec, HookKind, Rendered, ToolCall, Verdict, WiredEvent } from "./types.js";
+import { baseInput, fail, isObj, json, type Obj, SILENT, str, toolFrom } from "../payload.js";
+import type { ClientSpec, HookKind, Rendered, ToolCall, Verdict, WiredEvent } from "../types.js";
+
+const SETTINGS = ".gemini/settings.json";
 
 /** Gemini's tools that write files or run commands (docs/clients.md §13.2); a regex, anchored. */
 const TOOLS = "^(write_file|replace|run_shell_command)$";
@@ -53,15 +55,22 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
   return SILENT;
 }
 
-export const geminiCli: ClientSpec = {
+export const geminiCli: ClientSpec<"gemini-cli"> = {
   name: "gemini-cli",
   label: "Gemini CLI",
-  settingsFile: ".gemini/settings.json",
+  settingsFile: SETTINGS,
+  // Its `hooksConfig.enabled: false` turns every Gemini hook off too (docs/clients.md §13.1).
+  wiring: [{ file: SETTINGS, what: "Gemini CLI's hooks and settings" }],
   layout: "nested",
   events: EVENTS,
   // Given to hooks; 0.61.0 does not give it to the agent's shell, which is found by ancestry.
   sessionEnv: ["GEMINI_SESSION_ID"],
+  givesProjectDir: false,
   processName: "gemini",
+  ritual: { form: "follow-up", capsItself: false, statusBox: false, prompt: "reminder" },
+  // Headless only with `--prompt`; a bare prompt without a terminal exits 42 (docs/clients.md §13.5).
+  subagent: { command: "gemini", args: ["--yolo"], promptFlag: "--prompt=" },
+  trust: "trusted-folders",
   parse(cliEvent, payload) {
     if (!isObj(payload)) return fail("payload is not a JSON object");
     const sessionId = str(payload, "session_id");

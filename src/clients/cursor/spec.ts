@@ -1,5 +1,7 @@
-import { baseInput, fail, isObj, json, type Obj, str, toolFrom } from "./payload.js";
-import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "./types.js";
+import { baseInput, fail, isObj, json, type Obj, str, toolFrom } from "../payload.js";
+import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "../types.js";
+
+const SETTINGS = ".cursor/hooks.json";
 
 const EVENTS: WiredEvent[] = [
   { native: "sessionStart", cli: "session-start", kind: "session-start" },
@@ -38,14 +40,19 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
   return { exitCode: 0, stdout: "", stderr: "" };
 }
 
-export const cursor: ClientSpec = {
+export const cursor: ClientSpec<"cursor"> = {
   name: "cursor",
   label: "Cursor",
-  settingsFile: ".cursor/hooks.json",
+  settingsFile: SETTINGS,
+  wiring: [{ file: SETTINGS, what: "Cursor's hooks" }],
   layout: "flat",
   events: EVENTS,
   sessionEnv: [],
+  givesProjectDir: false,
   processName: "cursor",
+  // Cursor submits a blocked Stop's reason as a new prompt and caps the loop itself (loop_limit).
+  ritual: { form: "follow-up", capsItself: true, statusBox: false, prompt: "reminder" },
+  subagent: { command: "cursor-agent", args: ["-p", "--force"] },
   parse(cliEvent, payload) {
     if (!isObj(payload)) return fail("payload is not a JSON object");
     const sessionId = conversationId(payload);

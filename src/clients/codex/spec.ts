@@ -1,6 +1,8 @@
+import { baseInput, fail, isObj, nestedAnswer, SILENT, str, toolFrom } from "../payload.js";
+import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "../types.js";
 import { hangingWrap } from "./hanging-wrap.js";
-import { baseInput, fail, isObj, nestedAnswer, SILENT, str, toolFrom } from "./payload.js";
-import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "./types.js";
+
+const SETTINGS = ".codex/hooks.json";
 
 /**
  * `statusMessage` names each entry in Codex's `/hooks` review; SessionEnd's timeout stays within
@@ -51,22 +53,34 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
   if (kind === "stop") return SILENT;
   // Codex shows the model "Command blocked by PreToolUse hook: <reason>. Command: <command>":
   // a reason ending in its own period would read "another way.. Command:". Its UI lets long lines
-  // wrap to column 0, hence the hanging wrap (src/core/hanging-wrap.ts).
+  // wrap to column 0, hence the hanging wrap (./hanging-wrap.ts).
   const denied = kind === "pre-tool" && !v.allow && v.reason !== null;
   const reason = denied ? hangingWrap(v.reason!.replace(/[.\s]+$/, "")) : v.reason;
   return nestedAnswer(kind, event, { ...v, reason });
 }
 
-export const codex: ClientSpec = {
+export const codex: ClientSpec<"codex"> = {
   name: "codex",
   label: "Codex",
-  settingsFile: ".codex/hooks.json",
+  settingsFile: SETTINGS,
+  wiring: [
+    { file: SETTINGS, what: "Codex's hooks" },
+    // `[features] hooks = false` here turns every Codex hook off (docs/clients.md §2.1).
+    { file: ".codex/config.toml", what: "Codex's hook settings" },
+    // Any `*.rules` file here can let commands out of Codex's sandbox unasked (docs/clients.md §2.1).
+    { file: ".codex/rules", what: "Codex's command rules", dir: true },
+  ],
   layout: "nested",
   events: EVENTS,
   sessionEnv: ["CODEX_THREAD_ID", "CODEX_SESSION_ID"],
+  givesProjectDir: false,
   processName: "codex",
   // Observed (0.171.0): a plain `codex` runs hooks under `codex app-server … --managed-daemon`.
   ui: { kind: "agent", daemonArgs: ["app-server", "--managed-daemon"], notUi: ["app-server", "exec"] },
+  // Codex Stop hooks never block: a continuation can replace the answer the user was meant to see.
+  ritual: { form: "observed", capsItself: false, statusBox: false, prompt: "footer" },
+  subagent: { command: "codex", args: ["exec", "--full-auto"] },
+  trust: "hook-review",
   parse(cliEvent, payload) {
     if (!isObj(payload)) return fail("payload is not a JSON object");
     const sessionId = str(payload, "session_id");
