@@ -44,8 +44,10 @@ export async function leftWorkAtHook(ctx: HookCtx): Promise<void> {
   try {
     resumeIfEnded(ctx);
     if (kind !== "prompt" && kind !== "stop") return;
-    const dirty = ctx.dirtyAhead ? new Set(Object.keys(await ctx.dirtyAhead)) : null;
-    noticeLeftWork(ctx, { dirty });
+    // A dirty set git could not give is the hook's own failure to report: nothing to add here.
+    const snap = ctx.dirtyAhead ? await ctx.dirtyAhead.catch(() => null) : null;
+    if (ctx.dirtyAhead && !snap) return;
+    noticeLeftWork(ctx, { dirty: snap ? new Set(Object.keys(snap)) : null });
   } catch (err) {
     recordOpenFailure(ctx, "noticing left work", err);
   }

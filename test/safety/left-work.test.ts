@@ -131,7 +131,8 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(start).toContain(`f.txt: left by ${a} (claude-code, task \\"fix the parser\\")`);
     const box = tandem(["status", "--session", "B"], { cwd: w.repo });
     expect(box.stdout).toMatch(
-      new RegExp(`\\| left     f\\.txt: ${a} \\(claude-code, task "fix the parser"\\), ended`),
+      // The box wraps a long row under its label.
+      new RegExp(`\\| left     f\\.txt: ${a} \\(claude-code, task "fix the parser"\\),[\\s|]*ended`),
     );
   });
 
