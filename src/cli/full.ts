@@ -6,6 +6,7 @@ import { doctorCommand } from "./commands/doctor.js";
 import { gcCommand } from "./commands/gc.js";
 import { initCommand } from "./commands/init.js";
 import { landCommand } from "./commands/land.js";
+import { adoptCommand, discardCommand } from "./commands/left.js";
 import { recoverCommand } from "./commands/recover.js";
 import { reserveCommand } from "./commands/reserve.js";
 import { serveCommand } from "./commands/serve.js";
@@ -25,6 +26,8 @@ export const COMMANDS: readonly CommandFactory[] = [
   reserveCommand,
   conflictsCommand,
   recoverCommand,
+  adoptCommand,
+  discardCommand,
   doctorCommand,
   gcCommand,
   syncCommand,

@@ -13,3 +13,9 @@ export function digest(text: string): string {
   }
   return `fnv64:${(a >>> 0).toString(16).padStart(8, "0")}${(b >>> 0).toString(16).padStart(8, "0")}`;
 }
+
+/** A tool call's input as the ledger records it: its size and digest. */
+export function inputDigest(input: unknown): { inputBytes: number; inputDigest: string } {
+  const text = typeof input === "string" ? input : JSON.stringify(input ?? null);
+  return { inputBytes: Buffer.byteLength(text), inputDigest: digest(text) };
+}

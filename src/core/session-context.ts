@@ -1,3 +1,4 @@
+import { type LeftItem, leftLine, leftWhatToDo } from "./left-work.js";
 import { formatAge } from "./liveness.js";
 
 export interface PeerSummary {
@@ -19,6 +20,8 @@ export interface SessionContextInput {
   /** Formatted config problems, each with its fix. */
   configProblems?: string[];
   peers: PeerSummary[];
+  /** Uncommitted files sessions left when they ended (decision 0029). */
+  left?: readonly LeftItem[];
   now: number;
 }
 
@@ -60,5 +63,15 @@ export function sessionStartContext(c: SessionContextInput): string {
   lines.push(...configLines(c.configProblems ?? []));
   lines.push(c.peers.length ? "Live peers right now:" : "No other live agent sessions right now.");
   lines.push(...c.peers.map((p) => peerLine(p, c.now)));
+  lines.push(...leftLines(c.left ?? [], c.command, c.now));
   return lines.join("\n");
+}
+
+/** Left work is nobody's until someone adopts it: a write over it is refused once, then proceeds. */
+function leftLines(left: readonly LeftItem[], cmd: string | undefined, now: number): string[] {
+  if (left.length === 0) return [];
+  return [
+    "Left work (uncommitted files of sessions that ended; do not overwrite them unasked):",
+    ...left.map((i) => `- ${leftLine(i, now)}; ${leftWhatToDo(i.path, i.owner.name, cmd)}`),
+  ];
 }

@@ -1,3 +1,4 @@
+import { type LeftItem, ownerPhrase } from "./left-work.js";
 import { formatAge } from "./liveness.js";
 import { plural } from "./plural.js";
 
@@ -11,6 +12,8 @@ export interface StatusModel {
   peers: { name: string; client: string; task: string | null; claims: number; lastSeen: number }[];
   subagents: { name: string; state: string }[];
   warnings: string[];
+  /** Uncommitted files of sessions that ended (decision 0029): nobody's until adopted. */
+  left?: readonly LeftItem[];
   endTurn: boolean;
   now: number;
 }
@@ -92,6 +95,12 @@ export function renderStatusBox(m: StatusModel): string {
     ...(m.subagents.length
       ? [row("subagents"), ...m.subagents.map((s) => row(`  ${s.name}: ${s.state}`))]
       : []),
+    ...(m.left ?? []).flatMap((i) =>
+      wrapped(
+        "left     ",
+        `${i.path}: ${ownerPhrase(i.owner, m.now)}; tandem adopt ${i.path} to continue it`,
+      ),
+    ),
     ...m.warnings.flatMap((w) => wrapped("warning  ", w)),
     ...(m.endTurn ? [row("pushed   yes (end-turn check passed): own work committed and pushed")] : []),
     `+${"-".repeat(BOX_WIDTH - 2)}+`,

@@ -4,6 +4,7 @@ import { blobFindings } from "./blob-checks.js";
 import { configFindings } from "./config-checks.js";
 import { historyFindings } from "./history-checks.js";
 import { hookErrorFinding } from "./hook-errors.js";
+import { leftWorkFindings } from "./left-check.js";
 import { checkRemote } from "./remote-check.js";
 import { serverCrashFindings } from "./server-check.js";
 import { checkStore, type Finding, type StoreReport } from "./store-checks.js";
@@ -12,6 +13,8 @@ import { checkWiring } from "./wiring-checks.js";
 
 export interface DoctorTarget {
   root: string;
+  /** The repository top, to ask git which files are left work; null outside a repository. */
+  repoTop?: string | null;
   stateDir: string;
   loaded: LoadedConfig;
   env: Readonly<Record<string, string | undefined>>;
@@ -34,6 +37,13 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     ...(await checkWiring(t.root, t.env)),
     ...checkAgentShell(t.root, t.stateDir, t.env),
     ...staleSessionFindings(t.stateDir, config.freshnessSeconds),
+    ...leftWorkFindings({
+      stateDir: t.stateDir,
+      root: t.root,
+      repoTop: t.repoTop ?? null,
+      freshnessSeconds: config.freshnessSeconds,
+      now: t.now,
+    }),
     ...historyFindings(t.stateDir, t.now),
     ...blobFindings(t.stateDir),
     ...checkRemote(t.stateDir, config, t.now),

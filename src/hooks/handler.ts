@@ -22,6 +22,7 @@ import { toolTargets } from "../targets/tool-targets.js";
 import { type HookCtx, type HookRequest, hookRoot, openHookCtx } from "./context.js";
 import { forgedBy } from "./forgery.js";
 import { runGitHook } from "./git-hooks.js";
+import { leftWorkAtHook } from "./left-work.js";
 import { onOther, onSessionEnd, onSessionStart } from "./lifecycle.js";
 import { handleOnce } from "./once.js";
 import { onPreTool } from "./pre-tool.js";
@@ -169,6 +170,7 @@ async function run(read: ReadHook, input: HookInput, req: HookRequest): Promise<
     const forged = forgedBy(ctx.db, client, input, req);
     if (forged) return refuseForged(ctx, forged);
     healWiringOf(ctx);
+    await leftWorkAtHook(ctx);
     const verdict = await HANDLERS[input.kind](ctx);
     // Turns keep this checkout's presence on the remote fresh (at most every interval).
     if (input.kind === "prompt" || input.kind === "stop") syncSoon(ctx, false);

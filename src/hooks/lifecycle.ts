@@ -8,6 +8,8 @@ import { processAlive } from "../sessions/proc.js";
 import { append, write } from "../store/ledger.js";
 import { claimsOf, type SessionRow, sessionById } from "../store/queries.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
+import { noticeLeftWork } from "./left-work.js";
+import { recordOpenFailure } from "./open-failure.js";
 import { elsewhereContext } from "./remote-context.js";
 import { syncSoon } from "./remote-sync.js";
 
@@ -27,11 +29,22 @@ export function onSessionStart(ctx: HookCtx): Verdict {
     command: agentCmd(ctx),
     configProblems: ctx.configProblems.map((p) => formatConfigProblem(p, ctx.root.root)),
     peers: livePeers(ctx.db, session.id, ctx.config.freshnessSeconds, ctx.now),
+    left: leftForContext(ctx),
     now: ctx.now,
   });
   syncSoon(ctx, true);
   const elsewhere = elsewhereContext(ctx);
   return { ...ALLOW, context: elsewhere ? `${context}\n\n${elsewhere}` : context };
+}
+
+/** Observational: a failure to find left work leaves the context without it. */
+function leftForContext(ctx: HookCtx) {
+  try {
+    return noticeLeftWork(ctx);
+  } catch (err) {
+    recordOpenFailure(ctx, "noticing left work", err);
+    return [];
+  }
 }
 
 /**

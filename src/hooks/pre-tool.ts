@@ -11,7 +11,7 @@ import {
   takeoverCandidates,
   withTrustedClean,
 } from "../core/clean-takeover.js";
-import { digest } from "../core/digest.js";
+import { inputDigest } from "../core/digest.js";
 import { gitGuardMessage } from "../core/git-guard.js";
 import { classify, type ResolvedRoots, resolveRoots, rootPaths } from "../core/roots.js";
 import { resolveTarget } from "../core/target-path.js";
@@ -28,6 +28,7 @@ import { crashPoint } from "../testing/crash.js";
 import { agentCmd, type HookCtx, hookSession, selfSession } from "./context.js";
 import { guardGitCalls } from "./git-guard.js";
 import { identityVerdict } from "./identity-guard.js";
+import { leftGate } from "./left-work.js";
 import { watchOwnedWork } from "./owner-watch.js";
 import { refuseProtected } from "./protected.js";
 import { remoteGate } from "./remote-gate.js";
@@ -79,11 +80,6 @@ function wiringGuard(ctx: HookCtx, facts: readonly TargetFacts[], found: ToolTar
     command,
     commands: found.wiringCommands,
   };
-}
-
-function inputDigest(input: unknown): { inputBytes: number; inputDigest: string } {
-  const text = typeof input === "string" ? input : JSON.stringify(input ?? null);
-  return { inputBytes: Buffer.byteLength(text), inputDigest: digest(text) };
 }
 
 /** Every claim's stamp, read in one snapshot: who holds it, since which event, and the holder's latest. */
@@ -210,6 +206,8 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
     ]);
     return { allow: false, rule: "remote-claim", reason: remote.reason };
   }
+  const left = leftGate(ctx, tool, found, plan.claim);
+  if (left) return left;
   const cleanFacts = gatherCleanFacts(ctx, plan.claim);
   const decision = record(ctx, tool, found.raws, (caller, group) => {
     const loaded = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);

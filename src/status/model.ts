@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { findLeftWork } from "../claims/left-work.js";
 import { livePeers } from "../claims/live-peers.js";
 import { ownedDirty } from "../claims/owned-dirty.js";
 import { type ConfigProblem, shortConfigProblem } from "../config/problems.js";
@@ -84,6 +85,12 @@ export function statusModel(
       claims: p.claims.length,
     })),
     subagents,
+    left: findLeftWork(db, {
+      worktree: ctx.root,
+      repoTop: ctx.repoTop,
+      now,
+      freshnessSeconds: ctx.config.freshnessSeconds,
+    }).left,
     warnings: [...configWarnings(ctx.configProblems, ctx.root), ...warnings(db, s, ctx.config, views)],
     endTurn: ctx.endTurn,
     now,

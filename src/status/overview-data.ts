@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import type { LoadedConfig } from "../config/load.js";
 import { describeConfigProblem, shortConfigProblem } from "../config/problems.js";
+import type { LeftItem } from "../core/left-work.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { sessionViews } from "../sessions/view.js";
 import { type Db, dbFile } from "../store/db.js";
@@ -78,6 +79,7 @@ export function readOverview(
   root: string,
   store: StoreState,
   now = Date.now(),
+  left: readonly LeftItem[] = [],
 ): Overview {
   const problems = [...storeProblems(store), ...configProblems(loaded, root)];
   if (!db) return buildOverview({ sessions: null, subagents: [], elsewhere: null, problems, now });
@@ -108,6 +110,7 @@ export function readOverview(
   return buildOverview({
     sessions: views.map((v) => ({ ...v, startedAt: started.get(v.id) ?? v.lastSeen })),
     subagents: subagentRows(db, views),
+    left,
     elsewhere: readRemoteView(db, { stateDir: store.stateDir, config: loaded.config, now }),
     problems,
     now,

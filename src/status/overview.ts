@@ -1,3 +1,4 @@
+import { type LeftItem, leftLine } from "../core/left-work.js";
 import { plural } from "../core/plural.js";
 import type { RemoteView } from "../core/remote/remote-view.js";
 import type { SessionView } from "../sessions/view.js";
@@ -17,6 +18,8 @@ export interface Overview {
   live: { name: string; client: string; task: string | null; ageSeconds: number; claims: number }[];
   staleHolding: { name: string; client: string; claims: number; idleSeconds: number }[];
   awaitingApply: { name: string; parent: string | null; state: string; capture: string; apply: string }[];
+  /** Uncommitted files of sessions that ended (decision 0029). */
+  left: LeftItem[];
   /** Other checkouts, from the last sync; null when the store could not be read. */
   elsewhere: RemoteView | null;
   problems: OverviewProblem[];
@@ -26,6 +29,7 @@ export interface OverviewInput {
   /** null when the store could not be read. */
   sessions: readonly (SessionView & { startedAt: number })[] | null;
   subagents: readonly SubagentRow[];
+  left?: readonly LeftItem[];
   elsewhere: RemoteView | null;
   problems: readonly OverviewProblem[];
   now: number;
@@ -61,9 +65,21 @@ export function buildOverview(input: OverviewInput): Overview {
     awaitingApply: input.subagents
       .filter((r) => !r.running && !r.apply.startsWith("applied"))
       .map((r) => ({ name: r.name, parent: r.parent, state: r.state, capture: r.capture, apply: r.apply })),
+    left: [...(input.left ?? [])],
     elsewhere: input.elsewhere,
-    problems: [...input.problems],
+    problems: [...input.problems, ...leftProblem(input.left ?? [])],
   };
+}
+
+/** Left work is a problem while any exists: nobody's end-turn check covers it. */
+function leftProblem(left: readonly LeftItem[]): OverviewProblem[] {
+  if (left.length === 0) return [];
+  return [
+    {
+      problem: `${plural(left.length, "uncommitted file")} left by ended sessions, covered by nobody's end-turn check`,
+      fix: "for each one listed under Left work: `tandem adopt PATH` in the agent that continues it, `tandem recover PATH --session NAME` for its saved bytes, or `tandem discard PATH --yes`",
+    },
+  ];
 }
 
 export function age(seconds: number): string {
@@ -95,6 +111,13 @@ export function renderOverview(root: string, o: Overview, now = Date.now()): str
     for (const r of o.awaitingApply)
       lines.push(`  ${r.name}  (parent ${r.parent ?? "-"})  ${r.state}; ${r.capture}; ${r.apply}`);
     lines.push("  look with `tandem sub show <name>`, bring the work in with `tandem sub apply <name>`");
+  }
+  if (o.left.length) {
+    lines.push("", `Left work of ended sessions (${o.left.length}):`);
+    for (const i of o.left) lines.push(`  ${leftLine(i, now)}`);
+    lines.push(
+      "  an agent continues it with `tandem adopt PATH`; `tandem recover PATH --session NAME` brings its saved bytes back; `tandem discard PATH --yes` throws it away",
+    );
   }
   lines.push(...elsewhereSection(o.elsewhere, now));
   const remote = elsewhereProblem(o.elsewhere, now);

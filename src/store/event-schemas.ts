@@ -35,6 +35,8 @@ const EVENT_SCHEMAS = {
   /** A known session seen from a new UI process (resumed in another terminal). */
   "session.attached": () => z.object({ uiPid: z.number(), uiPidStart: z.nullable(z.string()) }),
   "session.ended": () => z.object({ reason: z.string() }),
+  /** An ended session called a hook again (`claude --resume`, `codex resume`): live once more (decision 0029). */
+  "session.resumed": () => z.object({ previousEnd: z.number() }),
   "activity.set": () => z.object({ activity: z.enum(["idle", "working", "needs_input"]) }),
   "prompt.submitted": () =>
     z.object({
@@ -170,6 +172,17 @@ const EVENT_SCHEMAS = {
       version: z.number(),
       /** The version the bytes found in the file were kept as, when they differed; else null. */
       kept: z.nullable(z.number()),
+    }),
+  /**
+   * A gone session's left work settled (decision 0029): its files were found clean (committed or
+   * reverted), or a person discarded them. Its marks on them are no longer left work.
+   */
+  "work.settled": () =>
+    z.object({
+      worktree: z.string(),
+      owner: z.string(),
+      paths: z.array(relPath()),
+      reason: z.enum(["clean", "discarded"]),
     }),
   ...SUBAGENT_EVENT_SCHEMAS,
   ...HISTORY_EVENT_SCHEMAS,

@@ -50,6 +50,9 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
   "session.ended": (db, ev) => {
     stmt(db, "UPDATE sessions SET ended_seq = ?, activity = 'idle' WHERE id = ?").run(ev.seq, ev.session);
   },
+  "session.resumed": (db, ev) => {
+    stmt(db, "UPDATE sessions SET ended_seq = NULL WHERE id = ?").run(ev.session);
+  },
   "activity.set": (db, ev) => {
     stmt(db, "UPDATE sessions SET activity = ? WHERE id = ?").run(d(ev, "activity.set").activity, ev.session);
   },
@@ -133,6 +136,19 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
       db,
       "UPDATE clobbers SET recovered = 1, noticed = 1 WHERE worktree = ? AND path = ? AND owner = ?",
     ).run(w.worktree, w.path, w.owner);
+  },
+  "work.settled": (db, ev) => {
+    const w = d(ev, "work.settled");
+    const claim = stmt(
+      db,
+      `UPDATE claim_history SET released_seq = ?, release_reason = ? WHERE session_id = ? AND worktree = ?
+         AND path = ? AND release_reason = 'session_end'`,
+    );
+    const touch = stmt(db, "DELETE FROM touched WHERE session_id = ? AND worktree = ? AND path = ?");
+    for (const p of w.paths) {
+      claim.run(ev.seq, `left_${w.reason}`, w.owner, w.worktree, p);
+      touch.run(w.owner, w.worktree, p);
+    }
   },
   ...SUBAGENT_PROJECTORS,
   ...HISTORY_PROJECTORS,

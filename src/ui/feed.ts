@@ -14,7 +14,7 @@ export interface FeedOptions {
 }
 
 type PartName = keyof UiParts;
-const PARTS: readonly PartName[] = ["sessions", "claims", "subagents", "remote"];
+const PARTS: readonly PartName[] = ["sessions", "claims", "left", "subagents", "remote"];
 
 /**
  * Watches the store and pushes what changed to every open page (server-sent events). The store's

@@ -17,6 +17,7 @@ export async function problems(db: Db, ctx: UiContext, names: Names): Promise<Pr
   const now = Date.now();
   const { store, other } = await doctorChecks({
     root: ctx.root,
+    repoTop: ctx.repoTop ?? null,
     stateDir: ctx.stateDir,
     loaded: ctx.loaded,
     env: ctx.env,

@@ -95,11 +95,17 @@ export function readParts(db: Db, ctx: UiContext, now: number, turns: TurnCache)
   const freshness = ctx.loaded.config.freshnessSeconds;
   const views = sessionViews(db, freshness, now);
   // The terminal board's reading of claims: holders named, paths relative to the root.
-  const board = boardModel(db, now, { root: ctx.root, freshnessSeconds: freshness, events: 0 });
+  const board = boardModel(db, now, {
+    root: ctx.root,
+    freshnessSeconds: freshness,
+    events: 0,
+    ...(ctx.repoTop === undefined ? {} : { repoTop: ctx.repoTop }),
+  });
   const claims: UiClaim[] = board.claims.map((c) => ({ path: c.path, holder: c.holder, state: c.state }));
   return {
     sessions: sessions(db, views, ctx, turns, now),
     claims,
+    left: board.left ?? [],
     subagents: subagents(db, views),
     remote: remote(db, ctx, now),
   };

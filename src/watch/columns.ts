@@ -1,7 +1,14 @@
 import { formatAge } from "../core/liveness.js";
 import type { SubagentRow } from "../subagents/lifecycle/rows.js";
 import type { Tone } from "./events.js";
-import type { BoardClaim, BoardEvent, BoardRemoteRow, BoardSession, SessionState } from "./model.js";
+import type {
+  BoardClaim,
+  BoardEvent,
+  BoardLeft,
+  BoardRemoteRow,
+  BoardSession,
+  SessionState,
+} from "./model.js";
 import type { Style } from "./segments.js";
 import type { Column } from "./table.js";
 import { sanitize } from "./text.js";
@@ -61,6 +68,22 @@ export function claimColumns(now: number): Column<BoardClaim>[] {
     },
     { title: "STATE", cell: (c) => c.state, style: (c) => STATE_STYLE[c.state], max: 5, drop: 2 },
     { title: "SEEN", cell: (c) => formatAge(now - c.lastSeen), max: 4, align: "right", drop: 1 },
+  ];
+}
+
+export function leftColumns(now: number): Column<BoardLeft>[] {
+  return [
+    { title: "PATH", cell: (l) => sanitize(l.path), max: 200, flex: true, keepEnd: true, drop: 0 },
+    { title: "LEFT BY", cell: (l) => sanitize(l.owner), style: () => "yellow", max: 20, drop: 0 },
+    { title: "CLIENT", cell: (l) => l.client, max: 11, drop: 3, wideOnly: true },
+    {
+      title: "ENDED",
+      cell: (l) => `${l.ended ? "" : "seen "}${formatAge(now - l.at)} ago`,
+      max: 14,
+      align: "right",
+      drop: 1,
+    },
+    { title: "TASK", cell: (l) => sanitize(l.task ?? "-"), style: () => "dim", max: 40, drop: 2 },
   ];
 }
 

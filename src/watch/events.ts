@@ -13,7 +13,8 @@ function denied(d: Data, name: (id: unknown) => string, rel: (p: unknown) => str
   return list(d.refused)
     .map((r) => {
       const x = r as Data;
-      return x.holder ? `${rel(x.path)} (held by ${name(x.holder)})` : `${rel(x.path)} (${str(x.reason)})`;
+      if (!x.holder) return `${rel(x.path)} (${str(x.reason)})`;
+      return `${rel(x.path)} (${x.reason === "left-work" ? "left" : "held"} by ${name(x.holder)})`;
     })
     .join(", ");
 }
@@ -23,6 +24,7 @@ const DESCRIBE: Record<string, Describe> = {
   "session.started": (d) => `${str(d.client)} ${str(d.kind)}${d.source ? ` (${str(d.source)})` : ""}`,
   "session.ended": (d) => str(d.reason),
   "session.attached": (d) => `UI process ${str(d.uiPid)}`,
+  "session.resumed": () => "resumed after it ended",
   "activity.set": (d) => str(d.activity),
   "prompt.submitted": (d) => (d.remediation ? `(tandem remediation) ${str(d.text)}` : str(d.text)),
   "tool.requested": (d, _n, rel) => `${str(d.tool)} ${list(d.targets).map(rel).join(" ")}`.trim(),
@@ -58,6 +60,8 @@ const DESCRIBE: Record<string, Describe> = {
     const day = (ts: unknown) => (typeof ts === "number" ? new Date(ts).toISOString().slice(0, 10) : "?");
     return `${str(s.name)} (${str(s.client)}): ${str(d.events)} events ${day(d.firstTs)}..${day(d.lastTs)}, ${list(d.claimHistory).length} file(s) claimed${s.task ? `, task: ${str(s.task)}` : ""}`;
   },
+  "work.settled": (d, name, rel) =>
+    `${list(d.paths).map(rel).join(" ")} of ${name(d.owner)}: ${d.reason === "clean" ? "clean now" : "discarded"}`,
   "work.expired": (d) => `${list(d.versions).length} preserved version(s)`,
   "subagents.expired": (d) => list(d.ids).map(str).join(" "),
   "land.started": (d) => `${str(d.branch)} ${str(d.local).slice(0, 10)} onto ${str(d.upstream).slice(0, 10)}`,

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { findLeftWork } from "../claims/left-work.js";
 import type { Config } from "../config/schema.js";
 import type { RemoteRow } from "../core/board-rows.js";
 import type { RemoteView } from "../core/remote/remote-view.js";
@@ -39,6 +40,17 @@ export interface BoardEvent {
   tone: Tone;
 }
 
+/** A file a session left uncommitted when it ended (decision 0029). */
+export interface BoardLeft {
+  path: string;
+  owner: string;
+  client: string;
+  task: string | null;
+  ended: boolean;
+  /** When the owner ended, or was last seen. */
+  at: number;
+}
+
 /** One row of the board's ELSEWHERE section. */
 export type BoardRemoteRow = RemoteRow;
 
@@ -49,6 +61,8 @@ export interface BoardModel {
   seq: number;
   sessions: BoardSession[];
   claims: BoardClaim[];
+  /** Left work (decision 0029); absent: none. */
+  left?: BoardLeft[];
   subagents: SubagentRow[];
   events: BoardEvent[];
   /** Other checkouts, from the last sync; absent when the board does not look beyond this one. */
@@ -57,6 +71,8 @@ export interface BoardModel {
 
 export interface BoardConfig {
   root: string;
+  /** The repository top, to ask git which files are left work; absent: none shown. */
+  repoTop?: string | null;
   freshnessSeconds: number;
   /** How many of the most recent events to keep. */
   events: number;
@@ -102,6 +118,19 @@ function boardClaims(db: Db, views: readonly SessionView[], root: string): Board
   return out.sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state]);
 }
 
+function boardLeft(db: Db, now: number, cfg: BoardConfig): BoardLeft[] {
+  if (cfg.repoTop === undefined) return [];
+  const q = { worktree: cfg.root, repoTop: cfg.repoTop, now, freshnessSeconds: cfg.freshnessSeconds };
+  return findLeftWork(db, q).left.map((i) => ({
+    path: i.path,
+    owner: i.owner.name,
+    client: i.owner.client,
+    task: i.owner.task,
+    ended: i.owner.ended,
+    at: i.owner.at,
+  }));
+}
+
 function recentEvents(db: Db, seq: number, views: readonly SessionView[], cfg: BoardConfig): BoardEvent[] {
   const names = new Map(views.map((s) => [s.id, s.name]));
   // Sequence numbers come from AUTOINCREMENT inside transactions, so the last N events are the last N seqs.
@@ -117,7 +146,16 @@ function recentEvents(db: Db, seq: number, views: readonly SessionView[], cfg: B
 
 /** Reads the board's state from the store at `now`; `db` null means no store exists yet. */
 export function boardModel(db: Db | null, now: number, cfg: BoardConfig): BoardModel {
-  const empty = { root: cfg.root, now, seq: 0, sessions: [], claims: [], subagents: [], events: [] };
+  const empty = {
+    root: cfg.root,
+    now,
+    seq: 0,
+    sessions: [],
+    claims: [],
+    left: [],
+    subagents: [],
+    events: [],
+  };
   if (!db) return empty;
   const seq = maxSeq(db);
   const views = sessionViews(db, cfg.freshnessSeconds, now);
@@ -126,6 +164,7 @@ export function boardModel(db: Db | null, now: number, cfg: BoardConfig): BoardM
     seq,
     sessions: boardSessions(views, now, cfg.endedWindowMs ?? 3_600_000),
     claims: boardClaims(db, views, cfg.root),
+    left: boardLeft(db, now, cfg),
     subagents: subagentRows(db, views),
     events: recentEvents(db, seq, views, cfg),
     ...(cfg.remote ? { elsewhere: readRemoteView(db, { ...cfg.remote, now }) } : {}),

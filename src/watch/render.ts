@@ -4,6 +4,7 @@ import {
   claimColumns,
   clock,
   eventColumns,
+  leftColumns,
   remoteColumns,
   sessionColumns,
   subagentColumns,
@@ -83,6 +84,15 @@ function elsewhere(m: BoardModel, width: number): Section[] {
   return [{ ...s, rows: [...s.rows, ...warn] }];
 }
 
+/** Left work: shown only while there is some, with what to do about it. */
+function leftWork(m: BoardModel, width: number): Section[] {
+  const left = m.left ?? [];
+  if (left.length === 0) return [];
+  const s = section("LEFT WORK", `${left.length} uncommitted, nobody's`, leftColumns(m.now), left, width);
+  const hint = wrap("tandem adopt PATH (an agent continues it) | tandem discard PATH --yes", width);
+  return [{ ...s, rows: [...s.rows, ...hint] }];
+}
+
 function sections(m: BoardModel, width: number): Section[] {
   const by = (state: string) => m.sessions.filter((s) => s.state === state).length;
   const states = ["live", "stale", "ended"].filter((s) => by(s) > 0).map((s) => `${by(s)} ${s}`);
@@ -100,6 +110,7 @@ function sections(m: BoardModel, width: number): Section[] {
       m.claims,
       width,
     ),
+    ...leftWork(m, width),
     ...elsewhere(m, width),
     section(
       "SUB-AGENTS",

@@ -9,6 +9,8 @@ const COMMANDS = [
   ["task"],
   ["claims"],
   ["release"],
+  ["adopt"],
+  ["discard"],
   ["reserve"],
   ["conflicts"],
   ["land"],

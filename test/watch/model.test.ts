@@ -25,7 +25,16 @@ function board(repo: string, events = 15) {
 describe("boardModel", () => {
   it("is empty without a store", () => {
     const m = boardModel(null, 5, { root: "/r", freshnessSeconds: 600, events: 10 });
-    expect(m).toEqual({ root: "/r", now: 5, seq: 0, sessions: [], claims: [], subagents: [], events: [] });
+    expect(m).toEqual({
+      root: "/r",
+      now: 5,
+      seq: 0,
+      sessions: [],
+      claims: [],
+      left: [],
+      subagents: [],
+      events: [],
+    });
   });
 
   it("reads sessions, claims and recent events, naming holders and stripping the root", () => {

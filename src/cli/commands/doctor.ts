@@ -80,6 +80,7 @@ export function doctorCommand(io: Io): Command {
       const reset = opts.reset ? resetStore(project.stateDir) : null;
       const { store, other } = await doctorChecks({
         root: project.resolved.root,
+        repoTop: project.resolved.repo?.top ?? null,
         stateDir: project.stateDir,
         loaded: project.loaded,
         env: io.env,

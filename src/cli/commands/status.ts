@@ -7,6 +7,8 @@ import type { Findings } from "../../core/finalization.js";
 import { formatFindings } from "../../core/finalization-format.js";
 import { renderStatusBox, type StatusModel } from "../../core/status-box.js";
 import { endTurnCheck } from "../../finalization/check.js";
+import { noticeLeft } from "../../safety/left-keep.js";
+import { blobsDirOf } from "../../safety/preserve.js";
 import { envNamesSession } from "../../sessions/resolve.js";
 import { statusModel } from "../../status/model.js";
 import { renderOverview } from "../../status/overview.js";
@@ -42,6 +44,7 @@ function statusObject(s: SessionRow, { model: m, findings, config }: Shown) {
     peers: m.peers,
     subagents: m.subagents,
     warnings: m.warnings,
+    left: m.left ?? [],
     configProblems: config.problems.map((p) => ({ ...p, message: formatConfigProblem(p, config.root) })),
     findings,
   };
@@ -74,12 +77,25 @@ function showOverview(
   failed: StoreError | null,
 ) {
   const root = project.resolved.root;
-  const overview = readOverview(db, project.loaded, root, { stateDir: project.stateDir, failed });
+  const now = Date.now();
+  const left = db ? personsLeftWork(db, project, now) : [];
+  const overview = readOverview(db, project.loaded, root, { stateDir: project.stateDir, failed }, now, left);
   io.out(
     opts.json
       ? `${JSON.stringify({ ok: true, overview: { root, ...overview } }, null, 2)}\n`
       : renderOverview(root, overview),
   );
+}
+
+/** Left work found from a person's shell is saved too, as at any hook (decision 0029). */
+function personsLeftWork(db: Db, project: Project, now: number) {
+  const q = {
+    worktree: project.resolved.root,
+    repoTop: project.resolved.repo?.top ?? null,
+    now,
+    freshnessSeconds: project.loaded.config.freshnessSeconds,
+  };
+  return noticeLeft(db, q, blobsDirOf(project.stateDir), null);
 }
 
 /**

@@ -64,6 +64,7 @@ Examples:
       const server = await startUiServer({
         ctx: {
           root: project.resolved.root,
+          repoTop: project.resolved.repo?.top ?? null,
           stateDir: project.stateDir,
           loaded: project.loaded,
           env: io.env,

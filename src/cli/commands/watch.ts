@@ -82,6 +82,7 @@ Examples:
       const project = findProject(io, opts.root);
       const cfg: BoardConfig = {
         root: project.resolved.root,
+        repoTop: project.resolved.repo?.top ?? null,
         freshnessSeconds: project.loaded.config.freshnessSeconds,
         events: opts.events,
         remote: { stateDir: project.stateDir, config: project.loaded.config },

@@ -22,6 +22,16 @@ export interface UiClaim {
   state: "live" | "stale" | "ended";
 }
 
+/** A file a session left uncommitted when it ended (decision 0029). */
+export interface UiLeft {
+  path: string;
+  owner: string;
+  client: string;
+  task: string | null;
+  ended: boolean;
+  at: number;
+}
+
 export interface UiSubagent extends SubagentRow {
   /** The `tandem sub` id, or null for a client's own sub-agent (nothing captured to show). */
   id: string | null;
@@ -39,6 +49,7 @@ export interface UiRemote {
 export interface UiParts {
   sessions: UiSession[];
   claims: UiClaim[];
+  left: UiLeft[];
   subagents: UiSubagent[];
   /** Null when remote sync is not set up: the claims view then shows no remote section. */
   remote: UiRemote | null;

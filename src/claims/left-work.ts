@@ -1,0 +1,87 @@
+/**
+ * Finding left work (decision 0029): the candidate marks from the store, each owner's liveness
+ * judged now, and git asked which candidates are dirty. Decisions are in core/left-work.ts.
+ */
+import { type LeftItem, type LeftOwner, leftWork, type OwnerMark, settledMarks } from "../core/left-work.js";
+import { isLive, UI_GONE_GRACE_MS } from "../core/liveness.js";
+import { dirtyPaths } from "../git/status.js";
+import { livenessFacts } from "../sessions/liveness.js";
+import type { Db } from "../store/db.js";
+import { leftCandidateMarks } from "../store/left.js";
+import { sessionById } from "../store/queries.js";
+
+export interface LeftQuery {
+  /** The coordination root the keys are relative to. */
+  worktree: string;
+  repoTop: string | null;
+  now: number;
+  freshnessSeconds: number;
+  /** Only these keys (a tool call's targets); null: every candidate. */
+  paths?: readonly string[] | null;
+  /** The repository's dirty paths (relative to the top), when the caller already has them. */
+  dirty?: ReadonlySet<string> | null;
+}
+
+export interface LeftFound {
+  left: LeftItem[];
+  /** Gone owners' marks on files clean now: to settle (only when git answered). */
+  clean: { owner: string; path: string }[];
+}
+
+const NONE: LeftFound = { left: [], clean: [] };
+
+function ownersOf(db: Db, marks: readonly OwnerMark[], q: LeftQuery): Map<string, LeftOwner> {
+  const out = new Map<string, LeftOwner>();
+  for (const id of new Set(marks.map((m) => m.session))) {
+    const s = sessionById(db, id);
+    if (!s) continue;
+    out.set(id, {
+      id,
+      name: s.name,
+      client: s.client,
+      task: s.task,
+      live: isLive(livenessFacts(s), q.now, q.freshnessSeconds),
+      ended: s.ended_seq !== null,
+      at: s.last_seen,
+    });
+  }
+  return out;
+}
+
+/**
+ * Which candidates are dirty, as keys. When git cannot answer every candidate counts as dirty
+ * (left work is never hidden) and nothing is settled.
+ */
+function dirtyKeys(q: LeftQuery, keys: readonly string[]): { has: (k: string) => boolean; known: boolean } {
+  if (!q.repoTop) return { has: () => false, known: false };
+  const prefix = q.worktree === q.repoTop ? "" : `${q.worktree.slice(q.repoTop.length + 1)}/`;
+  try {
+    const dirty =
+      q.dirty ??
+      dirtyPaths(
+        q.repoTop,
+        [...new Set(keys)].map((k) => `${prefix}${k}`),
+      );
+    return { has: (k) => dirty.has(`${prefix}${k}`), known: true };
+  } catch {
+    return { has: () => true, known: false };
+  }
+}
+
+export function findLeftWork(db: Db, q: LeftQuery): LeftFound {
+  // A session seen within the shortest way to stop being live cannot be gone: its marks are skipped.
+  const quietSince = q.now - Math.min(UI_GONE_GRACE_MS, q.freshnessSeconds * 1000);
+  const marks = leftCandidateMarks(db, q.worktree, quietSince, q.paths ?? null);
+  if (marks.length === 0) return NONE;
+  const owners = ownersOf(db, marks, q);
+  const gone = marks.filter((m) => owners.get(m.session)?.live === false);
+  if (gone.length === 0) return NONE;
+  const dirty = dirtyKeys(
+    q,
+    gone.map((m) => m.path),
+  );
+  return {
+    left: leftWork(marks, owners, dirty.has),
+    clean: dirty.known ? settledMarks(marks, owners, dirty.has) : [],
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Left work at hooks (decision 0029): found and its bytes saved at a turn's edges and at session
+ * start; a write over it refused once per turn; an ended session that calls a hook again (resumed)
+ * gets its left work back as its own claims.
+ */
+
+import { findLeftWork, type LeftQuery } from "../claims/left-work.js";
+import type { ToolCall, Verdict } from "../clients/types.js";
+import type { ClaimTarget } from "../core/claims.js";
+import { inputDigest } from "../core/digest.js";
+import { type LeftItem, leftRefusal, leftToRefuse } from "../core/left-work.js";
+import { noticeLeft } from "../safety/left-keep.js";
+import { blobsDirOf } from "../safety/preserve.js";
+import { append, write } from "../store/ledger.js";
+import { leftWarnedThisTurn } from "../store/left.js";
+import { sessionByNative } from "../store/queries.js";
+import type { ToolTargets } from "../targets/tool-targets.js";
+import { agentCmd, type HookCtx, hookSession } from "./context.js";
+import { recordOpenFailure } from "./open-failure.js";
+
+function query(ctx: HookCtx, extra: Partial<LeftQuery> = {}): LeftQuery {
+  return {
+    worktree: ctx.root.root,
+    repoTop: ctx.root.repo?.top ?? null,
+    now: ctx.now,
+    freshnessSeconds: ctx.config.freshnessSeconds,
+    ...extra,
+  };
+}
+
+/** Finds left work (of `paths` only, when given) and saves the bytes not saved yet. */
+export function noticeLeftWork(ctx: HookCtx, extra: Partial<LeftQuery> = {}): LeftItem[] {
+  const self = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+  return noticeLeft(ctx.db, query(ctx, extra), blobsDirOf(ctx.stateDir), self?.id ?? null);
+}
+
+/**
+ * At every hook but session-end: a resumed session is live again with its left work claimed; at
+ * a turn's edges, left work is found with the dirty set the hook already read. Observational.
+ */
+export async function leftWorkAtHook(ctx: HookCtx): Promise<void> {
+  const kind = ctx.input.kind;
+  if (kind === "session-end") return;
+  try {
+    resumeIfEnded(ctx);
+    if (kind !== "prompt" && kind !== "stop") return;
+    // A dirty set git could not give is the hook's own failure to report: nothing to add here.
+    const snap = ctx.dirtyAhead ? await ctx.dirtyAhead.catch(() => null) : null;
+    if (ctx.dirtyAhead && !snap) return;
+    noticeLeftWork(ctx, { dirty: snap ? new Set(Object.keys(snap)) : null });
+  } catch (err) {
+    recordOpenFailure(ctx, "noticing left work", err);
+  }
+}
+
+function resumeIfEnded(ctx: HookCtx): void {
+  const self = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+  if (!self || self.ended_seq === null) return;
+  const mine = findLeftWork(ctx.db, query(ctx)).left.filter(
+    (i) => i.owner.id === self.id && i.hold !== "held",
+  );
+  write(
+    ctx.db,
+    () => {
+      const now = hookSession(ctx);
+      if (now.ended_seq === null) return; // Another hook of it resumed it meanwhile.
+      const base = { session: now.id, ts: ctx.now };
+      append(ctx.db, { ...base, kind: "session.resumed", data: { previousEnd: now.ended_seq } });
+      const root = ctx.root.root;
+      for (const i of mine)
+        append(ctx.db, {
+          ...base,
+          kind: "claim.acquired",
+          data: { worktree: root, path: i.path, disposition: "git", root },
+        });
+    },
+    "gating",
+  );
+}
+
+/**
+ * A write over left work: its bytes are saved first; refused the first time in a turn with whose
+ * it is and what to do. An opaque shell command may change any file: all left work is saved.
+ */
+export function leftGate(
+  ctx: HookCtx,
+  tool: ToolCall,
+  found: ToolTargets,
+  targets: readonly ClaimTarget[],
+): Verdict | null {
+  const root = ctx.root.root;
+  const paths = [...new Set(targets.filter((t) => t.worktree === root).map((t) => t.path))];
+  if (found.opaque) noticeLeftWork(ctx);
+  if (paths.length === 0) return null;
+  const self = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
+  const left = noticeLeftWork(ctx, { paths }).filter((i) => i.owner.id !== self?.id);
+  if (left.length === 0) return null;
+  const refuse = leftToRefuse(left, self ? leftWarnedThisTurn(ctx.db, self.id) : new Set());
+  if (refuse.length === 0) return null;
+  write(
+    ctx.db,
+    () => {
+      const base = { session: hookSession(ctx).id, ts: ctx.now };
+      append(ctx.db, {
+        ...base,
+        kind: "tool.requested",
+        data: { tool: tool.name, toolUseId: tool.useId, targets: found.raws, ...inputDigest(tool.input) },
+      });
+      const refused = refuse.map((i) => ({ path: i.path, reason: "left-work", holder: i.owner.id }));
+      append(ctx.db, { ...base, kind: "claim.denied", data: { tool: tool.name, refused } });
+    },
+    "gating",
+  );
+  return { allow: false, rule: "left-work", reason: leftRefusal(refuse, ctx.now, agentCmd(ctx)) };
+}

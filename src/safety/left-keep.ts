@@ -1,0 +1,95 @@
+/**
+ * Left work's bytes are saved when it is found (decision 0029): a version of the gone owner's
+ * whenever the file's bytes match none it already has kept as its newest, so `tandem recover PATH
+ * --session OWNER` returns them whoever writes the file next. Clean candidates are settled.
+ */
+import { join } from "node:path";
+import { findLeftWork, type LeftQuery } from "../claims/left-work.js";
+import type { LeftItem } from "../core/left-work.js";
+import { fileStamp } from "../git/status.js";
+import { type BlobRef, ensureBlobsDir } from "../store/blobs.js";
+import type { Db } from "../store/db.js";
+import { newestKept, nextVersion } from "../store/kept.js";
+import { append, write } from "../store/ledger.js";
+import { copyIntoBlobs } from "./preserve.js";
+
+export interface LeftKeepRequest {
+  db: Db;
+  blobsDir: string;
+  worktree: string;
+  left: readonly LeftItem[];
+  clean: readonly { owner: string; path: string }[];
+  /** The session whose hook or command found it; null for a person. */
+  actor: string | null;
+  now: number;
+}
+
+interface Copy {
+  item: LeftItem;
+  stamp: string;
+  blob: BlobRef;
+}
+
+/** Copies outside the write lock; a file whose stamp matches its newest kept version costs nothing. */
+function copies(req: LeftKeepRequest): Copy[] {
+  const out: Copy[] = [];
+  for (const item of req.left) {
+    const abs = join(req.worktree, item.path);
+    const stamp = fileStamp(abs);
+    if (stamp === "missing") continue;
+    if (newestKept(req.db, req.worktree, item.path, item.owner.id)?.stamp === stamp) continue;
+    ensureBlobsDir(req.blobsDir);
+    const blob = copyIntoBlobs(req.blobsDir, abs);
+    if (blob) out.push({ item, stamp, blob });
+  }
+  return out;
+}
+
+/** Returns how many versions it kept. */
+export function keepLeftWork(req: LeftKeepRequest): number {
+  const todo = copies(req);
+  if (todo.length === 0 && req.clean.length === 0) return 0;
+  const { db, worktree } = req;
+  return write(
+    db,
+    () => {
+      let kept = 0;
+      for (const { item, stamp, blob } of todo) {
+        const owner = item.owner.id;
+        if (newestKept(db, worktree, item.path, owner)?.blob === blob.sha256) continue;
+        const version = nextVersion(db, worktree, item.path, owner);
+        const data = { worktree, path: item.path, owner, version, blob: blob.sha256, bytes: blob.bytes };
+        append(db, {
+          kind: "work.preserved",
+          session: req.actor,
+          ts: req.now,
+          data: { ...data, stamp, reason: "owner" },
+        });
+        kept++;
+      }
+      settle(req);
+      return kept;
+    },
+    "gating",
+  );
+}
+
+function settle(req: LeftKeepRequest): void {
+  const byOwner = new Map<string, string[]>();
+  for (const c of req.clean) byOwner.set(c.owner, [...(byOwner.get(c.owner) ?? []), c.path]);
+  for (const [owner, paths] of byOwner) {
+    append(req.db, {
+      kind: "work.settled",
+      session: req.actor,
+      ts: req.now,
+      data: { worktree: req.worktree, owner, paths: [...new Set(paths)], reason: "clean" },
+    });
+  }
+}
+
+/** Finds left work (decision 0029) and saves the bytes not saved yet; returns what it found. */
+export function noticeLeft(db: Db, q: LeftQuery, blobsDir: string, actor: string | null): LeftItem[] {
+  const found = findLeftWork(db, q);
+  keepLeftWork({ db, blobsDir, worktree: q.worktree, ...found, actor, now: q.now });
+  return found.left;
+}

@@ -1,0 +1,279 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load.js";
+import { resolveRoot, stateDirOf } from "../../src/config/root.js";
+import { openDb } from "../../src/store/db.js";
+import { readParts, TurnCache } from "../../src/ui/read-parts.js";
+import { tandem } from "../helpers/cli.js";
+import { claudeBash, claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { g, initRepo, tempDir } from "../helpers/repo.js";
+
+/** Issue 26 deliverable 1: uncommitted work of a session that ended is left work, first-class. */
+
+interface World {
+  repo: string;
+  agents: Record<string, { CLAUDE_PID: string }>;
+}
+
+function world(): World {
+  const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n", "README.md": "hi\n" });
+  return { repo, agents: { A: fakeAgent(), B: fakeAgent() } };
+}
+
+const as = (w: World, who: string, extra: Record<string, string> = {}) => ({
+  cwd: w.repo,
+  env: { ...w.agents[who], ...extra },
+});
+
+function prompt(w: World, who: string): string {
+  const payload = { session_id: who, cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go on" };
+  return hook("claude-code", "user-prompt-submit", payload, as(w, who)).stdout;
+}
+
+function sessionStart(w: World, who: string, source = "startup"): string {
+  const payload = { session_id: who, cwd: w.repo, hook_event_name: "SessionStart", source };
+  return hook("claude-code", "session-start", payload, as(w, who)).stdout;
+}
+
+function end(w: World, who: string): void {
+  const payload = {
+    session_id: who,
+    cwd: w.repo,
+    hook_event_name: "SessionEnd",
+    reason: "prompt_input_exit",
+  };
+  expect(hook("claude-code", "session-end", payload, as(w, who)).code).toBe(0);
+}
+
+/** A Write through the real pre- and post-tool hooks, the tool's write between them; the refusal if any. */
+function write(w: World, who: string, file: string, text: string): string | null {
+  const payload = claudeWrite(w.repo, who, file, text);
+  const refused = denied(hook("claude-code", "pre-tool-use", payload, as(w, who)));
+  if (refused) return refused;
+  writeFileSync(join(w.repo, file), text);
+  hook("claude-code", "post-tool-use", { ...payload, hook_event_name: "PostToolUse" }, as(w, who));
+  return null;
+}
+
+/** A starts, declares its task, writes f.txt, and ends without committing (Claude's /exit). */
+function aLeavesWork(w: World): string {
+  sessionStart(w, "A");
+  prompt(w, "A");
+  expect(tandem(["task", "fix the parser", "--session", "A"], { cwd: w.repo }).code).toBe(0);
+  expect(write(w, "A", "f.txt", "A's unfinished parser\n")).toBeNull();
+  end(w, "A");
+  return sessionName(w, "A");
+}
+
+function sessionName(w: World, native: string): string {
+  const started = ledger(w.repo).events.find(
+    (e) => e.kind === "session.started" && (e.data as { nativeId: string }).nativeId === native,
+  );
+  return (started!.data as { name: string }).name;
+}
+
+const read = (w: World, file = "f.txt") => readFileSync(join(w.repo, file), "utf8");
+
+function boardLeft(repo: string) {
+  const resolved = resolveRoot({ cwd: repo, env: {} });
+  const stateDir = stateDirOf(resolved);
+  const ctx = {
+    root: resolved.root,
+    repoTop: resolved.repo?.top ?? null,
+    stateDir,
+    loaded: loadConfig(resolved.root, {}),
+    env: {},
+  };
+  const db = openDb(stateDir);
+  try {
+    return readParts(db, ctx, Date.now(), new TurnCache()).left;
+  } finally {
+    db.close();
+  }
+}
+
+describe("left work: uncommitted files of a session that ended", () => {
+  it("is listed with its former owner and task in a person's status, watch, the board, doctor, and a live agent's start and status box", () => {
+    const w = world();
+    const a = aLeavesWork(w);
+    const overview = tandem(["status"], { cwd: w.repo });
+    expect(overview.stdout).toContain("Left work of ended sessions (1):");
+    expect(overview.stdout).toMatch(
+      new RegExp(`f\\.txt: left by ${a} \\(claude-code, task "fix the parser"\\), ended \\d+s ago`),
+    );
+    expect(overview.stdout).not.toContain("No problems.");
+    expect(overview.stdout).toMatch(/✗ 1 uncommitted file left by ended sessions/);
+
+    const watch = tandem(["watch", "--once"], { cwd: w.repo, env: { COLUMNS: "120" } });
+    expect(watch.stdout).toMatch(/LEFT WORK/);
+    expect(watch.stdout).toMatch(new RegExp(`f\\.txt\\s+${a}\\s+claude-code\\s+\\d+s ago\\s+fix the parser`));
+
+    expect(boardLeft(w.repo)).toEqual([
+      expect.objectContaining({
+        path: "f.txt",
+        owner: a,
+        client: "claude-code",
+        task: "fix the parser",
+        ended: true,
+      }),
+    ]);
+
+    const doctor = tandem(["doctor"], { cwd: w.repo });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(
+      new RegExp(`left work.*f\\.txt: left by ${a} \\(claude-code, task "fix the parser"\\)`),
+    );
+    expect(doctor.stdout).toContain(`tandem adopt f.txt`);
+
+    const start = sessionStart(w, "B");
+    expect(start).toContain("Left work (uncommitted files of sessions that ended");
+    expect(start).toContain(`f.txt: left by ${a} (claude-code, task \\"fix the parser\\")`);
+    const box = tandem(["status", "--session", "B"], { cwd: w.repo });
+    expect(box.stdout).toMatch(
+      // The box wraps a long row under its label.
+      new RegExp(`\\| left     f\\.txt: ${a} \\(claude-code, task "fix the parser"\\),[\\s|]*ended`),
+    );
+  });
+
+  it("refuses a live agent's first write over it, naming whose it is; the same write again proceeds, and recover returns the first agent's bytes", () => {
+    const w = world();
+    const a = aLeavesWork(w);
+    prompt(w, "B");
+    const refusal = write(w, "B", "f.txt", "B's rewrite\n");
+    expect(refusal).toContain(`f.txt: left by ${a} (claude-code, task "fix the parser"), ended`);
+    expect(refusal).toContain("tandem adopt f.txt");
+    expect(refusal).toContain(`tandem recover f.txt --session ${a}`);
+    expect(refusal).toContain("tandem discard f.txt --yes");
+    expect(read(w)).toBe("A's unfinished parser\n");
+
+    expect(write(w, "B", "f.txt", "B's rewrite\n")).toBeNull();
+    expect(read(w)).toBe("B's rewrite\n");
+    // B owns it now: no longer left work.
+    expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
+
+    const rec = tandem(["recover", "f.txt", "--session", a], { cwd: w.repo });
+    expect(rec.stderr).toBe("");
+    expect(read(w)).toBe("A's unfinished parser\n");
+  });
+
+  it("refuses a shell redirect over it too, once per turn: a new turn is told again", () => {
+    const w = world();
+    aLeavesWork(w);
+    prompt(w, "B");
+    const cmd = "echo B > f.txt";
+    const first = denied(hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", cmd), as(w, "B")));
+    expect(first).toContain("left work");
+    prompt(w, "B");
+    const again = denied(hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", cmd), as(w, "B")));
+    expect(again).toContain("left work");
+    expect(denied(hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", cmd), as(w, "B")))).toBeNull();
+  });
+
+  it("keeps bytes the owner left outside its hooks, found when the person looks", () => {
+    const w = world();
+    const a = aLeavesWork(w);
+    writeFileSync(join(w.repo, "f.txt"), "written after A's last hook\n");
+    expect(tandem(["status"], { cwd: w.repo }).stdout).toContain("f.txt: left by");
+    writeFileSync(join(w.repo, "f.txt"), "something else\n");
+    expect(tandem(["recover", "f.txt", "--session", a], { cwd: w.repo }).code).toBe(0);
+    expect(read(w)).toBe("written after A's last hook\n");
+  });
+
+  it("counts a session whose agent process is gone as ended once it is no longer live", async () => {
+    const w = world();
+    const fresh = { TANDEM_FRESHNESS: "1" };
+    sessionStart(w, "A");
+    expect(write(w, "A", "f.txt", "A's bytes\n")).toBeNull();
+    process.kill(Number(w.agents.A!.CLAUDE_PID));
+    let out = "";
+    for (let i = 0; i < 300 && !out.includes("Left work"); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      out = tandem(["status"], { cwd: w.repo, env: fresh }).stdout;
+    }
+    expect(out).toMatch(/f\.txt: left by \S+ \(claude-code, no task declared\), last seen \d+s ago/);
+  });
+
+  it("adopt makes the calling session the owner: its end-turn check covers the file and nobody is refused", () => {
+    const w = world();
+    aLeavesWork(w);
+    prompt(w, "B");
+    const r = tandem(["adopt", "f.txt", "--session", "B"], { cwd: w.repo });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(/adopted f\.txt, left by .* holds it now/);
+    expect(ledger(w.repo).claims.map((c) => c.path)).toEqual(["f.txt"]);
+    expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
+    const check = tandem(["status", "--end-turn", "--session", "B"], {
+      cwd: w.repo,
+      env: { TANDEM_REQUIRE_GIT_FINALIZATION: "1" },
+    });
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain("f.txt");
+    expect(write(w, "B", "f.txt", "B continues\n")).toBeNull();
+  });
+
+  it("adopt refuses a file that is not left work, and a shell that is no agent's", () => {
+    const w = world();
+    aLeavesWork(w);
+    prompt(w, "B");
+    const notLeft = tandem(["adopt", "README.md", "--session", "B"], { cwd: w.repo });
+    expect(notLeft.code).toBe(1);
+    expect(notLeft.stderr).toMatch(/README\.md: not left work .* `tandem status` lists left work/);
+    const person = tandem(["adopt", "f.txt"], { cwd: w.repo });
+    expect(person.code).toBe(1);
+    expect(person.stderr).toMatch(/run it from the agent that continues the work/);
+  });
+
+  it("discard --yes (a person) puts the file back to its committed state, keeping its bytes until gc", () => {
+    const w = world();
+    const a = aLeavesWork(w);
+    writeFileSync(join(w.repo, "new.txt"), "A's new file\n");
+    const asked = tandem(["discard", "f.txt"], { cwd: w.repo });
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toMatch(/run it again with --yes/);
+    expect(read(w)).toBe("A's unfinished parser\n");
+
+    const r = tandem(["discard", "f.txt", "--yes"], { cwd: w.repo });
+    expect(r.stderr).toBe("");
+    expect(read(w)).toBe("committed\n");
+    expect(g(w.repo, "status", "--porcelain", "--", "f.txt")).toBe("");
+    expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
+    expect(tandem(["recover", "f.txt", "--session", a], { cwd: w.repo }).code).toBe(0);
+    expect(read(w)).toBe("A's unfinished parser\n");
+    expect(existsSync(join(w.repo, "new.txt"))).toBe(true);
+  });
+
+  it("discard is refused from inside an agent", () => {
+    const w = world();
+    aLeavesWork(w);
+    prompt(w, "B");
+    const r = tandem(["discard", "f.txt", "--yes"], {
+      cwd: w.repo,
+      env: { ...w.agents.B, CLAUDE_CODE_SESSION_ID: "B" },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/only a person runs it/);
+    expect(read(w)).toBe("A's unfinished parser\n");
+  });
+
+  it("a resumed session gets its left work back as its own claims", () => {
+    const w = world();
+    aLeavesWork(w);
+    expect(ledger(w.repo).claims).toEqual([]);
+    w.agents.A = fakeAgent();
+    sessionStart(w, "A", "resume");
+    expect(ledger(w.repo).claims.map((c) => c.path)).toEqual(["f.txt"]);
+    expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
+    prompt(w, "B");
+    expect(write(w, "B", "f.txt", "B's rewrite\n")).toMatch(/held by|holds|claim/i);
+  });
+
+  it("is settled once committed: a later edit by hand is nobody's left work", () => {
+    const w = world();
+    aLeavesWork(w);
+    g(w.repo, "commit", "-qam", "person commits A's work");
+    expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
+    writeFileSync(join(w.repo, "f.txt"), "a person's edit\n");
+    expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
+  });
+});
