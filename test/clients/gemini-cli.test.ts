@@ -84,8 +84,12 @@ describe("Gemini CLI's recorded payloads through `tandem hook gemini-cli`", () =
     // Session 15afaa7a used no tool: its Stop after a block passes silently.
     expect(run("stopblock-AfterAgent-1.json")).toEqual({ code: 0, out: null });
 
-    // Ending 1baa6e06 releases hello.txt: the same `replace` now passes.
+    // Ending 1baa6e06 leaves hello.txt as its left work (issue 26): the same `replace` is refused
+    // once, naming the former owner, and passes when made again in the same turn.
     expect(run("SessionEnd-0.json")).toEqual({ code: 0, out: null });
+    expect(deniedWith(run("replace-BeforeTool-0.json"))).toMatch(
+      /left work[\s\S]*hello\.txt: left by agent-\w+ \(gemini-cli/,
+    );
     expect(run("replace-BeforeTool-0.json")).toEqual({ code: 0, out: null });
 
     expect([...seen].sort()).toEqual([...FILES].sort());
