@@ -2,9 +2,11 @@
 // loads the way the hook would load it and offers parse(src) (what the extractor's walker
 // needs: a tree it can read from JS, or { error }) and read(src, tree) (reading.mjs).
 // web-tree-sitter and the Go WASM build live in bench/.candidates (git-ignored): see setup.sh.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import Module, { createRequire } from "node:module";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Script } from "node:vm";
 import { readShTree, readTreeSitter } from "./reading.mjs";
 
 const repoRequire = createRequire(new URL("../../package.json", import.meta.url));
@@ -12,14 +14,19 @@ const candidatesDir = fileURLToPath(new URL("../.candidates/", import.meta.url))
 const candidateRequire = createRequire(`${candidatesDir}package.json`);
 
 export const CANDIDATES = {
-  "mvdan-sh": loadMvdanSh,
+  "mvdan-sh": () => loadMvdanSh(() => ({ exports: repoRequire("mvdan-sh"), save() {} })),
+  "mvdan-sh, V8 code cache": () => loadMvdanSh(withCodeCache),
   "tree-sitter": loadTreeSitter,
   "go-wasm": loadGoWasm,
 };
 
-/** mvdan-sh 0.10.1 (GopherJS), required as the CommonJS bundle requires it. */
-async function loadMvdanSh() {
-  const { syntax } = repoRequire("mvdan-sh");
+/**
+ * mvdan-sh 0.10.1 (GopherJS), required as the CommonJS bundle requires it, or as the hook loads it
+ * (decision 0010): compiled through a V8 code cache written after the first load's calibration.
+ */
+async function loadMvdanSh(load) {
+  const loaded = load();
+  const { syntax } = loaded.exports;
   const parser = syntax.NewParser();
   const parse = (src) => {
     try {
@@ -33,6 +40,7 @@ async function loadMvdanSh() {
   const redirs = parse(": >a >>a >|a &>a &>>a <>a >&a <&a <<<a <a <<A <<-B\nA\n\tB\n").Stmts[0].Redirs;
   const redirOps = new Map(redirs.map((r, i) => [r.Op, spelled[i]]));
   const binaryOps = new Map(["&&", "||", "|", "|&"].map((op) => [parse(`a ${op} b`).Stmts[0].Cmd.Op, op]));
+  loaded.save();
   const shape = {
     type: (n) => syntax.NodeType(n),
     pos: (n) => n.Pos().Offset(),
@@ -46,6 +54,26 @@ async function loadMvdanSh() {
     binaryOp: (op) => binaryOps.get(op),
   };
   return { parse, read: (src, tree) => readShTree(src, tree, shape) };
+}
+
+function withCodeCache() {
+  const file = repoRequire.resolve("mvdan-sh");
+  const cacheFile = `${candidatesDir}mvdan-sh.v8cache`;
+  let cached;
+  try {
+    cached = readFileSync(cacheFile);
+  } catch {
+    cached = undefined;
+  }
+  const script = new Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData: cached });
+  const mod = { exports: {} };
+  script.runInThisContext().call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
+  const save = () => {
+    if (cached && !script.cachedDataRejected) return;
+    writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
+    renameSync(`${cacheFile}.tmp`, cacheFile);
+  };
+  return { exports: mod.exports, save };
 }
 
 /** web-tree-sitter + tree-sitter-bash: any ERROR or MISSING node fails closed. */
