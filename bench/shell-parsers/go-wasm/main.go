@@ -1,7 +1,8 @@
 // A WebAssembly build of mvdan.cc/sh/v3/syntax for the parser bench (docs/decisions/0033).
 // It registers globalThis.tandemShParse(src): the syntax tree as JSON, with the field names
 // of mvdan.cc/sh/v3/syntax (the ones src/targets/shell/syntax.ts reads), each node tagged
-// with its type ("$") and offsets, operators by their spelling; or {"error": "..."}.
+// with its type ("$") and offsets, positions as offsets, operators by their spelling (0 when
+// there is none); or {"error": "..."}.
 package main
 
 import (
@@ -70,12 +71,20 @@ func encode(b *strings.Builder, v reflect.Value) {
 	case reflect.Bool:
 		fmt.Fprintf(b, "%t", v.Bool())
 	default:
-		if v.Type().Implements(stringer) {
+		// An operator's zero value means none (ParamExp.Names): keep it falsy, as GopherJS does.
+		if v.Type().Implements(stringer) && !v.IsZero() {
 			quoted, _ := json.Marshal(v.Interface().(fmt.Stringer).String())
 			b.Write(quoted)
 			return
 		}
-		fmt.Fprintf(b, "%v", v.Interface())
+		switch v.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			fmt.Fprintf(b, "%d", v.Int())
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			fmt.Fprintf(b, "%d", v.Uint())
+		default:
+			b.WriteString("null")
+		}
 	}
 }
 
