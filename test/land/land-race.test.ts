@@ -19,7 +19,7 @@ const LANDED = ["pushed", "up-to-date", "fast-forwarded"];
 
 /** Every lander of a round at once, each its own process; every one must land without a git error. */
 async function landAll(repos: string[]): Promise<LandResult[]> {
-  const runs = await Promise.all(repos.map(landAsync));
+  const runs = await Promise.all(repos.map((r) => landAsync(r)));
   return runs.map((r) => {
     expect(r.stderr).not.toMatch(/non-fast-forward|rejected|fatal|error/i);
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
