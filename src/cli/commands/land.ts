@@ -30,7 +30,9 @@ Fetches the branch's upstream. Local commits on top of it are pushed; if the rem
 are rebased onto it in a private worktree, the shared checkout moves to the result (only files the
 move changes are rewritten; other uncommitted files stay as they are) and the result is pushed with
 a lease on what was fetched. Refuses, changing nothing, when the move would touch a file a session
-holds or has uncommitted, or when the rebase conflicts. See docs/land.md.
+holds or has uncommitted, or when the rebase conflicts. With land.check set (.tandem/config.jsonc),
+that command runs on the result first; a failing check pushes nothing. Landings queued behind a
+running one are landed together by the next. See docs/land.md.
 
 Examples:
   tandem land            # what an agent runs when its work is committed
