@@ -70,7 +70,9 @@ export function landAsync(
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.on("close", (code, signal) =>
+      resolve({ code: code ?? -1, stdout, stderr: signal ? `${stderr}(killed by ${signal})` : stderr }),
+    );
   });
 }
 
