@@ -100,7 +100,7 @@ describe("land.check", () => {
     commit(a, { "a.txt": "a\n" }, "a's work");
     const pidFile = join(a, ".git", "check-child-pid");
     // A child of the check that would outlive a kill of the shell alone.
-    const check = `sh -c 'echo $$ > ${pidFile}; exec sleep 60' & echo started; wait`;
+    const check = `sh -c 'echo $$ > ${pidFile}; exec sleep 3600' >/dev/null 2>&1 & echo started; wait`;
     const { code, result } = landJson(a, checkEnv(check, { TANDEM_LAND_CHECK_TIMEOUT: "1" }));
     expect(code).toBe(1);
     expect(result).toMatchObject({
