@@ -84,8 +84,6 @@ if (rounds > 0) {
   console.log(row("git pull --rebase && git push (remote moved, clean clone)", s.pullPush, s.pullPush));
   console.log(row("tandem land (remote moved, peer's dirty file kept)", s.landRebase, s.pullPush));
 }
-if (turns > 0) await throughput(turns);
-rmSync(base, { recursive: true, force: true });
 
 /** A fresh bare remote with a seed commit holding one tracked file per agent (kept dirty later). */
 function world(name, agents) {
@@ -167,3 +165,6 @@ async function throughput(turns) {
   );
   console.log(`\n${batched} of ${commits} landings were answered as part of a batch.`);
 }
+
+if (turns > 0) await throughput(turns);
+rmSync(base, { recursive: true, force: true });
