@@ -86,6 +86,18 @@ const OVERRIDES = [
         ? { ok: true, value: v as Config["remoteClaims"] }
         : { ok: false },
   } satisfies Override<"remoteClaims">,
+  {
+    name: "TANDEM_LAND_CHECK",
+    field: "landCheck",
+    allowed: "a shell command",
+    parse: (v: string): Parsed<string | null> => ({ ok: true, value: v }),
+  } satisfies Override<"landCheck">,
+  {
+    name: "TANDEM_LAND_CHECK_TIMEOUT",
+    field: "landCheckTimeoutSeconds",
+    allowed: "a whole number of seconds above 0",
+    parse: positiveWhole,
+  } satisfies Override<"landCheckTimeoutSeconds">,
 ];
 
 export function applyEnv(config: Config, env: Env): { config: Config; problems: ConfigProblem[] } {

@@ -100,6 +100,8 @@ function merge(base: Config, file: ConfigFile): Config {
     remotePresenceTtlMinutes: r.presenceTtlMinutes ?? base.remotePresenceTtlMinutes,
     remoteTargetBranches: r.targetBranches ?? base.remoteTargetBranches,
     remoteClaims: a.remoteClaims ?? base.remoteClaims,
+    landCheck: file.land?.check === undefined ? base.landCheck : file.land.check,
+    landCheckTimeoutSeconds: file.land?.checkTimeoutSeconds ?? base.landCheckTimeoutSeconds,
   };
 }
 
@@ -118,6 +120,8 @@ const SETTINGS: Record<string, keyof Config> = {
   "remote.pruneDays": "remotePruneDays",
   "remote.presenceTtlMinutes": "remotePresenceTtlMinutes",
   "remote.targetBranches": "remoteTargetBranches",
+  "land.check": "landCheck",
+  "land.checkTimeoutSeconds": "landCheckTimeoutSeconds",
   "store.autoGc": "autoGc",
   "server.enabled": "serverEnabled",
   "server.idleMinutes": "serverIdleMinutes",

@@ -54,6 +54,12 @@ const buildConfigFileSchema = () =>
         targetBranches: z.optional(z.array(z.string().check(z.minLength(1)))),
       }),
     ),
+    land: z.optional(
+      z.strictObject({
+        check: z.optional(z.nullable(z.string().check(z.minLength(1)))),
+        checkTimeoutSeconds: z.optional(positiveInt()),
+      }),
+    ),
     store: z.optional(z.strictObject({ autoGc: z.optional(z.boolean()) })),
     server: z.optional(
       z.strictObject({ enabled: z.optional(z.boolean()), idleMinutes: z.optional(positiveInt()) }),
@@ -110,6 +116,8 @@ export const ALLOWED: Readonly<Record<string, string>> = {
   "remote.presenceTtlMinutes": "a whole number of minutes above 0",
   "remote.targetBranches": "a list of branch names",
   "remote.targetBranches[]": "a non-empty branch name",
+  "land.check": 'a shell command run on the rebased result before a push, e.g. "npm test", or null (none)',
+  "land.checkTimeoutSeconds": "a whole number of seconds above 0",
   "store.autoGc": "true or false",
   "server.enabled": "true or false",
   "server.idleMinutes": "a whole number of minutes above 0",
@@ -158,6 +166,10 @@ export interface Config {
   remoteTargetBranches: string[];
   /** What a write to a path another checkout holds gets: a warning, a refusal, or nothing. */
   remoteClaims: "warn" | "block" | "off";
+  /** A shell command `tandem land` runs on the rebased result before pushing; null: none (docs/land.md). */
+  landCheck: string | null;
+  /** The check is killed (and the landing refused) after this long. */
+  landCheckTimeoutSeconds: number;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -182,4 +194,6 @@ export const DEFAULT_CONFIG: Config = {
   remotePresenceTtlMinutes: 15,
   remoteTargetBranches: ["main", "master"],
   remoteClaims: "warn",
+  landCheck: null,
+  landCheckTimeoutSeconds: 600,
 };

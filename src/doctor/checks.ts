@@ -4,6 +4,7 @@ import { blobFindings } from "./blob-checks.js";
 import { configFindings } from "./config-checks.js";
 import { historyFindings } from "./history-checks.js";
 import { hookErrorFinding } from "./hook-errors.js";
+import { checkLanding } from "./land-check.js";
 import { leftWorkFindings } from "./left-check.js";
 import { checkRemote } from "./remote-check.js";
 import { serverCrashFindings } from "./server-check.js";
@@ -47,6 +48,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     ...historyFindings(t.stateDir, t.now),
     ...blobFindings(t.stateDir),
     ...checkRemote(t.stateDir, config, t.now),
+    ...checkLanding(t.root, t.stateDir),
     ...serverCrashFindings(t.stateDir, t.since),
   ];
   if (store.hookErrors) other.push(hookErrorFinding(store.hookErrors, t.since));

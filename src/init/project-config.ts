@@ -52,6 +52,13 @@ const TEMPLATE = `// Tandem project configuration, shared by every agent working
   //   // Branches every branch merges into: work there meets work on any branch.
   //   "targetBranches": ${v(d.remoteTargetBranches)}
   // },
+  // "land": {
+  //   // A shell command \`tandem land\` runs on the rebased result, in a private worktree, before it
+  //   // pushes (e.g. "npm test"); a failing check pushes nothing (docs/land.md). Env TANDEM_LAND_CHECK.
+  //   "check": ${v(d.landCheck)},
+  //   // Seconds after which the check is killed and the landing refused; env TANDEM_LAND_CHECK_TIMEOUT.
+  //   "checkTimeoutSeconds": ${v(d.landCheckTimeoutSeconds)}
+  // },
   // "store": {
   //   // Run \`tandem gc\` (30-day retention) in the background at most once a day.
   //   "autoGc": ${v(d.autoGc)}

@@ -1,7 +1,9 @@
 import { landStep, type PathHolders, retryAfterLostRace } from "../core/land/plan.js";
-import type { LandResult } from "../core/land/result.js";
+import type { LandResult, Rejected } from "../core/land/result.js";
+import type { CheckSpec } from "./check.js";
+import { checkBatch } from "./checked.js";
 import { type MoveAnswer, moveCheckout } from "./move.js";
-import { rebaseInPrivate } from "./rebase.js";
+import { PrivateTree } from "./rebase.js";
 import {
   countCommits,
   fetchUpstream,
@@ -17,6 +19,8 @@ export interface LandRequest {
   top: string;
   stateDir: string;
   timeoutMs: number;
+  /** land.check, run on the result before it is pushed; null: none. */
+  check: CheckSpec | null;
   /** Who holds which path now (read again before each move: sessions come and go). */
   holders: () => ReadonlyMap<string, PathHolders>;
   /** Called once the upstream is known, before anything changes. */
@@ -26,8 +30,8 @@ export interface LandRequest {
 type Round = LandResult | "retry";
 
 /**
- * Lands the shared checkout's branch on its upstream: fetch, rebase privately if diverged, move
- * the checkout, push with a lease on what was fetched. A lost race fetches and tries again.
+ * Lands the shared checkout's branch on its upstream: fetch, rebase privately if diverged, check,
+ * move the checkout, push with a lease on what was fetched. A lost race fetches and tries again.
  */
 export async function land(req: LandRequest): Promise<LandResult> {
   let u: Upstream | null = null;
@@ -61,6 +65,11 @@ function failed(branch: string | null, stage: string, message: string, attempts:
   return { outcome: "failed", branch, stage, message, fix, attempts };
 }
 
+/** What a round publishes and where the shared checkout goes: equal unless the check turned commits away. */
+type Prepared =
+  | { kind: "ready"; push: string; local: string; checks: number; rejected?: Rejected }
+  | { kind: "done"; result: LandResult };
+
 async function round(req: LandRequest, u: Upstream, attempts: number): Promise<Round> {
   const upstream = fetchUpstream(req.top, u, req.timeoutMs);
   const local = revParse(req.top, u.ref);
@@ -73,31 +82,66 @@ async function round(req: LandRequest, u: Upstream, attempts: number): Promise<R
   });
   const base = { branch: u.branch, attempts };
   if (step.kind === "up-to-date") return { outcome: "up-to-date", head: local, ...base };
-  let head = local;
-  if (step.kind === "fast-forward" || step.kind === "rebase") {
-    if (step.kind === "rebase") {
-      const rb = rebaseInPrivate(req.top, req.stateDir, local, upstream);
-      if (rb.kind === "conflicted")
-        return { outcome: "conflicted", commit: rb.commit, paths: rb.paths, ...base };
-      head = rb.head;
-    } else head = upstream;
-    const moved = await moveCheckout(req.top, u.ref, local, head, req.holders());
+  if (step.kind === "fast-forward") {
+    const moved = await moveCheckout(req.top, u.ref, local, upstream, req.holders());
     if (moved.kind !== "moved") return notMoved(moved, base);
-    if (step.kind === "fast-forward") return { outcome: "fast-forwarded", from: local, to: head, ...base };
+    return { outcome: "fast-forwarded", from: local, to: upstream, ...base };
   }
-  const push = leasePush(req.top, u, head, upstream, req.timeoutMs);
+  const prepared = await prepare(req, local, upstream, step.kind === "rebase", base);
+  if (prepared.kind === "done") return prepared.result;
+  if (prepared.local !== local) {
+    const moved = await moveCheckout(req.top, u.ref, local, prepared.local, req.holders());
+    if (moved.kind !== "moved") return notMoved(moved, base);
+  }
+  const push = leasePush(req.top, u, prepared.push, upstream, req.timeoutMs);
   if (push.kind === "lost-race") return "retry";
   if (push.kind === "failed") return failed(u.branch, "push", push.reason, attempts);
-  const commits = countCommits(req.top, `${upstream}..${head}`);
   return {
     outcome: "pushed",
     remote: u.remote,
     from: upstream,
-    to: head,
-    commits,
+    to: prepared.push,
+    commits: countCommits(req.top, `${upstream}..${prepared.push}`),
     rebased: step.kind === "rebase",
     ...base,
+    ...(req.check ? { checks: prepared.checks } : {}),
+    ...(prepared.rejected ? { rejected: prepared.rejected } : {}),
   };
+}
+
+/** Rebases (when diverged) and checks in a private worktree; without either, nothing to prepare. */
+async function prepare(
+  req: LandRequest,
+  local: string,
+  upstream: string,
+  rebase: boolean,
+  base: { branch: string; attempts: number },
+): Promise<Prepared> {
+  if (!rebase && !req.check) return { kind: "ready", push: local, local, checks: 0 };
+  const tree = PrivateTree.open(req.top, req.stateDir, local);
+  try {
+    let head = local;
+    if (rebase) {
+      const rb = tree.rebase(upstream);
+      if (rb.kind === "conflicted")
+        return {
+          kind: "done",
+          result: { outcome: "conflicted", commit: rb.commit, paths: rb.paths, ...base },
+        };
+      head = rb.head;
+    }
+    if (!req.check) return { kind: "ready", push: head, local: head, checks: 0 };
+    const c = await checkBatch(tree, req.check, upstream, head);
+    if (c.kind === "passed") return { kind: "ready", push: head, local: head, checks: c.checks };
+    if (c.kind === "partial")
+      return { kind: "ready", push: c.push, local: c.local, checks: c.checks, rejected: c.rejected };
+    return {
+      kind: "done",
+      result: { outcome: "check-failed", rejected: c.rejected, checks: c.checks, ...base },
+    };
+  } finally {
+    tree.close();
+  }
 }
 
 function notMoved(

@@ -51,6 +51,12 @@ function release(file: string): void {
   } catch {}
 }
 
+/** The live pid holding the lock now, or null (none, or a crashed holder's file). */
+export function lockHolder(file: string): number | null {
+  const pid = pidIn(file);
+  return typeof pid === "number" && alive(pid) ? pid : null;
+}
+
 /** Creates `file` exclusively with our pid; a release function, or the pid that holds it. */
 export function tryLock(file: string): (() => void) | { heldBy: number } {
   mkdirSync(dirname(file), { recursive: true });

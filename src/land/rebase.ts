@@ -11,23 +11,63 @@ export type RebaseAnswer =
   | { kind: "conflicted"; commit: ConflictCommit; paths: string[] };
 
 /**
- * Rebases `local`'s commits onto `onto` in a detached worktree of its own under the state dir, so
- * the shared checkout never sees a half-done rebase; the worktree is removed whatever happens.
+ * A detached worktree of the repository under the state dir, where landing rebases, checks and
+ * reorders commits: the shared checkout never sees a half-done rebase. `close` removes it.
  */
-export function rebaseInPrivate(top: string, stateDir: string, local: string, onto: string): RebaseAnswer {
-  const dir = join(stateDir, "tmp", `land-${process.pid}-${Date.now().toString(36)}`);
-  mkdirSync(join(stateDir, "tmp"), { recursive: true });
-  git(top, [...QUIET, "worktree", "add", "--quiet", "--detach", "--", dir, local]);
-  try {
-    const r = gitStatus(dir, [...QUIET, "rebase", "--no-autostash", "--quiet", onto]);
-    if (r.status === 0) return { kind: "rebased", head: git(dir, ["rev-parse", "HEAD"]).trim() };
-    const conflict = stoppedAt(dir);
-    gitStatus(dir, [...QUIET, "rebase", "--abort"]);
+export class PrivateTree {
+  private constructor(
+    private readonly top: string,
+    readonly dir: string,
+  ) {}
+
+  static open(top: string, stateDir: string, at: string): PrivateTree {
+    const dir = join(stateDir, "tmp", `land-${process.pid}-${Date.now().toString(36)}`);
+    mkdirSync(join(stateDir, "tmp"), { recursive: true });
+    git(top, [...QUIET, "worktree", "add", "--quiet", "--detach", "--", dir, at]);
+    return new PrivateTree(top, dir);
+  }
+
+  close(): void {
+    gitStatus(this.top, ["worktree", "remove", "--force", "--force", "--", this.dir]);
+  }
+
+  head(): string {
+    return git(this.dir, ["rev-parse", "HEAD"]).trim();
+  }
+
+  /** Rebases what is checked out onto `onto`; a conflict is aborted and reported. */
+  rebase(onto: string): RebaseAnswer {
+    const r = gitStatus(this.dir, [...QUIET, "rebase", "--no-autostash", "--quiet", onto]);
+    if (r.status === 0) return { kind: "rebased", head: this.head() };
+    const conflict = stoppedAt(this.dir);
+    gitStatus(this.dir, [...QUIET, "rebase", "--abort"]);
     if (!conflict)
       throw new Error(`git rebase failed: ${r.stderr.trim().split("\n")[0] ?? `exit ${r.status}`}`);
     return conflict;
+  }
+
+  /**
+   * Checks out `base` (dropping whatever a previous check left, ignored files kept so a check's
+   * installs are reused) and applies `commits` on it in order; null when one does not apply.
+   */
+  stack(base: string, commits: readonly string[]): string | null {
+    git(this.dir, [...QUIET, "checkout", "--quiet", "--force", "--detach", base]);
+    git(this.dir, ["clean", "-fdq"]);
+    if (commits.length === 0) return base;
+    const r = gitStatus(this.dir, [...QUIET, "cherry-pick", "--allow-empty", ...commits]);
+    if (r.status === 0) return this.head();
+    gitStatus(this.dir, [...QUIET, "cherry-pick", "--abort"]);
+    return null;
+  }
+}
+
+/** Lands `local`'s commits onto `onto` in a private worktree (no check): the rebased head or the conflict. */
+export function rebaseInPrivate(top: string, stateDir: string, local: string, onto: string): RebaseAnswer {
+  const tree = PrivateTree.open(top, stateDir, local);
+  try {
+    return tree.rebase(onto);
   } finally {
-    gitStatus(top, ["worktree", "remove", "--force", "--force", "--", dir]);
+    tree.close();
   }
 }
 

@@ -17,6 +17,9 @@ export function outcomeEvent(r: LandResult, session: string | null): NewEvent | 
           commits: r.commits,
           rebased: r.rebased,
           attempts: r.attempts,
+          ...(r.checks !== undefined ? { checks: r.checks } : {}),
+          ...(r.rejected ? { rejected: r.rejected.commits.map((c) => c.sha) } : {}),
+          ...(r.batch ? { waiters: r.batch.waiters } : {}),
         },
       };
     case "up-to-date":
@@ -51,6 +54,18 @@ export function outcomeEvent(r: LandResult, session: string | null): NewEvent | 
         kind: "land.conflicted",
         session,
         data: { branch: r.branch, commit: r.commit.sha, subject: r.commit.subject, paths: r.paths },
+      };
+    case "check-failed":
+      return {
+        kind: "land.refused",
+        session,
+        data: {
+          branch: r.branch,
+          reason: "check",
+          paths: [],
+          message: `${r.rejected.check.command} ${r.rejected.check.timedOut ? "timed out" : `exited ${r.rejected.check.exitCode ?? "abnormally"}`}`,
+          commits: r.rejected.commits.map((c) => c.sha),
+        },
       };
     case "failed":
       return {

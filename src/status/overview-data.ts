@@ -1,12 +1,14 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import type { LoadedConfig } from "../config/load.js";
 import { describeConfigProblem, shortConfigProblem } from "../config/problems.js";
+import { landingLine } from "../core/land/landing-line.js";
 import type { LeftItem } from "../core/left-work.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { sessionViews } from "../sessions/view.js";
 import { type Db, dbFile } from "../store/db.js";
 import { describeProblem, type StoreError, storeFix } from "../store/failure.js";
 import { readFailureLog } from "../store/failure-log.js";
+import { recentLandings } from "../store/land-history.js";
 import { subagentRows } from "../subagents/lifecycle/rows.js";
 import { buildOverview, type Overview, type OverviewProblem } from "./overview.js";
 
@@ -112,6 +114,11 @@ export function readOverview(
     subagents: subagentRows(db, views),
     left,
     elsewhere: readRemoteView(db, { stateDir: store.stateDir, config: loaded.config, now }),
+    landings: recentLandings(db, now - DAY_MS, 5).map((r) => ({
+      ...landingLine(r.kind, r.data),
+      who: r.session,
+      ts: r.ts,
+    })),
     problems,
     now,
   });

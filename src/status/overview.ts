@@ -1,3 +1,4 @@
+import type { LandingLine } from "../core/land/landing-line.js";
 import { type LeftItem, leftLine } from "../core/left-work.js";
 import { plural } from "../core/plural.js";
 import type { RemoteView } from "../core/remote/remote-view.js";
@@ -22,6 +23,8 @@ export interface Overview {
   left: LeftItem[];
   /** Other checkouts, from the last sync; null when the store could not be read. */
   elsewhere: RemoteView | null;
+  /** The latest finished `tandem land`s of the last day, newest first. */
+  landings: (LandingLine & { who: string | null; ageSeconds: number })[];
   problems: OverviewProblem[];
 }
 
@@ -31,6 +34,7 @@ export interface OverviewInput {
   subagents: readonly SubagentRow[];
   left?: readonly LeftItem[];
   elsewhere: RemoteView | null;
+  landings?: readonly (LandingLine & { who: string | null; ts: number })[];
   problems: readonly OverviewProblem[];
   now: number;
 }
@@ -67,6 +71,7 @@ export function buildOverview(input: OverviewInput): Overview {
       .map((r) => ({ name: r.name, parent: r.parent, state: r.state, capture: r.capture, apply: r.apply })),
     left: [...(input.left ?? [])],
     elsewhere: input.elsewhere,
+    landings: (input.landings ?? []).map(({ ts, ...l }) => ({ ...l, ageSeconds: secs(now - ts) })),
     problems: [...input.problems, ...leftProblem(input.left ?? [])],
   };
 }
@@ -118,6 +123,13 @@ export function renderOverview(root: string, o: Overview, now = Date.now()): str
     lines.push(
       "  an agent continues it with `tandem adopt PATH`; `tandem recover PATH --session NAME` brings its saved bytes back; `tandem discard PATH --yes` throws it away",
     );
+  }
+  if (o.landings.length) {
+    lines.push("", "Recent landings (tandem land):");
+    for (const l of o.landings)
+      lines.push(`  ${l.ok ? "✓" : "✗"} ${age(l.ageSeconds)} ago  ${l.who ?? "a person"}  ${l.text}`);
+    if (!o.landings[0]!.ok)
+      lines.push("  the latest did not land all the work: `tandem land` again says why");
   }
   lines.push(...elsewhereSection(o.elsewhere, now));
   const remote = elsewhereProblem(o.elsewhere, now);

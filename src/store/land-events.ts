@@ -15,14 +15,24 @@ export const LAND_EVENT_SCHEMAS = {
       commits: z.number(),
       rebased: z.boolean(),
       attempts: z.number(),
+      /** Runs of land.check (absent: none configured). */
+      checks: z.optional(z.number()),
+      /** Commits the check turned away, left unpushed on top of the local branch. */
+      rejected: z.optional(z.array(sha())),
+      /** Queued landings this one answered too. */
+      waiters: z.optional(z.number()),
     }),
-  /** Nothing changed: someone's work was in the way (`held`), or git/the remote failed (`failed`). */
+  /**
+   * Nothing changed: someone's work was in the way (`held`), land.check failed every commit
+   * (`check`, with them), or git/the remote failed (`failed`).
+   */
   "land.refused": () =>
     z.object({
       branch: z.nullable(z.string()),
-      reason: z.enum(["held", "failed"]),
+      reason: z.enum(["held", "failed", "check"]),
       paths: z.array(z.object({ path: z.string(), holders: z.array(z.string()) })),
       message: z.optional(z.string()),
+      commits: z.optional(z.array(sha())),
     }),
   "land.conflicted": () =>
     z.object({ branch: z.string(), commit: sha(), subject: z.string(), paths: z.array(z.string()) }),

@@ -67,7 +67,9 @@ const DESCRIBE: Record<string, Describe> = {
   "land.started": (d) => `${str(d.branch)} ${str(d.local).slice(0, 10)} onto ${str(d.upstream).slice(0, 10)}`,
   "land.pushed": (d) =>
     d.outcome === "pushed"
-      ? `${str(d.branch)}: ${str(d.commits)} commit(s)${d.rebased ? " rebased and" : ""} pushed`
+      ? `${str(d.branch)}: ${str(d.commits)} commit(s)${d.rebased ? " rebased and" : ""} pushed${
+          d.rejected ? `, ${list(d.rejected).length} turned away by the check` : ""
+        }`
       : `${str(d.branch)}: ${str(d.outcome)}`,
   "land.refused": (d) =>
     d.reason === "held"
@@ -81,7 +83,9 @@ const DESCRIBE: Record<string, Describe> = {
               })`,
           )
           .join(", ")}`
-      : `${str(d.branch)}: ${str(d.message)}`,
+      : d.reason === "check"
+        ? `${str(d.branch)}: land.check failed (${str(d.message)}) on ${list(d.commits).length} commit(s); nothing pushed`
+        : `${str(d.branch)}: ${str(d.message)}`,
   "land.conflicted": (d) =>
     `${str(d.branch)}: ${str(d.commit).slice(0, 10)} conflicts on ${list(d.paths).map(str).join(" ")}`,
   "store.gc": (d) =>

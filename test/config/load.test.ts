@@ -208,6 +208,8 @@ describe("the allowed values", () => {
     ["subagents.clients.exec.args", nest("subagents.clients.exec", '{ "command": "x", "args": 1 }')],
     ["subagents.capture.maxPatchBytes", nest("subagents.capture.maxPatchBytes", '"1"')],
     ["subagents.capture.maxDirtyBytes", nest("subagents.capture.maxDirtyBytes", '"1"')],
+    ["land.check", nest("land.check", '""')],
+    ["land.checkTimeoutSeconds", nest("land.checkTimeoutSeconds", "0")],
   ])("are described for %s", (key, text) => {
     const [problem] = readConfigText(text, "/c.jsonc").problems;
     expect(problem).toMatchObject({ kind: "bad-value", key });
@@ -296,7 +298,32 @@ describe("loadConfig", () => {
     expect(withEnv.config).toMatchObject({ freshnessSeconds: 5, requireGitFinalization: true });
   });
 
+  it("reads land.check and its timeout from the project, and lets TANDEM_LAND_CHECK* override them", () => {
+    const { root, env } = setup('{ "land": { "check": "npm test", "checkTimeoutSeconds": 90 } }');
+    expect(loadConfig(root, env).config).toMatchObject({
+      landCheck: "npm test",
+      landCheckTimeoutSeconds: 90,
+    });
+    const withEnv = loadConfig(root, {
+      ...env,
+      TANDEM_LAND_CHECK: "make check",
+      TANDEM_LAND_CHECK_TIMEOUT: "5",
+    });
+    expect(withEnv.config).toMatchObject({ landCheck: "make check", landCheckTimeoutSeconds: 5 });
+    expect(loadConfig(setup().root, env).config).toMatchObject({
+      landCheck: null,
+      landCheckTimeoutSeconds: 600,
+    });
+  });
+
   it.each([
+    [
+      "TANDEM_LAND_CHECK_TIMEOUT",
+      "soon",
+      "landCheckTimeoutSeconds",
+      600,
+      "a whole number of seconds above 0",
+    ],
     ["TANDEM_REQUIRE_GIT_FINALIZATION", "yes", "requireGitFinalization", false, "1 or 0"],
     ["TANDEM_FAIL_CLOSED", "on", "failClosed", false, "1 or 0"],
     ["TANDEM_FRESHNESS", "-3", "freshnessSeconds", 60, "a whole number of seconds above 0"],

@@ -47,24 +47,32 @@ export function agentEdits(
   hook("claude-code", "post-tool-use", { ...payload, hook_event_name: "PostToolUse" }, { cwd: repo, env });
 }
 
-export function landJson(repo: string): { code: number; result: LandResult; stderr: string } {
-  const r = tandem(["land", "--json"], { cwd: repo });
+export function landJson(
+  repo: string,
+  env: Record<string, string> = {},
+): { code: number; result: LandResult; stderr: string } {
+  const r = tandem(["land", "--json"], { cwd: repo, env });
   if (!r.stdout.trim()) throw new Error(`tandem land printed nothing: ${r.stderr}`);
   return { code: r.code, result: JSON.parse(r.stdout) as LandResult, stderr: r.stderr };
 }
 
 /** `tandem land --json` as its own process, not waited for: landers that really overlap. */
-export function landAsync(repo: string): Promise<{ code: number; stdout: string; stderr: string }> {
+export function landAsync(
+  repo: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [TANDEM_BIN, "land", "--json"], {
       cwd: repo,
-      env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent/tandem-test-xdg" },
+      env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent/tandem-test-xdg", ...env },
     });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.on("close", (code, signal) =>
+      resolve({ code: code ?? -1, stdout, stderr: signal ? `${stderr}(killed by ${signal})` : stderr }),
+    );
   });
 }
 

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { Command } from "commander";
-import { landed } from "../../core/land/result.js";
+import { type LandResult, landed } from "../../core/land/result.js";
 import { pathHolders } from "../../land/holders.js";
 import { land } from "../../land/land.js";
-import { waitLock } from "../../land/lock.js";
+import { adoptWaiters, answerWaiters, awaitTurn } from "../../land/queue.js";
 import { outcomeEvent, record } from "../../land/record.js";
 import type { Db } from "../../store/db.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
@@ -30,7 +30,9 @@ Fetches the branch's upstream. Local commits on top of it are pushed; if the rem
 are rebased onto it in a private worktree, the shared checkout moves to the result (only files the
 move changes are rewritten; other uncommitted files stay as they are) and the result is pushed with
 a lease on what was fetched. Refuses, changing nothing, when the move would touch a file a session
-holds or has uncommitted, or when the rebase conflicts. See docs/land.md.
+holds or has uncommitted, or when the rebase conflicts. With land.check set (.tandem/config.jsonc),
+that command runs on the result first; a failing check pushes nothing. Landings queued behind a
+running one are landed together by the next. See docs/land.md.
 
 Examples:
   tandem land            # what an agent runs when its work is committed
@@ -52,21 +54,32 @@ Examples:
 async function run(io: Io, project: Project, db: Db | null, opts: LandOptions): Promise<void> {
   const top = project.resolved.repo?.top ?? project.resolved.root;
   const self = db ? (ownSession(db, io, project, opts.session, "land")?.session.id ?? null) : null;
-  const lock = await waitLock(join(project.stateDir, "land.lock"), Number(opts.wait ?? 300) * 1000);
-  if (typeof lock !== "function") {
+  const turn = await awaitTurn(
+    project.stateDir,
+    join(project.stateDir, "land.lock"),
+    Number(opts.wait ?? 300) * 1000,
+  );
+  if (turn.kind === "timeout") {
     io.err(
-      `tandem land: another landing of this checkout runs (pid ${lock.heldBy}); run tandem land again once it ends.\n`,
+      `tandem land: another landing of this checkout runs (pid ${turn.heldBy}); run tandem land again once it ends.\n`,
     );
     io.exitCode = 1;
     return;
   }
+  if (turn.kind === "answered") return report(io, opts, turn.result);
   const problems: (string | null)[] = [];
   try {
     const { config } = project.loaded;
-    const result = await land({
+    // Queued landings registered by now have their commits on the branch: this landing is theirs too.
+    const waiters = adoptWaiters(project.stateDir);
+    const check = config.landCheck
+      ? { command: config.landCheck, timeoutMs: config.landCheckTimeoutSeconds * 1000, top }
+      : null;
+    const own = await land({
       top,
       stateDir: project.stateDir,
       timeoutMs: config.remoteTimeoutSeconds * 1000,
+      check,
       holders: () =>
         db
           ? pathHolders(db, {
@@ -82,11 +95,17 @@ async function run(io: Io, project: Project, db: Db | null, opts: LandOptions): 
           record(db, { kind: "land.started", session: self, data: { branch: u.branch, local, upstream } }),
         ),
     });
+    const result = waiters.length ? { ...own, batch: { leader: process.pid, waiters: waiters.length } } : own;
     problems.push(record(db, outcomeEvent(result, self)));
-    io.out(opts.json ? `${JSON.stringify(result, null, 2)}\n` : formatLand(result));
-    if (!landed(result)) io.exitCode = 1;
+    answerWaiters(project.stateDir, waiters, result);
+    report(io, opts, result);
   } finally {
-    lock();
+    turn.release();
   }
   for (const p of problems) if (p) io.err(`tandem land: warning: the landing was not recorded: ${p}\n`);
+}
+
+function report(io: Io, opts: LandOptions, result: LandResult): void {
+  io.out(opts.json ? `${JSON.stringify(result, null, 2)}\n` : formatLand(result));
+  if (!landed(result)) io.exitCode = 1;
 }

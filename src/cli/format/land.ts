@@ -1,4 +1,4 @@
-import type { LandResult } from "../../core/land/result.js";
+import type { LandResult, Rejected } from "../../core/land/result.js";
 
 const short = (sha: string) => sha.slice(0, 10);
 const tries = (n: number) => (n > 1 ? ` (after ${n - 1} lost push race${n > 2 ? "s" : ""})` : "");
@@ -18,7 +18,23 @@ export function formatLand(r: LandResult): string {
     case "pushed":
       lines.push(
         `Landed ${r.commits} commit${r.commits === 1 ? "" : "s"} on ${r.remote}/${r.branch}: ${short(r.from)} → ${short(r.to)}` +
-          `${r.rebased ? ", rebased onto the upstream" : ""}${tries(r.attempts)}.`,
+          `${r.rebased ? ", rebased onto the upstream" : ""}${checked(r.checks)}${tries(r.attempts)}.`,
+      );
+      if (r.rejected) {
+        lines.push(
+          `land.check turned ${r.rejected.commits.length} commit(s) away; they stay local, not pushed:`,
+        );
+        lines.push(...rejectedLines(r.rejected));
+        lines.push(
+          "Fix: the author of each commit above fixes it in a new commit, then runs tandem land again.",
+        );
+      }
+      break;
+    case "check-failed":
+      lines.push(`tandem land: land.check failed; nothing was pushed and the shared checkout is unchanged.`);
+      lines.push(...rejectedLines(r.rejected));
+      lines.push(
+        "Fix: make the check pass (run it in the checkout to see it fail), commit the fix, then run tandem land again.",
       );
       break;
     case "refused":
@@ -45,5 +61,25 @@ export function formatLand(r: LandResult): string {
       lines.push(`Fix: ${r.fix}`);
       break;
   }
+  if (r.batch)
+    lines.push(`(one landing for this and ${r.batch.waiters} queued one(s), run by pid ${r.batch.leader})`);
   return `${lines.join("\n")}\n`;
+}
+
+const checked = (n: number | undefined) =>
+  n ? `, checked (${n} run${n === 1 ? "" : "s"} of land.check)` : "";
+
+function rejectedLines(r: Rejected): string[] {
+  const how = r.check.timedOut
+    ? "was stopped at land.checkTimeoutSeconds (raise it if the check needs longer)"
+    : r.check.exitCode === null
+      ? "could not run"
+      : `exited ${r.check.exitCode}`;
+  return [
+    ...r.commits.map((c) => `  ${short(c.sha)} ${c.subject}`),
+    r.check.output
+      ? `\`${r.check.command}\` ${how}; the end of its output:`
+      : `\`${r.check.command}\` ${how}, printing nothing.`,
+    ...(r.check.output ? r.check.output.split("\n").map((l) => `    ${l}`) : []),
+  ];
 }

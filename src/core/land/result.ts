@@ -6,8 +6,33 @@ export interface ConflictCommit {
   subject: string;
 }
 
+/** One run of `land.check`: what ran, how it ended, and the tail of what it printed. */
+export interface CheckRun {
+  command: string;
+  /** null when it was killed (timeout) or could not start. */
+  exitCode: number | null;
+  timedOut: boolean;
+  output: string;
+}
+
+/** Commits the check turned away, with the run that failed them. */
+export interface Rejected {
+  commits: ConflictCommit[];
+  check: CheckRun;
+}
+
+/** A landing done for queued sessions too (docs/decisions/0032-land-queue.md). */
+export interface Batch {
+  /** pid of the `tandem land` that ran it. */
+  leader: number;
+  /** Queued landings answered with this result, the leader's own not counted. */
+  waiters: number;
+}
+
 /** What one `tandem land` came to: data, formatted separately (src/cli/format/land.ts). */
-export type LandResult =
+export type LandResult = LandOutcomeData & { batch?: Batch };
+
+type LandOutcomeData =
   | { outcome: "up-to-date"; branch: string; head: string; attempts: number }
   | {
       outcome: "pushed";
@@ -20,6 +45,10 @@ export type LandResult =
       commits: number;
       rebased: boolean;
       attempts: number;
+      /** How many times land.check ran (0: none configured). */
+      checks?: number;
+      /** Commits the check failed, left unpushed on top of the local branch. */
+      rejected?: Rejected;
     }
   /** Behind only: the checkout moved forward to the upstream, nothing to publish. */
   | { outcome: "fast-forwarded"; branch: string; from: string; to: string; attempts: number }
@@ -30,6 +59,14 @@ export type LandResult =
       branch: string;
       commit: ConflictCommit;
       paths: string[];
+      attempts: number;
+    }
+  /** land.check failed for every commit of the batch: nothing pushed, the shared checkout unchanged. */
+  | {
+      outcome: "check-failed";
+      branch: string;
+      rejected: Rejected;
+      checks: number;
       attempts: number;
     }
   /** Could not land for a reason retrying now will not fix (no upstream, detached HEAD, git failed...). */
@@ -44,6 +81,6 @@ export type LandResult =
 
 export type LandOutcome = LandResult["outcome"];
 
-/** Landed means the remote holds the local work (or there was none to publish). */
+/** Landed means the remote holds all the local work (or there was none to publish). */
 export const landed = (r: LandResult): boolean =>
-  r.outcome === "pushed" || r.outcome === "up-to-date" || r.outcome === "fast-forwarded";
+  (r.outcome === "pushed" && !r.rejected) || r.outcome === "up-to-date" || r.outcome === "fast-forwarded";
