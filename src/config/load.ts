@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { TandemError } from "../errors.js";
 import { applyEnv } from "./env.js";
+import { SETTING_KEYS } from "./keys.js";
 import { type ConfigProblem, formatConfigProblem } from "./problems.js";
 import { PROJECT_CONFIG } from "./root.js";
 import { type Config, type ConfigFile, DEFAULT_CONFIG } from "./schema.js";
@@ -74,57 +75,39 @@ export function readConfigFile(file: string): ConfigFile | null {
   return read?.data ?? null;
 }
 
-function merge(base: Config, file: ConfigFile): Config {
-  const a = file.agents ?? {};
-  const s = file.subagents ?? {};
-  const r = file.remote ?? {};
-  return {
-    stopRitual: a.stopRitual ?? base.stopRitual,
-    requireGitFinalization: a.requireGitFinalization ?? base.requireGitFinalization,
-    finalizationRoots: a.finalizationRoots ?? base.finalizationRoots,
-    freshnessSeconds: a.freshnessSeconds ?? base.freshnessSeconds,
-    failClosed: a.failClosed ?? base.failClosed,
-    storeLockSeconds: a.storeLockSeconds ?? base.storeLockSeconds,
-    autoGc: file.store?.autoGc ?? base.autoGc,
-    serverEnabled: file.server?.enabled ?? base.serverEnabled,
-    serverIdleMinutes: file.server?.idleMinutes ?? base.serverIdleMinutes,
-    worktreeRoot: s.worktreeRoot ?? base.worktreeRoot,
-    clients: { ...base.clients, ...(s.clients ?? {}) },
-    maxPatchBytes: s.capture?.maxPatchBytes ?? base.maxPatchBytes,
-    maxDirtyBytes: s.capture?.maxDirtyBytes ?? base.maxDirtyBytes,
-    remoteEnabled: r.enabled ?? base.remoteEnabled,
-    remoteName: r.name === undefined ? base.remoteName : r.name,
-    remoteIntervalSeconds: r.intervalSeconds ?? base.remoteIntervalSeconds,
-    remoteTimeoutSeconds: r.timeoutSeconds ?? base.remoteTimeoutSeconds,
-    remotePruneDays: r.pruneDays ?? base.remotePruneDays,
-    remotePresenceTtlMinutes: r.presenceTtlMinutes ?? base.remotePresenceTtlMinutes,
-    remoteTargetBranches: r.targetBranches ?? base.remoteTargetBranches,
-    remoteClaims: a.remoteClaims ?? base.remoteClaims,
-  };
+/** The value at a dotted key of a file's data; undefined when absent. */
+function valueAt(data: ConfigFile, key: string): unknown {
+  let at: unknown = data;
+  for (const part of key.split(".")) at = (at as Record<string, unknown> | undefined)?.[part];
+  return at;
 }
 
-const SETTINGS: Record<string, keyof Config> = {
-  "agents.stopRitual": "stopRitual",
-  "agents.requireGitFinalization": "requireGitFinalization",
-  "agents.finalizationRoots": "finalizationRoots",
-  "agents.freshnessSeconds": "freshnessSeconds",
-  "agents.failClosed": "failClosed",
-  "agents.storeLockSeconds": "storeLockSeconds",
-  "agents.remoteClaims": "remoteClaims",
-  "remote.enabled": "remoteEnabled",
-  "remote.name": "remoteName",
-  "remote.intervalSeconds": "remoteIntervalSeconds",
-  "remote.timeoutSeconds": "remoteTimeoutSeconds",
-  "remote.pruneDays": "remotePruneDays",
-  "remote.presenceTtlMinutes": "remotePresenceTtlMinutes",
-  "remote.targetBranches": "remoteTargetBranches",
-  "store.autoGc": "autoGc",
-  "server.enabled": "serverEnabled",
-  "server.idleMinutes": "serverIdleMinutes",
-  "subagents.worktreeRoot": "worktreeRoot",
-  "subagents.capture.maxPatchBytes": "maxPatchBytes",
-  "subagents.capture.maxDirtyBytes": "maxDirtyBytes",
-};
+/** A later layer over an earlier one: each key the file holds replaces (or merges into) its setting. */
+function merge(base: Config, file: ConfigFile): Config {
+  const out: Record<string, unknown> = { ...base };
+  for (const def of SETTING_KEYS) {
+    const value = valueAt(file, def.key);
+    if (value === undefined) continue;
+    const merged = def.type.merge as ((b: unknown, o: unknown) => unknown) | undefined;
+    out[def.field] = merged ? merged(base[def.field], value) : value;
+  }
+  return out as Config;
+}
+
+/** The file without a key (a validated file is shared between calls: never changed in place). */
+function without(data: ConfigFile, key: string): ConfigFile {
+  const [head, ...rest] = key.split(".");
+  if (!head || !(head in data)) return data;
+  if (rest.length === 0) {
+    const { [head]: _dropped, ...kept } = data;
+    return kept;
+  }
+  return { ...data, [head]: without((data[head] ?? {}) as ConfigFile, rest.join(".")) };
+}
+
+const SETTINGS: Record<string, keyof Config> = Object.fromEntries(
+  SETTING_KEYS.map((def) => [def.key, def.field]),
+);
 
 /** What the setting at (or holding) `key` is now, for "Tandem uses … instead". */
 export function inEffect(config: Config, key: string): string | null {
@@ -165,12 +148,13 @@ export function loadConfig(root: string, env: Env): LoadedConfig {
   if (user) {
     files.push(userFile);
     problems.push(...user.problems);
-    let data = user.data; // a validated file is shared between calls: never changed in place
-    if (data.agents?.finalizationRoots !== undefined) {
+    let data = user.data;
+    for (const def of SETTING_KEYS) {
+      if (!def.projectOnly || valueAt(data, def.key) === undefined) continue;
       warnings.push(
-        `${userFile}: agents.finalizationRoots is ignored in the user config (only the project's .tandem/config.jsonc may grant filesystem authority); move it there.`,
+        `${userFile}: ${def.key} is ignored in the user config (only the project's ${PROJECT_CONFIG} may ${def.projectOnly}); move it there.`,
       );
-      data = { ...data, agents: { ...data.agents, finalizationRoots: undefined } };
+      data = without(data, def.key);
     }
     config = merge(config, data);
   }
