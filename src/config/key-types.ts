@@ -23,7 +23,7 @@ export interface KeyType<T> {
   parts?: Readonly<Record<string, string>>;
   env?: EnvSpelling<T>;
   /** How a later layer's value combines with an earlier one; absent: it replaces it. */
-  merge?: (base: T, over: T) => T;
+  merge?(base: T, over: T): T;
 }
 
 /** `"a", "b" or "c"` (`joiner` "and" for a list of names). */

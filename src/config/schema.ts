@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { type KeyTree, keyTree } from "./key-tree.js";
 import { CONFIG_KEYS, type Config, type InitFile, SETTING_KEYS } from "./keys.js";
 
 export type { ClientLaunch, FinalizationRootEntry } from "./key-types.js";
@@ -10,26 +11,9 @@ export type { Config, InitFile } from "./keys.js";
  * (src/config/validate.ts).
  */
 
-/** A level of the file: its keys in table order, each a value's schema or a deeper level. */
-type Tree = Map<string, Tree | z.ZodMiniType>;
+type Tree = KeyTree<z.ZodMiniType>;
 
-function keyTree(): Tree {
-  const root: Tree = new Map();
-  for (const def of CONFIG_KEYS) {
-    const parts = def.key.split(".");
-    let level = root;
-    for (const part of parts.slice(0, -1)) {
-      let next = level.get(part);
-      if (!(next instanceof Map)) {
-        next = new Map();
-        level.set(part, next);
-      }
-      level = next;
-    }
-    level.set(parts.at(-1)!, def.type.schema());
-  }
-  return root;
-}
+const schemaTree = () => keyTree(CONFIG_KEYS, (def) => def.type.schema());
 
 const objectOf = (tree: Tree): z.ZodMiniType =>
   z.strictObject(
@@ -42,7 +26,7 @@ let configFile: z.ZodMiniType | null = null;
 
 /** Built when a config file is first read: most hooks find none. */
 export function configFileSchema(): z.ZodMiniType {
-  if (!configFile) configFile = objectOf(keyTree());
+  if (!configFile) configFile = objectOf(schemaTree());
   return configFile;
 }
 
@@ -51,7 +35,7 @@ let init: z.ZodMiniType<InitFile | undefined> | null = null;
 /** The schema of the `init` object alone, for the record `tandem init` keeps. */
 export function initSchema(): z.ZodMiniType<InitFile | undefined> {
   if (!init)
-    init = z.optional(objectOf(keyTree().get("init") as Tree)) as z.ZodMiniType<InitFile | undefined>;
+    init = z.optional(objectOf(schemaTree().get("init") as Tree)) as z.ZodMiniType<InitFile | undefined>;
   return init;
 }
 
