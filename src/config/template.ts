@@ -10,11 +10,11 @@ import { CONFIG_KEYS, type KeyDef } from "./keys.js";
 
 const WIDTH = 100;
 
-/** `text` in lines of at most `width` characters (a longer word stands alone). */
-export function wrap(text: string, width: number): string[] {
+/** `words` in lines of at most `width` characters (a longer word stands alone). */
+export function wrap(words: readonly string[], width: number): string[] {
   const lines: string[] = [];
   let line = "";
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  for (const word of words) {
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);
       line = word;
@@ -23,13 +23,16 @@ export function wrap(text: string, width: number): string[] {
   return line ? [...lines, line] : lines;
 }
 
-/** The comment with the key's variable named, so the file tells how to override it for one process. */
-export function commentWithEnv(def: KeyDef): string {
-  const comment = def.comment ?? "";
+/**
+ * The comment's words, the key's variable named last (kept on one line), so the file tells how
+ * to override the key for one process.
+ */
+export function commentWords(def: KeyDef): string[] {
+  const words = (def.comment ?? "").split(/\s+/).filter(Boolean);
   const spelling = def.type.env as EnvSpelling<unknown> | undefined;
-  if (!def.env || !spelling) return comment;
-  const sentence = /[.)]$/.test(comment) ? comment : `${comment}.`;
-  return `${sentence} Env ${def.env}${spelling.shown}.`;
+  if (!def.env || !spelling) return words;
+  if (!/[.)]$/.test(words.at(-1) ?? ".")) words.push(`${words.pop()}.`);
+  return [...words, `Env ${def.env}${spelling.shown}.`];
 }
 
 type Level = KeyTree<KeyDef>;
@@ -45,7 +48,7 @@ function render(level: Level, depth: number): { depth: number; text: string }[] 
     const room = WIDTH - "  //  // ".length - 2 * depth;
     const value = JSON.stringify(node.example ?? node.default);
     return [
-      ...wrap(commentWithEnv(node), room).map((line) => ({ depth, text: `// ${line}` })),
+      ...wrap(commentWords(node), room).map((line) => ({ depth, text: `// ${line}` })),
       { depth, text: `"${name}": ${value}${comma}` },
     ];
   });
