@@ -10,7 +10,9 @@ import {
   withTable,
 } from "../../src/config/docs-table.js";
 import { CONFIG_KEYS, SETTING_KEYS } from "../../src/config/keys.js";
+import { loadConfig } from "../../src/config/load.js";
 import { CONFIG_TEMPLATE } from "../../src/init/project-config.js";
+import { tempDir, writeFiles } from "../helpers/repo.js";
 
 const read = (file: string) => readFileSync(join(process.cwd(), file), "utf8");
 
@@ -83,5 +85,47 @@ describe("the key table", () => {
 
   it("keeps the template's lines within 100 columns", () => {
     for (const line of CONFIG_TEMPLATE.split("\n")) expect(line.length).toBeLessThanOrEqual(100);
+  });
+});
+
+describe("the layers, merged key by key from the table", () => {
+  it("joins the user's and the project's client launch lines; the project wins for the same client", () => {
+    const root = tempDir();
+    const xdg = tempDir();
+    writeFiles(xdg, {
+      "tandem/config.jsonc": JSON.stringify({
+        subagents: { clients: { codex: { command: "my-codex" }, cursor: { command: "my-cursor" } } },
+        server: { idleMinutes: 5 },
+      }),
+    });
+    writeFiles(root, {
+      ".tandem/config.jsonc": JSON.stringify({
+        subagents: { clients: { codex: { command: "team-codex", args: ["-q"] }, exec: { command: "wrap" } } },
+      }),
+    });
+    const { config, problems } = loadConfig(root, { XDG_CONFIG_HOME: xdg });
+    expect(problems).toEqual([]);
+    expect(config.clients).toEqual({
+      codex: { command: "team-codex", args: ["-q"] },
+      cursor: { command: "my-cursor" },
+      exec: { command: "wrap" },
+    });
+    expect(config.serverIdleMinutes).toBe(5);
+  });
+
+  it("drops a project-only key from the user config, keeping the user's other keys of that object", () => {
+    const root = tempDir();
+    const xdg = tempDir();
+    const roots = [{ path: "out", disposition: "output" }];
+    writeFiles(xdg, {
+      "tandem/config.jsonc": JSON.stringify({ agents: { finalizationRoots: roots, stopRitual: "observe" } }),
+    });
+    const user = loadConfig(root, { XDG_CONFIG_HOME: xdg });
+    expect(user.config).toMatchObject({ finalizationRoots: [], stopRitual: "observe" });
+    expect(user.warnings).toEqual([
+      expect.stringContaining("agents.finalizationRoots is ignored in the user config"),
+    ]);
+    writeFiles(root, { ".tandem/config.jsonc": JSON.stringify({ agents: { finalizationRoots: roots } }) });
+    expect(loadConfig(root, { XDG_CONFIG_HOME: xdg }).config.finalizationRoots).toEqual(roots);
   });
 });
