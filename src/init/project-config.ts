@@ -6,10 +6,11 @@ import { type InitRecord, templateInit } from "./init-record.js";
  * src/config/keys.ts commented out with its default and meaning (src/config/template.ts).
  */
 
-/** Without an init record: every key commented out, so it parses to an empty config. */
-export const CONFIG_TEMPLATE = configTemplateText(null);
-
-/** What `tandem init` writes: the template with the wiring it chose recorded. */
-export function configTemplate(record: InitRecord): string {
-  return configTemplateText(templateInit(record));
+/**
+ * What `tandem init` writes: the template with the wiring it chose recorded; without a record,
+ * every key commented out, so it parses to an empty config. Rendered when asked, not at load:
+ * every hook loads this module (the wiring heal), few write a template.
+ */
+export function configTemplate(record?: InitRecord): string {
+  return configTemplateText(record ? templateInit(record) : null);
 }
