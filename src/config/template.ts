@@ -24,15 +24,19 @@ export function wrap(words: readonly string[], width: number): string[] {
 }
 
 /**
- * The comment's words, the key's variable named last (kept on one line), so the file tells how
- * to override the key for one process.
+ * The comment's lines: each paragraph (a line of its own in the table) wrapped to `width`, the
+ * key's variable named last and kept whole, so the file tells how to override the key for one
+ * process.
  */
-export function commentWords(def: KeyDef): string[] {
-  const words = (def.comment ?? "").split(/\s+/).filter(Boolean);
+export function commentLines(def: KeyDef, width: number): string[] {
+  const paragraphs = (def.comment ?? "").split("\n").map((p) => p.split(/\s+/).filter(Boolean));
+  const last = paragraphs.at(-1)!;
   const spelling = def.type.env as EnvSpelling<unknown> | undefined;
-  if (!def.env || !spelling) return words;
-  if (!/[.)]$/.test(words.at(-1) ?? ".")) words.push(`${words.pop()}.`);
-  return [...words, `Env ${def.env}${spelling.shown}.`];
+  if (def.env && spelling) {
+    if (!/[.)]$/.test(last.at(-1) ?? ".")) last.push(`${last.pop()}.`);
+    last.push(`Env ${def.env}${spelling.shown}.`);
+  }
+  return paragraphs.flatMap((words) => wrap(words, width));
 }
 
 type Level = KeyTree<KeyDef>;
@@ -48,7 +52,7 @@ function render(level: Level, depth: number): { depth: number; text: string }[] 
     const room = WIDTH - "  //  // ".length - 2 * depth;
     const value = JSON.stringify(node.example ?? node.default);
     return [
-      ...wrap(commentWords(node), room).map((line) => ({ depth, text: `// ${line}` })),
+      ...commentLines(node, room).map((line) => ({ depth, text: `// ${line}` })),
       { depth, text: `"${name}": ${value}${comma}` },
     ];
   });
