@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { TandemError } from "../errors.js";
 import { applyEnv } from "./env.js";
+import { inEffect, merge, withoutProjectOnly } from "./layers.js";
 import { type ConfigProblem, formatConfigProblem } from "./problems.js";
 import { PROJECT_CONFIG } from "./root.js";
 import { type Config, type ConfigFile, DEFAULT_CONFIG } from "./schema.js";
@@ -74,76 +75,6 @@ export function readConfigFile(file: string): ConfigFile | null {
   return read?.data ?? null;
 }
 
-function merge(base: Config, file: ConfigFile): Config {
-  const a = file.agents ?? {};
-  const s = file.subagents ?? {};
-  const r = file.remote ?? {};
-  return {
-    stopRitual: a.stopRitual ?? base.stopRitual,
-    requireGitFinalization: a.requireGitFinalization ?? base.requireGitFinalization,
-    finalizationRoots: a.finalizationRoots ?? base.finalizationRoots,
-    freshnessSeconds: a.freshnessSeconds ?? base.freshnessSeconds,
-    failClosed: a.failClosed ?? base.failClosed,
-    storeLockSeconds: a.storeLockSeconds ?? base.storeLockSeconds,
-    autoGc: file.store?.autoGc ?? base.autoGc,
-    serverEnabled: file.server?.enabled ?? base.serverEnabled,
-    serverIdleMinutes: file.server?.idleMinutes ?? base.serverIdleMinutes,
-    worktreeRoot: s.worktreeRoot ?? base.worktreeRoot,
-    clients: { ...base.clients, ...(s.clients ?? {}) },
-    maxPatchBytes: s.capture?.maxPatchBytes ?? base.maxPatchBytes,
-    maxDirtyBytes: s.capture?.maxDirtyBytes ?? base.maxDirtyBytes,
-    remoteEnabled: r.enabled ?? base.remoteEnabled,
-    remoteName: r.name === undefined ? base.remoteName : r.name,
-    remoteIntervalSeconds: r.intervalSeconds ?? base.remoteIntervalSeconds,
-    remoteTimeoutSeconds: r.timeoutSeconds ?? base.remoteTimeoutSeconds,
-    remotePruneDays: r.pruneDays ?? base.remotePruneDays,
-    remotePresenceTtlMinutes: r.presenceTtlMinutes ?? base.remotePresenceTtlMinutes,
-    remoteTargetBranches: r.targetBranches ?? base.remoteTargetBranches,
-    remoteClaims: a.remoteClaims ?? base.remoteClaims,
-    landCheck: file.land?.check === undefined ? base.landCheck : file.land.check,
-    landCheckTimeoutSeconds: file.land?.checkTimeoutSeconds ?? base.landCheckTimeoutSeconds,
-  };
-}
-
-const SETTINGS: Record<string, keyof Config> = {
-  "agents.stopRitual": "stopRitual",
-  "agents.requireGitFinalization": "requireGitFinalization",
-  "agents.finalizationRoots": "finalizationRoots",
-  "agents.freshnessSeconds": "freshnessSeconds",
-  "agents.failClosed": "failClosed",
-  "agents.storeLockSeconds": "storeLockSeconds",
-  "agents.remoteClaims": "remoteClaims",
-  "remote.enabled": "remoteEnabled",
-  "remote.name": "remoteName",
-  "remote.intervalSeconds": "remoteIntervalSeconds",
-  "remote.timeoutSeconds": "remoteTimeoutSeconds",
-  "remote.pruneDays": "remotePruneDays",
-  "remote.presenceTtlMinutes": "remotePresenceTtlMinutes",
-  "remote.targetBranches": "remoteTargetBranches",
-  "land.check": "landCheck",
-  "land.checkTimeoutSeconds": "landCheckTimeoutSeconds",
-  "store.autoGc": "autoGc",
-  "server.enabled": "serverEnabled",
-  "server.idleMinutes": "serverIdleMinutes",
-  "subagents.worktreeRoot": "worktreeRoot",
-  "subagents.capture.maxPatchBytes": "maxPatchBytes",
-  "subagents.capture.maxDirtyBytes": "maxDirtyBytes",
-};
-
-/** What the setting at (or holding) `key` is now, for "Tandem uses … instead". */
-export function inEffect(config: Config, key: string): string | null {
-  const client = /^subagents\.clients\.([\w-]+)/.exec(key)?.[1];
-  if (client) {
-    const launch = config.clients[client as keyof Config["clients"]];
-    return launch ? JSON.stringify(launch) : "the built-in command";
-  }
-  const setting = Object.keys(SETTINGS).find((s) => key === s || key.startsWith(`${s}[`));
-  if (!setting) return null;
-  const value = config[SETTINGS[setting]!];
-  const shown = value === null ? "the default" : JSON.stringify(value);
-  return setting === key ? shown : `${shown} for ${setting}`;
-}
-
 function withUsing(problems: ConfigProblem[], config: Config): ConfigProblem[] {
   return problems.map((p) => {
     if (p.kind === "unknown-key")
@@ -169,14 +100,9 @@ export function loadConfig(root: string, env: Env): LoadedConfig {
   if (user) {
     files.push(userFile);
     problems.push(...user.problems);
-    let data = user.data; // a validated file is shared between calls: never changed in place
-    if (data.agents?.finalizationRoots !== undefined) {
-      warnings.push(
-        `${userFile}: agents.finalizationRoots is ignored in the user config (only the project's .tandem/config.jsonc may grant filesystem authority); move it there.`,
-      );
-      data = { ...data, agents: { ...data.agents, finalizationRoots: undefined } };
-    }
-    config = merge(config, data);
+    const personal = withoutProjectOnly(user.data, userFile);
+    warnings.push(...personal.warnings);
+    config = merge(config, personal.data);
   }
   const projectFile = join(root, PROJECT_CONFIG);
   const project = loadConfigFile(projectFile);

@@ -1,5 +1,5 @@
 import type { ClientName } from "../clients/index.js";
-import { type ConfigFile, configFileSchema } from "../config/schema.js";
+import { type InitFile, initSchema } from "../config/schema.js";
 import { applyJsonOps, parseJson } from "./json-edit.js";
 
 /** The `init` key of `.tandem/config.jsonc`: how the project's wiring was made. */
@@ -10,11 +10,11 @@ export interface InitRecord {
 }
 
 /** What the config file records, or null when it has no valid `init` (or cannot be read). */
-export function recordedInit(text: string | null): ConfigFile["init"] | null {
+export function recordedInit(text: string | null): InitFile | null {
   if (text === null) return null;
   const parsed = parseJson("config", text);
   if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null) return null;
-  const init = configFileSchema().shape.init.safeParse((parsed.value as { init?: unknown }).init);
+  const init = initSchema().safeParse((parsed.value as { init?: unknown }).init);
   return init.success && init.data ? init.data : null;
 }
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { ClientName } from "../clients/index.js";
 import { CLIENT_NAMES } from "../clients/index.js";
 import { PROJECT_CONFIG, resolveRoot } from "../config/root.js";
-import type { ConfigFile } from "../config/schema.js";
+import type { InitFile } from "../config/schema.js";
 import { TandemError, UsageError } from "../errors.js";
 import { recordedInit } from "./init-record.js";
 
@@ -41,7 +41,7 @@ export function initRoot(cwd: string, flag: string | undefined, env: Env): strin
 }
 
 /** The `init` record of the project's config; null when absent or unreadable (init then decides anew). */
-export function readRecordedInit(root: string): ConfigFile["init"] | null {
+export function readRecordedInit(root: string): InitFile | null {
   try {
     return recordedInit(readFileSync(join(root, PROJECT_CONFIG), "utf8"));
   } catch {

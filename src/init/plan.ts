@@ -11,7 +11,7 @@ import { flatFormat, flatWanted } from "./cursor-json.js";
 import { hasRegion, installRegion, regionLines, removeRegion } from "./git-hooks.js";
 import { type InitRecord, withRecord } from "./init-record.js";
 import { anchored } from "./launcher.js";
-import { CONFIG_TEMPLATE, configTemplate } from "./project-config.js";
+import { configTemplate } from "./project-config.js";
 import type { WantedHook } from "./reconcile.js";
 import { localFormat, nestedFormat, nestedWanted } from "./settings-json.js";
 import type { FileState, Snapshot } from "./snapshot.js";
@@ -219,7 +219,7 @@ function clientsOf(s: Snapshot): ClientName[] {
 function configPlan(state: FileState, mode: Mode, record?: InitRecord): FilePlan {
   const base = { path: state.path, kind: "config" as const, executable: false, summary: "" };
   if (state.text === null) {
-    const after = record ? configTemplate(record) : CONFIG_TEMPLATE;
+    const after = configTemplate(record);
     return mode === "init"
       ? { ...base, action: "create", after, changes: ["missing"] }
       : { ...base, action: "unchanged", after: null, changes: [] };

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig, readConfigFile } from "../../src/config/load.js";
 import { configFileSchema, DEFAULT_CONFIG } from "../../src/config/schema.js";
-import { CONFIG_TEMPLATE, configTemplate } from "../../src/init/project-config.js";
+import { configTemplate } from "../../src/init/project-config.js";
 import { tempDir } from "../helpers/repo.js";
 
 /** Leaf keys of the schema (records and arrays are leaves: their inner keys are user data). */
@@ -22,7 +22,7 @@ function writeConfig(text: string): string {
 
 describe("the project config template", () => {
   it("parses to an empty config: every key is commented out", () => {
-    expect(readConfigFile(writeConfig(CONFIG_TEMPLATE))).toEqual({});
+    expect(readConfigFile(writeConfig(configTemplate()))).toEqual({});
   });
 
   it("mentions every key of the schema", () => {
@@ -33,7 +33,7 @@ describe("the project config template", () => {
   });
 
   it("shows the defaults: uncommenting every key line gives the default config", () => {
-    const lines = CONFIG_TEMPLATE.split("\n");
+    const lines = configTemplate().split("\n");
     const open = lines.indexOf("{");
     // Inside the braces, key lines lose their `// `; meaning lines were `//   // …` and stay comments.
     const uncomment = (line: string, i: number) => (i > open ? line.replace(/^(\s*)\/\/ /, "$1") : line);

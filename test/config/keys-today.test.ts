@@ -1,0 +1,144 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load.js";
+import { DEFAULT_CONFIG } from "../../src/config/schema.js";
+import { tempDir, writeFiles } from "../helpers/repo.js";
+
+/**
+ * Every config key as it stood before the keys became one table: its name in the file, the
+ * setting it fills, its default and its TANDEM_* variable. Written against behaviour (files and
+ * variables read by loadConfig), so it held before the table existed and holds after.
+ */
+interface Today {
+  key: string;
+  field: keyof typeof DEFAULT_CONFIG;
+  default: unknown;
+  /** A valid value other than the default, as written in the file. */
+  sample: unknown;
+  env?: [name: string, value: string, parsed: unknown];
+}
+
+const TODAY: Today[] = [
+  {
+    key: "agents.stopRitual",
+    field: "stopRitual",
+    default: "enforce",
+    sample: "observe",
+    env: ["TANDEM_STOP_RITUAL", "off", "off"],
+  },
+  {
+    key: "agents.requireGitFinalization",
+    field: "requireGitFinalization",
+    default: false,
+    sample: true,
+    env: ["TANDEM_REQUIRE_GIT_FINALIZATION", "1", true],
+  },
+  {
+    key: "agents.finalizationRoots",
+    field: "finalizationRoots",
+    default: [],
+    sample: [{ path: "out", disposition: "output" }],
+  },
+  {
+    key: "agents.freshnessSeconds",
+    field: "freshnessSeconds",
+    default: 600,
+    sample: 60,
+    env: ["TANDEM_FRESHNESS", "5", 5],
+  },
+  {
+    key: "agents.failClosed",
+    field: "failClosed",
+    default: false,
+    sample: true,
+    env: ["TANDEM_FAIL_CLOSED", "true", true],
+  },
+  {
+    key: "agents.storeLockSeconds",
+    field: "storeLockSeconds",
+    default: 5,
+    sample: 9,
+    env: ["TANDEM_STORE_LOCK_SECONDS", "7", 7],
+  },
+  {
+    key: "agents.remoteClaims",
+    field: "remoteClaims",
+    default: "warn",
+    sample: "block",
+    env: ["TANDEM_REMOTE_CLAIMS", "off", "off"],
+  },
+  {
+    key: "remote.enabled",
+    field: "remoteEnabled",
+    default: true,
+    sample: false,
+    env: ["TANDEM_REMOTE", "0", false],
+  },
+  { key: "remote.name", field: "remoteName", default: null, sample: "upstream" },
+  { key: "remote.intervalSeconds", field: "remoteIntervalSeconds", default: 30, sample: 45 },
+  { key: "remote.timeoutSeconds", field: "remoteTimeoutSeconds", default: 10, sample: 20 },
+  { key: "remote.pruneDays", field: "remotePruneDays", default: 7, sample: 3 },
+  { key: "remote.presenceTtlMinutes", field: "remotePresenceTtlMinutes", default: 15, sample: 5 },
+  {
+    key: "remote.targetBranches",
+    field: "remoteTargetBranches",
+    default: ["main", "master"],
+    sample: ["trunk"],
+  },
+  { key: "store.autoGc", field: "autoGc", default: false, sample: true },
+  {
+    key: "server.enabled",
+    field: "serverEnabled",
+    default: true,
+    sample: false,
+    env: ["TANDEM_SERVER", "false", false],
+  },
+  { key: "server.idleMinutes", field: "serverIdleMinutes", default: 30, sample: 5 },
+  { key: "subagents.worktreeRoot", field: "worktreeRoot", default: null, sample: "../wt" },
+  {
+    key: "subagents.clients",
+    field: "clients",
+    default: {},
+    sample: { codex: { command: "codex", args: ["-q"] } },
+  },
+  { key: "subagents.capture.maxPatchBytes", field: "maxPatchBytes", default: 10 * 1024 * 1024, sample: 1024 },
+  {
+    key: "subagents.capture.maxDirtyBytes",
+    field: "maxDirtyBytes",
+    default: 256 * 1024 * 1024,
+    sample: 2048,
+  },
+];
+
+/** `{ "a": { "b": value } }` for the key `a.b`. */
+const nest = (key: string, value: unknown): string =>
+  key.split(".").reduceRight((inner, k) => `{ "${k}": ${inner} }`, JSON.stringify(value));
+
+function project(text?: string) {
+  const root = tempDir();
+  if (text !== undefined) writeFiles(root, { ".tandem/config.jsonc": text });
+  return { root, env: { XDG_CONFIG_HOME: tempDir() } as Record<string, string> };
+}
+
+describe("every config key keeps its name, default and variable", () => {
+  it("has exactly these settings and defaults", () => {
+    expect(DEFAULT_CONFIG).toEqual(Object.fromEntries(TODAY.map((t) => [t.field, t.default])));
+  });
+
+  it.each(TODAY)("$key fills $field, defaults to $default and is read from the file", (t) => {
+    const { root, env } = project(nest(t.key, t.sample));
+    const loaded = loadConfig(root, env);
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.config).toEqual({ ...DEFAULT_CONFIG, [t.field]: t.sample });
+    const bare = project();
+    expect(loadConfig(bare.root, bare.env).config[t.field]).toEqual(t.default);
+  });
+
+  it.each(TODAY.filter((t) => t.env))("$key is overridden by its variable", (t) => {
+    const [name, value, parsed] = t.env!;
+    const { root, env } = project(nest(t.key, t.sample));
+    expect(loadConfig(root, { ...env, [name]: value }).config[t.field]).toEqual(parsed);
+    const bad = loadConfig(root, { ...env, [name]: "not-a-value" });
+    expect(bad.config[t.field]).toEqual(t.sample);
+    expect(bad.problems).toEqual([expect.objectContaining({ source: "environment", key: name })]);
+  });
+});
