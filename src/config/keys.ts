@@ -278,7 +278,7 @@ export const CONFIG_KEYS = [
     type: launches(LAUNCHERS),
     default: {},
     docDefault: "built in",
-    comment: `Command and extra args used to launch each client headless (default: built in), e.g. { "codex": { "command": "codex", "args": ["--model", "gpt-5.5"] } };\nkeys: ${LAUNCHERS.join(", ")}.`,
+    comment: `Command and extra args used to launch each client headless (default: built in), e.g. { "${LAUNCHERS[0]}": { "command": "/opt/bin/${LAUNCHERS[0]}", "args": ["--model", "<model>"] } };\nkeys: ${LAUNCHERS.join(", ")}.`,
     doc: `\`{ "<client>": { "command": …, "args": [...] } }\` to launch a client headless, or a wrapper for \`exec\`; clients: ${LAUNCHERS.map((c) => `\`${c}\``).join(", ")}.`,
   }),
   setting({

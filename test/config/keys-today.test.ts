@@ -14,7 +14,7 @@ interface Today {
   default: unknown;
   /** A valid value other than the default, as written in the file. */
   sample: unknown;
-  env?: [name: string, value: string, parsed: unknown];
+  env?: [name: string, value: string, parsed: unknown, bad?: string];
 }
 
 const TODAY: Today[] = [
@@ -84,6 +84,21 @@ const TODAY: Today[] = [
     default: ["main", "master"],
     sample: ["trunk"],
   },
+  {
+    key: "land.check",
+    field: "landCheck",
+    default: null,
+    sample: "npm test",
+    // Any command is a value; only an empty one is not.
+    env: ["TANDEM_LAND_CHECK", "make check", "make check", " "],
+  },
+  {
+    key: "land.checkTimeoutSeconds",
+    field: "landCheckTimeoutSeconds",
+    default: 600,
+    sample: 90,
+    env: ["TANDEM_LAND_CHECK_TIMEOUT", "5", 5],
+  },
   { key: "store.autoGc", field: "autoGc", default: false, sample: true },
   {
     key: "server.enabled",
@@ -134,10 +149,10 @@ describe("every config key keeps its name, default and variable", () => {
   });
 
   it.each(TODAY.filter((t) => t.env))("$key is overridden by its variable", (t) => {
-    const [name, value, parsed] = t.env!;
+    const [name, value, parsed, badValue = "not-a-value"] = t.env!;
     const { root, env } = project(nest(t.key, t.sample));
     expect(loadConfig(root, { ...env, [name]: value }).config[t.field]).toEqual(parsed);
-    const bad = loadConfig(root, { ...env, [name]: "not-a-value" });
+    const bad = loadConfig(root, { ...env, [name]: badValue });
     expect(bad.config[t.field]).toEqual(t.sample);
     expect(bad.problems).toEqual([expect.objectContaining({ source: "environment", key: name })]);
   });
