@@ -1,4 +1,3 @@
-import { naturalCommand } from "../core/agent-command.js";
 import type { JsonOp } from "./json-edit.js";
 import { type HookChange, isObject, type Reconciled } from "./reconcile.js";
 
@@ -22,17 +21,17 @@ export const LOCAL_SETTINGS = ".claude/settings.local.json";
 const rulesFor = (cmd: string): string[] => [`Bash(${cmd} task:*)`, `Bash(${cmd} status:*)`];
 
 /**
- * A PATH word (`tandem`, `npx tandem`) means the same on every machine, and a pinned launcher is
- * already machine-bound in the committed file: their rules go there. A devDependency is started by
- * an absolute path of this clone, and a portable rule would need a leading `*`, which also matches
- * `node -e '…' /node_modules/.bin/tandem task x` (it ran unprompted in 2.1.332): so exact rules, in
- * the local file.
+ * Rules for `agent`, the command agents are told (src/init/agent-launch.ts). When that is the
+ * launcher as recorded, a PATH word (`tandem`, `npx tandem`) means the same on every machine and
+ * a pinned launcher is already machine-bound in the committed file: the rules go there. Otherwise
+ * it is a path of this clone (a devDependency's absolute path, the repository launcher), and a
+ * portable rule would need a leading `*`, which also matches `node -e '…' /node_modules/.bin/tandem
+ * task x` (it ran unprompted in 2.1.332): so exact rules, in the local file.
  */
-export function claudeAllowRules(launcher: string, root: string): AllowRules {
-  const cmd = naturalCommand(launcher, root);
-  return cmd === launcher.trim()
-    ? { project: rulesFor(cmd), local: [] }
-    : { project: [], local: rulesFor(cmd) };
+export function claudeAllowRules(launcher: string, agent: string): AllowRules {
+  return agent === launcher.trim()
+    ? { project: rulesFor(agent), local: [] }
+    : { project: [], local: rulesFor(agent) };
 }
 
 /**
