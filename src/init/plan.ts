@@ -249,7 +249,7 @@ export function planInit(
   record?: InitRecord,
   agent = naturalCommand(launcher, s.root),
 ): FilePlan[] {
-  const rules = claudeAllowRules(launcher, agent);
+  const rules = claudeAllowRules(launcher, agent, s.root);
   return [
     ...clientsOf(s).map((n) =>
       settingsPlan(

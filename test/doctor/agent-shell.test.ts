@@ -60,6 +60,7 @@ describe("the command agents are told to run, in a login shell", () => {
     );
     // The committed files keep the portable rules for teammates whose login shell finds `tandem`.
     expect(readFileSync(join(repo, ".codex/rules/tandem.rules"), "utf8")).toContain('["tandem", ["task"');
+    expect(readFileSync(join(repo, ".claude/settings.json"), "utf8")).toContain('"Bash(tandem task:*)"');
     const untracked = spawnSync("git", ["status", "--porcelain", "--untracked-files=all"], {
       cwd: repo,
       encoding: "utf8",

@@ -30,13 +30,13 @@ describe("choosing Claude's allow rules for the command agents are told", () => 
       { project: [], local: rules("'/a b/node_modules/.bin/tandem'") },
     ],
     [
-      "a PATH launcher a login shell cannot find: the repository launcher, in the local file only",
+      "a PATH launcher a login shell cannot find: the repository launcher in the local file, the committed rules unchanged",
       "tandem",
       REPO,
-      { project: [], local: rules(REPO) },
+      { project: rules("tandem"), local: rules(REPO) },
     ],
   ])("%s", (_name, launcher, agent, want) => {
-    expect(claudeAllowRules(launcher, agent)).toEqual(want);
+    expect(claudeAllowRules(launcher, agent, "/r")).toEqual(want);
   });
 
   it("never writes a rule that starts with a wildcard, which would approve any command", () => {
@@ -47,7 +47,7 @@ describe("choosing Claude's allow rules for the command agents are told", () => 
       ["tandem", REPO],
     ];
     for (const [l, a] of cases) {
-      const r = claudeAllowRules(l!, a!);
+      const r = claudeAllowRules(l!, a!, "/r");
       for (const rule of [...r.project, ...r.local]) expect(rule).not.toMatch(/^Bash\(\*/);
     }
   });
