@@ -199,7 +199,7 @@ describe("the ritual of a prefix install that a login shell cannot find", () => 
       expect(turn).toContain(DONE);
       expect(fake.errors).toEqual([]);
       expect(ritualRecorded("codex")).toBe(true);
-      // Codex's own start-up warning (helper binaries refused under a temporary CODEX_HOME): never Tandem's.
+      // Codex's own start-up warning (no bubblewrap on PATH, its bundled one used): never Tandem's.
       if (/1 warning/.test(screen)) {
         ui.key("F2");
         const warnings = await ui.waitFor("warnings", /warning/i, { stableMs: 1000 });
