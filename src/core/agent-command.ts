@@ -12,7 +12,12 @@ export interface AgentCommandFacts {
   launcher: string | null;
   /** Absolute coordination root: a project-relative launcher starts from here. */
   root: string;
-  /** `<node> <bundle>` of the running Tandem, which starts it from any shell of this machine. */
+  /**
+   * The repository launcher (`<git common dir>/tandem/bin/tandem`, decision 0030) when init wrote
+   * it: a short path that starts this machine's Tandem from any shell, and that the allow rules name.
+   */
+  repoLauncher: string | null;
+  /** `<node> <bundle>` of the running Tandem: the last resort, from a repository init never wrote. */
   pinned: string | null;
   /** Whether `natural` ran in a login shell when last probed (init, doctor); null when never. */
   loginWorks: boolean | null;
@@ -31,8 +36,13 @@ export function naturalCommand(launcher: string | null, root: string): string {
   return [shellQuote(`${root.replace(/\/$/, "")}/${first}`), ...rest].join(" ");
 }
 
-/** The natural form, unless a probe found that it fails in a login shell: then this machine's Tandem. */
+/**
+ * The natural form, unless a probe found that it fails in a login shell: then the repository
+ * launcher, which the allow rules cover, or (before init wrote one) this machine's Tandem.
+ */
 export function agentCommand(f: AgentCommandFacts): string {
   const natural = naturalCommand(f.launcher, f.root);
-  return f.loginWorks === false && f.pinned ? f.pinned : natural;
+  if (f.loginWorks !== false) return natural;
+  if (f.repoLauncher) return shellQuote(f.repoLauncher);
+  return f.pinned ?? natural;
 }

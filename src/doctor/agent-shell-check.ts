@@ -1,6 +1,7 @@
 import { shellQuote } from "../core/shell-quote.js";
 import { type LoginProbe, probeLogin, projectNatural, writeProbe } from "../facts/agent-shell.js";
-import { pinnedLauncher } from "../init/hook-command.js";
+import { shellQuote as q } from "../init/hook-command.js";
+import { existingRepoLauncher, repoLauncherPath } from "../init/repo-launcher.js";
 import type { Finding } from "./finding.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -10,24 +11,42 @@ export function loginCheck(command: string): string {
   return `bash -lc ${shellQuote(`${command} --version`)}`;
 }
 
-/** The fix for a command a login shell cannot run: where PATH (and Node) must be set up. */
-export function loginFix(command: string, fallback: string): string {
-  return `make \`${command}\` start Tandem in a login shell, as Codex's shell tool starts: put Tandem and Node on the PATH that ~/.profile or /etc/profile.d sets up (not only ~/.bashrc or nvm's lines there), or run \`tandem init --command '<a launcher that works there>'\`; check with \`${loginCheck(command)}\`, then run \`tandem doctor\` again. Until then agents on this machine are told to run \`${fallback}\``;
+/** The fix when neither the launcher nor the repository launcher starts Tandem in a login shell. */
+export function loginFix(command: string, repoLauncher: string): string {
+  return `run \`tandem init\`: it writes ${repoLauncher}, which starts this machine's Tandem from any shell, and agents are told that instead (the ritual's allow rules name it); or put Tandem and Node on the PATH that ~/.profile or /etc/profile.d sets up (not only ~/.bashrc or nvm's lines there). Check with \`${loginCheck(command)}\`, then run \`tandem doctor\` again`;
 }
 
-export function agentShellFinding(probe: LoginProbe, fallback: string): Finding {
-  if (probe.works) {
+/**
+ * `probe` tried the launcher as agents' shells run it; `repo`, when the launcher failed and init
+ * wrote the repository launcher, tried that (decision 0030).
+ */
+export function agentShellFinding(probe: LoginProbe, repo: LoginProbe | null, repoPath: string): Finding {
+  const check = "agent shell";
+  if (probe.works)
     return {
       level: "ok",
-      check: "agent shell",
+      check,
       detail: `agents run \`${probe.command}\`, which starts Tandem in a login shell`,
     };
-  }
+  const failed = `\`${loginCheck(probe.command)}\` fails in the repository (${probe.detail})`;
+  if (repo?.works)
+    return {
+      level: "ok",
+      check,
+      detail: `${failed}, so agents run ${repo.command}, which starts Tandem there`,
+    };
+  if (repo)
+    return {
+      level: "problem",
+      check,
+      detail: `${failed}, and so does the repository launcher ${repo.command} (${repo.detail}): an agent's shell tool cannot run the ritual or the commands Tandem suggests`,
+      fix: "re-run `tandem init` from the Tandem and Node you use now: it rewrites that launcher, then run `tandem doctor` again",
+    };
   return {
     level: "problem",
-    check: "agent shell",
-    detail: `\`${loginCheck(probe.command)}\` fails in the repository (${probe.detail}), so an agent's shell tool cannot run the ritual or the commands Tandem suggests`,
-    fix: loginFix(probe.command, fallback),
+    check,
+    detail: `${failed}, so an agent's shell tool cannot run the ritual or the commands Tandem suggests`,
+    fix: loginFix(probe.command, repoPath),
   };
 }
 
@@ -38,5 +57,7 @@ export function checkAgentShell(root: string, stateDir: string, env: Env): Findi
   if (!natural) return [];
   const probe = probeLogin(natural, root, env as NodeJS.ProcessEnv);
   writeProbe(stateDir, probe);
-  return [agentShellFinding(probe, pinnedLauncher())];
+  const path = existingRepoLauncher(stateDir);
+  const repo = probe.works || !path ? null : probeLogin(q(path), root, env as NodeJS.ProcessEnv);
+  return [agentShellFinding(probe, repo, repoLauncherPath(stateDir))];
 }

@@ -32,11 +32,13 @@ export interface DoctorTarget {
 export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreReport; other: Finding[] }> {
   const store = checkStore(t.stateDir, { rebuild: t.rebuild === true, hookErrorsSince: t.since });
   const config = t.loaded.config;
+  // First: it records the probe that decides which command the allow rules must name.
+  const shell = checkAgentShell(t.root, t.stateDir, t.env);
   const other = [
     nodeFinding(),
     ...configFindings(t.loaded, t.root),
-    ...(await checkWiring(t.root, t.env)),
-    ...checkAgentShell(t.root, t.stateDir, t.env),
+    ...(await checkWiring(t.root, t.env, undefined, t.stateDir)),
+    ...shell,
     ...staleSessionFindings(t.stateDir, config.freshnessSeconds),
     ...leftWorkFindings({
       stateDir: t.stateDir,

@@ -5,6 +5,7 @@ import type { ClientName } from "../clients/index.js";
 import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
 import type { TrustMechanism } from "../clients/types.js";
 import { errorMessage } from "../errors.js";
+import { agentCommandFor } from "../init/agent-launch.js";
 import {
   checkCodexTrust,
   defaultTrustDeps,
@@ -143,6 +144,7 @@ export async function checkWiring(
   root: string,
   env: Env,
   trustDeps: TrustDeps = defaultTrustDeps,
+  stateDir?: string,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   const { clients: wired, launchers } = wiredClients(root);
@@ -178,7 +180,9 @@ export async function checkWiring(
   let plans: FilePlan[];
   try {
     const snapshot = readSnapshot(root, expected.clients, expected.gitHooks);
-    plans = planInit(snapshot, expected.launcher).filter((p) => p.kind !== "config");
+    // The allow rules must name the command agents are told, which the state directory decides.
+    const agent = stateDir === undefined ? undefined : agentCommandFor(root, stateDir, expected.launcher);
+    plans = planInit(snapshot, expected.launcher, undefined, agent).filter((p) => p.kind !== "config");
   } catch (err) {
     findings.push({
       level: "problem",

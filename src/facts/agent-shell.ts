@@ -1,9 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentCommand, naturalCommand } from "../core/agent-command.js";
-import { pinnedLauncher } from "../init/hook-command.js";
+import { naturalCommand } from "../core/agent-command.js";
+import { agentCommandFor, type LoginProbe, PROBE_FILE } from "../init/agent-launch.js";
 import { readRecordedInit } from "../init/options.js";
+
+export { type LoginProbe, readProbe } from "../init/agent-launch.js";
 
 /**
  * Whether the command agents are told to run starts Tandem in a login shell, as Codex's shell
@@ -11,16 +13,7 @@ import { readRecordedInit } from "../init/options.js";
  * `doctor` probe and leave the answer in the state directory, where hooks only read it.
  */
 
-const PROBE_FILE = "agent-shell.json";
 const PROBE_TIMEOUT_MS = 15_000;
-
-export interface LoginProbe {
-  /** The command that was tried (`<command> --version`). */
-  command: string;
-  works: boolean;
-  /** What the shell said when it failed (its last stderr line), else "". */
-  detail: string;
-}
 
 /** Runs `bash -lc '<command> --version'` from the root, as the client's shell tool would. */
 export function probeLogin(command: string, root: string, env: NodeJS.ProcessEnv): LoginProbe {
@@ -35,15 +28,6 @@ export function probeLogin(command: string, root: string, env: NodeJS.ProcessEnv
   const last = (r.stderr ?? "").trim().split("\n").at(-1) ?? "";
   const detail = works ? "" : last || (r.error ? r.error.message : `exit ${r.status ?? r.signal}`);
   return { command, works, detail };
-}
-
-export function readProbe(stateDir: string): LoginProbe | null {
-  try {
-    const p = JSON.parse(readFileSync(join(stateDir, PROBE_FILE), "utf8")) as LoginProbe;
-    return typeof p.command === "string" && typeof p.works === "boolean" ? p : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Best effort: without the file, agents are told the natural form, as before any probe. */
@@ -66,9 +50,5 @@ export function projectNatural(root: string): string | null {
 
 /** How agents of this project are told to start Tandem: no process is spawned. */
 export function agentCommandOf(root: string, stateDir: string): string {
-  const launcher = readRecordedInit(root)?.command ?? null;
-  const natural = naturalCommand(launcher, root);
-  const probe = readProbe(stateDir);
-  const loginWorks = probe && probe.command === natural ? probe.works : null;
-  return agentCommand({ launcher, root, pinned: pinnedLauncher(), loginWorks });
+  return agentCommandFor(root, stateDir, readRecordedInit(root)?.command ?? null);
 }

@@ -22,17 +22,21 @@ export const LOCAL_SETTINGS = ".claude/settings.local.json";
 const rulesFor = (cmd: string): string[] => [`Bash(${cmd} task:*)`, `Bash(${cmd} status:*)`];
 
 /**
- * A PATH word (`tandem`, `npx tandem`) means the same on every machine, and a pinned launcher is
- * already machine-bound in the committed file: their rules go there. A devDependency is started by
- * an absolute path of this clone, and a portable rule would need a leading `*`, which also matches
- * `node -e '…' /node_modules/.bin/tandem task x` (it ran unprompted in 2.1.332): so exact rules, in
- * the local file.
+ * Rules for the launcher and for `agent`, the command agents are told (src/init/agent-launch.ts).
+ * A PATH word (`tandem`, `npx tandem`) means the same on every machine and a pinned launcher is
+ * already machine-bound in the committed file: their rules go there, whatever this machine's
+ * agents are told, so the committed file never depends on one machine's login shell. When agents
+ * are told something else, it is a path of this clone (a devDependency's absolute path, the
+ * repository launcher), and a portable rule would need a leading `*`, which also matches `node -e
+ * '…' /node_modules/.bin/tandem task x` (it ran unprompted in 2.1.332): so exact rules, in the
+ * local file.
  */
-export function claudeAllowRules(launcher: string, root: string): AllowRules {
-  const cmd = naturalCommand(launcher, root);
-  return cmd === launcher.trim()
-    ? { project: rulesFor(cmd), local: [] }
-    : { project: [], local: rulesFor(cmd) };
+export function claudeAllowRules(launcher: string, agent: string, root: string): AllowRules {
+  const portable = naturalCommand(launcher, root) === launcher.trim();
+  return {
+    project: portable ? rulesFor(launcher.trim()) : [],
+    local: agent === launcher.trim() ? [] : rulesFor(agent),
+  };
 }
 
 /**

@@ -28,6 +28,7 @@ export function statesOf(s: Snapshot): FileState[] {
     ...Object.values(s.settings),
     ...(s.claudeLocal ? [s.claudeLocal] : []),
     ...(s.codexRules ? [s.codexRules] : []),
+    ...(s.codexLocal ? [s.codexLocal] : []),
     s.config,
     ...(s.gitHooks ? Object.values(s.gitHooks.files) : []),
   ];
@@ -43,6 +44,7 @@ export function withTexts(s: Snapshot, texts: ReadonlyMap<string, string>): Snap
     settings,
     ...(s.claudeLocal ? { claudeLocal: swap(s.claudeLocal) } : {}),
     ...(s.codexRules ? { codexRules: swap(s.codexRules) } : {}),
+    ...(s.codexLocal ? { codexLocal: swap(s.codexLocal) } : {}),
     config: swap(s.config),
     gitHooks: hooks
       ? {
@@ -81,10 +83,11 @@ export function healPlan(
   launcher: string,
   record: InitRecord,
   lastGood: (path: string) => string | null,
+  agent?: string,
 ): HealStep[] {
-  const first = planInit(s, launcher, record);
+  const first = planInit(s, launcher, record, agent);
   const broken = brokenFiles(s, first, lastGood);
-  const plans = broken.size === 0 ? first : planInit(withTexts(s, broken), launcher, record);
+  const plans = broken.size === 0 ? first : planInit(withTexts(s, broken), launcher, record, agent);
   const firstByPath = new Map(first.map((p) => [p.path, p]));
   const stateByPath = new Map(statesOf(s).map((f) => [f.path, f]));
   const steps: HealStep[] = [];

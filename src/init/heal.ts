@@ -11,6 +11,7 @@ import {
   wiringChoices,
   wiringFiles,
 } from "../store/wiring.js";
+import { agentCommandFor } from "./agent-launch.js";
 import { writeAtomic } from "./apply.js";
 import { type HealStep, healPlan, staleFiles } from "./heal-plan.js";
 import { readSnapshot } from "./snapshot.js";
@@ -92,7 +93,8 @@ function healRoot(
     clients: choice.clients as ClientName[],
     gitHooks: choice.gitHooks,
   };
-  const steps = healPlan(snapshot, choice.launcher, record, lastGood);
+  const agent = agentCommandFor(choice.root, stateDir, choice.launcher);
+  const steps = healPlan(snapshot, choice.launcher, record, lastGood, agent);
   const unhealable = new Set<string>();
   for (const step of steps) {
     if (step.text === null) {

@@ -1,33 +1,45 @@
 /**
- * `.claude/settings.local.json` holds this clone's absolute allow rules, so it must never be
- * committed: init names it in the clone's own `info/exclude` (per clone, like the file itself,
- * unlike a committed `.gitignore`), and deinit takes out exactly the lines init added.
+ * Files holding this clone's absolute allow rules (`.claude/settings.local.json`,
+ * `.codex/rules/tandem-local.rules`) must never be committed: init names each in the clone's own
+ * `info/exclude` (per clone, like the files themselves, unlike a committed `.gitignore`) under a
+ * marker comment of its own, and deinit takes out exactly the lines init added.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { CODEX_LOCAL_RULES } from "../clients/codex/rules.js";
 import { git, gitStatus } from "../git/run.js";
 import { LOCAL_SETTINGS } from "./allow-rules.js";
 import { writeAtomic } from "./apply.js";
 
-/** The comment that marks init's line, so deinit never removes a line someone else wrote. */
+/** One excluded file: the comment that marks init's line, so deinit never removes another's. */
+export interface LocalFile {
+  mark: string;
+  path: string;
+}
+
 export const EXCLUDE_MARK =
   "# tandem init: this clone's Claude Code allow rules (tandem deinit removes these lines)";
-const EXCLUDE_LINE = `/${LOCAL_SETTINGS}`;
+
+export const CLAUDE_LOCAL: LocalFile = { mark: EXCLUDE_MARK, path: LOCAL_SETTINGS };
+export const CODEX_LOCAL: LocalFile = {
+  mark: "# tandem init: this clone's Codex rule (tandem deinit removes these lines)",
+  path: CODEX_LOCAL_RULES,
+};
 
 /** `text` with init's two lines appended (null: they are there already). */
-export function withExclude(text: string): string | null {
+export function withExclude(text: string, f: LocalFile = CLAUDE_LOCAL): string | null {
   const lines = text.split("\n");
-  if (lines.includes(EXCLUDE_MARK)) return null;
+  if (lines.includes(f.mark)) return null;
   const sep = text === "" || text.endsWith("\n") ? "" : "\n";
-  return `${text}${sep}${EXCLUDE_MARK}\n${EXCLUDE_LINE}\n`;
+  return `${text}${sep}${f.mark}\n/${f.path}\n`;
 }
 
 /** `text` without init's marked line pair (null: nothing of init's is there). */
-export function withoutExclude(text: string): string | null {
+export function withoutExclude(text: string, f: LocalFile = CLAUDE_LOCAL): string | null {
   const lines = text.split("\n");
-  const at = lines.indexOf(EXCLUDE_MARK);
+  const at = lines.indexOf(f.mark);
   if (at < 0) return null;
-  lines.splice(at, lines[at + 1] === EXCLUDE_LINE ? 2 : 1);
+  lines.splice(at, lines[at + 1] === `/${f.path}` ? 2 : 1);
   return lines.join("\n");
 }
 
@@ -41,22 +53,33 @@ function readText(path: string): string {
 }
 
 /**
- * After init wrote the local settings: excludes them unless git already ignores them. Returns
- * the exclude file it wrote to, else null.
+ * After init wrote the local files: excludes each that exists unless git already ignores it.
+ * Returns the files it excluded now (paths relative to the root) and the exclude file.
  */
-export function excludeLocalSettings(root: string): string | null {
-  if (!existsSync(join(root, LOCAL_SETTINGS))) return null;
-  if (gitStatus(root, ["check-ignore", "-q", "--", LOCAL_SETTINGS]).status === 0) return null;
+export function excludeLocalFiles(root: string): { paths: string[]; file: string } | null {
   const file = excludeFile(root);
-  const next = withExclude(readText(file));
-  if (next === null) return null;
-  writeAtomic(file, next, false);
-  return file;
+  const paths: string[] = [];
+  for (const f of [CLAUDE_LOCAL, CODEX_LOCAL]) {
+    if (!existsSync(join(root, f.path))) continue;
+    if (gitStatus(root, ["check-ignore", "-q", "--", f.path]).status === 0) continue;
+    const next = withExclude(readText(file), f);
+    if (next === null) continue;
+    writeAtomic(file, next, false);
+    paths.push(f.path);
+  }
+  return paths.length > 0 ? { paths, file } : null;
 }
 
-/** After deinit: removes init's lines, so the clone is as it was before init. */
-export function unexcludeLocalSettings(root: string): void {
+/** After deinit of these clients: removes init's lines, so the clone is as it was before init. */
+export function unexcludeLocalFiles(root: string, clients: readonly string[]): void {
   const file = excludeFile(root);
-  const next = withoutExclude(readText(file));
-  if (next !== null) writeAtomic(file, next, false);
+  const of = [
+    clients.includes("claude-code") ? CLAUDE_LOCAL : null,
+    clients.includes("codex") ? CODEX_LOCAL : null,
+  ];
+  for (const f of of) {
+    if (!f) continue;
+    const next = withoutExclude(readText(file), f);
+    if (next !== null) writeAtomic(file, next, false);
+  }
 }

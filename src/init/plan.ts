@@ -1,7 +1,8 @@
-import { codexRulesText, isOurRulesFile } from "../clients/codex/rules.js";
+import { codexLocalRulesText, codexRulesText, isOurRulesFile } from "../clients/codex/rules.js";
 import type { ClientName } from "../clients/index.js";
 import { CLIENTS } from "../clients/index.js";
 import type { ClientSpec } from "../clients/types.js";
+import { naturalCommand } from "../core/agent-command.js";
 import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
 import { plural } from "../core/plural.js";
 import { claudeAllowRules, LOCAL_SETTINGS } from "./allow-rules.js";
@@ -125,7 +126,7 @@ function filePlan(name: ClientName, state: FileState, out: FileOutcome, mode: Mo
   };
 }
 
-/** `.codex/rules/tandem.rules`: a whole file of Tandem's, or none when `want` is null. */
+/** A Codex rules file (`.codex/rules/tandem.rules` or the local one): Tandem's whole, or none when `want` is null. */
 function codexRulesPlan(state: FileState, want: string | null): FilePlan {
   const base = { path: state.path, kind: "rules" as const, client: "codex" as const, executable: false };
   const same = { ...base, action: "unchanged" as const, after: state.text, changes: [], summary: "" };
@@ -237,9 +238,18 @@ function configPlan(state: FileState, mode: Mode, record?: InitRecord): FilePlan
   return { ...base, action: mode === "init" ? "unchanged" : "keep", after: state.text, changes: [] };
 }
 
-/** `record`, when given, is written into the config so later runs wire the same way. */
-export function planInit(s: Snapshot, launcher: string, record?: InitRecord): FilePlan[] {
-  const rules = claudeAllowRules(launcher, s.root);
+/**
+ * `record`, when given, is written into the config so later runs wire the same way. `agent` is the
+ * command agents are told (src/init/agent-launch.ts; by default the launcher as their shell runs
+ * it): the allow rules name exactly that.
+ */
+export function planInit(
+  s: Snapshot,
+  launcher: string,
+  record?: InitRecord,
+  agent = naturalCommand(launcher, s.root),
+): FilePlan[] {
+  const rules = claudeAllowRules(launcher, agent, s.root);
   return [
     ...clientsOf(s).map((n) =>
       settingsPlan(
@@ -252,6 +262,7 @@ export function planInit(s: Snapshot, launcher: string, record?: InitRecord): Fi
     ),
     ...(s.claudeLocal ? [localPlan(s.claudeLocal, rules.local, "init")] : []),
     ...(s.codexRules ? [codexRulesPlan(s.codexRules, codexRulesText(launcher))] : []),
+    ...(s.codexLocal ? [codexRulesPlan(s.codexLocal, codexLocalRulesText(launcher, agent))] : []),
     configPlan(s.config, "init", record),
     ...gitHookPlans(s, (n, state) => gitHookInstall(n, state, anchored(launcher, "git", s.root))),
   ];
@@ -263,6 +274,7 @@ export function planDeinit(s: Snapshot): FilePlan[] {
     ...clientsOf(s).map((n) => settingsPlan(n, s.settings[n]!, null, "deinit")),
     ...(s.claudeLocal ? [localPlan(s.claudeLocal, [], "deinit")] : []),
     ...(s.codexRules ? [codexRulesPlan(s.codexRules, null)] : []),
+    ...(s.codexLocal ? [codexRulesPlan(s.codexLocal, null)] : []),
     configPlan(s.config, "deinit"),
     ...gitHookPlans(s, (_n, state) => gitHookRemove(state)),
   ];

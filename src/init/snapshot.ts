@@ -1,6 +1,6 @@
 import { accessSync, constants, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { CODEX_RULES } from "../clients/codex/rules.js";
+import { CODEX_LOCAL_RULES, CODEX_RULES } from "../clients/codex/rules.js";
 import type { ClientName } from "../clients/index.js";
 import { CLIENTS } from "../clients/index.js";
 import { PROJECT_CONFIG } from "../config/root.js";
@@ -23,6 +23,8 @@ export interface Snapshot {
   claudeLocal?: FileState;
   /** `.codex/rules/tandem.rules`, read when Codex is wired. */
   codexRules?: FileState;
+  /** `.codex/rules/tandem-local.rules` (this clone's rule), read when Codex is wired. */
+  codexLocal?: FileState;
   config: FileState;
   /** Null with --no-git-hooks. */
   gitHooks: { dir: string; files: Record<GitHookName, FileState> } | null;
@@ -68,7 +70,12 @@ export function readSnapshot(root: string, clients: readonly ClientName[], withG
     gitHooks = { dir, files: files as Record<GitHookName, FileState> };
   }
   const claudeLocal = settings["claude-code"] ? { claudeLocal: readState(join(root, LOCAL_SETTINGS)) } : {};
-  const codexRules = settings.codex ? { codexRules: readState(join(root, CODEX_RULES)) } : {};
+  const codexRules = settings.codex
+    ? {
+        codexRules: readState(join(root, CODEX_RULES)),
+        codexLocal: readState(join(root, CODEX_LOCAL_RULES)),
+      }
+    : {};
   return {
     root,
     settings,

@@ -21,7 +21,10 @@ const CONSUMERS: Record<string, string> = {
     "Claude's allow rules and Codex's strict top level: issue 26.2 reworks them in parallel; then spec fields",
   "init/plan.ts": "Claude's allow rules and local file, Codex's command rules (as init/settings-json.ts)",
   "init/snapshot.ts": "reads Claude's local file and Codex's rules file (as init/settings-json.ts)",
-  "cli/commands/deinit.ts": "Claude's local file's git exclude (as init/settings-json.ts)",
+  "init/local-exclude.ts":
+    "the git exclude of Claude's local file and Codex's local rule file, per wired client (as init/settings-json.ts)",
+  "init/ritual-gaps.ts":
+    "which rule format (Claude's allow rules, Codex's prefix_rule) can name the ritual's command",
   "init/codex-trust.ts":
     "Codex's hook-review check; moves to clients/codex/ once init's command parser is passed down",
 };

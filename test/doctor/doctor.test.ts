@@ -67,9 +67,14 @@ describe("tandem doctor", () => {
       expect.stringMatching(
         /the hooks call `node '.*gone\/tandem\.cjs'`, but .*gone\/tandem\.cjs does not exist/,
       ),
-      // The agents' own shell cannot start it either.
-      expect.stringMatching(/^`bash -lc .*gone\/tandem\.cjs.* --version'` fails in the repository/),
     ]);
+    // The agents' own shell cannot start it either: they are told the repository launcher instead.
+    expect(d.checks.find((c) => c.check === "agent shell")).toMatchObject({
+      level: "ok",
+      detail: expect.stringMatching(
+        /gone\/tandem\.cjs.* fails in the repository .*so agents run \S+\/\.git\/tandem\/bin\/tandem/,
+      ),
+    });
   });
 
   it("detects missing git hooks", () => {

@@ -5,37 +5,55 @@ import { isObject } from "../../src/init/reconcile.js";
 
 const rules = (cmd: string) => [`Bash(${cmd} task:*)`, `Bash(${cmd} status:*)`];
 
-describe("choosing Claude's allow rules from the launcher", () => {
+const REPO = "/r/.git/tandem/bin/tandem";
+
+describe("choosing Claude's allow rules for the command agents are told", () => {
   it.each([
-    ["a PATH launcher", "tandem", "/r", { project: rules("tandem"), local: [] }],
-    ["npx", "npx tandem", "/r", { project: rules("npx tandem"), local: [] }],
+    ["a PATH launcher", "tandem", "tandem", { project: rules("tandem"), local: [] }],
+    ["npx", "npx tandem", "npx tandem", { project: rules("npx tandem"), local: [] }],
     [
       "a pinned launcher, already machine-bound",
       "'/usr/bin/node' '/opt/t/tandem.cjs'",
-      "/r",
+      "'/usr/bin/node' '/opt/t/tandem.cjs'",
       { project: rules("'/usr/bin/node' '/opt/t/tandem.cjs'"), local: [] },
     ],
     [
       "a devDependency: exact, in the local file",
       "node_modules/.bin/tandem",
-      "/r",
+      "/r/node_modules/.bin/tandem",
       { project: [], local: rules("/r/node_modules/.bin/tandem") },
     ],
     [
       "a devDependency under a path with a space, quoted as agents are told it",
       "node_modules/.bin/tandem",
-      "/a b",
+      "'/a b/node_modules/.bin/tandem'",
       { project: [], local: rules("'/a b/node_modules/.bin/tandem'") },
     ],
-  ])("%s", (_name, launcher, root, want) => {
-    expect(claudeAllowRules(launcher, root)).toEqual(want);
+    [
+      "a PATH launcher a login shell cannot find: the repository launcher in the local file, the committed rules unchanged",
+      "tandem",
+      REPO,
+      { project: rules("tandem"), local: rules(REPO) },
+    ],
+  ])("%s", (_name, launcher, agent, want) => {
+    expect(claudeAllowRules(launcher, agent, "/r")).toEqual(want);
   });
 
   it("never writes a rule that starts with a wildcard, which would approve any command", () => {
-    for (const l of ["tandem", "node_modules/.bin/tandem", "'/usr/bin/node' '/t/tandem.cjs'"]) {
-      const r = claudeAllowRules(l, "/r");
+    const cases = [
+      ["tandem", "tandem"],
+      ["node_modules/.bin/tandem", "/r/node_modules/.bin/tandem"],
+      ["'/usr/bin/node' '/t/tandem.cjs'", "'/usr/bin/node' '/t/tandem.cjs'"],
+      ["tandem", REPO],
+    ];
+    for (const [l, a] of cases) {
+      const r = claudeAllowRules(l!, a!, "/r");
       for (const rule of [...r.project, ...r.local]) expect(rule).not.toMatch(/^Bash\(\*/);
     }
+  });
+
+  it("recognises a rule for the repository launcher as Tandem's, so a later init can replace it", () => {
+    for (const rule of rules(REPO)) expect(isTandemRule(rule)).toBe(true);
   });
 });
 

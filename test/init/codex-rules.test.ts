@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codexRulesText } from "../../src/clients/codex/rules.js";
+import { codexLocalRulesText, codexRulesText } from "../../src/clients/codex/rules.js";
 import { type FilePlan, planDeinit, planInit } from "../../src/init/plan.js";
 import type { FileState, Snapshot } from "../../src/init/snapshot.js";
 
@@ -23,6 +23,47 @@ describe("Codex's prefix rule for the ritual", () => {
     ['"$HOME/bin/tandem"', null],
   ])("%s", (launcher, line) => {
     expect(ruleLine(codexRulesText(launcher))).toBe(line);
+  });
+});
+
+describe("this clone's Codex rule, for the command agents are told", () => {
+  const REPO = "/r/.git/tandem/bin/tandem";
+  it.each<[string, string, string, string | null]>([
+    ["agents run the launcher, which the committed rule names", "tandem", "tandem", null],
+    [
+      "a login shell cannot find `tandem`: the repository launcher",
+      "tandem",
+      REPO,
+      `prefix_rule(pattern = ["${REPO}", ["task", "status"]], decision = "allow")`,
+    ],
+    [
+      "a devDependency, which no committed rule can name",
+      "node_modules/.bin/tandem",
+      "/r/node_modules/.bin/tandem",
+      'prefix_rule(pattern = ["/r/node_modules/.bin/tandem", ["task", "status"]], decision = "allow")',
+    ],
+    [
+      "a quoted path is unquoted into one word",
+      "tandem",
+      "'/a b/.git/tandem/bin/tandem'",
+      'prefix_rule(pattern = ["/a b/.git/tandem/bin/tandem", ["task", "status"]], decision = "allow")',
+    ],
+    ["a command that is not a path of this machine", "tandem", "npx tandem", null],
+  ])("%s", (_name, launcher, agent, line) => {
+    expect(ruleLine(codexLocalRulesText(launcher, agent))).toBe(line);
+  });
+
+  it("is planned beside the committed file, and deleted when agents run the launcher again", () => {
+    const local = state("/r/.codex/rules/tandem-local.rules", null);
+    const s = { ...snap(null), codexLocal: local };
+    const made = planInit(s, "tandem", undefined, REPO).find((p) => p.path === local.path)!;
+    expect(made).toMatchObject({ action: "create" });
+    expect(made.after).toContain("for this clone only");
+    const after = { ...s, codexLocal: { ...local, text: made.after } };
+    expect(planInit(after, "tandem", undefined, "tandem").find((p) => p.path === local.path)!.action).toBe(
+      "delete",
+    );
+    expect(planDeinit(after).find((p) => p.path === local.path)!.action).toBe("delete");
   });
 });
 

@@ -1,6 +1,17 @@
-import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { delimiter, join, relative } from "node:path";
 import { PINNED, tandem } from "../helpers/cli.js";
+import { tempDir } from "../helpers/repo.js";
 
 /** The launcher init writes when told `--command` PINNED (what `tandem()` runs). */
 export const LAUNCHER = PINNED;
@@ -18,6 +29,29 @@ export function pathWithoutCodex(): string {
       }
     })
     .join(delimiter);
+}
+
+/** An executable `tandem` in `dir` that starts this build. */
+export function tandemShim(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "tandem");
+  writeFileSync(file, `#!/bin/sh\nexec ${PINNED} "$@"\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/**
+ * PATH and HOME where `tandem` starts this build in a login shell too (~/.profile puts it on PATH,
+ * as a global install is): init then tells agents `tandem`, not the repository launcher.
+ */
+export function loginTandem(): { PATH: string; HOME: string } {
+  const base = tempDir();
+  const bin = join(base, "bin");
+  tandemShim(bin);
+  const home = join(base, "home");
+  mkdirSync(home);
+  writeFileSync(join(home, ".profile"), `PATH="${bin}:$PATH"\n`);
+  return { PATH: `${bin}${delimiter}${pathWithoutCodex()}`, HOME: home };
 }
 
 /** Runs tandem with a PATH that has no codex on it. */

@@ -152,8 +152,10 @@ describe("how the hooks start Tandem when init is given no --command", () => {
     const res = run(["init", "--clients", "cursor"], dir, { PATH: `${bin}:${pathWithoutCodex()}` });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).not.toMatch(/absolute paths/);
-    // That PATH is not one a login shell sets up, so an agent's shell tool would not find it.
-    expect(res.stdout).toMatch(/Warning: `bash -lc 'tandem --version'` fails here/);
+    // That PATH is not one a login shell sets up: agents are told the repository launcher instead.
+    expect(res.stdout).toMatch(
+      /`bash -lc 'tandem --version'` fails here .* agents in this repository run \S+\/\.git\/tandem\/bin\/tandem instead/,
+    );
     expect(readJson(join(dir, ".cursor/hooks.json")).hooks.stop[0].command).toBe("tandem hook cursor stop");
     expect(readConfigFile(join(dir, ".tandem/config.jsonc"))?.init?.command).toBe("tandem");
     // Recorded, so a re-run from a Tandem that is not on PATH keeps it instead of refusing.

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXCLUDE_MARK, withExclude, withoutExclude } from "../../src/init/local-exclude.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
-import { read, run } from "./helpers.js";
+import { loginTandem, read, run, tandemShim } from "./helpers.js";
 
 const DEV_DEPENDENCY = [
   "--command",
@@ -31,6 +31,7 @@ describe("the local Claude settings and git", () => {
   it("init makes git ignore the local settings in this clone, once; deinit restores the exclude file", () => {
     const dir = initRepo(join(tempDir(), "repo"));
     const before = read(join(dir, ".git", "info", "exclude")) ?? "";
+    tandemShim(join(dir, "node_modules", ".bin"));
     const init = run(["init", ...DEV_DEPENDENCY], dir);
     expect(init.code).toBe(0);
     expect(existsSync(join(dir, ".claude/settings.local.json"))).toBe(true);
@@ -60,9 +61,10 @@ describe("the local Claude settings and git", () => {
   it("adds nothing when init writes no local settings (a launcher on PATH)", () => {
     const dir = initRepo(join(tempDir(), "repo"));
     const before = read(join(dir, ".git", "info", "exclude"));
-    expect(run(["init", "--command", "tandem", "--clients", "claude-code", "--no-git-hooks"], dir).code).toBe(
-      0,
-    );
+    const env = loginTandem();
+    expect(
+      run(["init", "--command", "tandem", "--clients", "claude-code", "--no-git-hooks"], dir, env).code,
+    ).toBe(0);
     expect(read(join(dir, ".git", "info", "exclude"))).toBe(before);
   });
 });

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { clientsOptionHelp } from "../../clients/index.js";
 import { applyPlans } from "../../init/apply.js";
-import { unexcludeLocalSettings } from "../../init/local-exclude.js";
+import { unexcludeLocalFiles } from "../../init/local-exclude.js";
 import { initRoot, parseClients } from "../../init/options.js";
 import { planDeinit } from "../../init/plan.js";
 import { formatJson, formatSummary } from "../../init/report.js";
@@ -29,7 +29,7 @@ function runDeinit(io: Io, opts: DeinitOptions): void {
   if (mode === "write")
     unwire(root, io.env, { clients, gitHooks: opts.gitHooks }, () => {
       applyPlans(plans);
-      if (clients.includes("claude-code")) unexcludeLocalSettings(root);
+      unexcludeLocalFiles(root, clients);
     });
   if (opts.json) {
     io.out(formatJson(root, plans, "deinit", mode, null));

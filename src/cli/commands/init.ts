@@ -2,11 +2,11 @@ import { Command } from "commander";
 import { CLIENTS, clientLabels, clientsOptionHelp } from "../../clients/index.js";
 import { resolveRoot, stateDirOf } from "../../config/root.js";
 import { naturalCommand } from "../../core/agent-command.js";
-import { loginCheck, loginFix } from "../../doctor/agent-shell-check.js";
+import { loginCheck } from "../../doctor/agent-shell-check.js";
 import { geminiTrustFinding } from "../../doctor/gemini-trust.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { probeLogin, writeProbe } from "../../facts/agent-shell.js";
-import { LOCAL_SETTINGS } from "../../init/allow-rules.js";
+import { agentCommandFor } from "../../init/agent-launch.js";
 import { applyPlans } from "../../init/apply.js";
 import { checkCodexTrust, describeTrust, type TrustReport } from "../../init/codex-trust.js";
 import { checkLauncher, launcherNote, pinnedLauncher } from "../../init/hook-command.js";
@@ -18,9 +18,10 @@ import {
   type LauncherChoice,
   noPortableLauncher,
 } from "../../init/launcher.js";
-import { excludeLocalSettings } from "../../init/local-exclude.js";
+import { excludeLocalFiles } from "../../init/local-exclude.js";
 import { initRoot, parseClients, readRecordedInit } from "../../init/options.js";
 import { type FilePlan, planInit } from "../../init/plan.js";
+import { repoLauncherPath, runningTarget, writeRepoLauncher } from "../../init/repo-launcher.js";
 import {
   driftLines,
   formatCheck,
@@ -29,6 +30,7 @@ import {
   type RunMode,
   refusalLine,
 } from "../../init/report.js";
+import { ritualGaps } from "../../init/ritual-gaps.js";
 import { readSnapshot } from "../../init/snapshot.js";
 import { rewire } from "../../init/wiring-record.js";
 import type { Io } from "../context.js";
@@ -80,24 +82,27 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
   const root = initRoot(io.cwd, opts.root, io.env);
   const { choice, record } = resolveChoice(io, opts, root);
   const { clients } = record;
-  const plans = planInit(readSnapshot(root, clients, record.gitHooks), choice.launcher, record);
   const mode: RunMode = opts.check ? "check" : opts.dryRun ? "dry-run" : "write";
+  const stateDir = stateDirOf(resolveRoot({ cwd: root, env: io.env }));
+  // Before planning: the rules name the command agents will be told, which the probe decides.
+  const shell = mode === "write" ? probeAgentShell(io, root, stateDir, choice.launcher) : null;
+  const agent = agentCommandFor(root, stateDir, choice.launcher);
+  const plans = planInit(readSnapshot(root, clients, record.gitHooks), choice.launcher, record, agent);
   if (mode === "check") {
     io.out(opts.json ? formatJson(root, plans, "init", mode, null) : formatCheck(root, plans));
     if (driftLines(root, plans).length > 0) io.exitCode = 1;
     return;
   }
   if (reportRefusals(io, root, plans)) return;
-  let excluded: string | null = null;
+  let excluded: ReturnType<typeof excludeLocalFiles> = null;
   const unhealed =
     mode === "write"
       ? rewire(root, io.env, { root, launcher: choice.launcher, clients, gitHooks: record.gitHooks }, () => {
           applyPlans(plans);
-          excluded = excludeLocalSettings(root);
+          excluded = excludeLocalFiles(root);
         })
       : null;
   if (unhealed) io.err(`${unhealed}\n`);
-  const shell = mode === "write" ? probeAgentShell(io, root, choice.launcher) : null;
   // Codex skips untrusted hooks silently: say so right after wiring them.
   const trust: TrustReport | null =
     mode === "write" && clients.some((n) => CLIENTS[n].trust === "hook-review")
@@ -108,28 +113,39 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
     return;
   }
   io.out(formatSummary(root, plans, "init", mode));
-  if (excluded)
-    io.out(`${LOCAL_SETTINGS} holds this machine's paths: git now ignores it in this clone (${excluded}).\n`);
+  const ex = excluded as ReturnType<typeof excludeLocalFiles>;
+  if (ex) {
+    const [verb, it] = ex.paths.length === 1 ? ["holds", "it"] : ["hold", "them"];
+    io.out(
+      `${ex.paths.join(" and ")} ${verb} this machine's paths: git now ignores ${it} in this clone (${ex.file}).\n`,
+    );
+  }
   const note = launcherNote(choice.launcher);
   for (const line of [choice.warning, note, ONCE_PER_CLONE]) if (line) io.out(`${line}\n`);
+  if (shell) io.out(`${shell}\n`);
+  for (const gap of ritualGaps(choice.launcher, agent, clients)) io.out(`Warning: ${gap}\n`);
   if (trust) io.out(`${describeTrust(trust)}\n`);
   // Gemini runs no project hooks in a folder it does not trust: say so right after wiring them.
   const folders = mode === "write" ? clients.find((n) => CLIENTS[n].trust === "trusted-folders") : undefined;
   const gemini = folders ? geminiTrustFinding(root, io.env) : null;
   if (folders && gemini?.level === "problem")
     io.out(`${CLIENTS[folders].label}: ${gemini.detail}; ${gemini.fix}.\n`);
-  if (shell) io.out(`${shell}\n`);
 }
 
 /**
  * Agents run Tandem from their own shell tool, which Codex starts as a login shell: probe the
- * command they will be told, record the answer for the hooks, and say what to do when it fails.
+ * command they would be told and record the answer for the hooks. When it fails there, write the
+ * repository launcher (decision 0030), which agents are told instead, and say so.
  */
-function probeAgentShell(io: Io, root: string, launcher: string): string | null {
+function probeAgentShell(io: Io, root: string, stateDir: string, launcher: string): string | null {
   const probe = probeLogin(naturalCommand(launcher, root), root, io.env as NodeJS.ProcessEnv);
-  writeProbe(stateDirOf(resolveRoot({ cwd: root, env: io.env })), probe);
+  writeProbe(stateDir, probe);
   if (probe.works) return null;
-  return `Warning: \`${loginCheck(probe.command)}\` fails here (${probe.detail}): ${loginFix(probe.command, pinnedLauncher())}.`;
+  const why = `\`${loginCheck(probe.command)}\` fails here (${probe.detail})`;
+  const written = writeRepoLauncher(stateDir, runningTarget());
+  if (!written)
+    return `Warning: ${why}, and ${repoLauncherPath(stateDir)} could not be written: agents are told \`${pinnedLauncher()}\`. Make that directory writable and re-run \`tandem init\`.`;
+  return `${why}, as Codex's shell tool starts: agents in this repository run ${written} instead, which starts this Tandem from any shell; the ritual's allow rules name it.`;
 }
 
 export function initCommand(io: Io): Command {
