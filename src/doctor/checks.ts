@@ -7,6 +7,7 @@ import { hookErrorFinding } from "./hook-errors.js";
 import { leftWorkFindings } from "./left-check.js";
 import { checkRemote } from "./remote-check.js";
 import { serverCrashFindings } from "./server-check.js";
+import { sessionClients } from "./session-clients.js";
 import { checkStore, type Finding, type StoreReport } from "./store-checks.js";
 import { nodeFinding, staleSessionFindings } from "./system-checks.js";
 import { checkWiring } from "./wiring-checks.js";
@@ -34,7 +35,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
   const other = [
     nodeFinding(),
     ...configFindings(t.loaded, t.root),
-    ...(await checkWiring(t.root, t.env)),
+    ...(await checkWiring(t.root, t.env, undefined, sessionClients(t.stateDir))),
     ...checkAgentShell(t.root, t.stateDir, t.env),
     ...staleSessionFindings(t.stateDir, config.freshnessSeconds),
     ...leftWorkFindings({

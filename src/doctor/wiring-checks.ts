@@ -4,6 +4,7 @@ import { type ParseError, parse } from "jsonc-parser";
 import type { ClientName } from "../clients/index.js";
 import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
 import type { TrustMechanism } from "../clients/types.js";
+import { trustLineFor } from "../core/trust-relevance.js";
 import { errorMessage } from "../errors.js";
 import {
   checkCodexTrust,
@@ -143,6 +144,7 @@ export async function checkWiring(
   root: string,
   env: Env,
   trustDeps: TrustDeps = defaultTrustDeps,
+  sessionClients: readonly string[] = [],
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   const { clients: wired, launchers } = wiredClients(root);
@@ -198,7 +200,14 @@ export async function checkWiring(
     });
   for (const name of expected.clients) {
     const trust = CLIENTS[name].trust;
-    if (trust) findings.push(await TRUST_CHECKS[trust](root, env, trustDeps));
+    if (!trust) continue;
+    const line = await TRUST_CHECKS[trust](root, env, trustDeps);
+    findings.push(
+      trustLineFor(line, CLIENTS[name].label, {
+        installed: findOnPath(CLIENTS[name].processName, env) !== null,
+        hasSessions: sessionClients.includes(name),
+      }),
+    );
   }
   return findings;
 }
