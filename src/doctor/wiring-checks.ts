@@ -179,7 +179,7 @@ export async function checkWiring(
   findings.push(launcherFinding(root, env, expected));
   let plans: FilePlan[];
   try {
-    const snapshot = readSnapshot(root, expected.clients, expected.gitHooks);
+    const snapshot = readSnapshot(root, expected.clients, expected.gitHooks, env);
     plans = planInit(snapshot, expected.launcher).filter((p) => p.kind !== "config");
   } catch (err) {
     findings.push({

@@ -28,6 +28,7 @@ export function statesOf(s: Snapshot): FileState[] {
     ...Object.values(s.settings),
     ...(s.claudeLocal ? [s.claudeLocal] : []),
     ...(s.codexRules ? [s.codexRules] : []),
+    ...(s.geminiPolicy ? [s.geminiPolicy] : []),
     s.config,
     ...(s.gitHooks ? Object.values(s.gitHooks.files) : []),
   ];
@@ -43,6 +44,7 @@ export function withTexts(s: Snapshot, texts: ReadonlyMap<string, string>): Snap
     settings,
     ...(s.claudeLocal ? { claudeLocal: swap(s.claudeLocal) } : {}),
     ...(s.codexRules ? { codexRules: swap(s.codexRules) } : {}),
+    ...(s.geminiPolicy ? { geminiPolicy: swap(s.geminiPolicy) } : {}),
     config: swap(s.config),
     gitHooks: hooks
       ? {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PIN } from "../helpers/cli.js";
@@ -77,5 +77,29 @@ describe("tandem init --clients gemini-cli", () => {
     expect(run(["doctor"], dir, { ...env, GEMINI_CLI_TRUST_WORKSPACE: "true" }).stdout).toMatch(
       /✓ gemini trust: .*GEMINI_CLI_TRUST_WORKSPACE=true/,
     );
+  });
+
+  it("writes the ritual's allow rule as a user policy of Gemini's, checks it, and deinit deletes it", () => {
+    const { dir, home } = project();
+    const env = { HOME: home, GEMINI_CLI_HOME: undefined };
+    const policy = join(home, ".gemini/policies/tandem.toml");
+    expect(run(["init", "--command", "tandem", ...gemini], dir, env).code).toBe(0);
+    const text = read(policy)!;
+    expect(text).toContain('toolName = "run_shell_command"');
+    expect(text).toContain('commandPrefix = ["tandem task", "tandem status"]');
+    expect(text).toContain('decision = "allow"');
+    // Not tools.allowed: that would deny every other shell command in the project.
+    expect(read(join(dir, ".gemini/settings.json"))).not.toContain("allowed");
+    expect(run(["init", "--check", "--command", "tandem", ...gemini], dir, env).code).toBe(0);
+
+    rmSync(policy);
+    const check = run(["init", "--check", "--command", "tandem", ...gemini], dir, env);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(policy);
+    expect(run(["init", "--command", "tandem", ...gemini], dir, env).code).toBe(0);
+    expect(read(policy)).toBe(text);
+
+    expect(run(["deinit", ...gemini], dir, env).code).toBe(0);
+    expect(read(policy)).toBeNull();
   });
 });

@@ -80,7 +80,7 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
   const root = initRoot(io.cwd, opts.root, io.env);
   const { choice, record } = resolveChoice(io, opts, root);
   const { clients } = record;
-  const plans = planInit(readSnapshot(root, clients, record.gitHooks), choice.launcher, record);
+  const plans = planInit(readSnapshot(root, clients, record.gitHooks, io.env), choice.launcher, record);
   const mode: RunMode = opts.check ? "check" : opts.dryRun ? "dry-run" : "write";
   if (mode === "check") {
     io.out(opts.json ? formatJson(root, plans, "init", mode, null) : formatCheck(root, plans));
