@@ -111,6 +111,11 @@ export interface RitualStyle {
    * counts it with the turn); `observed`: its Stop can never block, so Tandem only records.
    */
   form: "enforced" | "follow-up" | "observed";
+  /**
+   * A follow-up the client also shows the person ("Agent execution blocked: <reason>", Gemini):
+   * sent without the marker line, its repair prompt is recognised by the text's lead (decision 0031).
+   */
+  plainFollowUp?: boolean;
   /** The client caps its own follow-ups (Cursor's `loop_limit`); otherwise Tandem stops after its block cap. */
   capsItself: boolean;
   /** The final reply must show the status box (rule 3), read from the Stop payload's last message. */

@@ -40,7 +40,23 @@ export function remediationText(
   cmd = "tandem",
 ): string {
   const what = missing.map((r) => RULE_TEXT[r]).join("; ");
-  return `Tandem: this turn used tools, but the end-of-turn ritual is incomplete: ${what}. ${steps(missing, requireGitFinalization, cmd)}`;
+  return `${REMEDIATION_LEAD} ${what}. ${steps(missing, requireGitFinalization, cmd)}`;
+}
+
+/**
+ * How every remediation text starts. Gemini CLI shows its blocked end of turn as "Agent execution
+ * blocked: <reason>" and sends the same reason back as a prompt, so its reason carries no marker
+ * line: its prompt hook recognises a repair turn by this lead instead (decision 0031).
+ */
+export const REMEDIATION_LEAD = "Tandem: this turn used tools, but the end-of-turn ritual is incomplete:";
+
+/**
+ * Whether a prompt is Tandem's own remediation (a repair turn, which opens no new window);
+ * `plain`: the client's follow-ups carry no marker (`RitualStyle.plainFollowUp`).
+ */
+export function isRemediationPrompt(text: string, plain: boolean): boolean {
+  const t = text.trimStart();
+  return t.startsWith(REMEDIATION_MARKER) || (plain && t.startsWith(REMEDIATION_LEAD));
 }
 
 /** Cursor submits this as a new user message; the marker line lets the next Stop recognise a repair turn. */

@@ -8,6 +8,7 @@ import { checkLanding } from "./land-check.js";
 import { leftWorkFindings } from "./left-check.js";
 import { checkRemote } from "./remote-check.js";
 import { serverCrashFindings } from "./server-check.js";
+import { sessionClients } from "./session-clients.js";
 import { checkStore, type Finding, type StoreReport } from "./store-checks.js";
 import { nodeFinding, staleSessionFindings } from "./system-checks.js";
 import { checkWiring } from "./wiring-checks.js";
@@ -37,7 +38,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
   const other = [
     nodeFinding(),
     ...configFindings(t.loaded, t.root),
-    ...(await checkWiring(t.root, t.env, undefined, t.stateDir)),
+    ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir))),
     ...shell,
     ...staleSessionFindings(t.stateDir, config.freshnessSeconds),
     ...leftWorkFindings({

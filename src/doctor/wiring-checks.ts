@@ -4,6 +4,7 @@ import { type ParseError, parse } from "jsonc-parser";
 import type { ClientName } from "../clients/index.js";
 import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
 import type { TrustMechanism } from "../clients/types.js";
+import { trustLineFor } from "../core/trust-relevance.js";
 import { errorMessage } from "../errors.js";
 import { agentCommandFor } from "../init/agent-launch.js";
 import {
@@ -145,6 +146,7 @@ export async function checkWiring(
   env: Env,
   trustDeps: TrustDeps = defaultTrustDeps,
   stateDir?: string,
+  sessionClients: readonly string[] = [],
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   const { clients: wired, launchers } = wiredClients(root);
@@ -179,7 +181,7 @@ export async function checkWiring(
   findings.push(launcherFinding(root, env, expected));
   let plans: FilePlan[];
   try {
-    const snapshot = readSnapshot(root, expected.clients, expected.gitHooks);
+    const snapshot = readSnapshot(root, expected.clients, expected.gitHooks, env);
     // The allow rules must name the command agents are told, which the state directory decides.
     const agent = stateDir === undefined ? undefined : agentCommandFor(root, stateDir, expected.launcher);
     plans = planInit(snapshot, expected.launcher, undefined, agent).filter((p) => p.kind !== "config");
@@ -202,7 +204,14 @@ export async function checkWiring(
     });
   for (const name of expected.clients) {
     const trust = CLIENTS[name].trust;
-    if (trust) findings.push(await TRUST_CHECKS[trust](root, env, trustDeps));
+    if (!trust) continue;
+    const line = await TRUST_CHECKS[trust](root, env, trustDeps);
+    findings.push(
+      trustLineFor(line, CLIENTS[name].label, {
+        installed: findOnPath(CLIENTS[name].processName, env) !== null,
+        hasSessions: sessionClients.includes(name),
+      }),
+    );
   }
   return findings;
 }

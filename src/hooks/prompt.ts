@@ -1,8 +1,7 @@
 import { livePeers } from "../claims/live-peers.js";
 import { ALLOW, type Verdict } from "../clients/types.js";
 import { digest } from "../core/digest.js";
-import { REMEDIATION_MARKER } from "../core/ritual.js";
-import { codexFooterInstruction, ritualReminder } from "../core/ritual-messages.js";
+import { codexFooterInstruction, isRemediationPrompt, ritualReminder } from "../core/ritual-messages.js";
 import { sessionStartContext } from "../core/session-context.js";
 import { stmt } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
@@ -30,7 +29,7 @@ function lastPeersDigest(ctx: HookCtx, session: string): string | null {
  */
 export async function onPrompt(ctx: HookCtx): Promise<Verdict> {
   const text = ctx.input.prompt ?? "";
-  const remediation = text.trimStart().startsWith(REMEDIATION_MARKER);
+  const remediation = isRemediationPrompt(text, ctx.client.ritual.plainFollowUp === true);
   // Before the notice is taken, so a change found now is told in this answer.
   watchOwnedWork(ctx);
   const context = write(

@@ -62,8 +62,9 @@ export async function onStop(ctx: HookCtx): Promise<Verdict> {
   }
   const requireGit = ctx.config.requireGitFinalization;
   // A follow-up client submits the reason as a new prompt: the marker keeps it in the same window.
+  // One that also shows the reason to the person (Gemini) gets it plain, known by its lead instead.
   const reason =
-    ctx.client.ritual.form === "follow-up"
+    ctx.client.ritual.form === "follow-up" && !ctx.client.ritual.plainFollowUp
       ? cursorFollowup(verdict.missing, requireGit, agentCmd(ctx))
       : remediationText(verdict.missing, requireGit, agentCmd(ctx));
   return { allow: false, block: true, rule: verdict.rule, reason };

@@ -29,6 +29,7 @@ export function statesOf(s: Snapshot): FileState[] {
     ...(s.claudeLocal ? [s.claudeLocal] : []),
     ...(s.codexRules ? [s.codexRules] : []),
     ...(s.codexLocal ? [s.codexLocal] : []),
+    ...(s.geminiPolicy ? [s.geminiPolicy] : []),
     s.config,
     ...(s.gitHooks ? Object.values(s.gitHooks.files) : []),
   ];
@@ -45,6 +46,7 @@ export function withTexts(s: Snapshot, texts: ReadonlyMap<string, string>): Snap
     ...(s.claudeLocal ? { claudeLocal: swap(s.claudeLocal) } : {}),
     ...(s.codexRules ? { codexRules: swap(s.codexRules) } : {}),
     ...(s.codexLocal ? { codexLocal: swap(s.codexLocal) } : {}),
+    ...(s.geminiPolicy ? { geminiPolicy: swap(s.geminiPolicy) } : {}),
     config: swap(s.config),
     gitHooks: hooks
       ? {

@@ -9,6 +9,7 @@ import { claudeAllowRules, LOCAL_SETTINGS } from "./allow-rules.js";
 import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
 import { copilotFormat, copilotWanted } from "./copilot-json.js";
 import { flatFormat, flatWanted } from "./cursor-json.js";
+import { geminiPolicyText, isOurPolicyFile } from "./gemini-policy.js";
 import { hasRegion, installRegion, regionLines, removeRegion } from "./git-hooks.js";
 import { type InitRecord, withRecord } from "./init-record.js";
 import { anchored } from "./launcher.js";
@@ -128,15 +129,25 @@ function filePlan(name: ClientName, state: FileState, out: FileOutcome, mode: Mo
 
 /** A Codex rules file (`.codex/rules/tandem.rules` or the local one): Tandem's whole, or none when `want` is null. */
 function codexRulesPlan(state: FileState, want: string | null): FilePlan {
-  const base = { path: state.path, kind: "rules" as const, client: "codex" as const, executable: false };
+  return rulesFilePlan(state, want, "codex", isOurRulesFile);
+}
+
+/** A whole rules file of Tandem's (Codex's rules, Gemini's policy), or none when `want` is null. */
+function rulesFilePlan(
+  state: FileState,
+  want: string | null,
+  client: ClientName,
+  isOurs: (text: string) => boolean,
+): FilePlan {
+  const base = { path: state.path, kind: "rules" as const, client, executable: false };
   const same = { ...base, action: "unchanged" as const, after: state.text, changes: [], summary: "" };
-  const foreign = state.text !== null && !isOurRulesFile(state.text);
+  const foreign = state.text !== null && !isOurs(state.text);
   // A file of the same name Tandem did not write is never removed, only refused when in the way.
   if (state.text === want || (foreign && want === null)) return same;
   if (foreign)
     return refused(
       base,
-      `${state.path}: not written by Tandem; move it aside (Tandem writes its Codex rule there), then re-run`,
+      `${state.path}: not written by Tandem; move it aside (Tandem writes its ${CLIENTS[client].label} rule there), then re-run`,
     );
   if (want === null)
     return state.text === null
@@ -263,6 +274,9 @@ export function planInit(
     ...(s.claudeLocal ? [localPlan(s.claudeLocal, rules.local, "init")] : []),
     ...(s.codexRules ? [codexRulesPlan(s.codexRules, codexRulesText(launcher))] : []),
     ...(s.codexLocal ? [codexRulesPlan(s.codexLocal, codexLocalRulesText(launcher, agent))] : []),
+    ...(s.geminiPolicy
+      ? [rulesFilePlan(s.geminiPolicy, geminiPolicyText(launcher, s.root), "gemini-cli", isOurPolicyFile)]
+      : []),
     configPlan(s.config, "init", record),
     ...gitHookPlans(s, (n, state) => gitHookInstall(n, state, anchored(launcher, "git", s.root))),
   ];
@@ -275,6 +289,7 @@ export function planDeinit(s: Snapshot): FilePlan[] {
     ...(s.claudeLocal ? [localPlan(s.claudeLocal, [], "deinit")] : []),
     ...(s.codexRules ? [codexRulesPlan(s.codexRules, null)] : []),
     ...(s.codexLocal ? [codexRulesPlan(s.codexLocal, null)] : []),
+    ...(s.geminiPolicy ? [rulesFilePlan(s.geminiPolicy, null, "gemini-cli", isOurPolicyFile)] : []),
     configPlan(s.config, "deinit"),
     ...gitHookPlans(s, (_n, state) => gitHookRemove(state)),
   ];

@@ -8,6 +8,7 @@ import { GIT_HOOK_NAMES, type GitHookName } from "../core/git-hook-names.js";
 import { TandemError } from "../errors.js";
 import { git } from "../git/run.js";
 import { LOCAL_SETTINGS } from "./allow-rules.js";
+import { geminiPolicyFile } from "./gemini-policy.js";
 
 /** The current content of every file init or deinit may touch; the planners read nothing else. */
 export interface FileState {
@@ -25,6 +26,8 @@ export interface Snapshot {
   codexRules?: FileState;
   /** `.codex/rules/tandem-local.rules` (this clone's rule), read when Codex is wired. */
   codexLocal?: FileState;
+  /** The user's `~/.gemini/policies/tandem.toml`, read when Gemini CLI is wired. */
+  geminiPolicy?: FileState;
   config: FileState;
   /** Null with --no-git-hooks. */
   gitHooks: { dir: string; files: Record<GitHookName, FileState> } | null;
@@ -60,7 +63,12 @@ export function gitHooksDir(root: string): string {
   return resolve(root, out);
 }
 
-export function readSnapshot(root: string, clients: readonly ClientName[], withGitHooks: boolean): Snapshot {
+export function readSnapshot(
+  root: string,
+  clients: readonly ClientName[],
+  withGitHooks: boolean,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Snapshot {
   const settings: Partial<Record<ClientName, FileState>> = {};
   for (const name of clients) settings[name] = readState(join(root, CLIENTS[name].settingsFile));
   let gitHooks: Snapshot["gitHooks"] = null;
@@ -76,11 +84,13 @@ export function readSnapshot(root: string, clients: readonly ClientName[], withG
         codexLocal: readState(join(root, CODEX_LOCAL_RULES)),
       }
     : {};
+  const gemini = settings["gemini-cli"] ? { geminiPolicy: readState(geminiPolicyFile(env)) } : {};
   return {
     root,
     settings,
     ...claudeLocal,
     ...codexRules,
+    ...gemini,
     config: readState(join(root, PROJECT_CONFIG)),
     gitHooks,
   };

@@ -72,6 +72,13 @@ export function allSessions(db: Db): SessionRow[] {
   return stmt(db, "SELECT * FROM sessions ORDER BY started_seq").all() as SessionRow[];
 }
 
+/** The clients that ever had a session here (doctor weighs a client's trust only for those in use). */
+export function clientsWithSessions(db: Db): string[] {
+  return (stmt(db, "SELECT DISTINCT client FROM sessions").all() as { client: string }[]).map(
+    (r) => r.client,
+  );
+}
+
 /** Sessions that have not ended, through the partial index: ended ones are never read. */
 export function openSessions(db: Db): SessionRow[] {
   return stmt(

@@ -1,3 +1,4 @@
+import { stopEventText, stopShown } from "../core/stop-shown.js";
 import type { StoredEvent } from "../store/projections.js";
 
 /** How an event reads at a glance; the renderer maps it to a colour. */
@@ -36,7 +37,7 @@ const DESCRIBE: Record<string, Describe> = {
   "claim.denied": denied,
   "task.set": (d) => str(d.text),
   "status.checked": (d) => (d.end_turn ? "end-turn check passed" : "status shown"),
-  "turn.stopped": (d) => `${str(d.verdict)}${d.rule ? ` ${str(d.rule)}` : ""} (${str(d.enforcement)})`,
+  "turn.stopped": (d) => stopEventText(d),
   "hook.error": (d) => `${str(d.client)} ${str(d.event)}: ${str(d.message)}`,
   "identity.refused": (d, name) => `${str(d.command)} named ${name(d.claimed)} (${str(d.via)}); refused`,
   "commit.guarded": (d, name) =>
@@ -111,7 +112,7 @@ const TONES: Record<string, Tone> = {
 
 export function eventTone(ev: { kind: string; data: unknown }): Tone {
   const d = (ev.data ?? {}) as Data;
-  if (ev.kind === "turn.stopped") return d.verdict === "block" ? "warn" : "plain";
+  if (ev.kind === "turn.stopped") return stopShown(d) === "blocked" ? "warn" : "plain";
   if (ev.kind === "commit.guarded") return d.outcome === "refused" ? "bad" : "plain";
   if (ev.kind === "capture.recorded") return d.ok ? "good" : "bad";
   return TONES[ev.kind] ?? "plain";

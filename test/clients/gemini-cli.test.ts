@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { geminiCli } from "../../src/clients/gemini-cli/spec.js";
 import { FIXTURES, kebab } from "../helpers/fixtures.js";
-import { claudeWrite, denied, hook, type Payload } from "../helpers/hooks.js";
+import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** A payload Gemini CLI 0.61.0 gave a hook (test/fixtures/gemini-cli, recorded by a logging hook). */
@@ -72,13 +72,21 @@ describe("Gemini CLI's recorded payloads through `tandem hook gemini-cli`", () =
     writeFileSync(join(repo, "shell.txt"), "shell-ran\n");
     expect(run("AfterTool-1.json").code).toBe(0);
     const stop = deniedWith(run("AfterAgent-0.json"));
-    expect(stop).toMatch(/^\[tandem:stop-remediation rule=status\]\n/);
+    // Gemini shows the reason as "Agent execution blocked: <reason>": Tandem's text, no marker line.
+    expect(stop).toMatch(/^Tandem: this turn used tools, but the end-of-turn ritual is incomplete: /);
     expect(stop).toMatch(/no task was declared/);
+    // ...and sends it back as a prompt, which is a repair turn of the same window, not a new one.
+    const repair = load("BeforeAgent-0.json", repo, home);
+    expect(replay({ ...repair, stdin: { ...repair.stdin, prompt: stop } }, repo).code).toBe(0);
+    const prompts = ledger(repo).events.filter((e) => e.kind === "prompt.submitted");
+    expect(prompts.at(-1)?.data).toMatchObject({ remediation: true });
+    expect(prompts.at(-2)?.data).toMatchObject({ remediation: false });
 
-    // Session 2633a6aa's `replace` of the file 1baa6e06 holds is refused in Gemini's own form.
-    expect(deniedWith(run("replace-BeforeTool-0.json"))).toMatch(
-      /hello\.txt: held by agent-\w+ \(gemini-cli/,
-    );
+    // Session 2633a6aa's `replace` of the file 1baa6e06 holds is refused in Gemini's own form, and
+    // the same text is a system message: Gemini's UI hides a failed tool call, but prints that.
+    const refused = run("replace-BeforeTool-0.json");
+    expect(deniedWith(refused)).toMatch(/hello\.txt: held by agent-\w+ \(gemini-cli/);
+    expect(refused.out?.systemMessage).toBe(refused.out?.reason);
     // Session 301cc7e1's write_file of the file Claude holds is refused.
     expect(deniedWith(run("deny-BeforeTool-0.json"))).toMatch(/denied\.txt: held by agent-\w+ \(claude-code/);
     // Session 15afaa7a used no tool: its Stop after a block passes silently.

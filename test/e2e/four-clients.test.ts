@@ -109,7 +109,8 @@ const geminiShell = (command: string) => ({
   args: { command, description: "step" },
 });
 const copilotBash = (command: string) => ({ call: "bash", args: { command, description: "step" } });
-const geminiRemediation = (r: GeminiRequest) => r.lastText.startsWith("[tandem:stop-remediation");
+const geminiRemediation = (r: GeminiRequest) =>
+  r.lastText.startsWith("Tandem: this turn used tools, but the end-of-turn ritual is incomplete");
 const copilotRemediation = (r: ChatRequest) => r.text.includes("[tandem:stop-remediation");
 const said = (text: string) => (r: ChatRequest) => r.text.includes(text);
 

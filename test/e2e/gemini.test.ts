@@ -34,7 +34,8 @@ const sessions = (p: Project) =>
   }[];
 
 const shell = (command: string) => ({ call: "run_shell_command", args: { command, description: "step" } });
-const isRemediation = (r: GeminiRequest) => r.lastText.startsWith("[tandem:stop-remediation");
+const isRemediation = (r: GeminiRequest) =>
+  r.lastText.startsWith("Tandem: this turn used tools, but the end-of-turn ritual is incomplete");
 
 describe("real Gemini CLI beside a Claude Code session", () => {
   it("holds its file through an open turn, is refused a redirect into the peer's file, and is held to the ritual", async () => {

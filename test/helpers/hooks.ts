@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll } from "vitest";
-import { unwrapHanging } from "../../src/clients/codex/hanging-wrap.js";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/queries.js";
 import { type RunResult, tandem } from "./cli.js";
@@ -72,9 +71,8 @@ export function denied(r: RunResult): string | null {
   const out = JSON.parse(r.stdout) as {
     hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string };
   };
-  // Codex's reasons come wrapped for its UI: tests match the text as written.
   return out.hookSpecificOutput?.permissionDecision === "deny"
-    ? unwrapHanging(out.hookSpecificOutput.permissionDecisionReason ?? "")
+    ? (out.hookSpecificOutput.permissionDecisionReason ?? "")
     : null;
 }
 

@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PIN } from "../helpers/cli.js";
 import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
-import { read, run } from "./helpers.js";
+import { pathWithoutCodex, read, run } from "./helpers.js";
 
 /** A user's own Gemini settings: comments, a trailing comma, other settings and a hook of theirs. */
 const THEIRS = `// team settings
@@ -55,9 +55,14 @@ describe("tandem init --clients gemini-cli", () => {
     expect(read(join(dir, ".gemini/settings.json"))).toBe(THEIRS);
   });
 
-  it("has doctor report Gemini's folder trust from the trusted folders file", () => {
+  it("has doctor report Gemini's folder trust from the trusted folders file, where `gemini` is installed", () => {
     const { dir, home } = project();
-    const env = { HOME: home, GEMINI_CLI_TRUST_WORKSPACE: undefined, GEMINI_CLI_HOME: undefined };
+    // A `gemini` on PATH: trust is a problem only for a client used here (test/doctor/trust-in-use.test.ts).
+    const bin = join(home, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "gemini"), "#!/bin/sh\n", { mode: 0o755 });
+    const PATH = `${bin}${delimiter}${pathWithoutCodex()}`;
+    const env = { HOME: home, PATH, GEMINI_CLI_TRUST_WORKSPACE: undefined, GEMINI_CLI_HOME: undefined };
     expect(run(["init", ...PIN, ...gemini], dir, env).stdout).toMatch(
       /^Gemini CLI: no rule in .*trustedFolders\.json covers this project.*; open `gemini` here and choose to trust the folder/m,
     );
@@ -72,5 +77,29 @@ describe("tandem init --clients gemini-cli", () => {
     expect(run(["doctor"], dir, { ...env, GEMINI_CLI_TRUST_WORKSPACE: "true" }).stdout).toMatch(
       /✓ gemini trust: .*GEMINI_CLI_TRUST_WORKSPACE=true/,
     );
+  });
+
+  it("writes the ritual's allow rule as a user policy of Gemini's, checks it, and deinit deletes it", () => {
+    const { dir, home } = project();
+    const env = { HOME: home, GEMINI_CLI_HOME: undefined };
+    const policy = join(home, ".gemini/policies/tandem.toml");
+    expect(run(["init", "--command", "tandem", ...gemini], dir, env).code).toBe(0);
+    const text = read(policy)!;
+    expect(text).toContain('toolName = "run_shell_command"');
+    expect(text).toContain('commandPrefix = ["tandem task", "tandem status"]');
+    expect(text).toContain('decision = "allow"');
+    // Not tools.allowed: that would deny every other shell command in the project.
+    expect(read(join(dir, ".gemini/settings.json"))).not.toContain("allowed");
+    expect(run(["init", "--check", "--command", "tandem", ...gemini], dir, env).code).toBe(0);
+
+    rmSync(policy);
+    const check = run(["init", "--check", "--command", "tandem", ...gemini], dir, env);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(policy);
+    expect(run(["init", "--command", "tandem", ...gemini], dir, env).code).toBe(0);
+    expect(read(policy)).toBe(text);
+
+    expect(run(["deinit", ...gemini], dir, env).code).toBe(0);
+    expect(read(policy)).toBeNull();
   });
 });

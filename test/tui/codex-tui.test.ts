@@ -103,10 +103,8 @@ describe("Tandem inside the real Codex terminal UI", () => {
     expect(refused).toMatch(/Blocked by hook/);
     expect(refused).toContain("Tandem refused this edit");
     expect(refused).not.toMatch(COMMAND_PATH);
-    // Every line of the reason stays under Codex's indent: none wraps back to column 0.
-    const reason = refused.slice(refused.indexOf("Tandem refused this edit")).split("\n");
-    const end = reason.findIndex((l) => l.trim() === "" || l.startsWith("•"));
-    expect(reason.slice(1, end).filter((l) => !l.startsWith(" "))).toEqual([]);
+    // The reason is the model's text, unbroken: Codex's terminal may wrap it, but Tandem adds no breaks.
+    expect(refused).toMatch(/held by agent-\S+ \(.*last seen/);
     expect(refused).toContain("coordinate with the user");
     expect(p.read("f.txt")).toBe("peer\n");
     await ui.kill();

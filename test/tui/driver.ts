@@ -79,9 +79,14 @@ export class Tui {
 
   /** Types text literally, then Enter. */
   async say(text: string): Promise<void> {
-    this.tmux(["send-keys", "-t", this.session, "-l", text]);
+    this.type(text);
     await sleep(300);
     this.key("Enter");
+  }
+
+  /** Types text literally, without Enter. */
+  type(text: string): void {
+    this.tmux(["send-keys", "-t", this.session, "-l", text]);
   }
 
   key(name: string): void {

@@ -1,4 +1,5 @@
 import type { ClaudeReply, MessagesRequest } from "../e2e/harness/anthropic-fake.js";
+import type { GeminiReply, GeminiRequest } from "../e2e/harness/gemini-fake.js";
 import type { CodexReply, ResponsesRequest } from "../e2e/harness/responses-fake.js";
 
 /**
@@ -51,3 +52,39 @@ export function codexReply(req: ResponsesRequest): CodexReply {
 
 /** Enough identical steps for any test: the fakes index steps by tool results so far. */
 export const steps = <T>(f: T): T[] => Array.from({ length: 100 }, () => f);
+
+/** Gemini's newest content: a prompt (the person's, or a reason a hook sent back) or a tool result. */
+function geminiTurn(req: GeminiRequest): { afterTool: string | null; text: string } {
+  const contents = req.body.contents ?? [];
+  const last = contents[contents.length - 1]?.parts ?? [];
+  if (last.some((p) => p.functionResponse)) {
+    const call = contents[contents.length - 2]?.parts?.find((p) => p.functionCall)?.functionCall;
+    return {
+      afterTool: String((call?.args as { command?: unknown } | undefined)?.command ?? call?.name),
+      text: "",
+    };
+  }
+  return { afterTool: null, text: req.lastText };
+}
+
+/**
+ * Gemini's model: `WRITE <abs path>` writes with write_file, `RUN <<cmd>>` runs a shell command, and
+ * Tandem's end-of-turn reason is obeyed as a model would: `tandem task`, then `tandem status`, then
+ * a reply. Anything else gets a plain reply.
+ */
+export function geminiReply(req: GeminiRequest): GeminiReply {
+  const turn = geminiTurn(req);
+  if (turn.afterTool?.startsWith("tandem task")) return shellCall("tandem status");
+  if (turn.afterTool !== null) return { text: DONE };
+  if (/end-of-turn ritual is incomplete/.test(turn.text)) return shellCall('tandem task "writing files"');
+  const write = /WRITE (\S+)/.exec(turn.text);
+  if (write) return { call: "write_file", args: { file_path: write[1], content: "hello\n" } };
+  const run = /RUN <<(.+?)>>/.exec(turn.text);
+  if (run) return shellCall(run[1]!);
+  return { text: REPLY };
+}
+
+const shellCall = (command: string): GeminiReply => ({
+  call: "run_shell_command",
+  args: { command, description: "run it" },
+});

@@ -22,7 +22,7 @@ interface DeinitOptions {
 function runDeinit(io: Io, opts: DeinitOptions): void {
   const clients = parseClients(opts.clients);
   const root = initRoot(io.cwd, opts.root, io.env);
-  const plans = planDeinit(readSnapshot(root, clients, opts.gitHooks));
+  const plans = planDeinit(readSnapshot(root, clients, opts.gitHooks, io.env));
   if (reportRefusals(io, root, plans)) return;
   const mode = opts.dryRun ? "dry-run" : "write";
   // The healer's record goes first: nothing puts back what deinit removes.

@@ -87,7 +87,12 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
   // Before planning: the rules name the command agents will be told, which the probe decides.
   const shell = mode === "write" ? probeAgentShell(io, root, stateDir, choice.launcher) : null;
   const agent = agentCommandFor(root, stateDir, choice.launcher);
-  const plans = planInit(readSnapshot(root, clients, record.gitHooks), choice.launcher, record, agent);
+  const plans = planInit(
+    readSnapshot(root, clients, record.gitHooks, io.env),
+    choice.launcher,
+    record,
+    agent,
+  );
   if (mode === "check") {
     io.out(opts.json ? formatJson(root, plans, "init", mode, null) : formatCheck(root, plans));
     if (driftLines(root, plans).length > 0) io.exitCode = 1;

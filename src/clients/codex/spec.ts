@@ -1,6 +1,5 @@
 import { baseInput, fail, isObj, nestedAnswer, SILENT, str, toolFrom } from "../payload.js";
 import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "../types.js";
-import { hangingWrap } from "./hanging-wrap.js";
 
 const SETTINGS = ".codex/hooks.json";
 
@@ -52,10 +51,10 @@ const EVENTS: WiredEvent[] = [
 function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
   if (kind === "stop") return SILENT;
   // Codex shows the model "Command blocked by PreToolUse hook: <reason>. Command: <command>":
-  // a reason ending in its own period would read "another way.. Command:". Its UI lets long lines
-  // wrap to column 0, hence the hanging wrap (./hanging-wrap.ts).
+  // a reason ending in its own period would read "another way.. Command:". The reason is never
+  // broken into lines for the terminal: the model reads these bytes (issue 26).
   const denied = kind === "pre-tool" && !v.allow && v.reason !== null;
-  const reason = denied ? hangingWrap(v.reason!.replace(/[.\s]+$/, "")) : v.reason;
+  const reason = denied ? v.reason!.replace(/[.\s]+$/, "") : v.reason;
   return nestedAnswer(kind, event, { ...v, reason });
 }
 

@@ -38,12 +38,15 @@ function typed(prompt: string | null): string | null {
 
 /**
  * A deny is exit 0 with `{decision: "deny", reason}`: the model reads "Tool execution blocked:
- * <reason>" (exit 2 would do the same with stderr). A blocking AfterAgent answer makes Gemini send
- * the reason as a new prompt (BeforeAgent fires with it) and run the agent again (docs/clients.md §13.3).
+ * <reason>". Gemini's UI hides a failed tool call at its default error verbosity, so the refusal
+ * also goes in `systemMessage`, which the UI prints as a plain line of the transcript. A blocking
+ * AfterAgent answer makes Gemini show "Agent execution blocked: <reason>" and send the reason as a
+ * new prompt (BeforeAgent fires with it); it carries no `systemMessage`, which would print the same
+ * text twice (docs/clients.md §13.3, decision 0031).
  */
 function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
   if (kind === "pre-tool" && !v.allow)
-    return { ...SILENT, stdout: json({ decision: "deny", reason: v.reason }) };
+    return { ...SILENT, stdout: json({ decision: "deny", reason: v.reason, systemMessage: v.reason }) };
   if (kind === "stop")
     return v.block ? { ...SILENT, stdout: json({ decision: "deny", reason: v.reason }) } : SILENT;
   if (v.context && kind !== "session-end") {
@@ -67,7 +70,7 @@ export const geminiCli: ClientSpec<"gemini-cli"> = {
   sessionEnv: ["GEMINI_SESSION_ID"],
   givesProjectDir: false,
   processName: "gemini",
-  ritual: { form: "follow-up", capsItself: false, statusBox: false, prompt: "reminder" },
+  ritual: { form: "follow-up", plainFollowUp: true, capsItself: false, statusBox: false, prompt: "reminder" },
   // Headless only with `--prompt`; a bare prompt without a terminal exits 42 (docs/clients.md §13.5).
   subagent: { command: "gemini", args: ["--yolo"], promptFlag: "--prompt=" },
   trust: "trusted-folders",

@@ -1,4 +1,5 @@
 import { type RitualEvent, windowStart } from "../ritual.js";
+import { stopShown } from "../stop-shown.js";
 
 /**
  * A session as the browser board lists it. Liveness is judged by the server (it knows the
@@ -53,15 +54,12 @@ export function turnState(events: readonly RitualEvent[], requireGitFinalization
   return { status, task, stop };
 }
 
-/** The turn in a few words for the table: "status ✓ task ✗ · stop: blocked (task)". */
+/** The turn in a few words for the table: "status ✓ task ✗ · stop: blocked (task)" (or observed). */
 export function turnText(t: TurnState): string {
   const mark = (b: boolean) => (b ? "✓" : "✗");
-  const stop =
-    t.stop === null
-      ? "no stop yet"
-      : t.stop.verdict === "pass"
-        ? "stop: passed"
-        : `stop: blocked${t.stop.rule ? ` (${t.stop.rule})` : ""}`;
+  const shown = t.stop === null ? null : stopShown(t.stop);
+  const rule = t.stop?.rule && shown !== "passed" ? ` (${t.stop.rule})` : "";
+  const stop = shown === null ? "no stop yet" : `stop: ${shown}${rule}`;
   return `status ${mark(t.status)} task ${mark(t.task)} · ${stop}`;
 }
 

@@ -1,3 +1,4 @@
+import { stopShown } from "../../core/stop-shown.js";
 import type { EventsPage, UiEvent } from "../../core/ui/protocol.js";
 import { turnText, type UiSession } from "../../core/ui/session-rows.js";
 import type { Board, Change } from "./app.js";
@@ -46,7 +47,7 @@ export class SessionsView {
       h("td", {}, s.activity),
       h("td", { class: "num" }, String(s.claims)),
       h("td", {}, ago(s.lastSeen, now)),
-      h("td", { class: s.turn.stop?.verdict === "block" ? "warn" : "" }, turnText(s.turn)),
+      h("td", { class: s.turn.stop && stopShown(s.turn.stop) === "blocked" ? "warn" : "" }, turnText(s.turn)),
     );
     onActivate(tr, () => this.toggle(s.id));
     if (this.open !== s.id) return [tr];

@@ -1,0 +1,42 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { naturalCommand } from "../core/agent-command.js";
+
+/**
+ * Gemini CLI's counterpart of Claude's allow rules (issue 26): a policy file allowing shell
+ * commands that start `<cmd> task` or `<cmd> status`, so the ritual runs without "Allow execution
+ * of [Shell]?" every turn. Gemini 0.61.0 has no project-scoped way to do it (decision 0031):
+ * `tools.allowed` in `.gemini/settings.json` turns a narrowed `run_shell_command(…)` entry into a
+ * deny of every other shell command, and this build ignores `.gemini/policies/`. So the file is the
+ * user's policy directory's, `~/.gemini/policies/tandem.toml`. Its `commandPrefix` is checked per
+ * part of a compound command, so `tandem task x && rm -rf y` still asks for the `rm`.
+ */
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Where Gemini reads the user's policies: `$GEMINI_CLI_HOME/.gemini/policies`, else `~/.gemini/policies`. */
+export function geminiPolicyFile(env: Env): string {
+  return join(env.GEMINI_CLI_HOME || env.HOME || homedir(), ".gemini", "policies", "tandem.toml");
+}
+
+const MARKER = "# Written by `tandem init`; `tandem deinit` deletes it.";
+
+/** The file's whole text for the command agents are told to run (as Claude's rules use it). */
+export function geminiPolicyText(launcher: string, root: string): string {
+  const cmd = naturalCommand(launcher, root);
+  return [
+    MARKER,
+    "# Lets agents run Tandem's end-of-turn commands without asking.",
+    "[[rule]]",
+    'toolName = "run_shell_command"',
+    `commandPrefix = [${JSON.stringify(`${cmd} task`)}, ${JSON.stringify(`${cmd} status`)}]`,
+    'decision = "allow"',
+    "priority = 500",
+    "",
+  ].join("\n");
+}
+
+/** Tandem's own policy file, which init may rewrite and deinit deletes; anything else is left alone. */
+export function isOurPolicyFile(text: string): boolean {
+  return text.startsWith(MARKER);
+}
