@@ -138,7 +138,7 @@ async function throughput(turns) {
   let batched = 0;
   const t0 = process.hrtime.bigint();
   for (let turn = 0; turn < turns; turn++) {
-    agents.forEach((a, i) => commitTurn(where(i), a, turn));
+    for (const [i, a] of agents.entries()) commitTurn(where(i), a, turn);
     const results = await Promise.all(agents.map((_, i) => landAsync(where(i))));
     batched += results.filter((r) => r.batch).length;
   }

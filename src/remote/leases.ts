@@ -34,7 +34,14 @@ export type LeaseFailure =
   | { kind: "contended"; remote: string; tries: number };
 
 export type LeaseResult =
-  | { ok: true; won: string[]; lost: { path: string; by: Lease }[]; tries: number }
+  | {
+      ok: true;
+      won: string[];
+      lost: { path: string; by: Lease }[];
+      tries: number;
+      /** The leases document the remote holds now, for the local view (null: no ref there). */
+      now: { text: string; commit: string } | null;
+    }
   | { ok: false; failure: LeaseFailure };
 
 export interface LeaseCall {
@@ -68,13 +75,15 @@ function casLoop(call: LeaseCall, decide: Decide, verb: string): LeaseResult {
     const outcome = decide(seen.doc, now());
     if (!outcome.changed) {
       if (seen.commit) remember(call, seen.commit);
-      return { ok: true, won: outcome.won, lost: outcome.lost, tries };
+      const now = seen.commit ? { text: leasesText(seen.doc), commit: seen.commit } : null;
+      return { ok: true, won: outcome.won, lost: outcome.lost, tries, now };
     }
-    const commit = writeDocCommit(call.repo, FILE, leasesText(outcome.doc), `tandem ${verb}`);
+    const text = leasesText(outcome.doc);
+    const commit = writeDocCommit(call.repo, FILE, text, `tandem ${verb}`);
     const pushed = pushLease(call, commit, seen.commit);
     if (pushed.kind === "ok") {
       remember(call, commit);
-      return { ok: true, won: outcome.won, lost: outcome.lost, tries };
+      return { ok: true, won: outcome.won, lost: outcome.lost, tries, now: { text, commit } };
     }
     if (pushed.kind !== "stale") return { ok: false, failure: { ...pushed, remote: call.remote } };
     // Jittered backoff: racing machines spread out instead of colliding again in step.

@@ -66,6 +66,22 @@ export function recordRound(db: Db, r: RoundRecord): void {
   });
 }
 
+/**
+ * Puts the leases document a reserve or release just left on the remote in place of the one the
+ * last round fetched, so this checkout's own views show it without waiting for a sync.
+ */
+export function recordLeases(db: Db, doc: { text: string; commit: string } | null, at: number): void {
+  write(db, () => {
+    stmt(db, "DELETE FROM remote_leases").run();
+    if (doc)
+      stmt(db, "INSERT INTO remote_leases (id, doc, commit_id, fetched_at) VALUES (1, ?, ?, ?)").run(
+        doc.text,
+        doc.commit,
+        at,
+      );
+  });
+}
+
 /** Puts this checkout's just-published document in place of the one the round fetched. */
 export function recordOwnPresence(db: Db, d: PresenceDoc, at: number): void {
   write(db, () =>

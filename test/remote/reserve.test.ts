@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Lease, leasesText } from "../../src/core/remote/leases.js";
 import { writeDocCommit } from "../../src/remote/objects.js";
-import { type RunResult, TANDEM_BIN, tandem } from "../helpers/cli.js";
+import { PIN, type RunResult, TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 import { startDaemon } from "./remote-world.js";
 
@@ -102,6 +102,16 @@ describe("tandem reserve across clones of one remote", () => {
     const won = reserve(b, "src/x.ts");
     expect(won.code, won.stdout).toBe(0);
     expect(won.stdout).toMatch(/^reserved src\/x\.ts until /);
+  });
+
+  it("shows a reservation in this checkout's status at once, and its release, without a sync", () => {
+    const [a] = clones(1).dirs as [string];
+    expect(tandem(["init", ...PIN, "--clients", "claude-code", "--no-git-hooks"], { cwd: a }).code).toBe(0);
+    expect(reserve(a, "src/x.ts", "--ttl", "1h").code).toBe(0);
+    const on = { env: { TANDEM_REMOTE: "1" } };
+    expect(tandem(["status"], { cwd: a, ...on }).stdout).toMatch(/src\/x\.ts reserved by this checkout/);
+    expect(reserve(a, "--release", "src/x.ts").code).toBe(0);
+    expect(tandem(["status"], { cwd: a, ...on }).stdout).not.toMatch(/src\/x\.ts/);
   });
 
   it("takes over a lease that expired beyond the clock-skew margin, but not one within it", () => {

@@ -2,11 +2,12 @@ import { relative, sep } from "node:path";
 import { Command } from "commander";
 import { parseDuration } from "../../core/duration.js";
 import { resolveTarget } from "../../core/target-path.js";
-import { TandemError, UsageError } from "../../errors.js";
+import { errorMessage, TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { checkoutHolder } from "../../remote/checkout.js";
 import { type LeaseResult, releaseRemote, reserveRemote } from "../../remote/leases.js";
 import { remoteOf } from "../../remote/objects.js";
+import { recordLeases } from "../../store/remote.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
 import { failureMessage, lostLine } from "../format/leases.js";
 import { ownSession } from "../session-opts.js";
@@ -57,6 +58,7 @@ export function reserveCommand(io: Io): Command {
       const result = opts.release
         ? releaseRemote(call, holder, rel)
         : reserveRemote(call, { paths: rel, holder, ...callerOf(io, project, opts.session), ttlMs });
+      if (result.ok) showLocally(io, project, result.now);
       report(io, result, remote, opts);
     });
 }
@@ -69,6 +71,24 @@ function repoPath(raw: string, io: Io, project: Project, top: string): string {
   if (rel === "" || rel.startsWith("../") || rel === "..")
     throw new UsageError(`cannot reserve ${raw}: it is not inside the repository ${top}.`);
   return rel;
+}
+
+/**
+ * The leases as the remote holds them now go into this checkout's view at once: `status`, `watch`
+ * and the board show a reservation without waiting for the next sync round.
+ */
+function showLocally(io: Io, project: Project, doc: { text: string; commit: string } | null): void {
+  const db = openProjectDb(project, { create: false }, io);
+  if (!db) return;
+  try {
+    recordLeases(db, doc, Date.now());
+  } catch (err) {
+    io.err(
+      `tandem: warning: the reservation is on the remote, but this checkout's view was not updated (${errorMessage(err)}); \`tandem sync\` updates it.\n`,
+    );
+  } finally {
+    releaseProjectDb(io, db);
+  }
 }
 
 /** The calling agent's session and task; a person's shell reserves with neither. */
