@@ -64,9 +64,13 @@ function trustedHome(base: string, repo: string): string {
   return home;
 }
 
-function project(launcher: string[]): { base: string; repo: string; home: string } {
+function project(
+  launcher: string[],
+  installed: (repo: string) => void = () => {},
+): { base: string; repo: string; home: string } {
   const base = tempDir("tandem-allow-");
   const repo = initRepo(join(base, "repo"));
+  installed(repo);
   const init = tandem(["init", ...launcher, "--clients", "claude-code", "--no-git-hooks"], {
     cwd: repo,
     env: { PATH: "/usr/bin:/bin" },
@@ -87,11 +91,15 @@ describe("the ritual runs without an approval prompt in Claude's default mode", 
   }, 120_000);
 
   it("with a devDependency: the local file's exact rules cover the absolute path agents are told", async () => {
-    const p = project(["--command", "node_modules/.bin/tandem"]);
+    // Installed before `npx tandem init`, as a devDependency is: init's probe finds it.
+    const install = (repo: string) => {
+      mkdirSync(join(repo, "node_modules/.bin"), { recursive: true });
+      const bin = join(repo, "node_modules/.bin/tandem");
+      writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" "${TANDEM_BIN}" "$@"\n`);
+      chmodSync(bin, 0o755);
+    };
+    const p = project(["--command", "node_modules/.bin/tandem"], install);
     const shim = join(p.repo, "node_modules/.bin/tandem");
-    mkdirSync(join(p.repo, "node_modules/.bin"), { recursive: true });
-    writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${TANDEM_BIN}" "$@"\n`);
-    chmodSync(shim, 0o755);
     const ritual = await bashInDefaultMode(p.repo, p.home, `${shim} task "" && ${shim} status --end-turn`);
     expect(ritual).not.toMatch(APPROVAL);
     expect(ritual).toMatch(/task (set|unchanged)[\s\S]*\+-- tandem status: agent-/);
