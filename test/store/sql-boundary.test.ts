@@ -14,11 +14,13 @@ function tsFiles(dir: string): string[] {
 }
 
 describe("the SQL boundary (issue 27, deliverable 2)", () => {
-  it("finds a statement, a prepare and a stmt call, and passes plain prose", () => {
+  it("finds a statement, a prepare, a stmt call, a pragma and a hand-made transaction, and passes prose", () => {
     expect(sqlFindings('db.prepare("SELECT 1")')).toEqual(["SQL statement", ".prepare("]);
     expect(sqlFindings('stmt(db, "DELETE FROM claims").run()')).toEqual(["SQL statement", "stmt("]);
     expect(sqlFindings("`INSERT INTO events (kind) VALUES (?)`")).toEqual(["SQL statement"]);
     expect(sqlFindings("`UPDATE sessions SET ended_seq = ?`")).toEqual(["SQL statement"]);
+    expect(sqlFindings('db.pragma("integrity_check")')).toEqual([".pragma("]);
+    expect(sqlFindings("db.transaction(() => 0).immediate()")).toEqual([".transaction("]);
     expect(sqlFindings("// select the newest claim, then update it")).toEqual([]);
   });
 
