@@ -1,7 +1,7 @@
 /** The reads behind the web UI's event list: pages of the log and the names of its sessions. */
 import type { Db } from "./db.js";
 import { stmt } from "./db.js";
-import type { StoredEvent } from "./projections.js";
+import type { StoredEvent } from "./stored-event.js";
 import { type EventRow, toEvent } from "./queries.js";
 
 const COLUMNS = "SELECT seq, ts, session_id, kind, data FROM events";
