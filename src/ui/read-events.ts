@@ -1,4 +1,4 @@
-import { type EventFilter, filterSql } from "../core/ui/event-filter.js";
+import type { EventFilter } from "../core/ui/event-filter.js";
 import type { EventsPage, UiEvent } from "../core/ui/protocol.js";
 import type { Db } from "../store/db.js";
 import { eventPage, eventsSince, sessionNames } from "../store/event-pages.js";
@@ -65,7 +65,7 @@ export interface PageRequest {
 export function eventsPage(db: Db, req: PageRequest, names: Names, root: string): EventsPage {
   const limit = Math.max(1, Math.min(PAGE_MAX, Math.floor(req.limit)));
   const offset = Math.max(0, Math.floor(req.offset));
-  const { total, rows } = eventPage(db, filterSql(req.filter), { anchor: req.anchor, limit, offset });
+  const { total, rows } = eventPage(db, req.filter, { anchor: req.anchor, limit, offset });
   return {
     total,
     rows: shape(
