@@ -1,4 +1,8 @@
-/** The plain shapes of a sub-agent's capture, shared by capture (which finds them) and the store (which keeps them). */
+/**
+ * The plain shapes of a sub-agent and its captures and applies: capture finds them, the store
+ * keeps and parses them (store/subagents.ts), the lifecycle and apply decide on them.
+ */
+import type { ClientName } from "../clients/index.js";
 
 /** A git operation a child can stop in the middle of, leaving half-done state in its worktree. */
 export type ChildOperation = "rebase" | "am" | "merge" | "cherry-pick" | "revert" | "bisect" | "sequencer";
@@ -59,4 +63,92 @@ export interface CaptureResult {
   inProgress: InProgress | null;
   /** Paths the uncommitted patch fills with conflict markers (added lines). */
   conflictMarkers: string[];
+}
+
+export type ApplyStage =
+  | "none"
+  | "am-started"
+  | "commits-applied"
+  | "worktree-started"
+  | "blocked"
+  | "failed"
+  | "completed";
+
+export interface SubRecord {
+  id: string;
+  name: string | null;
+  client: ClientName | "exec";
+  parentSession: string | null;
+  childSession: string | null;
+  origin: string;
+  worktree: string;
+  branch: string;
+  base: string;
+  baseRef: string;
+  args: string[];
+  log: string;
+  runnerPid: number | null;
+  runnerStart: string | null;
+  childPid: number | null;
+  childStart: string | null;
+  createdTs: number;
+  exited: boolean;
+  exitedSeq: number | null;
+  exitCode: number | null;
+  exitSignal: string | null;
+  exitReason: string | null;
+  exitMessage: string | null;
+  latestCapture: string | null;
+  captures: number;
+  removal: "removed" | "discarded" | null;
+}
+
+export interface SeriesRecord {
+  target: string;
+  base: string;
+  commitCount: number;
+  mboxBlob: string | null;
+  mboxBytes: number;
+  error: string | null;
+}
+
+/**
+ * A stored capture: what captureWorktree found, plus its row's identity and the per-target series.
+ * Its patch paths stay in the event (recordedPatchPaths): only an apply reads them.
+ */
+export interface CaptureRecord extends Omit<CaptureResult, "patchPaths"> {
+  id: string;
+  subId: string;
+  number: number;
+  recordedSeq: number;
+  recordedTs: number;
+  series: SeriesRecord[];
+}
+
+export interface PreApply {
+  path: string;
+  blob: string | null;
+}
+
+export interface ApplyRecord {
+  subId: string;
+  target: string;
+  captureId: string;
+  stage: ApplyStage;
+  fence: string | null;
+  seriesBase: string | null;
+  seriesBlob: string | null;
+  amHead: string | null;
+  stagedBefore: string[];
+  preApply: PreApply[];
+  postHead: string | null;
+  appliedChildHead: string | null;
+  commitsApplied: number;
+  patchApplied: boolean;
+  paths: string[];
+  message: string | null;
+  failingCommit: string | null;
+  ackUncaptured: boolean;
+  ackPartial: boolean;
+  updatedSeq: number;
 }

@@ -1,94 +1,14 @@
-import type { ClientName } from "../clients/index.js";
 import { type Db, stmt } from "./db.js";
-import type { CaptureResult } from "./subagent-types.js";
+import type {
+  ApplyRecord,
+  ApplyStage,
+  CaptureRecord,
+  PreApply,
+  SeriesRecord,
+  SubRecord,
+} from "./subagent-types.js";
 
-export type ApplyStage =
-  | "none"
-  | "am-started"
-  | "commits-applied"
-  | "worktree-started"
-  | "blocked"
-  | "failed"
-  | "completed";
-
-export interface SubRecord {
-  id: string;
-  name: string | null;
-  client: ClientName | "exec";
-  parentSession: string | null;
-  childSession: string | null;
-  origin: string;
-  worktree: string;
-  branch: string;
-  base: string;
-  baseRef: string;
-  args: string[];
-  log: string;
-  runnerPid: number | null;
-  runnerStart: string | null;
-  childPid: number | null;
-  childStart: string | null;
-  createdTs: number;
-  exited: boolean;
-  exitedSeq: number | null;
-  exitCode: number | null;
-  exitSignal: string | null;
-  exitReason: string | null;
-  exitMessage: string | null;
-  latestCapture: string | null;
-  captures: number;
-  removal: "removed" | "discarded" | null;
-}
-
-export interface SeriesRecord {
-  target: string;
-  base: string;
-  commitCount: number;
-  mboxBlob: string | null;
-  mboxBytes: number;
-  error: string | null;
-}
-
-/**
- * A stored capture: what captureWorktree found, plus its row's identity and the per-target series.
- * Its patch paths stay in the event (recordedPatchPaths): only an apply reads them.
- */
-export interface CaptureRecord extends Omit<CaptureResult, "patchPaths"> {
-  id: string;
-  subId: string;
-  number: number;
-  recordedSeq: number;
-  recordedTs: number;
-  series: SeriesRecord[];
-}
-
-export interface PreApply {
-  path: string;
-  blob: string | null;
-}
-
-export interface ApplyRecord {
-  subId: string;
-  target: string;
-  captureId: string;
-  stage: ApplyStage;
-  fence: string | null;
-  seriesBase: string | null;
-  seriesBlob: string | null;
-  amHead: string | null;
-  stagedBefore: string[];
-  preApply: PreApply[];
-  postHead: string | null;
-  appliedChildHead: string | null;
-  commitsApplied: number;
-  patchApplied: boolean;
-  paths: string[];
-  message: string | null;
-  failingCommit: string | null;
-  ackUncaptured: boolean;
-  ackPartial: boolean;
-  updatedSeq: number;
-}
+export type { ApplyRecord, ApplyStage, CaptureRecord, PreApply, SeriesRecord, SubRecord };
 
 /** A `subagents` row as stored. */
 interface SubRow {
