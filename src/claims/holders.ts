@@ -1,9 +1,9 @@
 import type { HeldClaim, Holder } from "../core/claims.js";
 import { isLive } from "../core/liveness.js";
 import { livenessFacts } from "../sessions/liveness.js";
+import { claimsWithAcquiredTs } from "../store/claim-reads.js";
 import type { Db } from "../store/db.js";
-import { stmt } from "../store/db.js";
-import { type ClaimRow, type SessionRow, sessionById } from "../store/queries.js";
+import { type SessionRow, sessionById } from "../store/queries.js";
 
 /** The top of a session's parent chain: a parent and its sub-agents form one group. */
 export function groupOf(db: Db, session: SessionRow): string {
@@ -28,16 +28,9 @@ export function holderOf(db: Db, s: SessionRow, now: number, freshnessSeconds: n
   };
 }
 
-interface ClaimWithTs extends ClaimRow {
-  acquired_ts: number;
-}
-
 /** Every active claim with its holder judged now; `clean` is filled in by the caller when needed. */
 export function loadHeld(db: Db, now: number, freshnessSeconds: number): HeldClaim[] {
-  const rows = stmt(
-    db,
-    `SELECT c.*, e.ts AS acquired_ts FROM claims c JOIN events e ON e.seq = c.acquired_seq ORDER BY c.worktree, c.path`,
-  ).all() as ClaimWithTs[];
+  const rows = claimsWithAcquiredTs(db);
   const holders = new Map<string, Holder>();
   const held: HeldClaim[] = [];
   for (const row of rows) {

@@ -1,5 +1,6 @@
 import type { PeerSummary } from "../core/session-context.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
+import { heldPathNames } from "../store/claim-reads.js";
 import type { Db } from "../store/db.js";
 
 /** Live sessions other than `self`, with the paths they hold; `views`: sessionViews() already read. */
@@ -10,14 +11,13 @@ export function livePeers(
   now: number,
   views: readonly SessionView[] = sessionViews(db, freshnessSeconds, now),
 ): PeerSummary[] {
-  const claimStmt = db.prepare("SELECT path FROM claims WHERE session_id = ? ORDER BY path");
   return views
     .filter((s) => s.live && s.id !== self)
     .map((s) => ({
       name: s.name,
       client: s.client,
       task: s.task,
-      claims: (claimStmt.all(s.id) as { path: string }[]).map((r) => r.path),
+      claims: heldPathNames(db, s.id),
       lastSeen: s.lastSeen,
     }));
 }

@@ -1,4 +1,5 @@
 import { dirtyPaths } from "../git/status.js";
+import { releasedOrTouched } from "../store/claim-reads.js";
 import type { Db } from "../store/db.js";
 
 /**
@@ -14,13 +15,7 @@ export function ownedDirty(
   repoTop: string | null,
   held: readonly string[],
 ): string[] {
-  const rows = db
-    .prepare(
-      `SELECT path FROM claim_history WHERE session_id = ? AND worktree = ?
-       UNION SELECT path FROM touched WHERE session_id = ? AND worktree = ? AND unattributed = 0`,
-    )
-    .all(sessionId, root, sessionId, root) as { path: string }[];
-  const candidates = [...new Set([...held, ...rows.map((r) => r.path)])].sort();
+  const candidates = [...new Set([...held, ...releasedOrTouched(db, sessionId, root)])].sort();
   if (!repoTop || candidates.length === 0) return [];
   const prefix = root === repoTop ? "" : `${root.slice(repoTop.length + 1)}/`;
   try {

@@ -1,6 +1,6 @@
 import type { Holder } from "../core/claims.js";
+import { ownerRows } from "../store/claim-reads.js";
 import type { Db } from "../store/db.js";
-import { stmt } from "../store/db.js";
 import { sessionById } from "../store/queries.js";
 import { groupOf, holderOf } from "./holders.js";
 
@@ -18,18 +18,6 @@ export interface PeerQuery {
   paths?: readonly string[];
 }
 
-type OwnerRow = { path: string; session_id: string };
-
-/** Claims first: a claim's holder is the one editing the file, whoever else touched it. */
-function ownerRows(db: Db, q: PeerQuery): OwnerRow[] {
-  const claims = "SELECT path, session_id FROM claims WHERE worktree = ?";
-  const touched = "SELECT path, session_id FROM touched WHERE worktree = ? AND unattributed = 0";
-  if (!q.paths)
-    return [...stmt(db, claims).all(q.worktree), ...stmt(db, touched).all(q.worktree)] as OwnerRow[];
-  const one = (sql: string) => q.paths!.flatMap((p) => stmt(db, `${sql} AND path = ?`).all(q.worktree, p));
-  return [...one(claims), ...one(touched)] as OwnerRow[];
-}
-
 /**
  * Paths of `q.worktree` that another live session (outside the caller's group)
  * claimed or touched through its own commands, keyed by path. Each session is
@@ -37,7 +25,7 @@ function ownerRows(db: Db, q: PeerQuery): OwnerRow[] {
  */
 export function peerOwned(db: Db, q: PeerQuery): PeerOwners {
   const owners: PeerOwners = new Map();
-  const rows = ownerRows(db, q);
+  const rows = ownerRows(db, q.worktree, q.paths);
   const peers = new Map<string, Holder | null>();
   const livePeer = (id: string): Holder | null => {
     if (!peers.has(id)) {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { gcSuggestion, type StoreSize } from "../core/maintenance.js";
 import { listBlobs } from "../store/blobs.js";
 import { dbFile, openDb } from "../store/db.js";
+import { eventCount, oldestEventTs } from "../store/event-reads.js";
 import { storeBytes } from "../store/upkeep.js";
 import { sizeText } from "../subagents/lifecycle/report.js";
 import type { Finding } from "./finding.js";
@@ -18,12 +19,10 @@ export function storeSize(stateDir: string): StoreSize | null {
     return null; // the store checks report an unreadable store
   }
   try {
-    const events = (db.prepare("SELECT count(*) AS n FROM events").get() as { n: number }).n;
-    const oldest = db.prepare("SELECT ts FROM events ORDER BY seq LIMIT 1").get() as
-      | { ts: number }
-      | undefined;
+    const events = eventCount(db);
+    const oldestTs = oldestEventTs(db);
     const blobBytes = listBlobs(join(stateDir, "blobs")).reduce((n, b) => n + b.bytes, 0);
-    return { dbBytes: storeBytes(stateDir), events, oldestTs: oldest?.ts ?? null, blobBytes };
+    return { dbBytes: storeBytes(stateDir), events, oldestTs, blobBytes };
   } finally {
     db.close();
   }

@@ -1,4 +1,5 @@
 import type { Db } from "../store/db.js";
+import { hookErrorRows } from "../store/event-reads.js";
 import type { Finding } from "./finding.js";
 
 /** Doctor looks back one day by default: long enough to span a night, short enough that old, fixed errors fade. */
@@ -34,10 +35,7 @@ export function hookErrorFinding(rows: readonly HookErrorRow[], since: number): 
 
 /** The hook.error events since `since`, read from the store doctor already opened. */
 export function readHookErrors(db: Db, since: number): HookErrorRow[] {
-  const rows = db
-    .prepare("SELECT ts, data FROM events WHERE kind = 'hook.error' AND ts >= ? ORDER BY seq")
-    .all(since) as { ts: number; data: string }[];
-  return rows.map((r) => ({ ts: r.ts, message: messageOf(r.data) }));
+  return hookErrorRows(db, since).map((r) => ({ ts: r.ts, message: messageOf(r.data) }));
 }
 
 function messageOf(data: string): string {

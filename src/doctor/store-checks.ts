@@ -2,11 +2,13 @@ import { statSync } from "node:fs";
 import { errorMessage } from "../errors.js";
 import { type Db, dbFile, openDb } from "../store/db.js";
 import { diagnoseTrust, openReadOnly, type TrustVerdict } from "../store/diagnose.js";
+import { rawEvents, type StoreCounts, storeCounts } from "../store/event-reads.js";
 import { checkEventData } from "../store/event-schemas.js";
 import { describeProblem, type StoreProblem, storeErrorOf, storeFix } from "../store/failure.js";
 import { type FailureEntry, readFailureLog } from "../store/failure-log.js";
 import { markCorrupt } from "../store/identity.js";
 import { SCHEMA_VERSION } from "../store/migrations.js";
+import { integrityCheck, probeWrite, schemaVersionOf } from "../store/probes.js";
 import { dumpProjections, rebuildProjections } from "../store/rebuild.js";
 import type { Finding } from "./finding.js";
 import { type HookErrorRow, readHookErrors } from "./hook-errors.js";
@@ -17,7 +19,7 @@ export interface StoreReport {
   file: string;
   findings: Finding[];
   schemaVersion: number | null;
-  counts: { events: number; sessions: number; claims: number; byKind: Record<string, number> } | null;
+  counts: StoreCounts | null;
   rebuild: { replayed: number; identical: boolean } | null;
   /** hook.error events since `opts.hookErrorsSince`; null when the store could not be read. */
   hookErrors: HookErrorRow[] | null;
@@ -36,7 +38,7 @@ function resetFix(problem: StoreProblem): string {
 
 function integrityMessages(db: Db, file: string): string[] {
   try {
-    return (db.pragma("integrity_check") as { integrity_check: string }[]).map((r) => r.integrity_check);
+    return integrityCheck(db);
   } catch (err) {
     // Damage bad enough stops the check itself: that is its answer.
     const e = storeErrorOf(err, file);
@@ -58,12 +60,7 @@ function integrity(db: Db, stateDir: string, file: string): Finding {
 function invalidEvents(db: Db): Finding {
   let bad = 0;
   let first = "";
-  const rows = db.prepare("SELECT seq, kind, data FROM events ORDER BY seq").iterate() as Iterable<{
-    seq: number;
-    kind: string;
-    data: string;
-  }>;
-  for (const row of rows) {
+  for (const row of rawEvents(db)) {
     let problem: string | null;
     try {
       problem = checkEventData(row.kind, JSON.parse(row.data));
@@ -83,23 +80,6 @@ function invalidEvents(db: Db): Finding {
         detail: `${bad} invalid event(s), first ${first}`,
         fix: "report this ledger; it was not written by this tandem",
       };
-}
-
-function counts(db: Db): NonNullable<StoreReport["counts"]> {
-  const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
-  const byKind: Record<string, number> = {};
-  for (const r of db.prepare("SELECT kind, count(*) AS n FROM events GROUP BY kind ORDER BY kind").all() as {
-    kind: string;
-    n: number;
-  }[]) {
-    byKind[r.kind] = r.n;
-  }
-  return {
-    events: n("SELECT count(*) AS n FROM events"),
-    sessions: n("SELECT count(*) AS n FROM sessions"),
-    claims: n("SELECT count(*) AS n FROM claims"),
-    byKind,
-  };
 }
 
 function rebuild(db: Db): NonNullable<StoreReport["rebuild"]> {
@@ -123,10 +103,7 @@ function writable(stateDir: string, file: string): { finding: Finding; db: Db | 
   let db: Db | null = null;
   try {
     db = openDb(stateDir, { lockSeconds: 1 });
-    const open = db;
-    open
-      .transaction(() => open.pragma(`user_version = ${open.pragma("user_version", { simple: true })}`))
-      .immediate();
+    probeWrite(db);
     return { finding: { level: "ok", check: "writable", detail: "hooks can write the store" }, db };
   } catch (err) {
     db?.close();
@@ -197,7 +174,7 @@ function inspect(stateDir: string, file: string, report: StoreReport, opts: Stor
   try {
     const db = openReadOnly(stateDir);
     try {
-      report.schemaVersion = db.pragma("user_version", { simple: true }) as number;
+      report.schemaVersion = schemaVersionOf(db);
       report.findings.push({
         level: "ok",
         check: "schema",
@@ -208,7 +185,7 @@ function inspect(stateDir: string, file: string, report: StoreReport, opts: Stor
       // The rest would read the damage too; the integrity finding says what to do.
       if (checked.level === "problem") return;
       report.findings.push(invalidEvents(db));
-      report.counts = counts(db);
+      report.counts = storeCounts(db);
       report.hookErrors = readHookErrors(db, opts.hookErrorsSince ?? 0);
     } finally {
       db.close();

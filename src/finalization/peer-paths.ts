@@ -6,37 +6,17 @@
  */
 import { dirname } from "node:path/posix";
 import { lexicalTarget } from "../core/paths.js";
+import type { LedgerPath } from "../store/claim-reads.js";
 import type { Db } from "../store/db.js";
-import { stmt } from "../store/db.js";
+import { LEDGER_TABLES, peerRowsIn, worktreesOf } from "../store/peer-ranges.js";
 
-export interface LedgerPath {
-  worktree: string;
-  path: string;
-}
+export type { LedgerPath } from "../store/claim-reads.js";
 
 /** The lexical absolute path a ledger row names; null for a row whose root is not absolute. */
 export function absolute(r: LedgerPath): string | null {
   if (!r.worktree.startsWith("/")) return null;
   const lex = lexicalTarget(r.path, r.worktree);
   return lex.ok ? lex.path : null;
-}
-
-/** Where peers' paths are recorded, each indexed by (worktree, path), and which rows count. */
-const SOURCES = [
-  { table: "claims", peer: "t.session_id != ?" },
-  { table: "claim_history", peer: "t.session_id != ?" },
-  { table: "touched", peer: "t.session_id != ? AND t.unattributed = 0" },
-] as const;
-
-/** Distinct worktrees of a table, one index seek each (a loose scan of its (worktree, path) index). */
-function worktreesOf(db: Db, table: string): string[] {
-  const rows = stmt(
-    db,
-    `WITH RECURSIVE w(x) AS (SELECT min(worktree) FROM ${table}
-       UNION ALL SELECT (SELECT min(worktree) FROM ${table} WHERE worktree > w.x) FROM w WHERE w.x IS NOT NULL)
-     SELECT x FROM w WHERE x IS NOT NULL`,
-  ).all() as { x: string }[];
-  return rows.map((r) => r.x);
 }
 
 /** `inner` is `outer` or below it. */
@@ -75,7 +55,7 @@ export function peerPathsWithin(db: Db, sessionId: string, owned: readonly Ledge
   const mine = [...new Set(owned.map(absolute).filter((p): p is string => p !== null))];
   const out = new Set<string>();
   if (mine.length === 0) return [];
-  for (const { table, peer } of SOURCES) {
+  for (const table of LEDGER_TABLES) {
     const ranges: [string, string][] = [];
     for (const wt of worktreesOf(db, table)) {
       for (const abs of mine) {
@@ -84,16 +64,7 @@ export function peerPathsWithin(db: Db, sessionId: string, owned: readonly Ledge
       }
     }
     if (ranges.length === 0) continue;
-    // One statement for every range: the loop over ranges runs inside SQLite, each an index seek.
-    const rows = stmt(
-      db,
-      `WITH r(wt, lo, hi) AS (
-         SELECT value ->> 0, CASE WHEN value ->> 1 = '' THEN '' ELSE (value ->> 1) || '/' END,
-                CASE WHEN value ->> 1 = '' THEN char(1114111) ELSE (value ->> 1) || '0' END
-         FROM json_each(?))
-       SELECT t.worktree, t.path FROM r JOIN ${table} t ON t.worktree = r.wt AND t.path > r.lo AND t.path < r.hi
-       WHERE ${peer}`,
-    ).all(JSON.stringify(ranges), sessionId) as LedgerPath[];
+    const rows = peerRowsIn(db, table, ranges, sessionId);
     // A peer row that does not even parse excuses nothing: dropping it can only fail this session.
     for (const r of rows) {
       const abs = absolute(r);

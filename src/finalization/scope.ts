@@ -13,7 +13,9 @@ import type { TargetFacts } from "../core/target-plan.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { physicalResolver } from "../facts/physical.js";
 import { fsTargetProbe } from "../facts/root-facts.js";
-import { type Db, stmt } from "../store/db.js";
+import { ownedLedgerPaths } from "../store/claim-reads.js";
+import type { Db } from "../store/db.js";
+import { hasSessionStart, stashEvents } from "../store/event-reads.js";
 import type { LedgerPath } from "./peer-paths.js";
 
 export type { LedgerPath } from "./peer-paths.js";
@@ -27,28 +29,14 @@ export interface OwnedPaths {
 /** Active claims ∪ every claim the session ever acquired ∪ paths its hooks recorded as touched. */
 export function ownedPaths(db: Db, sessionId: string): OwnedPaths {
   // `tandem gc` replaces an old session's events by one summary: its history is still whole.
-  const started = stmt(
-    db,
-    "SELECT 1 FROM events WHERE session_id = ? AND kind IN ('session.started', 'session.compacted') LIMIT 1",
-  ).get(sessionId);
-  const owned = stmt(
-    db,
-    `SELECT worktree, path FROM claims WHERE session_id = ?
-     UNION SELECT worktree, path FROM claim_history WHERE session_id = ?
-     UNION SELECT worktree, path FROM touched WHERE session_id = ? AND unattributed = 0
-     ORDER BY worktree, path`,
-  ).all(sessionId, sessionId, sessionId) as LedgerPath[];
-  return { incompleteHistory: started === undefined, owned };
+  const started = hasSessionStart(db, sessionId);
+  return { incompleteHistory: !started, owned: ownedLedgerPaths(db, sessionId) };
 }
 
 /** Its `stash.created` events, or those a `session.compacted` summary kept of them. */
 export function createdStashes(db: Db, sessionId: string): CreatedStash[] {
-  const rows = stmt(
-    db,
-    "SELECT kind, data FROM events WHERE session_id = ? AND kind IN ('stash.created', 'session.compacted') ORDER BY seq",
-  ).all(sessionId) as { kind: string; data: string }[];
-  return rows.flatMap((r) => {
-    const data = JSON.parse(r.data) as CreatedStash | { stashes: CreatedStash[] };
+  return stashEvents(db, sessionId).flatMap((r) => {
+    const data = r.data as CreatedStash | { stashes: CreatedStash[] };
     return r.kind === "session.compacted"
       ? (data as { stashes: CreatedStash[] }).stashes
       : [data as CreatedStash];

@@ -2,8 +2,8 @@ import type { ClientName } from "../clients/index.js";
 import type { ClientSpec, HookInput } from "../clients/types.js";
 import { forger } from "../core/forgery.js";
 import { discoverAgent } from "../sessions/discover.js";
-import { type Db, stmt } from "../store/db.js";
-import { sessionByNative } from "../store/queries.js";
+import type { Db } from "../store/db.js";
+import { liveSessionsOfAgent, sessionByNative } from "../store/queries.js";
 import type { HookRequest } from "./context.js";
 
 /**
@@ -20,10 +20,7 @@ export function forgedBy(
   if (!named?.agent_pid || named.ended_seq !== null) return null;
   const agent = discoverAgent(client, req.env, req.pid);
   if (!agent || agent.pid === named.agent_pid) return null;
-  const sessionsOfAgent = stmt(
-    db,
-    "SELECT id, name FROM sessions WHERE agent_pid = ? AND ended_seq IS NULL AND (agent_pid_start IS NULL OR agent_pid_start = ?)",
-  ).all(agent.pid, agent.start) as { id: string; name: string }[];
+  const sessionsOfAgent = liveSessionsOfAgent(db, agent.pid, agent.start);
   const by = forger({
     named: { id: named.id, name: named.name, agentPid: named.agent_pid },
     agentPid: agent.pid,

@@ -20,8 +20,9 @@ import { ALLOW_WIRING_ENV, WIRING_RULE } from "../core/wiring.js";
 import { physicalResolver } from "../facts/physical.js";
 import { fsTargetProbe, gatherRootFacts } from "../facts/root-facts.js";
 import { dirtyPaths } from "../git/status.js";
-import { dbFile, stmt } from "../store/db.js";
-import { append, write } from "../store/ledger.js";
+import { claimStampRows } from "../store/claim-reads.js";
+import { dbFile } from "../store/db.js";
+import { append, readSnapshot, write } from "../store/ledger.js";
 import { verifyGateTables } from "../store/trust.js";
 import { type ToolTargets, toolTargets } from "../targets/tool-targets.js";
 import { crashPoint } from "../testing/crash.js";
@@ -84,13 +85,8 @@ function wiringGuard(ctx: HookCtx, facts: readonly TargetFacts[], found: ToolTar
 
 /** Every claim's stamp, read in one snapshot: who holds it, since which event, and the holder's latest. */
 function claimStamps(ctx: HookCtx): Map<string, ClaimStamp> {
-  const rows = stmt(
-    ctx.db,
-    `SELECT c.worktree, c.path, c.session_id, c.acquired_seq, s.last_seq
-       FROM claims c JOIN sessions s ON s.id = c.session_id`,
-  ).all() as { worktree: string; path: string; session_id: string; acquired_seq: number; last_seq: number }[];
   const out = new Map<string, ClaimStamp>();
-  for (const r of rows)
+  for (const r of claimStampRows(ctx.db))
     out.set(claimKey(r), { holder: r.session_id, acquiredSeq: r.acquired_seq, holderSeq: r.last_seq });
   return out;
 }
@@ -103,13 +99,13 @@ function claimStamps(ctx: HookCtx): Map<string, ClaimStamp> {
 function gatherCleanFacts(ctx: HookCtx, targets: ClaimTarget[]): Map<string, CleanFact> {
   const facts = new Map<string, CleanFact>();
   if (targets.length === 0) return facts;
-  const snapshot = ctx.db.transaction(() => {
+  const snapshot = readSnapshot(ctx.db, () => {
     const me = selfSession(ctx);
     const caller = me ? { id: me.id, group: groupOf(ctx.db, me) } : null;
     const held = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);
     const candidates = takeoverCandidates(held, targets, caller, ctx.now);
     return { candidates, stamps: candidates.length > 0 ? claimStamps(ctx) : new Map() };
-  })();
+  });
   const byWorktree = new Map<string, HeldClaim[]>();
   for (const c of snapshot.candidates) byWorktree.set(c.worktree, [...(byWorktree.get(c.worktree) ?? []), c]);
   for (const [worktree, claims] of byWorktree) {

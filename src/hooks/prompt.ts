@@ -3,7 +3,7 @@ import { ALLOW, type Verdict } from "../clients/types.js";
 import { digest } from "../core/digest.js";
 import { codexFooterInstruction, isRemediationPrompt, ritualReminder } from "../core/ritual-messages.js";
 import { sessionStartContext } from "../core/session-context.js";
-import { stmt } from "../store/db.js";
+import { lastPromptData } from "../store/event-reads.js";
 import { append, write } from "../store/ledger.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { watchOwnedWork } from "./owner-watch.js";
@@ -15,11 +15,8 @@ const PROMPT_LIMIT = 4000;
 
 /** Only the newest prompt matters; reading every earlier one grew with the session. */
 function lastPeersDigest(ctx: HookCtx, session: string): string | null {
-  const row = stmt(
-    ctx.db,
-    "SELECT data FROM events WHERE session_id = ? AND kind = 'prompt.submitted' ORDER BY seq DESC LIMIT 1",
-  ).get(session) as { data: string } | undefined;
-  return row ? ((JSON.parse(row.data) as { peersDigest?: string }).peersDigest ?? null) : null;
+  const data = lastPromptData(ctx.db, session) as { peersDigest?: string } | null;
+  return data?.peersDigest ?? null;
 }
 
 /**

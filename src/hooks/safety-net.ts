@@ -17,8 +17,8 @@ import {
 } from "../core/clobber.js";
 import { relativeKey } from "../core/paths.js";
 import { blobsDirOf, preserveFiles } from "../safety/preserve.js";
-import { stmt } from "../store/db.js";
 import { append } from "../store/ledger.js";
+import { untoldClobbers, versionWithStamp } from "../store/preserved.js";
 import { type SessionRow, sessionById } from "../store/queries.js";
 import type { HookCtx } from "./context.js";
 
@@ -68,11 +68,7 @@ export function preservePeerWork(ctx: HookCtx, session: SessionRow, dirty: Recor
 }
 
 function versionAt(ctx: HookCtx, key: string, owner: string, stamp: string): number | null {
-  const row = stmt(
-    ctx.db,
-    "SELECT max(version) AS v FROM preserved WHERE worktree = ? AND path = ? AND owner = ? AND stamp = ?",
-  ).get(ctx.root.root, key, owner, stamp) as { v: number | null };
-  return row.v;
+  return versionWithStamp(ctx.db, ctx.root.root, key, owner, stamp);
 }
 
 /** After a command, inside its write transaction: record what it did to peers' uncommitted files. */
@@ -110,24 +106,12 @@ export function recordClobbers(
   return found.map((c) => ({ ...c, ownerName: owners.get(c.key)?.name ?? c.owner }));
 }
 
-interface ClobberRow {
-  seq: number;
-  path: string;
-  actor: string | null;
-  version: number | null;
-  change: "changed" | "removed";
-  via: string;
-}
-
 /**
  * Inside a write transaction: the owner's not yet told clobbers, as a message,
  * marked as told. Null when there are none (one indexed lookup).
  */
 export function takeOwnerNotice(ctx: HookCtx, owner: SessionRow): string | null {
-  const rows = stmt(
-    ctx.db,
-    "SELECT seq, path, actor, version, change, via FROM clobbers WHERE owner = ? AND noticed = 0 ORDER BY seq",
-  ).all(owner.id) as ClobberRow[];
+  const rows = untoldClobbers(ctx.db, owner.id);
   if (rows.length === 0) return null;
   append(ctx.db, {
     kind: "work.noticed",

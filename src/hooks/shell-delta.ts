@@ -6,8 +6,17 @@ import type { NamedClobber } from "../core/clobber.js";
 import type { GitCall } from "../core/git-call.js";
 import type { SnapshotScope } from "../core/snapshot-scope.js";
 import { dirtyPaths, dirtySnapshotAsync, fileStamp, snapshotDelta } from "../git/status.js";
-import { type Db, stmt } from "../store/db.js";
+import { claimHistoryPaths } from "../store/claim-reads.js";
+import type { Db } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
+import {
+  endSnapshot,
+  forgetSnapshots,
+  openSnapshot,
+  peerTreeCommandDuring,
+  putShellSnapshot,
+  snapshotState,
+} from "../store/shell-snapshots.js";
 import { type HookCtx, hookSession, selfSession } from "./context.js";
 import { ownersFor, recordClobbers, rootKeyed } from "./safety-net.js";
 import {
@@ -40,18 +49,15 @@ function storeSnapshot(
     ctx.db,
     () => {
       const session = hookSession(ctx);
-      stmt(
-        ctx.db,
-        "INSERT OR REPLACE INTO shell_snapshots (session_id, tool_use_id, started_at, worktree, dirty, stashes, scope) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      ).run(
-        session.id,
+      putShellSnapshot(ctx.db, {
+        session: session.id,
         key,
-        ctx.now,
-        top,
-        JSON.stringify(snap),
-        stashes ? JSON.stringify(stashes) : null,
+        startedAt: ctx.now,
+        worktree: top,
+        dirty: snap,
+        stashes,
         scope,
-      );
+      });
     },
     "gating",
   );
@@ -148,20 +154,11 @@ const OPEN_WINDOW_MS = 10 * 60_000;
  * which attribution already gives to their holder.
  */
 function concurrentPeers(db: Db, self: string, worktree: string, start: number, end: number): boolean {
-  const row = stmt(
-    db,
-    `SELECT count(*) AS n FROM shell_snapshots WHERE session_id != ? AND worktree = ? AND tool_use_id != 'turn:' AND scope = 'tree' AND started_at <= ?
-         AND (ended_at >= ? OR (ended_at IS NULL AND started_at >= ?))`,
-  ).get(self, worktree, end, start, end - OPEN_WINDOW_MS) as { n: number };
-  return row.n > 0;
+  return peerTreeCommandDuring(db, { self, worktree, start, end, openSince: end - OPEN_WINDOW_MS });
 }
 
 function ownHistory(db: Db, session: string, worktree: string): Set<string> {
-  const rows = stmt(db, "SELECT path FROM claim_history WHERE session_id = ? AND worktree = ?").all(
-    session,
-    worktree,
-  );
-  return new Set((rows as { path: string }[]).map((r) => r.path));
+  return new Set(claimHistoryPaths(db, session, worktree));
 }
 
 function attribute(paths: string[], owners: PeerOwners, concurrent: boolean, own: Set<string>): Attribution {
@@ -200,22 +197,16 @@ function startDelta(ctx: HookCtx, key: string): PendingDelta | null {
   const top = ctx.root.repo?.top;
   const session = selfSession(ctx);
   if (!top || !session) return null;
-  const row = stmt(
-    ctx.db,
-    "SELECT dirty, stashes, scope FROM shell_snapshots WHERE session_id = ? AND tool_use_id = ? AND ended_at IS NULL",
-  ).get(session.id, key) as
-    | { dirty: string; stashes: string | null; scope: SnapshotScope["scope"] }
-    | undefined;
+  const row = openSnapshot(ctx.db, session.id, key);
   if (!row) return null;
-  const before = JSON.parse(row.dirty) as Record<string, string>;
+  const before = row.dirty;
   const after =
     row.scope === "named"
       ? Promise.resolve().then(() => namedStampsAfter(top, Object.keys(before)))
       : dirtySet(ctx, top);
   // Whoever awaits it gets the error; unawaited, it must not end the process.
   after.catch(() => {});
-  const stashes = row.stashes ? (JSON.parse(row.stashes) as StashSnapshot) : null;
-  return { key, top, text: row.dirty, before, scope: row.scope, stashes, after };
+  return { key, top, text: row.text, before, scope: row.scope, stashes: row.stashes, after };
 }
 
 /**
@@ -245,26 +236,19 @@ async function recordDelta(
     ctx.db,
     () => {
       const session = hookSession(ctx);
-      const row = stmt(ctx.db, "SELECT * FROM shell_snapshots WHERE session_id = ? AND tool_use_id = ?").get(
-        session.id,
-        key,
-      ) as { started_at: number; ended_at: number | null; dirty: string } | undefined;
+      const row = snapshotState(ctx.db, session.id, key);
       // Measured already, or replaced by a later command of the same id since it was read.
-      if (!row || row.ended_at !== null || row.dirty !== pending.text) return null;
-      stmt(ctx.db, "UPDATE shell_snapshots SET ended_at = ? WHERE session_id = ? AND tool_use_id = ?").run(
-        ctx.now,
-        session.id,
-        key,
-      );
+      if (!row || row.endedAt !== null || row.text !== pending.text) return null;
+      endSnapshot(ctx.db, session.id, key, ctx.now);
       if (pending.stashes) {
         recordCreatedStashes(ctx.db, session.id, ctx.now, createdStashes(pending.stashes, stashesAfter));
       }
-      stmt(ctx.db, "DELETE FROM shell_snapshots WHERE started_at < ?").run(ctx.now - 6 * OPEN_WINDOW_MS);
+      forgetSnapshots(ctx.db, ctx.now - 6 * OPEN_WINDOW_MS);
       const before = rootKeyed(ctx, top, pending.before);
       const keys = snapshotDelta(before, rootKeyed(ctx, top, after));
       if (keys.length === 0) return { mine: [], unattributed: [], peerHeld: [], clobbered: [] };
       const owners = ownersFor(ctx, session);
-      const concurrent = concurrentPeers(ctx.db, session.id, top, row.started_at, ctx.now);
+      const concurrent = concurrentPeers(ctx.db, session.id, top, row.startedAt, ctx.now);
       const a = attribute(keys, owners, concurrent, ownHistory(ctx.db, session.id, ctx.root.root));
       a.clobbered = recordClobbers(ctx, session, owners, keys, before, via);
       append(ctx.db, {

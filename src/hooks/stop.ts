@@ -2,6 +2,7 @@ import type { Verdict } from "../clients/types.js";
 import { type RitualEvent, stopVerdict } from "../core/ritual.js";
 import { cursorFollowup, remediationText } from "../core/ritual-messages.js";
 import { containsStatusBox } from "../core/status-box.js";
+import { recentSessionEvents } from "../store/event-reads.js";
 import { append, write } from "../store/ledger.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { watchOwnedWork } from "./owner-watch.js";
@@ -12,10 +13,7 @@ const BLOCK_CAP = 2;
 const WINDOW_EVENTS = 2000;
 
 function recentEvents(ctx: HookCtx, session: string): RitualEvent[] {
-  const rows = ctx.db
-    .prepare("SELECT seq, kind, data FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT ?")
-    .all(session, WINDOW_EVENTS) as { seq: number; kind: string; data: string }[];
-  return rows.reverse().map((r) => ({ seq: r.seq, kind: r.kind, data: JSON.parse(r.data) }));
+  return recentSessionEvents(ctx.db, session, WINDOW_EVENTS);
 }
 
 /**

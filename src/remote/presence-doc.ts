@@ -2,7 +2,9 @@ import { ownedDirty } from "../claims/owned-dirty.js";
 import { PRESENCE_FORMAT, type PresenceDoc, type PresenceSession } from "../core/remote/presence.js";
 import { gitStatus } from "../git/run.js";
 import { sessionViews } from "../sessions/view.js";
+import { sessionWorktrees } from "../store/claim-reads.js";
 import type { Db } from "../store/db.js";
+import { claimedPaths, sessionById } from "../store/queries.js";
 import type { CheckoutIdentity } from "./checkout.js";
 
 /** Where a directory sits in its repository: paths shared with other clones are repository-relative. */
@@ -29,35 +31,25 @@ function placeOf(dir: string): Place | null {
   return { top, prefix, branch: answer(dir, ["symbolic-ref", "-q", "--short", "HEAD"]) || null };
 }
 
-interface Owned {
-  worktree: string;
-  path: string;
-}
-
 /** One live session as other checkouts see it: claims and owned dirty paths, repository-relative. */
 function sessionEntry(
   db: Db,
   s: { id: string; name: string; client: string; task: string | null; lastSeen: number },
   places: (dir: string) => Place | null,
 ): PresenceSession {
-  const held = db.prepare("SELECT worktree, path FROM claims WHERE session_id = ?").all(s.id) as Owned[];
-  const worktrees = db
-    .prepare(
-      `SELECT worktree FROM claims WHERE session_id = ? UNION SELECT worktree FROM claim_history
-       WHERE session_id = ? UNION SELECT worktree FROM touched WHERE session_id = ?`,
-    )
-    .all(s.id, s.id, s.id) as { worktree: string }[];
-  const cwd = (db.prepare("SELECT cwd FROM sessions WHERE id = ?").get(s.id) as { cwd: string | null }).cwd;
+  const held = claimedPaths(db, s.id);
+  const worktrees = sessionWorktrees(db, s.id);
+  const cwd = sessionById(db, s.id)?.cwd ?? null;
   const claims: string[] = [];
   const dirty: string[] = [];
-  for (const { worktree } of worktrees) {
+  for (const worktree of worktrees) {
     const place = places(worktree);
     if (!place) continue;
     const mine = held.filter((c) => c.worktree === worktree).map((c) => c.path);
     for (const p of mine) claims.push(`${place.prefix}${p}`);
     for (const p of ownedDirty(db, s.id, worktree, place.top, mine)) dirty.push(`${place.prefix}${p}`);
   }
-  const home = (cwd ? places(cwd) : null) ?? (worktrees[0] ? places(worktrees[0].worktree) : null);
+  const home = (cwd ? places(cwd) : null) ?? (worktrees[0] ? places(worktrees[0]) : null);
   return {
     name: s.name,
     client: s.client,

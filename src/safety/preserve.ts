@@ -9,36 +9,14 @@ import {
   writeBlob,
   writeBlobFromFile,
 } from "../store/blobs.js";
-import { type Db, stmt } from "../store/db.js";
+import type { Db } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
+import { newestPreserved } from "../store/preserved.js";
+
+export { newestPreserved, type PreservedRow } from "../store/preserved.js";
 
 export function blobsDirOf(stateDir: string): string {
   return join(stateDir, "blobs");
-}
-
-export interface PreservedRow {
-  worktree: string;
-  path: string;
-  owner: string;
-  version: number;
-  blob: string;
-  bytes: number;
-  stamp: string;
-  reason: string;
-  seq: number;
-  ts: number;
-}
-
-export function newestPreserved(
-  db: Db,
-  worktree: string,
-  path: string,
-  owner: string,
-): PreservedRow | undefined {
-  return stmt(
-    db,
-    "SELECT * FROM preserved WHERE worktree = ? AND path = ? AND owner = ? ORDER BY version DESC LIMIT 1",
-  ).get(worktree, path, owner) as PreservedRow | undefined;
 }
 
 /** Files up to this size are read whole; larger ones are copied, never held in memory. */

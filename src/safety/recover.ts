@@ -11,10 +11,17 @@ import {
 import { dirname, join } from "node:path";
 import { fileStamp } from "../git/status.js";
 import { blobPath, readBlob } from "../store/blobs.js";
-import { type Db, stmt } from "../store/db.js";
+import type { Db } from "../store/db.js";
 import { newestKept, nextVersion } from "../store/kept.js";
 import { append, write } from "../store/ledger.js";
-import { newestPreserved, type PreservedRow, preserveFiles } from "./preserve.js";
+import {
+  lastClobberedVersion,
+  lastOwnVersion,
+  newestPreserved,
+  type PreservedRow,
+  versionsOf,
+} from "../store/preserved.js";
+import { preserveFiles } from "./preserve.js";
 
 export interface RecoverRequest {
   db: Db;
@@ -39,38 +46,15 @@ export interface RecoverResult {
   kept: number | null;
 }
 
-export function versionsOf(db: Db, worktree: string, key: string, owner: string): PreservedRow[] {
-  return stmt(
-    db,
-    "SELECT * FROM preserved WHERE worktree = ? AND path = ? AND owner = ? ORDER BY version",
-  ).all(worktree, key, owner) as PreservedRow[];
-}
-
-/** Every path of `owner` with a preserved version, newest activity first. */
-export function preservedPaths(
-  db: Db,
-  owner: string,
-): { worktree: string; path: string; versions: number }[] {
-  return stmt(
-    db,
-    `SELECT worktree, path, count(*) AS versions, max(seq) AS last FROM preserved WHERE owner = ?
-     GROUP BY worktree, path ORDER BY last DESC`,
-  ).all(owner) as { worktree: string; path: string; versions: number }[];
-}
+export { preservedPaths, versionsOf } from "../store/preserved.js";
 
 /**
  * The version the newest clobber points at; but when the owner left a newer version of its own
  * after that clobber (it went on editing), the owner's newest: recover returns its last bytes.
  */
 function defaultVersion(db: Db, worktree: string, key: string, owner: string): number | undefined {
-  const clobber = stmt(
-    db,
-    "SELECT version, seq FROM clobbers WHERE worktree = ? AND path = ? AND owner = ? AND version IS NOT NULL ORDER BY seq DESC LIMIT 1",
-  ).get(worktree, key, owner) as { version: number; seq: number } | undefined;
-  const own = stmt(
-    db,
-    "SELECT version, seq FROM preserved WHERE worktree = ? AND path = ? AND owner = ? AND reason IN ('owner', 'recovered') ORDER BY version DESC LIMIT 1",
-  ).get(worktree, key, owner) as { version: number; seq: number } | undefined;
+  const clobber = lastClobberedVersion(db, worktree, key, owner);
+  const own = lastOwnVersion(db, worktree, key, owner);
   if (clobber && (!own || own.seq < clobber.seq)) return clobber.version;
   return own?.version ?? clobber?.version ?? newestPreserved(db, worktree, key, owner)?.version;
 }

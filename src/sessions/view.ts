@@ -1,5 +1,6 @@
 import { isLive } from "../core/liveness.js";
-import { type Db, stmt } from "../store/db.js";
+import { claimCounts } from "../store/claim-reads.js";
+import type { Db } from "../store/db.js";
 import { allSessions, currentSessions, type SessionRow } from "../store/queries.js";
 import { livenessFacts } from "./liveness.js";
 
@@ -50,14 +51,7 @@ export function sessionViews(
   now = Date.now(),
   scope: { all?: boolean } = {},
 ): SessionView[] {
-  const counts = new Map<string, number>(
-    (
-      stmt(db, "SELECT session_id, count(*) AS n FROM claims GROUP BY session_id").all() as {
-        session_id: string;
-        n: number;
-      }[]
-    ).map((r) => [r.session_id, r.n]),
-  );
+  const counts = claimCounts(db);
   const rows = scope.all ? allSessions(db) : currentSessions(db, now - RECENT_ENDED_MS);
   return rows.map((row) => toView(row, counts.get(row.id) ?? 0, now, freshnessSeconds));
 }

@@ -7,15 +7,13 @@ import type { Config } from "../config/schema.js";
 import { plural } from "../core/plural.js";
 import type { StatusModel } from "../core/status-box.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
-import { type Db, stmt } from "../store/db.js";
+import type { Db } from "../store/db.js";
+import { eventTs, hookErrorsAfterSeq } from "../store/event-reads.js";
 import { claimedPaths, type SessionRow } from "../store/queries.js";
 import { subagentRows } from "../subagents/lifecycle/rows.js";
 
 function startedAt(db: Db, s: SessionRow): number {
-  return (
-    (stmt(db, "SELECT ts FROM events WHERE seq = ?").get(s.started_seq) as { ts: number } | undefined)?.ts ??
-    s.last_seen
-  );
+  return eventTs(db, s.started_seq) ?? s.last_seen;
 }
 
 function warnings(db: Db, s: SessionRow, config: Config, views: readonly SessionView[]): string[] {
@@ -24,11 +22,7 @@ function warnings(db: Db, s: SessionRow, config: Config, views: readonly Session
     if (!v.live && !v.ended && v.claims > 0)
       out.push(`${v.name} is stale and holds ${plural(v.claims, "claim")}; they no longer block`);
   }
-  const errors = (
-    stmt(db, "SELECT count(*) AS n FROM events WHERE kind = 'hook.error' AND seq > ?").get(s.started_seq) as {
-      n: number;
-    }
-  ).n;
+  const errors = hookErrorsAfterSeq(db, s.started_seq);
   if (errors > 0)
     out.push(`${errors} hook error(s) since this session started; see \`tandem events --kind hook.error\``);
   if (config.stopRitual !== "enforce") out.push(`stop ritual is "${config.stopRitual}"`);

@@ -6,6 +6,7 @@ import type { LeftItem } from "../core/left-work.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { sessionViews } from "../sessions/view.js";
 import { type Db, dbFile } from "../store/db.js";
+import { hookErrorsSinceTs, startTimes } from "../store/event-reads.js";
 import { describeProblem, type StoreError, storeFix } from "../store/failure.js";
 import { readFailureLog } from "../store/failure-log.js";
 import { recentLandings } from "../store/land-history.js";
@@ -87,23 +88,11 @@ export function readOverview(
   if (!db) return buildOverview({ sessions: null, subagents: [], elsewhere: null, problems, now });
   const views = sessionViews(db, loaded.config.freshnessSeconds, now);
   // Only the sessions shown: joining every session ever recorded grew with history.
-  const started = new Map(
-    (
-      db
-        .prepare(
-          `SELECT s.id AS id, e.ts AS ts FROM json_each(?) j JOIN sessions s ON s.id = j.value
-           JOIN events e ON e.seq = s.started_seq`,
-        )
-        .all(JSON.stringify(views.map((v) => v.id))) as { id: string; ts: number }[]
-    ).map((r) => [r.id, r.ts]),
+  const started = startTimes(
+    db,
+    views.map((v) => v.id),
   );
-  const errors = (
-    db
-      .prepare("SELECT count(*) AS n FROM events WHERE kind = 'hook.error' AND ts >= ?")
-      .get(now - DAY_MS) as {
-      n: number;
-    }
-  ).n;
+  const errors = hookErrorsSinceTs(db, now - DAY_MS);
   if (errors > 0)
     problems.push({
       problem: `${errors} hook error(s) in the last 24 h`,

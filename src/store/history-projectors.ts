@@ -1,6 +1,7 @@
 import type { Db } from "./db.js";
 import { stmt } from "./db.js";
 import type { EventData, EventKind } from "./event-schemas.js";
+import { insertSession } from "./session-insert.js";
 import type { StoredEvent } from "./stored-event.js";
 
 type Projector = (db: Db, ev: StoredEvent) => void;
@@ -14,26 +15,29 @@ type Projector = (db: Db, ev: StoredEvent) => void;
 function restoreSession(db: Db, ev: StoredEvent): void {
   const c = ev.data as EventData<"session.compacted">;
   const s = c.session;
-  stmt(
+  insertSession(
     db,
-    `INSERT OR REPLACE INTO sessions (id, client, native_id, name, kind, parent_id, agent_pid, agent_pid_start, cwd,
-       task, activity, started_seq, last_seen, last_seq, ended_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    s.id,
-    s.client,
-    s.nativeId,
-    s.name,
-    s.kind,
-    s.parentId,
-    s.agentPid,
-    s.agentPidStart,
-    s.cwd,
-    s.task,
-    s.activity,
-    s.startedSeq,
-    s.lastSeen,
-    s.lastSeq,
-    s.endedSeq,
+    {
+      id: s.id,
+      client: s.client,
+      native_id: s.nativeId,
+      name: s.name,
+      kind: s.kind,
+      parent_id: s.parentId,
+      agent_pid: s.agentPid,
+      agent_pid_start: s.agentPidStart,
+      // The UI process only matters while a session is open: a compacted one has none.
+      ui_pid: null,
+      ui_pid_start: null,
+      cwd: s.cwd,
+      task: s.task,
+      activity: s.activity,
+      started_seq: s.startedSeq,
+      last_seen: s.lastSeen,
+      last_seq: s.lastSeq,
+      ended_seq: s.endedSeq,
+    },
+    "replace",
   );
   const history = stmt(
     db,

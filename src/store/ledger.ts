@@ -48,6 +48,11 @@ export function append<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEven
  */
 export type Durability = "always" | "gating";
 
+/** Runs reads in one deferred transaction: they all see one snapshot, and no write lock is taken. */
+export function readSnapshot<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn)();
+}
+
 /**
  * Runs read-decide-write logic in one `BEGIN IMMEDIATE` transaction: the write
  * lock is taken before the first read, so concurrent hooks serialize instead of

@@ -2,6 +2,7 @@ import type { Db } from "./db.js";
 import { stmt } from "./db.js";
 import type { EventData, EventKind } from "./event-schemas.js";
 import { HISTORY_PROJECTORS } from "./history-projectors.js";
+import { insertSession } from "./session-insert.js";
 import type { StoredEvent } from "./stored-event.js";
 import { SUBAGENT_PROJECTORS } from "./subagent-projectors.js";
 
@@ -17,26 +18,28 @@ function d<K extends EventKind>(ev: StoredEvent, _kind: K): EventData<K> {
 const PROJECTORS: Partial<Record<EventKind, Projector>> = {
   "session.started": (db, ev) => {
     const s = d(ev, "session.started");
-    stmt(
+    insertSession(
       db,
-      `INSERT INTO sessions (id, client, native_id, name, kind, parent_id, agent_pid, agent_pid_start,
-         ui_pid, ui_pid_start, cwd, task, activity, started_seq, last_seen, last_seq, ended_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'idle', ?, ?, ?, NULL)`,
-    ).run(
-      ev.session,
-      s.client,
-      s.nativeId,
-      s.name,
-      s.kind,
-      s.parentId,
-      s.agentPid,
-      s.agentPidStart,
-      s.uiPid ?? null,
-      s.uiPidStart ?? null,
-      s.cwd,
-      ev.seq,
-      ev.ts,
-      ev.seq,
+      {
+        id: ev.session as string,
+        client: s.client,
+        native_id: s.nativeId,
+        name: s.name,
+        kind: s.kind,
+        parent_id: s.parentId,
+        agent_pid: s.agentPid,
+        agent_pid_start: s.agentPidStart,
+        ui_pid: s.uiPid ?? null,
+        ui_pid_start: s.uiPidStart ?? null,
+        cwd: s.cwd,
+        task: null,
+        activity: "idle",
+        started_seq: ev.seq,
+        last_seen: ev.ts,
+        last_seq: ev.seq,
+        ended_seq: null,
+      },
+      "new",
     );
   },
   "session.attached": (db, ev) => {

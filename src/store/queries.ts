@@ -1,6 +1,6 @@
 import type { Db } from "./db.js";
 import { stmt } from "./db.js";
-import type { StoredEvent } from "./projections.js";
+import type { StoredEvent } from "./stored-event.js";
 
 export interface SessionRow {
   id: string;
@@ -47,7 +47,7 @@ export interface EventRow {
   data: string;
 }
 
-function toEvent(row: EventRow): StoredEvent {
+export function toEvent(row: EventRow): StoredEvent {
   return { seq: row.seq, ts: row.ts, session: row.session_id, kind: row.kind, data: JSON.parse(row.data) };
 }
 
@@ -108,6 +108,26 @@ export function sessionByNative(db: Db, client: string, nativeId: string): Sessi
 }
 
 /** `--session X`: the client's native id, the Tandem name, or the internal id. */
+/** Open sessions run by this agent process (a recorded start must match: pids are reused). */
+export function liveSessionsOfAgent(
+  db: Db,
+  pid: number,
+  start: string | null,
+): { id: string; name: string }[] {
+  return stmt(
+    db,
+    "SELECT id, name FROM sessions WHERE agent_pid = ? AND ended_seq IS NULL AND (agent_pid_start IS NULL OR agent_pid_start = ?)",
+  ).all(pid, start) as { id: string; name: string }[];
+}
+
+/** Each open or recently ended (last seen at or after `endedSince`) session's latest event. */
+export function lastSeqs(db: Db, endedSince: number): Map<string, number> {
+  const rows = stmt(db, "SELECT id, last_seq FROM sessions WHERE ended_seq IS NULL OR last_seen >= ?").all(
+    endedSince,
+  ) as { id: string; last_seq: number }[];
+  return new Map(rows.map((r) => [r.id, r.last_seq]));
+}
+
 export function findSessions(db: Db, ref: string): SessionRow[] {
   return stmt(
     db,

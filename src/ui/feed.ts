@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { DeltaMessage, StateMessage, UiParts } from "../core/ui/protocol.js";
+import { dataVersion } from "../store/probes.js";
 import { maxSeq } from "../store/queries.js";
 import type { UiContext } from "./context.js";
 import { eventsAfter, type Names, PAGE_MAX } from "./read-events.js";
@@ -95,7 +96,7 @@ export class Feed {
   }
 
   private dataVersion(): number {
-    return this.db.pragma("data_version", { simple: true }) as number;
+    return dataVersion(this.db);
   }
 
   private encode(parts: UiParts): Record<PartName, string> {

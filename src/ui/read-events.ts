@@ -1,8 +1,8 @@
-import { type EventFilter, filterSql } from "../core/ui/event-filter.js";
+import type { EventFilter } from "../core/ui/event-filter.js";
 import type { EventsPage, UiEvent } from "../core/ui/protocol.js";
 import type { Db } from "../store/db.js";
-import { stmt } from "../store/db.js";
-import type { EventRow } from "../store/queries.js";
+import { eventPage, eventsSince, sessionNames } from "../store/event-pages.js";
+import type { StoredEvent } from "../store/projections.js";
 import { eventDetail, eventTone } from "../watch/events.js";
 
 /** At most this many events per page or per delta: a burst larger than that is paged in by the list. */
@@ -18,8 +18,7 @@ export class Names {
   of(db: Db, ids: Iterable<string | null>): ReadonlyMap<string, string> {
     for (const id of ids) {
       if (id !== null && !this.map.has(id)) {
-        const rows = stmt(db, "SELECT id, name FROM sessions").all() as { id: string; name: string }[];
-        this.map = new Map(rows.map((r) => [r.id, r.name]));
+        this.map = sessionNames(db);
         break;
       }
     }
@@ -27,34 +26,28 @@ export class Names {
   }
 }
 
-function shape(rows: readonly EventRow[], names: ReadonlyMap<string, string>, root: string): UiEvent[] {
-  return rows.map((r) => {
-    const ev = { seq: r.seq, ts: r.ts, session: r.session_id, kind: r.kind, data: JSON.parse(r.data) };
+function shape(rows: readonly StoredEvent[], names: ReadonlyMap<string, string>, root: string): UiEvent[] {
+  return rows.map((ev) => {
     return {
-      seq: r.seq,
-      ts: r.ts,
-      session: r.session_id,
-      who: r.session_id ? (names.get(r.session_id) ?? r.session_id) : "-",
-      kind: r.kind,
+      seq: ev.seq,
+      ts: ev.ts,
+      session: ev.session,
+      who: ev.session ? (names.get(ev.session) ?? ev.session) : "-",
+      kind: ev.kind,
       detail: eventDetail(ev, names, root),
       tone: eventTone(ev),
     };
   });
 }
 
-const COLUMNS = "SELECT seq, ts, session_id, kind, data FROM events";
-
 /** Events after `seq`, oldest first, at most PAGE_MAX (the newest of them when there are more). */
 export function eventsAfter(db: Db, seq: number, names: Names, root: string): UiEvent[] {
-  const rows = stmt(db, `${COLUMNS} WHERE seq > ? ORDER BY seq DESC LIMIT ${PAGE_MAX}`).all(
-    seq,
-  ) as EventRow[];
-  rows.reverse();
+  const rows = eventsSince(db, seq, PAGE_MAX);
   return shape(
     rows,
     names.of(
       db,
-      rows.map((r) => r.session_id),
+      rows.map((r) => r.session),
     ),
     root,
   );
@@ -70,28 +63,16 @@ export interface PageRequest {
 
 /** One page of the filtered history, newest first, with how many events match in all. */
 export function eventsPage(db: Db, req: PageRequest, names: Names, root: string): EventsPage {
-  const { where, args } = filterSql(req.filter);
-  const cond = ["seq <= ?", ...where].join(" AND ");
-  const total = (
-    stmt(db, `SELECT count(*) AS n FROM events WHERE ${cond}`).get(req.anchor, ...args) as {
-      n: number;
-    }
-  ).n;
   const limit = Math.max(1, Math.min(PAGE_MAX, Math.floor(req.limit)));
   const offset = Math.max(0, Math.floor(req.offset));
-  const rows = stmt(db, `${COLUMNS} WHERE ${cond} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(
-    req.anchor,
-    ...args,
-    limit,
-    offset,
-  ) as EventRow[];
+  const { total, rows } = eventPage(db, req.filter, { anchor: req.anchor, limit, offset });
   return {
     total,
     rows: shape(
       rows,
       names.of(
         db,
-        rows.map((r) => r.session_id),
+        rows.map((r) => r.session),
       ),
       root,
     ),

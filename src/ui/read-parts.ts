@@ -4,7 +4,8 @@ import { sortSessions, type TurnState, turnState, type UiSession } from "../core
 import { readRemoteView } from "../remote/view-data.js";
 import { RECENT_ENDED_MS, type SessionView, sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
-import { stmt } from "../store/db.js";
+import { recentSessionEvents } from "../store/event-reads.js";
+import { lastSeqs } from "../store/queries.js";
 import { presentSubs } from "../subagents/lifecycle/records.js";
 import { recordRow } from "../subagents/lifecycle/rows.js";
 import { remoteRows, remoteSummary } from "../watch/elsewhere.js";
@@ -24,26 +25,15 @@ export class TurnCache {
   get(db: Db, id: string, lastSeq: number, requireGit: boolean): TurnState {
     const hit = this.known.get(id);
     if (hit && hit.lastSeq === lastSeq) return hit.turn;
-    const rows = stmt(
-      db,
-      "SELECT seq, kind, data FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
-    ).all(id, TURN_EVENTS) as { seq: number; kind: string; data: string }[];
-    const events: RitualEvent[] = rows.reverse().map((r) => ({ ...r, data: JSON.parse(r.data) }));
+    const events: RitualEvent[] = recentSessionEvents(db, id, TURN_EVENTS);
     const turn = turnState(events, requireGit);
     this.known.set(id, { lastSeq, turn });
     return turn;
   }
 }
 
-function lastSeqs(db: Db, now: number): Map<string, number> {
-  const rows = stmt(db, "SELECT id, last_seq FROM sessions WHERE ended_seq IS NULL OR last_seen >= ?").all(
-    now - RECENT_ENDED_MS,
-  ) as { id: string; last_seq: number }[];
-  return new Map(rows.map((r) => [r.id, r.last_seq]));
-}
-
 function sessions(db: Db, views: SessionView[], ctx: UiContext, turns: TurnCache, now: number): UiSession[] {
-  const seqs = lastSeqs(db, now);
+  const seqs = lastSeqs(db, now - RECENT_ENDED_MS);
   const requireGit = ctx.loaded.config.requireGitFinalization;
   return sortSessions(
     views.map((s) => ({

@@ -131,7 +131,9 @@ export function geminiRecordedSteps(
   const dir = join(FIXTURES, "gemini-cli");
   const bySession = new Map<string, { rank: number; hook: Hook }[]>();
   // Recordings only: the folder also holds its README.
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const rec = JSON.parse(readFileSync(join(dir, file), "utf8")) as { event: string; stdin: unknown };
     const payload = replaceDeep(rec.stdin, pairs) as Hook["payload"];
     const n = Number(/-(\d+)\.json$/.exec(file)?.[1] ?? 0);

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { eventMatches, filterSql, kindMatches, parseKind } from "../../src/core/ui/event-filter.js";
+import { eventMatches, kindMatches, parseKind } from "../../src/core/ui/event-filter.js";
+import { filterSql } from "../../src/store/event-pages.js";
 
 describe("event filter", () => {
   const kinds: [string | null, string, boolean][] = [

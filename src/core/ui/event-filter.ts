@@ -23,22 +23,3 @@ export function kindMatches(pattern: string | null, kind: string): boolean {
 export function eventMatches(f: EventFilter, ev: { session: string | null; kind: string }): boolean {
   return (f.session === null || ev.session === f.session) && kindMatches(f.kind, ev.kind);
 }
-
-/** The SQL condition and arguments for the same filter, so server pages and live rows agree. */
-export function filterSql(f: EventFilter): { where: string[]; args: string[] } {
-  const where: string[] = [];
-  const args: string[] = [];
-  if (f.session !== null) {
-    where.push("session_id = ?");
-    args.push(f.session);
-  }
-  if (f.kind !== null) {
-    const family = f.kind.endsWith(".*");
-    where.push(family ? "kind >= ? AND kind < ?" : "kind = ?");
-    if (family) {
-      const prefix = f.kind.slice(0, -1);
-      args.push(prefix, `${prefix}\uffff`);
-    } else args.push(f.kind);
-  }
-  return { where, args };
-}

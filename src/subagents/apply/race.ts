@@ -1,5 +1,5 @@
 import { processAlive } from "../../sessions/proc.js";
-import { stmt } from "../../store/db.js";
+import { applyWriter } from "../../store/subagents.js";
 import type { SubCtx } from "../lifecycle/ctx.js";
 import { short } from "../lifecycle/ids.js";
 import { type ApplyRecord, applyOf } from "../lifecycle/records.js";
@@ -20,12 +20,7 @@ const IN_PROGRESS: ReadonlySet<string> = new Set(["am-started", "commits-applied
 
 /** The process that wrote the row's latest event, when the event names one. */
 export function writerOf(ctx: SubCtx, row: ApplyRecord): Writer | null {
-  const ev = stmt(ctx.db, "SELECT ts, data FROM events WHERE seq = ?").get(row.updatedSeq) as
-    | { ts: number; data: string }
-    | undefined;
-  if (!ev) return null;
-  const by = (JSON.parse(ev.data) as { by?: { pid: number; start: string | null } }).by;
-  return by ? { pid: by.pid, start: by.start, ts: ev.ts } : null;
+  return applyWriter(ctx.db, row);
 }
 
 /** Another live process that is in the middle of this apply right now. */

@@ -1,6 +1,7 @@
 import { ConflictMarkerScanner } from "../../core/conflict-markers.js";
 import { TandemError } from "../../errors.js";
 import { blobPath, readBlob, streamBlob } from "../../store/blobs.js";
+import { artifactsExpired } from "../../store/subagents.js";
 import type { SubCtx } from "../lifecycle/ctx.js";
 import { short } from "../lifecycle/ids.js";
 import { type ApplyRecord, type CaptureRecord, recordedPatchPaths } from "../lifecycle/records.js";
@@ -37,8 +38,7 @@ function corrupt(sha: string, err: unknown): TandemError {
 
 /** `tandem gc` deleted this sub-agent's artifacts (docs/decisions/0012): say so, not "corrupt". */
 function refuseExpired(ctx: SubCtx, capture: CaptureRecord): void {
-  const row = ctx.db.prepare("SELECT 1 FROM expired_subagents WHERE sub_id = ?").get(capture.subId);
-  if (row === undefined) return;
+  if (!artifactsExpired(ctx.db, capture.subId)) return;
   throw new TandemError(
     `the artifacts of ${capture.subId} were deleted by \`tandem gc\`: it was applied and removed longer ago than the retention bound, so there is nothing left to apply or show.`,
   );

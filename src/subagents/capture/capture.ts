@@ -4,27 +4,14 @@ import { join } from "node:path";
 import { ConflictMarkerScanner } from "../../core/conflict-markers.js";
 import { GitError } from "../../git/run.js";
 import { blobTempPath, ensureBlobsDir, writeBlobFromFile } from "../../store/blobs.js";
+import type { CaptureResult } from "../../store/subagent-types.js";
 import { inspectRange, locateRepo, type RepoInfo, streamFormatPatch } from "./git.js";
-import { type InProgress, operationFrom, readOperationFiles } from "./operation.js";
+import { operationFrom, readOperationFiles } from "./operation.js";
 import { PatchScanner } from "./patch-scan.js";
 import { snapshotWorktree } from "./snapshot.js";
 import { type DirtyState, dirtyBytes, readDirtyState } from "./status.js";
 
-/** Why some of the child's work is not in the artifact. Any entry blocks apply/remove until acknowledged. */
-export type UncapturedReason =
-  | "dirty-submodule"
-  | "embedded-repository"
-  | "dirty-size-exceeded"
-  | "patch-size-exceeded"
-  | "mbox-size-exceeded"
-  | "merge-commits"
-  | `capture-failed: ${string}`;
-
-export interface Uncaptured {
-  reason: UncapturedReason;
-  /** Worktree paths; for `merge-commits`, the merge commit ids. */
-  paths: string[];
-}
+export type { CaptureResult, Uncaptured, UncapturedReason } from "../../store/subagent-types.js";
 
 export interface CaptureOptions {
   worktree: string;
@@ -38,33 +25,6 @@ export interface CaptureOptions {
   /** Parent of the private index/object directory; defaults to the OS temp dir. */
   tmpDir?: string;
   crashAt?: (point: string) => void;
-}
-
-export interface CaptureResult {
-  /** False when any step failed; the failure is in `uncaptured` as `capture-failed: …`. */
-  ok: boolean;
-  base: string;
-  /** The child's HEAD at capture time; null when it could not be read. */
-  head: string | null;
-  /** Non-merge commits in BASE..HEAD, i.e. messages in the mbox. */
-  commitCount: number;
-  mboxBlob: string | null;
-  mboxBytes: number;
-  patchBlob: string | null;
-  patchBytes: number;
-  /** True when status showed anything, and whenever the dirty state could not be determined. */
-  hadUncommittedChanges: boolean;
-  dirtyPaths: string[];
-  uncaptured: Uncaptured[];
-  /**
-   * Every path the uncommitted patch names, read from it as git wrote it (patch-scan.ts), so an
-   * apply need not scan 50 MB again; null without a patch.
-   */
-  patchPaths: string[] | null;
-  /** A rebase, merge, am… the child stopped in the middle of: its work is not finished. */
-  inProgress: InProgress | null;
-  /** Paths the uncommitted patch fills with conflict markers (added lines). */
-  conflictMarkers: string[];
 }
 
 interface Ctx {

@@ -2,23 +2,9 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { short } from "../lifecycle/ids.js";
 
-/** A git operation a child can stop in the middle of, leaving half-done state in its worktree. */
-export type ChildOperation = "rebase" | "am" | "merge" | "cherry-pick" | "revert" | "bisect" | "sequencer";
+export type { ChildOperation, InProgress } from "../../store/subagent-types.js";
 
-/** What capture found in progress in the child's worktree; recorded in the capture event. */
-export interface InProgress {
-  operation: ChildOperation;
-  /** The branch being rebased or bisected (short name); null when detached or not known. */
-  branch: string | null;
-  /** Rebase: the commit the branch is being moved onto. */
-  onto: string | null;
-  /** Rebase: the branch's commit before it started (the branch ref still names it). */
-  origHead: string | null;
-  /** The commit being merged, picked, reverted or replayed when it stopped. */
-  incoming: string | null;
-  /** Unmerged paths, from the capture's `git status`. */
-  conflicted: string[];
-}
+import type { ChildOperation, InProgress } from "../../store/subagent-types.js";
 
 /**
  * The state files of the worktree's git dir, by path relative to it: the file's text (a
