@@ -1,7 +1,7 @@
 import type { Db } from "./db.js";
 import { stmt } from "./db.js";
 import type { EventData, EventKind } from "./event-schemas.js";
-import { insertSession } from "./session-insert.js";
+import { identityColumns, insertSession } from "./session-insert.js";
 import type { StoredEvent } from "./stored-event.js";
 
 type Projector = (db: Db, ev: StoredEvent) => void;
@@ -19,17 +19,10 @@ function restoreSession(db: Db, ev: StoredEvent): void {
     db,
     {
       id: s.id,
-      client: s.client,
-      native_id: s.nativeId,
-      name: s.name,
-      kind: s.kind,
-      parent_id: s.parentId,
-      agent_pid: s.agentPid,
-      agent_pid_start: s.agentPidStart,
+      ...identityColumns(s),
       // The UI process only matters while a session is open: a compacted one has none.
       ui_pid: null,
       ui_pid_start: null,
-      cwd: s.cwd,
       task: s.task,
       activity: s.activity,
       started_seq: s.startedSeq,

@@ -2,7 +2,7 @@ import type { Db } from "./db.js";
 import { stmt } from "./db.js";
 import type { EventData, EventKind } from "./event-schemas.js";
 import { HISTORY_PROJECTORS } from "./history-projectors.js";
-import { insertSession } from "./session-insert.js";
+import { identityColumns, insertSession } from "./session-insert.js";
 import type { StoredEvent } from "./stored-event.js";
 import { SUBAGENT_PROJECTORS } from "./subagent-projectors.js";
 
@@ -22,16 +22,9 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
       db,
       {
         id: ev.session as string,
-        client: s.client,
-        native_id: s.nativeId,
-        name: s.name,
-        kind: s.kind,
-        parent_id: s.parentId,
-        agent_pid: s.agentPid,
-        agent_pid_start: s.agentPidStart,
+        ...identityColumns(s),
         ui_pid: s.uiPid ?? null,
         ui_pid_start: s.uiPidStart ?? null,
-        cwd: s.cwd,
         task: null,
         activity: "idle",
         started_seq: ev.seq,

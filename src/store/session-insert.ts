@@ -34,3 +34,29 @@ export function insertSession(db: Db, row: SessionRow, mode: "new" | "replace"):
     ...COLUMNS.map((c) => row[c]),
   );
 }
+
+/** What a session is, as `session.started` (and a compaction's copy of it) spells it. */
+export interface SessionIdentity {
+  client: string;
+  nativeId: string;
+  name: string;
+  kind: SessionRow["kind"];
+  parentId: string | null;
+  agentPid: number | null;
+  agentPidStart: string | null;
+  cwd: string | null;
+}
+
+/** The identity columns of a sessions row, from the event's camelCase fields. */
+export function identityColumns(s: SessionIdentity) {
+  return {
+    client: s.client,
+    native_id: s.nativeId,
+    name: s.name,
+    kind: s.kind,
+    parent_id: s.parentId,
+    agent_pid: s.agentPid,
+    agent_pid_start: s.agentPidStart,
+    cwd: s.cwd,
+  };
+}
