@@ -132,6 +132,13 @@ export interface RitualStyle {
  */
 export type TrustMechanism = "hook-review" | "folder-trust-config" | "trusted-folders";
 
+/** A hook file Tandem writes whole (layout `files`); its path is relative to the root. */
+export interface OwnedHookFile {
+  path: string;
+  text: string;
+  executable: boolean;
+}
+
 export interface ClientSpec<N extends string = string> {
   name: N;
   /** How people call it, for help and reports. */
@@ -142,9 +149,16 @@ export interface ClientSpec<N extends string = string> {
   wiring: readonly WiringFile[];
   /**
    * `nested`: `{hooks: {Event: [{matcher, hooks: [{type, command}]}]}}`; `flat`: Cursor's
-   * `{version, hooks: {event: [{command}]}}`; `copilot`: `{version, hooks: {event: [{type, bash}]}}`.
+   * `{version, hooks: {event: [{command}]}}`; `copilot`: `{version, hooks: {event: [{type, bash}]}}`;
+   * `files`: no settings entries but whole files Tandem writes (`hookFiles`, the first being
+   * `settingsFile`), for a client whose hooks are scripts or plugins.
    */
-  layout: "nested" | "flat" | "copilot";
+  layout: "nested" | "flat" | "copilot" | "files";
+  /**
+   * Layout `files`: the files Tandem writes whole, given the launcher (`tandem`, say). Each text
+   * carries `ownedMarkerLine` for every hook command it runs (./owned-file.ts). Pure.
+   */
+  hookFiles?(launcher: string): readonly OwnedHookFile[];
   events: readonly WiredEvent[];
   /** Variables the client sets in its agent's shell that carry the native session id (docs/clients.md §11). */
   sessionEnv: readonly string[];

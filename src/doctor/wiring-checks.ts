@@ -3,6 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { type ParseError, parse } from "jsonc-parser";
 import type { ClientName } from "../clients/index.js";
 import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
+import { isOwnedHookFile, ownedCommands } from "../clients/owned-file.js";
 import type { TrustMechanism } from "../clients/types.js";
 import { trustLineFor } from "../core/trust-relevance.js";
 import { errorMessage } from "../errors.js";
@@ -41,11 +42,16 @@ function commandsIn(value: unknown, out: string[] = []): string[] {
 /** The launcher part of our hook commands (`<launcher> hook <client> <event>`), as init records it. */
 function launchersOf(text: string | null): string[] {
   if (text === null) return [];
+  if (isOwnedHookFile(text)) return ours(ownedCommands(text));
   // Settings files may hold comments and trailing commas, as init and deinit accept (issue 13).
   const errors: ParseError[] = [];
   const parsed: unknown = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) return [];
-  return commandsIn(parsed)
+  return ours(commandsIn(parsed));
+}
+
+function ours(commands: readonly string[]): string[] {
+  return commands
     .filter((c) => parseOurCommand(c) !== null)
     .map((c) => unanchored(c.replace(/\s+hook\s+\S+\s+\S+\s*$/, "")));
 }

@@ -26,6 +26,7 @@ export interface HealStep {
 export function statesOf(s: Snapshot): FileState[] {
   return [
     ...Object.values(s.settings),
+    ...Object.values(s.moreHookFiles ?? {}).flat(),
     ...(s.claudeLocal ? [s.claudeLocal] : []),
     ...(s.codexRules ? [s.codexRules] : []),
     ...(s.codexLocal ? [s.codexLocal] : []),
@@ -39,10 +40,14 @@ export function statesOf(s: Snapshot): FileState[] {
 export function withTexts(s: Snapshot, texts: ReadonlyMap<string, string>): Snapshot {
   const swap = (f: FileState): FileState => (texts.has(f.path) ? { ...f, text: texts.get(f.path)! } : f);
   const settings = Object.fromEntries(Object.entries(s.settings).map(([n, f]) => [n, swap(f)]));
+  const moreHookFiles = Object.fromEntries(
+    Object.entries(s.moreHookFiles ?? {}).map(([n, files]) => [n, files.map(swap)]),
+  );
   const hooks = s.gitHooks;
   return {
     ...s,
     settings,
+    moreHookFiles,
     ...(s.claudeLocal ? { claudeLocal: swap(s.claudeLocal) } : {}),
     ...(s.codexRules ? { codexRules: swap(s.codexRules) } : {}),
     ...(s.codexLocal ? { codexLocal: swap(s.codexLocal) } : {}),

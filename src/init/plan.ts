@@ -9,10 +9,12 @@ import { claudeAllowRules, LOCAL_SETTINGS } from "./allow-rules.js";
 import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
 import { copilotFormat, copilotWanted } from "./copilot-json.js";
 import { flatFormat, flatWanted } from "./cursor-json.js";
+import type { Action, FilePlan } from "./file-plan.js";
 import { geminiPolicyText, isOurPolicyFile } from "./gemini-policy.js";
 import { hasRegion, installRegion, regionLines, removeRegion } from "./git-hooks.js";
 import { type InitRecord, withRecord } from "./init-record.js";
 import { anchored } from "./launcher.js";
+import { ownedFilePlans } from "./owned-files.js";
 import { configTemplate } from "./project-config.js";
 import type { WantedHook } from "./reconcile.js";
 import { localFormat, nestedFormat, nestedWanted } from "./settings-json.js";
@@ -23,24 +25,7 @@ import type { FileState, Snapshot } from "./snapshot.js";
  * and `apply.ts` is the only place that writes, so `--check` and `--dry-run` share this exactly.
  */
 
-export type Action = "create" | "update" | "unchanged" | "delete" | "keep" | "refuse";
-
-export interface FilePlan {
-  path: string;
-  kind: "settings" | "git-hook" | "config" | "rules";
-  client?: ClientName;
-  action: Action;
-  /** Text to write for create/update. */
-  after: string | null;
-  /** Git hooks must be executable. */
-  executable: boolean;
-  /** One human line per difference (what `--check` prints). */
-  changes: string[];
-  /** What is (or would be) done, in a few words, for the summary. */
-  summary: string;
-  /** For refuse: what is wrong, starting with the file. */
-  reason?: string;
-}
+export type { Action, FilePlan };
 
 const RULES = "permissions.allow";
 
@@ -228,6 +213,11 @@ function clientsOf(s: Snapshot): ClientName[] {
   return (Object.keys(CLIENTS) as ClientName[]).filter((n) => s.settings[n] !== undefined);
 }
 
+/** A `files`-layout client's hook files as read, its settings file first. */
+function hookFileStates(s: Snapshot, n: ClientName): FileState[] {
+  return [s.settings[n]!, ...(s.moreHookFiles?.[n] ?? [])];
+}
+
 function configPlan(state: FileState, mode: Mode, record?: InitRecord): FilePlan {
   const base = { path: state.path, kind: "config" as const, executable: false, summary: "" };
   if (state.text === null) {
@@ -262,14 +252,18 @@ export function planInit(
 ): FilePlan[] {
   const rules = claudeAllowRules(launcher, agent, s.root);
   return [
-    ...clientsOf(s).map((n) =>
-      settingsPlan(
-        n,
-        s.settings[n]!,
-        anchored(launcher, n, s.root),
-        "init",
-        n === "claude-code" ? rules.project : [],
-      ),
+    ...clientsOf(s).flatMap((n) =>
+      CLIENTS[n].layout === "files"
+        ? ownedFilePlans(CLIENTS[n], hookFileStates(s, n), anchored(launcher, n, s.root), "init")
+        : [
+            settingsPlan(
+              n,
+              s.settings[n]!,
+              anchored(launcher, n, s.root),
+              "init",
+              n === "claude-code" ? rules.project : [],
+            ),
+          ],
     ),
     ...(s.claudeLocal ? [localPlan(s.claudeLocal, rules.local, "init")] : []),
     ...(s.codexRules ? [codexRulesPlan(s.codexRules, codexRulesText(launcher))] : []),
@@ -285,7 +279,11 @@ export function planInit(
 /** Removes exactly what init adds, and keeps the project config. */
 export function planDeinit(s: Snapshot): FilePlan[] {
   return [
-    ...clientsOf(s).map((n) => settingsPlan(n, s.settings[n]!, null, "deinit")),
+    ...clientsOf(s).flatMap((n) =>
+      CLIENTS[n].layout === "files"
+        ? ownedFilePlans(CLIENTS[n], hookFileStates(s, n), null, "deinit")
+        : [settingsPlan(n, s.settings[n]!, null, "deinit")],
+    ),
     ...(s.claudeLocal ? [localPlan(s.claudeLocal, [], "deinit")] : []),
     ...(s.codexRules ? [codexRulesPlan(s.codexRules, null)] : []),
     ...(s.codexLocal ? [codexRulesPlan(s.codexLocal, null)] : []),

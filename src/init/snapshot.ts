@@ -20,6 +20,8 @@ export interface FileState {
 export interface Snapshot {
   root: string;
   settings: Partial<Record<ClientName, FileState>>;
+  /** A `files`-layout client's hook files after its settings file (src/clients/owned-file.ts). */
+  moreHookFiles?: Partial<Record<ClientName, FileState[]>>;
   /** `.claude/settings.local.json`, read when Claude Code is wired (it may get allow rules). */
   claudeLocal?: FileState;
   /** `.codex/rules/tandem.rules`, read when Codex is wired. */
@@ -63,6 +65,11 @@ export function gitHooksDir(root: string): string {
   return resolve(root, out);
 }
 
+/** Where a `files`-layout client's hook files go; they do not depend on the launcher. */
+export function hookFilePaths(name: ClientName): string[] {
+  return (CLIENTS[name].hookFiles?.("tandem") ?? []).map((f) => f.path);
+}
+
 export function readSnapshot(
   root: string,
   clients: readonly ClientName[],
@@ -70,7 +77,12 @@ export function readSnapshot(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Snapshot {
   const settings: Partial<Record<ClientName, FileState>> = {};
-  for (const name of clients) settings[name] = readState(join(root, CLIENTS[name].settingsFile));
+  const moreHookFiles: Partial<Record<ClientName, FileState[]>> = {};
+  for (const name of clients) {
+    settings[name] = readState(join(root, CLIENTS[name].settingsFile));
+    const rest = hookFilePaths(name).filter((p) => p !== CLIENTS[name].settingsFile);
+    if (rest.length > 0) moreHookFiles[name] = rest.map((p) => readState(join(root, p)));
+  }
   let gitHooks: Snapshot["gitHooks"] = null;
   if (withGitHooks) {
     const dir = gitHooksDir(root);
@@ -88,6 +100,7 @@ export function readSnapshot(
   return {
     root,
     settings,
+    moreHookFiles,
     ...claudeLocal,
     ...codexRules,
     ...gemini,

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { clientsTable } from "../../src/clients/docs-table.js";
 import { CLIENT_NAMES, CLIENTS } from "../../src/clients/index.js";
+import { isOwnedHookFile } from "../../src/clients/owned-file.js";
 import { ALLOWED, configFileSchema } from "../../src/config/schema.js";
 import { PROJECT_WIRING } from "../../src/core/wiring.js";
 import { configTemplate } from "../../src/init/project-config.js";
@@ -102,6 +103,17 @@ describe("every registered client is in every list derived from the registry", (
       ).toBe(true);
       expect(protectedFiles).toContain(c.settingsFile);
       for (const w of c.wiring) expect(protectedFiles).toContain(w.file);
+      // A client whose hooks are whole files: init writes each, its settings file first, each marked.
+      const files = c.hookFiles?.("tandem") ?? [];
+      expect(c.layout === "files", `${c.name}: layout "files" goes with hookFiles`).toBe(files.length > 0);
+      if (files.length > 0) expect(files[0]!.path, c.name).toBe(c.settingsFile);
+      for (const f of files) {
+        expect(
+          paths.some((p) => p.endsWith(f.path)),
+          f.path,
+        ).toBe(true);
+        expect(isOwnedHookFile(f.text), f.path).toBe(true);
+      }
     }
   });
 
