@@ -96,3 +96,41 @@ export function parseAnswer(text: string): ThinAnswer | null {
   if (errEnd < 0 || afterOut.slice(errEnd + sep.length) !== `\n${ANSWER_END}`) return null;
   return { exitCode: Number(code), stdout: rest.slice(0, outEnd), stderr: afterOut.slice(0, errEnd) };
 }
+
+/** What the loopback port's client sends after the handshake: `tandem-request <token> <length> `, then the body. */
+export const FRAME_MAGIC = "tandem-request ";
+const FRAME_HEAD = /^tandem-request ([0-9a-f]{1,128}) ([0-9]{1,12}) /;
+const MAX_FRAME_HEAD = 160;
+
+export type Frame =
+  | { kind: "more"; need?: number }
+  | { kind: "bad"; why: string }
+  | { kind: "whole"; token: string; body: Buffer };
+
+/**
+ * Reads the loopback framing (decision 0027, addendum): one line-free head giving the token and the
+ * body's length, so bash's line-buffered `printf` sends the whole request in one write (an HTTP
+ * request's many lines went out as many writes, and Nagle held each behind a delayed ACK).
+ */
+export function readFrame(data: Buffer, maxBody: number): Frame {
+  const head = data.subarray(0, MAX_FRAME_HEAD).toString("latin1");
+  const m = FRAME_HEAD.exec(head);
+  if (!m) {
+    if (/^tandem-request \S* \S* /.test(head)) return { kind: "bad", why: "a malformed request head" };
+    const partial = FRAME_MAGIC.startsWith(head.slice(0, FRAME_MAGIC.length)) && !/[^ -~]/.test(head);
+    return partial && data.length < MAX_FRAME_HEAD
+      ? { kind: "more" }
+      : { kind: "bad", why: "not a Tandem request" };
+  }
+  const length = Number(m[2]);
+  if (length > maxBody) return { kind: "bad", why: "request too large" };
+  const start = m[0].length;
+  if (data.length < start + length) return { kind: "more", need: start + length };
+  if (data.length > start + length) return { kind: "bad", why: "more bytes than the request announced" };
+  return { kind: "whole", token: m[1]!, body: data.subarray(start) };
+}
+
+/** The answer on the loopback port, shaped as the HTTP response the client already reads. */
+export function frameAnswer(status: number, body: string): string {
+  return `HTTP/1.1 ${status} tandem\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}

@@ -9,10 +9,11 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import type { Server as HttpServer } from "node:http";
-import { createServer, type Server } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
+import { frameAnswer, readFrame } from "../core/thin-protocol.js";
 import { helloDir, tcpFile } from "../resident/paths.js";
+import type { Served } from "./dispatch.js";
 
 /**
  * The loopback door (docs/server.md §2, decisions 0013 and 0027): bash reaches a TCP port with a
@@ -20,13 +21,23 @@ import { helloDir, tcpFile } from "../resident/paths.js";
  * once our server died, so each side proves itself before the client says anything: the client
  * leaves a fresh random key in `serve.hello/<name>` (a directory only this user can enter), sends
  * the name alone, and goes on only when the answer is that key. Then it sends `token` (from the
- * 0600 `serve.tcp`) with its request, and the server refuses a request without it.
+ * 0600 `serve.tcp`) with its request, and the server refuses a request without it. The request is
+ * framed in one line-free head and the body (src/core/thin-protocol.ts `readFrame`), not HTTP.
  */
 export interface LoopbackSecrets {
   token: string;
 }
 
-export const TOKEN_HEADER = "x-tandem-token";
+/** What the port needs of the server: its token, how to answer a body, and where faults go. */
+export interface LoopbackDoor {
+  token: string;
+  answer(body: Buffer): Promise<Served>;
+  /** Work to do once the answer is sent. */
+  after(answer: Served): void;
+  fault(what: string, err: unknown): void;
+}
+
+const MAX_BODY = 64 * 1024 * 1024;
 export const HELLO = "tandem-hello 1 ";
 export const PROOF = "tandem-proof ";
 
@@ -72,9 +83,9 @@ function takeKey(dir: string, name: string): string | null {
 
 /**
  * The port's listener: reads the client's hello line, answers the key it names (or
- * `tandem-unknown` and closes), then hands the connection to `http` for the request.
+ * `tandem-unknown` and closes), then reads one framed request and answers it.
  */
-export function loopbackServer(http: HttpServer, dir: string): Server {
+export function loopbackServer(door: LoopbackDoor, dir: string): Server {
   return createServer((socket) => {
     socket.setTimeout(30_000, () => socket.destroy());
     socket.on("error", () => socket.destroy());
@@ -87,7 +98,6 @@ export function loopbackServer(http: HttpServer, dir: string): Server {
         return;
       }
       socket.off("data", onData);
-      socket.pause();
       // The client waits for the proof before it writes more: anything after the line is not ours.
       const key =
         head.startsWith(HELLO) && end === head.length - 1
@@ -97,13 +107,41 @@ export function loopbackServer(http: HttpServer, dir: string): Server {
         socket.end("tandem-unknown\n");
         return;
       }
-      socket.setTimeout(0);
+      socket.setNoDelay(true);
       socket.write(`${PROOF}${key}\n`);
-      http.emit("connection", socket);
-      socket.resume();
+      readRequest(socket, door);
     };
     socket.on("data", onData);
   });
+}
+
+/** Collects the framed request, checks the token, answers once, and closes. */
+function readRequest(socket: Socket, door: LoopbackDoor): void {
+  let chunks: Buffer[] = [];
+  let total = 0;
+  let need = 0;
+  const onData = (chunk: Buffer): void => {
+    chunks.push(chunk);
+    total += chunk.length;
+    if (total < need) return;
+    const data = Buffer.concat(chunks, total);
+    chunks = [data];
+    const frame = readFrame(data, MAX_BODY);
+    if (frame.kind === "more") {
+      need = frame.need ?? 0;
+      return;
+    }
+    socket.off("data", onData);
+    // A hook may take its time (a lock held elsewhere); the client has its own limit.
+    socket.setTimeout(0);
+    if (frame.kind === "bad") return void socket.end(frameAnswer(400, `${frame.why}\n`));
+    if (!tokenMatches(frame.token, door.token)) return void socket.end(frameAnswer(403, "bad token\n"));
+    door
+      .answer(frame.body)
+      .then((answer) => socket.end(frameAnswer(answer.status, answer.body), () => door.after(answer)))
+      .catch((err: unknown) => door.fault("answering a request", err));
+  };
+  socket.on("data", onData);
 }
 
 /** `<port> <token>`, one line, 0600, written atomically after the port listens. */

@@ -12,13 +12,12 @@ import { injectFault } from "../testing/crash.js";
 import { dispatch, type Served, type ServerScope } from "./dispatch.js";
 import { Faults } from "./faults.js";
 import {
+  type LoopbackDoor,
   type LoopbackSecrets,
   loopbackServer,
   newSecrets,
   prepareHelloDir,
   publishLoopback,
-  TOKEN_HEADER,
-  tokenMatches,
   withdrawLoopback,
 } from "./loopback.js";
 import { StorePool } from "./pool.js";
@@ -67,42 +66,48 @@ export async function serve(opts: ServeOptions): Promise<number> {
   let lastRequest = Date.now();
   let inFlight = 0;
   let stopping: string | null = null;
-  // One handler for both doors; the loopback door first checks the caller's token.
-  const handler =
-    (door: LoopbackSecrets | null) =>
-    (req: IncomingMessage, res: ServerResponse): void => {
-      if (door && !tokenMatches(req.headers[TOKEN_HEADER], door.token)) {
-        res.writeHead(403, { connection: "close" }).end("bad token\n");
-        return;
-      }
-      lastRequest = Date.now();
-      inFlight++;
-      readBody(req)
-        .then((body): Served | Promise<Served> =>
-          stopping ? { status: 409, body: "stopping\n" } : dispatch(body, scope),
-        )
-        .catch((err: unknown): Served => ({ status: 500, body: `${errorMessage(err)}\n` }))
-        .then((answer) => {
-          if (answer.status === 409 && !stopping) stop("a client of another build asked");
-          res.writeHead(answer.status, {
-            "content-type": "text/plain; charset=utf-8",
-            "content-length": Buffer.byteLength(answer.body),
-            connection: "close",
-          });
-          res.end(answer.body, () => {
-            for (const task of answer.after ?? []) faults.guard("a task after an answer", task);
-          });
-        })
-        .catch((err: unknown) => faults.record("answering a request", err))
-        .finally(() => {
-          inFlight--;
-          lastRequest = Date.now();
+  // One answer for both doors: the socket's HTTP and the loopback port's own framing.
+  const answerBody = (body: Buffer): Promise<Served> => {
+    lastRequest = Date.now();
+    inFlight++;
+    return Promise.resolve()
+      .then((): Served | Promise<Served> =>
+        stopping ? { status: 409, body: "stopping\n" } : dispatch(body, scope),
+      )
+      .catch((err: unknown): Served => ({ status: 500, body: `${errorMessage(err)}\n` }))
+      .then((answer) => {
+        if (answer.status === 409 && !stopping) stop("a client of another build asked");
+        return answer;
+      })
+      .finally(() => {
+        inFlight--;
+        lastRequest = Date.now();
+      });
+  };
+  const afterAnswer = (answer: Served) => () => {
+    for (const task of answer.after ?? []) faults.guard("a task after an answer", task);
+  };
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    readBody(req)
+      .then(answerBody, (err: unknown): Served => ({ status: 500, body: `${errorMessage(err)}\n` }))
+      .then((answer) => {
+        res.writeHead(answer.status, {
+          "content-type": "text/plain; charset=utf-8",
+          "content-length": Buffer.byteLength(answer.body),
+          connection: "close",
         });
-    };
-  const server = createServer(handler(null));
+        res.end(answer.body, afterAnswer(answer));
+      })
+      .catch((err: unknown) => faults.record("answering a request", err));
+  };
+  const server = createServer(handler);
   const secrets = newSecrets();
-  // Not listening itself: the loopback listener hands it connections whose server proved itself.
-  const tcpHttp = createServer(handler(secrets));
+  const door: LoopbackDoor = {
+    token: secrets.token,
+    answer: answerBody,
+    after: (answer) => afterAnswer(answer)(),
+    fault: (what, err) => faults.record(what, err),
+  };
   let tcp: NetServer | null = null;
   let done: (code: number) => void = () => {};
   const finished = new Promise<number>((resolve) => {
@@ -140,7 +145,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     cleanUp(opts, me, control, pool);
     return 1;
   }
-  tcp = await listenLoopback(tcpHttp, opts, secrets);
+  tcp = await listenLoopback(door, opts, secrets);
   if (!stopping) wiring = watchWiring(opts.stateDir, pool, opts.log);
   publishAddress(opts.stateDir, me.socket);
   opts.log(`serving ${opts.root} on ${me.socket} (build ${opts.build}, pid ${me.pid})`);
@@ -150,12 +155,12 @@ export async function serve(opts: ServeOptions): Promise<number> {
 
 /** The loopback door is a shortcut: without it (null), clients use the socket. */
 async function listenLoopback(
-  http: Server,
+  door: LoopbackDoor,
   opts: ServeOptions,
   secrets: LoopbackSecrets,
 ): Promise<NetServer | null> {
   try {
-    const tcp = loopbackServer(http, prepareHelloDir(opts.stateDir));
+    const tcp = loopbackServer(door, prepareHelloDir(opts.stateDir));
     await new Promise<void>((resolve, reject) => {
       tcp.once("error", reject);
       tcp.listen(0, "127.0.0.1", () => resolve());

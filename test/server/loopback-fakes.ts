@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
+import { readFrame } from "../../src/core/thin-protocol.js";
 import { g } from "../helpers/repo.js";
 import { scratch, stateDir, watchServer } from "./support.js";
 
@@ -73,14 +74,20 @@ export async function listener(onConnection: (c: Socket) => void): Promise<numbe
 
 /**
  * A stand-in for the server that passes the handshake the way only a process of this user can
- * (it reads the key the client left in serve.hello), then hands each whole request to `answer`.
+ * (it reads the key the client left in serve.hello), then hands each whole request's body to
+ * `answer`, with the number of reads the request took.
  */
-export function provingListener(repo: string, answer: (request: Buffer, c: Socket) => void): Promise<number> {
+export function provingListener(
+  repo: string,
+  answer: (request: Buffer, c: Socket, reads: number) => void,
+): Promise<number> {
   return listener((c) => {
     let data = Buffer.alloc(0);
     let proved = false;
+    let reads = 0;
     c.on("data", (d: Buffer) => {
       data = Buffer.concat([data, d]);
+      if (proved) reads++;
       if (!proved) {
         const end = data.indexOf("\n");
         if (end < 0) return;
@@ -89,9 +96,11 @@ export function provingListener(repo: string, answer: (request: Buffer, c: Socke
         c.write(`tandem-proof ${key}\n`);
         proved = true;
         data = data.subarray(end + 1);
+        if (data.length > 0) reads++;
       }
-      // The chunked body ends with a zero-size chunk: then the request is whole.
-      if (data.includes("\r\n0\r\n\r\n")) answer(data, c);
+      const frame = readFrame(data, 1 << 26);
+      if (frame.kind === "whole") answer(frame.body, c, reads);
+      else if (frame.kind === "bad") c.end(httpAnswer("400 Bad", `${frame.why}\n`));
     });
   });
 }

@@ -11,6 +11,7 @@ import {
   liveProcess,
   loopback,
   newRepo,
+  provingListener,
   publishPort,
 } from "./loopback-fakes.js";
 import { cleanEnv, scratch, startServer, stateDir, thinHook } from "./support.js";
@@ -55,8 +56,8 @@ function helloThen(port: number, name: string, request = ""): Promise<string> {
   });
 }
 
-const post = (headers: string, body: string) =>
-  `POST / HTTP/1.1\r\nHost: tandem\r\n${headers}content-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`;
+/** The loopback framing: one line-free head with the token and the body's length, then the body. */
+const frame = (token: string, body: string) => `tandem-request ${token} ${Buffer.byteLength(body)} ${body}`;
 
 describe("the loopback handshake", () => {
   it("answers only a key left in serve.hello, once, and then takes a request only with the token", async () => {
@@ -70,14 +71,44 @@ describe("the loopback handshake", () => {
     expect(await helloThen(port, name)).toBe(`tandem-proof ${key}\n`);
     expect(existsSync(join(stateDir(repo), "serve.hello", name))).toBe(false);
     expect(await helloThen(port, name)).toBe("tandem-unknown\n");
-    const status = async (headers: string) => {
-      const said = await helloThen(port, leaveKey(repo, key), post(headers, "tandem-thin 1\0"));
+    const status = async (request: string) => {
+      const said = await helloThen(port, leaveKey(repo, key), request);
       return said.split("\n")[1]!.split(" ")[1];
     };
-    expect(await status("")).toBe("403");
-    expect(await status(`x-tandem-token: ${token.slice(0, -1)}0\r\n`)).toBe("403");
+    const body = "tandem-thin 1\0";
+    expect(await status(frame("", body))).toBe("400");
+    expect(await status(frame(`${token.slice(0, -1)}${token.endsWith("0") ? "1" : "0"}`, body))).toBe("403");
+    // An HTTP request, even with the right token, is not what the port takes.
+    expect(
+      await status(`POST / HTTP/1.1\r\nx-tandem-token: ${token}\r\ncontent-length: 14\r\n\r\n${body}`),
+    ).toBe("400");
     // The right token, a body that is no valid request: refused by the protocol itself.
-    expect(await status(`x-tandem-token: ${token}\r\n`)).toBe("400");
+    expect(await status(frame(token, body))).toBe("400");
+  });
+
+  it("gets the whole request in one write, so Nagle never holds part of it behind a delayed ACK", async () => {
+    const repo = newRepo();
+    await startServer(repo);
+    const reads: number[] = [];
+    publishPort(
+      repo,
+      await provingListener(repo, (_request, c, n) => {
+        reads.push(n);
+        c.end(httpAnswer("200 OK", renderAnswer({ exitCode: 0, stdout: "", stderr: "" })));
+      }),
+    );
+    const r = await thinHook(
+      "claude-code",
+      "pre-tool-use",
+      claudeWrite(repo, "A", "f.txt", "x".repeat(2000)),
+      {
+        cwd: repo,
+        env: cleanEnv({ HOME: scratch("tandem-home-"), CLAUDE_PID: liveProcess() }),
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    // Sent in pieces, the first goes out alone and the rest waits for its ACK: a second read.
+    expect(reads).toEqual([1]);
   });
 
   it.each([

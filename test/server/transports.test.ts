@@ -82,7 +82,6 @@ describe("the thin client's way to the server", () => {
       else env.LC_ALL = LC_ALL;
       await thinHook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo, env });
       const fields = requests.at(-1)!.toString("latin1").split("\0");
-      // Each field is a chunk of its own: `<size>\r\n<field>\0\r\n`.
       const lcAll = fields.find((f) => /(?:^|\n)LC_ALL=/.test(f));
       seen.push(lcAll === undefined ? null : lcAll.slice(lcAll.indexOf("LC_ALL=") + 7));
       expect(fields.some((f) => f.includes("TANDEM_THIN_LC_ALL"))).toBe(false);
