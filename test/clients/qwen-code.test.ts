@@ -41,12 +41,15 @@ const context = (a: Answer) =>
 
 /** Claude's deny shape, which Qwen reads: `hookSpecificOutput.permissionDecision: "deny"`, exit 0. */
 function deniedWith(a: Answer): string | null {
-  const h = a.out?.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
+  const h = a.out?.hookSpecificOutput as
+    | { permissionDecision?: string; permissionDecisionReason?: string }
+    | undefined;
   return a.code === 0 && h?.permissionDecision === "deny" ? String(h.permissionDecisionReason) : null;
 }
 
 /** A blocked Stop: `{decision: "block", reason}`, which Qwen sends on as the next user message. */
-const blockedWith = (a: Answer) => (a.code === 0 && a.out?.decision === "block" ? String(a.out.reason) : null);
+const blockedWith = (a: Answer) =>
+  a.code === 0 && a.out?.decision === "block" ? String(a.out.reason) : null;
 
 const prompts = (repo: string) => ledger(repo).events.filter((e) => e.kind === "prompt.submitted");
 
@@ -99,8 +102,9 @@ describe("Qwen Code's recorded payloads through `tandem hook qwen-code`", () => 
     // The repair did not run the ritual either: still blocked (stop_hook_active: true), same window.
     expect(blockedWith(run("Stop-1.json"))).toMatch(/no task was declared/);
 
-    const claims = ledger(repo).events.filter((e) => e.kind === "claim.acquired");
-    expect(claims.map((e) => e.data.path)).toEqual(expect.arrayContaining(["hello.txt", "shell.txt"]));
+    expect(ledger(repo).claims.map((c) => c.path)).toEqual(
+      expect.arrayContaining(["hello.txt", "shell.txt"]),
+    );
     expect(FILES.filter((f) => !f.startsWith("sub-") && !seen.has(f))).toEqual([]);
   });
 
@@ -114,7 +118,9 @@ describe("Qwen Code's recorded payloads through `tandem hook qwen-code`", () => 
     const write = load("sub-PreToolUse-2.json", repo, home);
     expect(write.stdin.agent_id).toBe("general-purpose-call_2");
     // A Claude session holding sub.txt refuses the sub-agent's write in the parent's name.
-    expect(denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-B", "sub.txt"), { cwd: repo }))).toBeNull();
+    expect(
+      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-B", "sub.txt"), { cwd: repo })),
+    ).toBeNull();
     expect(deniedWith(replay(write, repo))).toMatch(/sub\.txt: held by agent-\w+ \(claude-code/);
     // Every other recorded hook of that run is answered without an error.
     for (const f of FILES.filter((f) => f.startsWith("sub-") && f !== "sub-PreToolUse-2.json")) {
@@ -131,7 +137,9 @@ describe("Qwen Code's recorded payloads through `tandem hook qwen-code`", () => 
     const repo = initRepo(join(base, "repo"), { "sub/held.txt": "x\n", "held.txt": "y\n" });
     const home = join(base, "home");
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "sub/held.txt"), { cwd: repo })),
+      denied(
+        hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "sub/held.txt"), { cwd: repo }),
+      ),
     ).toBeNull();
     const rec = load("PreToolUse-1.json", repo, home);
     const shell = (input: Payload, name = "run_shell_command") =>
@@ -145,12 +153,12 @@ describe("Qwen Code's recorded payloads through `tandem hook qwen-code`", () => 
       /sub\/held\.txt: held by/,
     );
     // `edit` and `notebook_edit` name their files as Claude's Edit and NotebookEdit do.
-    expect(deniedWith(shell({ file_path: join(repo, "sub/held.txt"), old_string: "x", new_string: "z" }, "edit"))).toMatch(
-      /sub\/held\.txt: held by/,
-    );
-    expect(deniedWith(shell({ notebook_path: join(repo, "sub/held.txt"), new_source: "1" }, "notebook_edit"))).toMatch(
-      /sub\/held\.txt: held by/,
-    );
+    expect(
+      deniedWith(shell({ file_path: join(repo, "sub/held.txt"), old_string: "x", new_string: "z" }, "edit")),
+    ).toMatch(/sub\/held\.txt: held by/);
+    expect(
+      deniedWith(shell({ notebook_path: join(repo, "sub/held.txt"), new_source: "1" }, "notebook_edit")),
+    ).toMatch(/sub\/held\.txt: held by/);
   });
 });
 
@@ -177,11 +185,16 @@ describe("the Qwen Code module", () => {
   const base = { session_id: "s", cwd: "/r", prompt_id: "s########0" };
 
   it("takes the person's prompt, skips the empty continuations, and keeps a Stop's echoed reason", () => {
-    expect(qwenCode.parse("user-prompt-submit", { ...base, prompt: "do it", submitted_prompt: "do it" })).toMatchObject({
+    expect(
+      qwenCode.parse("user-prompt-submit", { ...base, prompt: "do it", submitted_prompt: "do it" }),
+    ).toMatchObject({
       ok: true,
       input: { kind: "prompt", prompt: "do it", turnId: "s########0" },
     });
-    expect(qwenCode.parse("user-prompt-submit", { ...base, prompt: "" })).toMatchObject({ ok: false, skip: true });
+    expect(qwenCode.parse("user-prompt-submit", { ...base, prompt: "" })).toMatchObject({
+      ok: false,
+      skip: true,
+    });
     expect(qwenCode.parse("user-prompt-submit", { ...base, prompt: "Tandem: fix it" })).toMatchObject({
       ok: true,
       input: { kind: "prompt", prompt: "Tandem: fix it" },
@@ -191,7 +204,10 @@ describe("the Qwen Code module", () => {
   it("reads the Stop's last message for the status box", () => {
     expect(
       qwenCode.parse("stop", { ...base, stop_hook_active: true, last_assistant_message: "All done." }),
-    ).toMatchObject({ ok: true, input: { kind: "stop", lastAssistantMessage: "All done.", stopHookActive: true } });
+    ).toMatchObject({
+      ok: true,
+      input: { kind: "stop", lastAssistantMessage: "All done.", stopHookActive: true },
+    });
   });
 
   it("rejects a payload without a session id", () => {
@@ -202,8 +218,8 @@ describe("the Qwen Code module", () => {
     const allow = { allow: true, rule: null, reason: null };
     expect(qwenCode.render("pre-tool", null, allow)).toEqual({ exitCode: 0, stdout: "", stderr: "" });
     expect(qwenCode.render("stop", null, allow)).toEqual({ exitCode: 0, stdout: "", stderr: "" });
-    expect(JSON.parse(qwenCode.render("stop", null, { ...allow, allow: false, block: true, reason: "R" }).stdout)).toEqual(
-      { decision: "block", reason: "R" },
-    );
+    expect(
+      JSON.parse(qwenCode.render("stop", null, { ...allow, allow: false, block: true, reason: "R" }).stdout),
+    ).toEqual({ decision: "block", reason: "R" });
   });
 });

@@ -87,7 +87,8 @@ function parse(cliEvent: string, payload: unknown): ParseResult {
  * `stop_hook_active: true` (docs/clients.md §14.3).
  */
 function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
-  if (kind === "stop") return v.block ? { ...SILENT, stdout: json({ decision: "block", reason: v.reason }) } : SILENT;
+  if (kind === "stop")
+    return v.block ? { ...SILENT, stdout: json({ decision: "block", reason: v.reason }) } : SILENT;
   // SessionEnd's output is never read; a context there would only be noise in a debug log.
   if (kind === "session-end") return SILENT;
   return nestedAnswer(kind, event, v);
