@@ -11,6 +11,7 @@ import {
   geminiRecordedSteps,
   generatedSteps,
   type Hook,
+  qwenRecordedSteps,
   recordedSteps,
   SHARED,
   type Step,
@@ -51,6 +52,9 @@ let agents: Record<string, Agent>;
 const clientOf: Record<string, Client> = { FC: "claude-code", FX: "codex", FG: "gemini-cli" };
 /** FG: the recorded Gemini session that never ends (its `replace` call). */
 const nativeOf: Record<string, string> = { FG: "2633a6aa-4203-4d77-9090-49e9feed8e09" };
+// FQ: the recorded Qwen Code sessions (test/fixtures/qwen-code); its `task` names the last one.
+clientOf.FQ = "qwen-code";
+nativeOf.FQ = "6da909e8-68d1-43d6-bd7b-6b4d39a2f62f";
 
 beforeAll(() => {
   const dir = scratch("tandem-agents-");
@@ -63,6 +67,7 @@ beforeAll(() => {
   agents.FC = Agent.start("claude", dir);
   agents.FX = Agent.start("codex", dir);
   agents.FG = Agent.start("gemini", dir);
+  agents.FQ = Agent.start("qwen", dir);
 });
 
 afterAll(() => {
@@ -110,6 +115,9 @@ function envFor(who: string, native: string, repo: string, mode: Mode): Env {
   // Gemini gives its hooks the session id and Claude's project variable (docs/clients.md §13.4).
   if (client === "gemini-cli")
     Object.assign(env, { GEMINI_SESSION_ID: native, GEMINI_PROJECT_DIR: repo, CLAUDE_PROJECT_DIR: repo });
+  // Qwen Code gives its hooks the session id and the project variables (docs/clients.md §14.4).
+  if (client === "qwen-code")
+    Object.assign(env, { QWEN_CODE_SESSION_ID: native, QWEN_PROJECT_DIR: repo, CLAUDE_PROJECT_DIR: repo });
   return env;
 }
 
@@ -257,7 +265,7 @@ const LANES: ((repo: string, base: string) => Step[])[] = [
     ...geminiRecordedSteps(repo, base, "FG", nativeOf.FG!, "FC"),
     ...generatedSteps(repo, ACTORS.slice(0, 3), 2),
   ],
-  (repo) => generatedSteps(repo, ACTORS.slice(3), 2),
+  (repo, base) => [...qwenRecordedSteps(repo, base, "FQ", "FC"), ...generatedSteps(repo, ACTORS.slice(3), 2)],
 ];
 
 describe("the resident server against the Node path", () => {

@@ -7,7 +7,7 @@ import { FIXTURES, kebab } from "../helpers/fixtures.js";
  * six generated sessions (two per client) working in one repository turn by turn, interleaved
  * tool call by tool call, so they collide on shared files and shell commands.
  */
-export type Client = "claude-code" | "codex" | "cursor" | "gemini-cli";
+export type Client = "claude-code" | "codex" | "cursor" | "gemini-cli" | "qwen-code";
 
 export interface Hook {
   event: string;
@@ -145,6 +145,24 @@ export function geminiRecordedSteps(
   for (const calls of bySession.values())
     for (const c of calls.sort((a, b) => a.rank - b.rank)) steps.push({ kind: "hook", who, hook: c.hook });
   steps.push({ kind: "cli", who, args: ["task", `gemini ${native.slice(0, 8)}: recorded day`], by });
+  return steps;
+}
+
+/**
+ * Qwen Code's recordings (test/fixtures/qwen-code) as one recorded session per scenario, in the order
+ * Qwen sent them: each payload carries its ISO `timestamp`. The calls are replayed as hooks alone,
+ * without the runs' file changes: both paths see the same repository either way.
+ */
+export function qwenRecordedSteps(repo: string, base: string, who: string, by: string): Step[] {
+  const pairs = placeholders(repo, base);
+  const dir = join(FIXTURES, "qwen-code");
+  const hooks = readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as { event: string; stdin: unknown })
+    .map((rec) => ({ event: kebab(rec.event), payload: replaceDeep(rec.stdin, pairs) as Hook["payload"] }))
+    .sort((a, b) => String(a.payload.timestamp).localeCompare(String(b.payload.timestamp)));
+  const steps: Step[] = hooks.map((hook) => ({ kind: "hook", who, hook }));
+  steps.push({ kind: "cli", who, args: ["task", "qwen: recorded day"], by });
   return steps;
 }
 

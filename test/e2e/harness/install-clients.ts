@@ -293,3 +293,29 @@ function geminiEntry(dir: string): string | undefined {
   const entry = join(pkg, "bundle", "gemini.js");
   return readVersion(pkg) === GEMINI_VERSION && existsSync(entry) ? entry : undefined;
 }
+
+/** Qwen Code, pinned: its hook events, tool names and trust rules follow Gemini CLI's and change between releases. */
+export const QWEN_CODE_VERSION = "0.24.4";
+
+/**
+ * Installs the pinned Qwen Code into its own folder (`.cache/clients/qwen-code`) on first use and
+ * returns its Node entry point (`cli.js`, run with this Node). Its own marker, so installing it
+ * never reinstalls (or waits on) another client. Optional native extras (terminal, clipboard,
+ * audio, images) are skipped: a headless run needs none of them. Throws, never skips.
+ */
+export function ensureQwenCode(dir: string = join(CLIENTS_DIR, "qwen-code")): Promise<string> {
+  return ensurePackage({
+    dir,
+    spec: `@qwen-code/qwen-code@${QWEN_CODE_VERSION}`,
+    marker: JSON.stringify({ qwenCode: QWEN_CODE_VERSION }),
+    find: qwenCodeEntry,
+    // It declares node>=22 but runs on the project's Node 20.16+ (docs/clients.md §14.5).
+    npmArgs: ["--ignore-scripts", "--omit=optional", "--engine-strict=false"],
+  });
+}
+
+function qwenCodeEntry(dir: string): string | undefined {
+  const pkg = join(dir, "node_modules", "@qwen-code", "qwen-code");
+  const entry = join(pkg, "cli.js");
+  return readVersion(pkg) === QWEN_CODE_VERSION && existsSync(entry) ? entry : undefined;
+}

@@ -1,0 +1,117 @@
+import { baseInput, fail, isObj, json, nestedAnswer, type Obj, SILENT, str, toolFrom } from "../payload.js";
+import type { ClientSpec, HookKind, ParseResult, Rendered, ToolCall, Verdict, WiredEvent } from "../types.js";
+
+const SETTINGS = ".qwen/settings.json";
+
+/**
+ * Qwen Code's tools that write files or run commands (docs/clients.md §14.2), as regex alternatives:
+ * a matcher starting with `^` is one anchored regex to Qwen 0.24.4. `monitor` runs a long-lived
+ * shell command (reached through `tool_call`, whose hooks fire under the underlying tool's name).
+ */
+const TOOLS = "^(write_file|edit|notebook_edit|run_shell_command|monitor)$";
+/** Qwen's hook listing and `/hooks` show handlers by name. */
+const NAME = "tandem";
+
+const EVENTS: WiredEvent[] = [
+  { native: "SessionStart", cli: "session-start", kind: "session-start", name: NAME },
+  { native: "UserPromptSubmit", cli: "user-prompt-submit", kind: "prompt", name: NAME },
+  { native: "PreToolUse", cli: "pre-tool-use", kind: "pre-tool", matcher: TOOLS, name: NAME },
+  { native: "PostToolUse", cli: "post-tool-use", kind: "post-tool", matcher: TOOLS, name: NAME },
+  { native: "Stop", cli: "stop", kind: "stop", name: NAME },
+  // Seconds (values under 1000); Qwen fires it only when the interactive UI exits or on /clear.
+  { native: "SessionEnd", cli: "session-end", kind: "session-end", timeout: 5, name: NAME },
+];
+
+/**
+ * Qwen's own tool names become the shapes the target reader knows: `edit` is Claude's `Edit`
+ * (`file_path`), `notebook_edit` its `NotebookEdit` (`notebook_path`), `monitor` a shell command.
+ * `write_file` and `run_shell_command` are Gemini's names, known already; the shell runs in its
+ * `directory` (absolute, Qwen refuses any other) when the model names one.
+ */
+function normalized(tool: ToolCall): ToolCall {
+  const input: Obj = isObj(tool.input) ? tool.input : {};
+  switch (tool.name) {
+    case "edit":
+      return { ...tool, name: "Edit" };
+    case "notebook_edit":
+      return { ...tool, name: "NotebookEdit" };
+    case "monitor":
+      return { ...tool, name: "run_shell_command" };
+    case "run_shell_command": {
+      const dir = str(input, "directory");
+      return dir ? { ...tool, cwd: dir } : tool;
+    }
+    default:
+      return tool;
+  }
+}
+
+/**
+ * Qwen fires UserPromptSubmit before every model request of a turn, not only for the person's
+ * prompt: after each tool result with an empty `prompt`, and with a blocking Stop's reason as the
+ * `prompt` of the continuation (no `submitted_prompt` then). The empty ones are no prompt at all;
+ * taken as prompts they would open a new ritual window after every tool call. The Stop
+ * continuation is kept and recognised as a repair turn by its text (ritual.plainFollowUp).
+ */
+function promptSkip(p: Obj): ParseResult | null {
+  const prompt = str(p, "prompt") ?? "";
+  if (prompt.trim() !== "" || (str(p, "submitted_prompt") ?? "").trim() !== "") return null;
+  return { ok: false, skip: true, reason: "Qwen Code's continuation after a tool result, not a prompt" };
+}
+
+function parse(cliEvent: string, payload: unknown): ParseResult {
+  if (!isObj(payload)) return fail("payload is not a JSON object");
+  const sessionId = str(payload, "session_id");
+  if (!sessionId) return fail("payload has no session_id");
+  const wired = EVENTS.find((e) => e.cli === cliEvent);
+  const kind = wired?.kind ?? "other";
+  if (kind === "prompt") {
+    const skip = promptSkip(payload);
+    if (skip) return skip;
+  }
+  const input = baseInput("qwen-code", kind, wired?.native ?? cliEvent, sessionId, payload);
+  // `<session id>########<n>`: the same for every model request and Stop of one prompt.
+  input.turnId = str(payload, "prompt_id");
+  const tool = toolFrom(payload);
+  input.tool = tool ? normalized(tool) : null;
+  input.prompt = kind === "prompt" ? str(payload, "prompt") : null;
+  if (kind === "session-end") input.source = str(payload, "reason");
+  return { ok: true, input };
+}
+
+/**
+ * Claude's wire shapes, which Qwen reads the same way: a PreToolUse deny as `hookSpecificOutput`
+ * (the model reads the reason as the tool's error; exit 2 would work too, with stderr as the
+ * reason), context as `additionalContext`. A blocking Stop is `{decision: "block", reason}`: Qwen
+ * sends the reason as the next user message of the same prompt and fires Stop again with
+ * `stop_hook_active: true` (docs/clients.md §14.3).
+ */
+function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
+  if (kind === "stop")
+    return v.block ? { ...SILENT, stdout: json({ decision: "block", reason: v.reason }) } : SILENT;
+  // SessionEnd's output is never read; a context there would only be noise in a debug log.
+  if (kind === "session-end") return SILENT;
+  return nestedAnswer(kind, event, v);
+}
+
+export const qwenCode: ClientSpec<"qwen-code"> = {
+  name: "qwen-code",
+  label: "Qwen Code",
+  settingsFile: SETTINGS,
+  // Its `disableAllHooks: true` turns every Qwen hook off (docs/clients.md §14.1).
+  wiring: [{ file: SETTINGS, what: "Qwen Code's hooks and settings" }],
+  layout: "nested",
+  events: EVENTS,
+  // Given to hooks and to the agent's shell commands alike (observed, 0.24.4).
+  sessionEnv: ["QWEN_CODE_SESSION_ID"],
+  // It sets CLAUDE_PROJECT_DIR to its working directory, which the payload's `cwd` already says.
+  givesProjectDir: false,
+  processName: "qwen",
+  // A blocked Stop continues the same prompt (enforced); Qwen also echoes the reason through
+  // UserPromptSubmit, recognised by the remediation text's lead so it opens no new window.
+  ritual: { form: "enforced", plainFollowUp: true, capsItself: false, statusBox: true, prompt: "reminder" },
+  // Headless with a prompt; `--yolo` approves its edits and shell in the child's own worktree.
+  subagent: { command: "qwen", args: ["--yolo"], promptFlag: "--prompt=" },
+  parse,
+  render,
+};
