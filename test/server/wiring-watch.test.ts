@@ -58,7 +58,11 @@ describe("the resident server's watch on the wiring", () => {
 
     // The watched directory moves away: the server re-arms on what is now at `.claude`.
     renameSync(join(repo, ".claude"), join(repo, "old-claude"));
-    await waitFor("the settings to come back", () => restoredByServer(repo).length === 2 && hooked(repo));
+    await waitFor(
+      "the settings to come back",
+      () => restoredByServer(repo).length === 2 && hooked(repo),
+      150_000,
+    );
     agentRuns(repo, `ln -s .claude c && python3 -c "open('c/settings.json','w').write('{}')"`);
     await waitFor(
       "the second overwrite to be undone",
