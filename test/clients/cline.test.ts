@@ -123,9 +123,9 @@ describe("Cline CLI's recorded payloads through `tandem hook cline`", () => {
     const rec = load("PreToolUse-0.json", repo, join(base, "home"));
     const call = (name: string, input: Payload) =>
       replay({ ...rec, stdin: { ...rec.stdin, tool_call: { id: "call_x", name, input } } }, repo);
-    expect(refusal(call("editor", { path: join(repo, ".clinerules/hooks/PreToolUse"), new_text: "" }))).toMatch(
-      /PreToolUse: it is Tandem's wiring \(Cline CLI's hook files\)/,
-    );
+    expect(
+      refusal(call("editor", { path: join(repo, ".clinerules/hooks/PreToolUse"), new_text: "" })),
+    ).toMatch(/PreToolUse: it is Tandem's wiring \(Cline CLI's hook files\)/);
     expect(refusal(call("run_commands", { commands: ["echo '{}' > .clinerules/hooks/TaskStart"] }))).toMatch(
       /TaskStart: it is Tandem's wiring/,
     );
@@ -141,7 +141,10 @@ describe("the Cline CLI module", () => {
     expect(sub.stdin.taskId).not.toBe(main.stdin.taskId);
     const a = cline.parse("pre-tool-use", main.stdin);
     const b = cline.parse("pre-tool-use", sub.stdin);
-    expect(a).toMatchObject({ ok: true, input: { sessionId: "1796215535880_u0l4j", cwd: "/home/user/repo" } });
+    expect(a).toMatchObject({
+      ok: true,
+      input: { sessionId: "1796215535880_u0l4j", cwd: "/home/user/repo" },
+    });
     expect(b).toMatchObject({ ok: true, input: { sessionId: "1796215535880_u0l4j" } });
   });
 
@@ -157,13 +160,22 @@ describe("the Cline CLI module", () => {
 
   it("reads editor as an Edit of its path and run_commands as one script of subshells", () => {
     const p = { sessionContext: { rootSessionId: "s" }, workspaceRoots: ["/r"] };
-    const edit = cline.parse("pre-tool-use", { ...p, tool_call: { id: "c1", name: "editor", input: { path: "/r/a" } } });
-    expect(edit).toMatchObject({ ok: true, input: { tool: { name: "Edit", input: { file_path: "/r/a" }, useId: "c1" } } });
+    const edit = cline.parse("pre-tool-use", {
+      ...p,
+      tool_call: { id: "c1", name: "editor", input: { path: "/r/a" } },
+    });
+    expect(edit).toMatchObject({
+      ok: true,
+      input: { tool: { name: "Edit", input: { file_path: "/r/a" }, useId: "c1" } },
+    });
     const sh = cline.parse("pre-tool-use", {
       ...p,
       tool_call: { id: "c2", name: "run_commands", input: { commands: ["a", "b"] } },
     });
-    expect(sh).toMatchObject({ ok: true, input: { tool: { name: "Bash", input: { command: "(\na\n)\n(\nb\n)" } } } });
+    expect(sh).toMatchObject({
+      ok: true,
+      input: { tool: { name: "Bash", input: { command: "(\na\n)\n(\nb\n)" } } },
+    });
   });
 
   it("rejects a payload without a session", () => {
@@ -177,7 +189,9 @@ describe("the Cline CLI module", () => {
       cancel: false,
       contextModification: "C",
     });
-    expect(JSON.parse(cline.render("pre-tool", null, { allow: false, rule: "x", reason: "R" }).stdout)).toEqual({
+    expect(
+      JSON.parse(cline.render("pre-tool", null, { allow: false, rule: "x", reason: "R" }).stdout),
+    ).toEqual({
       cancel: false,
       overrideInput: {},
       contextModification: "R",

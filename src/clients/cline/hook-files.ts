@@ -1,14 +1,8 @@
+import { ownedMarkerLine } from "../owned-file.js";
+import type { OwnedHookFile } from "../types.js";
+
 /** Where Cline CLI looks for a project's hook files (docs/clients.md §14.1). */
 export const HOOKS_DIR = ".clinerules/hooks";
-
-/** Marks a file Tandem writes whole; the same text as `OWNED_MARKER` in ../types.ts once main has it. */
-export const HOOK_FILE_MARK = "tandem:hook-file";
-
-export interface ClineHookFile {
-  path: string;
-  text: string;
-  executable: boolean;
-}
 
 /** Cline waits for these and acts on their answer; the others run detached and are only observed. */
 const GATES = new Set(["PreToolUse"]);
@@ -38,12 +32,15 @@ export function hookFileText(native: string, cli: string, launcher: string): str
   const command = `${launcher} hook cline ${cli}`;
   const head = [
     "#!/bin/sh",
-    `# ${HOOK_FILE_MARK} ${command}`,
+    ownedMarkerLine("#", command),
     `# Cline runs this file for its ${native} hook. Written by \`tandem init\`, removed by \`tandem deinit\`;`,
     "# edits are overwritten (docs/clients.md §14).",
   ];
   const body = GATES.has(native)
-    ? [`answer=$(${command}) && [ -n "$answer" ] && { printf '%s\\n' "$answer"; exit 0; }`, `printf '%s\\n' ${quoted(NO_ANSWER)}`]
+    ? [
+        `answer=$(${command}) && [ -n "$answer" ] && { printf '%s\\n' "$answer"; exit 0; }`,
+        `printf '%s\\n' ${quoted(NO_ANSWER)}`,
+      ]
     : [`exec ${command}`];
   return `${[...head, ...body].join("\n")}\n`;
 }
@@ -52,7 +49,7 @@ export function hookFileText(native: string, cli: string, launcher: string): str
 export function clineHookFiles(
   events: readonly { native: string; cli: string }[],
   launcher: string,
-): ClineHookFile[] {
+): OwnedHookFile[] {
   return events.map((e) => ({
     path: `${HOOKS_DIR}/${e.native}`,
     text: hookFileText(e.native, e.cli, launcher),

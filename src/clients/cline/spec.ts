@@ -1,6 +1,15 @@
 import { baseInput, fail, isObj, json, type Obj, str } from "../payload.js";
-import type { ClientSpec, HookInput, HookKind, ParseResult, Rendered, ToolCall, Verdict, WiredEvent } from "../types.js";
-import { HOOKS_DIR } from "./hook-files.js";
+import type {
+  ClientSpec,
+  HookInput,
+  HookKind,
+  ParseResult,
+  Rendered,
+  ToolCall,
+  Verdict,
+  WiredEvent,
+} from "../types.js";
+import { clineHookFiles, HOOKS_DIR } from "./hook-files.js";
 
 /**
  * Cline CLI (docs/clients.md §14): its hooks are executable files named after the event in
@@ -15,6 +24,12 @@ const EVENTS: WiredEvent[] = [
   { native: "PostToolUse", cli: "post-tool-use", kind: "post-tool" },
   { native: "TaskComplete", cli: "task-complete", kind: "stop" },
   { native: "SessionShutdown", cli: "session-shutdown", kind: "session-end" },
+];
+
+/** The hook files in the order init lists them, `settingsFile` first. */
+const FILE_ORDER = [
+  EVENTS.find((e) => e.native === "PreToolUse")!,
+  ...EVENTS.filter((e) => e.native !== "PreToolUse"),
 ];
 
 /**
@@ -72,7 +87,11 @@ function parse(cliEvent: string, payload: unknown): ParseResult {
   const kind = wired?.kind ?? "other";
   const subAgent = typeof payload.parent_agent_id === "string" && payload.parent_agent_id !== "";
   if (subAgent && (kind === "session-start" || kind === "stop" || kind === "session-end")) {
-    return { ok: false, skip: true, reason: `a sub-agent's ${wired?.native ?? cliEvent} is not the session's` };
+    return {
+      ok: false,
+      skip: true,
+      reason: `a sub-agent's ${wired?.native ?? cliEvent} is not the session's`,
+    };
   }
   const input: HookInput = baseInput("cline", kind, wired?.native ?? cliEvent, sessionId, payload);
   const roots = Array.isArray(payload.workspaceRoots) ? payload.workspaceRoots : [];
@@ -110,8 +129,13 @@ export const cline: ClientSpec<"cline"> = {
   label: "Cline CLI",
   settingsFile: `${HOOKS_DIR}/PreToolUse`,
   // Any file named after an event in this folder is a hook Cline runs (one could cancel every call).
-  wiring: [{ file: HOOKS_DIR, what: "Cline CLI's hook files", dir: true }],
-  layout: "nested",
+  wiring: [
+    { file: `${HOOKS_DIR}/PreToolUse`, what: "Cline CLI's hook files" },
+    { file: HOOKS_DIR, what: "Cline CLI's hook files", dir: true },
+  ],
+  layout: "files",
+  // PreToolUse first: it is the settings file, the one whose marker doctor reads the launcher from.
+  hookFiles: (launcher) => clineHookFiles(FILE_ORDER, launcher),
   events: EVENTS,
   // 3.0.65 gives its hooks and shells no session variable: the shell is found by ancestry.
   sessionEnv: [],
