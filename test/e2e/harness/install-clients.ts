@@ -293,3 +293,28 @@ function geminiEntry(dir: string): string | undefined {
   const entry = join(pkg, "bundle", "gemini.js");
   return readVersion(pkg) === GEMINI_VERSION && existsSync(entry) ? entry : undefined;
 }
+
+/** Cline CLI, pinned: its hook payloads and tool names change between releases (docs/clients.md §14). */
+export const CLINE_VERSION = "3.0.65";
+
+/**
+ * Installs the pinned Cline CLI into its own folder (`.cache/clients/cline`, ~430 MB with its Bun
+ * binary) on first use and returns its launcher `bin/cline`. Throws, never skips.
+ */
+export function ensureCline(dir: string = join(CLIENTS_DIR, "cline")): Promise<string> {
+  return ensurePackage({
+    dir,
+    spec: `cline@${CLINE_VERSION}`,
+    marker: JSON.stringify({ cline: CLINE_VERSION, platform: platformKey() }),
+    find: clineBin,
+  });
+}
+
+/** The launcher, once the platform package holding the real binary is there too. */
+function clineBin(dir: string): string | undefined {
+  const nm = join(dir, "node_modules");
+  const bin = join(nm, "cline", "bin", "cline");
+  if (readVersion(join(nm, "cline")) !== CLINE_VERSION || !existsSync(bin)) return undefined;
+  const os = process.platform === "win32" ? "windows" : process.platform;
+  return isNativeBinary(join(nm, "@cline", `cli-${os}-${process.arch}`, "bin", "cline")) ? bin : undefined;
+}
