@@ -1,6 +1,8 @@
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { hookFileText } from "../../src/clients/cline/hook-files.js";
 import { cline } from "../../src/clients/cline/spec.js";
 import { FIXTURES, kebab } from "../helpers/fixtures.js";
 import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
@@ -196,5 +198,22 @@ describe("the Cline CLI module", () => {
       overrideInput: {},
       contextModification: "R",
     });
+  });
+
+  it("fails closed in the PreToolUse file when Tandem gives no answer, and passes its answer through", () => {
+    const gateWith = (launcher: string) => {
+      const r = spawnSync("sh", ["-c", hookFileText("PreToolUse", "pre-tool-use", launcher)], {
+        input: '{"taskId":"t"}',
+        encoding: "utf8",
+      });
+      return JSON.parse(r.stdout) as Record<string, unknown>;
+    };
+    // Missing launcher, a crash, and silence all refuse with the remedy.
+    for (const broken of ["/nonexistent/tandem", "false", "true"]) {
+      expect(gateWith(broken), broken).toMatchObject({ cancel: false, overrideInput: {} });
+      expect(String(gateWith(broken).contextModification)).toMatch(/tandem doctor/);
+    }
+    // A working launcher's answer is printed untouched, and it read the payload from stdin.
+    expect(gateWith("sh -c cat --")).toEqual({ taskId: "t" });
   });
 });
