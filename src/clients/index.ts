@@ -1,4 +1,5 @@
 import { claudeCode } from "./claude-code/spec.js";
+import { cline } from "./cline/spec.js";
 import { codex } from "./codex/spec.js";
 import { copilotCli } from "./copilot-cli/spec.js";
 import { cursor } from "./cursor/spec.js";
@@ -10,7 +11,7 @@ import type { ClientSpec } from "./types.js";
  * The client registry: every supported client, in the order help texts and docs list them.
  * Adding a client is its folder and one entry here; `ClientName` and every list derive from this.
  */
-const REGISTRY = [claudeCode, codex, cursor, copilotCli, geminiCli, qwenCode] as const;
+const REGISTRY = [claudeCode, codex, cursor, copilotCli, geminiCli, cline, qwenCode] as const;
 
 export type ClientName = (typeof REGISTRY)[number]["name"];
 

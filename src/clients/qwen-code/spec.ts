@@ -4,7 +4,7 @@ import type { ClientSpec, HookKind, ParseResult, Rendered, ToolCall, Verdict, Wi
 const SETTINGS = ".qwen/settings.json";
 
 /**
- * Qwen Code's tools that write files or run commands (docs/clients.md §14.2), as regex alternatives:
+ * Qwen Code's tools that write files or run commands (docs/clients.md §15.2), as regex alternatives:
  * a matcher starting with `^` is one anchored regex to Qwen 0.24.4. `monitor` runs a long-lived
  * shell command (reached through `tool_call`, whose hooks fire under the underlying tool's name).
  */
@@ -84,7 +84,7 @@ function parse(cliEvent: string, payload: unknown): ParseResult {
  * (the model reads the reason as the tool's error; exit 2 would work too, with stderr as the
  * reason), context as `additionalContext`. A blocking Stop is `{decision: "block", reason}`: Qwen
  * sends the reason as the next user message of the same prompt and fires Stop again with
- * `stop_hook_active: true` (docs/clients.md §14.3).
+ * `stop_hook_active: true` (docs/clients.md §15.3).
  */
 function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
   if (kind === "stop")
@@ -98,7 +98,7 @@ export const qwenCode: ClientSpec<"qwen-code"> = {
   name: "qwen-code",
   label: "Qwen Code",
   settingsFile: SETTINGS,
-  // Its `disableAllHooks: true` turns every Qwen hook off (docs/clients.md §14.1).
+  // Its `disableAllHooks: true` turns every Qwen hook off (docs/clients.md §15.1).
   wiring: [{ file: SETTINGS, what: "Qwen Code's hooks and settings" }],
   layout: "nested",
   events: EVENTS,

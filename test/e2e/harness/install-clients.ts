@@ -309,7 +309,7 @@ export function ensureQwenCode(dir: string = join(CLIENTS_DIR, "qwen-code")): Pr
     spec: `@qwen-code/qwen-code@${QWEN_CODE_VERSION}`,
     marker: JSON.stringify({ qwenCode: QWEN_CODE_VERSION }),
     find: qwenCodeEntry,
-    // It declares node>=22 but runs on the project's Node 20.16+ (docs/clients.md §14.5).
+    // It declares node>=22 but runs on the project's Node 20.16+ (docs/clients.md §15.5).
     npmArgs: ["--ignore-scripts", "--omit=optional", "--engine-strict=false"],
   });
 }
@@ -318,4 +318,29 @@ function qwenCodeEntry(dir: string): string | undefined {
   const pkg = join(dir, "node_modules", "@qwen-code", "qwen-code");
   const entry = join(pkg, "cli.js");
   return readVersion(pkg) === QWEN_CODE_VERSION && existsSync(entry) ? entry : undefined;
+}
+
+/** Cline CLI, pinned: its hook payloads and tool names change between releases (docs/clients.md §14). */
+export const CLINE_VERSION = "3.0.65";
+
+/**
+ * Installs the pinned Cline CLI into its own folder (`.cache/clients/cline`, ~430 MB with its Bun
+ * binary) on first use and returns its launcher `bin/cline`. Throws, never skips.
+ */
+export function ensureCline(dir: string = join(CLIENTS_DIR, "cline")): Promise<string> {
+  return ensurePackage({
+    dir,
+    spec: `cline@${CLINE_VERSION}`,
+    marker: JSON.stringify({ cline: CLINE_VERSION, platform: platformKey() }),
+    find: clineBin,
+  });
+}
+
+/** The launcher, once the platform package holding the real binary is there too. */
+function clineBin(dir: string): string | undefined {
+  const nm = join(dir, "node_modules");
+  const bin = join(nm, "cline", "bin", "cline");
+  if (readVersion(join(nm, "cline")) !== CLINE_VERSION || !existsSync(bin)) return undefined;
+  const os = process.platform === "win32" ? "windows" : process.platform;
+  return isNativeBinary(join(nm, "@cline", `cli-${os}-${process.arch}`, "bin", "cline")) ? bin : undefined;
 }

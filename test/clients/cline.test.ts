@@ -1,0 +1,219 @@
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { hookFileText } from "../../src/clients/cline/hook-files.js";
+import { cline } from "../../src/clients/cline/spec.js";
+import { FIXTURES, kebab } from "../helpers/fixtures.js";
+import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
+import { initRepo, tempDir } from "../helpers/repo.js";
+
+/** A payload Cline CLI 3.0.65 gave a hook file (test/fixtures/cline, recorded by a logging hook). */
+interface Recorded {
+  event: string;
+  env: Record<string, string>;
+  stdin: Payload;
+}
+
+const DIR = join(FIXTURES, "cline");
+const FILES = readdirSync(DIR).filter((f) => f.endsWith(".json"));
+
+/** The recording with its machine's paths (`/home/user/repo`, `/home/user`) moved to this test's. */
+function load(file: string, repo: string, home: string): Recorded {
+  const text = readFileSync(join(DIR, file), "utf8")
+    .replaceAll("/home/user/repo", repo)
+    .replaceAll("/home/user", home);
+  return JSON.parse(text) as Recorded;
+}
+
+interface Answer {
+  code: number;
+  out: Record<string, unknown> | null;
+}
+
+function replay(rec: Recorded, repo: string): Answer {
+  const r = hook("cline", kebab(rec.event), rec.stdin, { cwd: repo, env: rec.env });
+  return { code: r.code, out: r.stdout.trim() ? (JSON.parse(r.stdout) as Record<string, unknown>) : null };
+}
+
+/** Cline's refusal as Tandem gives it: the call goes on with an empty input, the reason as context. */
+const refusal = (a: Answer) =>
+  a.code === 0 && a.out?.cancel === false && JSON.stringify(a.out.overrideInput) === "{}"
+    ? String(a.out.contextModification)
+    : null;
+
+const EMPTY: Answer = { code: 0, out: {} };
+
+describe("Cline CLI's recorded payloads through `tandem hook cline`", () => {
+  it("replays every recording with the verdict its event and the other sessions call for", () => {
+    const base = tempDir();
+    const repo = initRepo(join(base, "repo"), { "hello.txt": "hello from fake cline\n" });
+    const home = join(base, "home");
+    const seen = new Set<string>();
+    const run = (file: string) => {
+      seen.add(file);
+      return replay(load(file, repo, home), repo);
+    };
+    // A Claude Code session already holds denied.txt.
+    expect(
+      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "denied.txt"), { cwd: repo })),
+    ).toBeNull();
+
+    // Session 1796215535880_u0l4j: an editor write, a shell redirect, and a sub-agent's editor write.
+    expect(run("TaskStart-0.json")).toEqual(EMPTY);
+    expect(run("PreToolUse-0.json")).toEqual(EMPTY);
+    writeFileSync(join(repo, "hello.txt"), "hello from fake cline, again\n");
+    expect(run("PostToolUse-0.json").code).toBe(0);
+    expect(run("PreToolUse-1.json")).toEqual(EMPTY);
+    writeFileSync(join(repo, "shell.txt"), "shell-ran\n");
+    expect(run("PostToolUse-1.json").code).toBe(0);
+    expect(run("PreToolUse-2.json")).toEqual(EMPTY);
+    // The sub-agent runs in Cline's process under the same root session: its start and end are not
+    // the session's, and its write is claimed by the session.
+    expect(run("TaskStart-1.json")).toEqual(EMPTY);
+    expect(run("PreToolUse-3.json")).toEqual(EMPTY);
+    writeFileSync(join(repo, "sub.txt"), "sub\n");
+    expect(run("PostToolUse-2.json").code).toBe(0);
+    expect(run("TaskComplete-0.json")).toEqual(EMPTY);
+    expect(run("PostToolUse-3.json").code).toBe(0);
+    expect(run("TaskComplete-1.json")).toEqual(EMPTY);
+
+    const events = ledger(repo).events;
+    const sessions = new Set(events.filter((e) => e.kind === "session.started").map((e) => e.session));
+    expect(sessions.size).toBe(2);
+    const claimed = ledger(repo).claims.map((c) => c.path);
+    expect(claimed).toEqual(expect.arrayContaining(["hello.txt", "shell.txt", "sub.txt"]));
+    // One turn ended: the sub-agent's TaskComplete was skipped, the session's was recorded.
+    expect(events.filter((e) => e.kind === "turn.stopped")).toHaveLength(1);
+
+    // Session deny: its editor call on the file Claude holds is refused, the reason for the model.
+    expect(run("deny-TaskStart-0.json")).toEqual(EMPTY);
+    expect(refusal(run("deny-PreToolUse-0.json"))).toMatch(/denied\.txt: held by agent-\w+ \(claude-code/);
+    expect(run("deny-PostToolUse-0.json").code).toBe(0);
+    expect(run("deny-TaskComplete-0.json")).toEqual(EMPTY);
+
+    // Session patch (a gpt-5 model: apply_patch instead of editor): the patch adds patched.txt and
+    // updates hello.txt, which the first session holds: refused whole.
+    expect(run("patch-TaskStart-0.json")).toEqual(EMPTY);
+    expect(refusal(run("patch-PreToolUse-0.json"))).toMatch(/hello\.txt: held by agent-\w+ \(cline/);
+    expect(run("patch-PostToolUse-0.json").code).toBe(0);
+    expect(run("patch-TaskComplete-0.json")).toEqual(EMPTY);
+
+    expect([...seen].sort()).toEqual([...FILES].sort());
+  });
+
+  it("refuses a run_commands redirect into a held file, judging every command of the call", () => {
+    const base = tempDir();
+    const repo = initRepo(join(base, "repo"), { "held.txt": "y\n", "sub/free.txt": "z\n" });
+    expect(
+      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "held.txt"), { cwd: repo })),
+    ).toBeNull();
+    const rec = load("PreToolUse-1.json", repo, join(base, "home"));
+    const shell = (commands: string[]) => {
+      const call = { ...(rec.stdin.tool_call as Payload), input: { commands } };
+      return replay({ ...rec, stdin: { ...rec.stdin, tool_call: call } }, repo);
+    };
+    expect(shell(["echo hi > free.txt"])).toEqual(EMPTY);
+    expect(refusal(shell(["echo ok > other.txt", "echo hi > held.txt"]))).toMatch(/held\.txt: held by/);
+    // Each command starts in the workspace root: a `cd` in one does not move the next one's paths.
+    expect(shell(["cd sub && echo hi > held.txt", "echo ok > sub/free.txt"])).toEqual(EMPTY);
+  });
+
+  it("protects its hook files: an editor write or a redirect into .clinerules/hooks is refused", () => {
+    const base = tempDir();
+    const repo = initRepo(join(base, "repo"), { ".clinerules/hooks/PreToolUse": "#!/bin/sh\n" });
+    const rec = load("PreToolUse-0.json", repo, join(base, "home"));
+    const call = (name: string, input: Payload) =>
+      replay({ ...rec, stdin: { ...rec.stdin, tool_call: { id: "call_x", name, input } } }, repo);
+    expect(
+      refusal(call("editor", { path: join(repo, ".clinerules/hooks/PreToolUse"), new_text: "" })),
+    ).toMatch(/PreToolUse: it is Tandem's wiring \(Cline CLI's hook files\)/);
+    expect(refusal(call("run_commands", { commands: ["echo '{}' > .clinerules/hooks/TaskStart"] }))).toMatch(
+      /TaskStart: it is Tandem's wiring/,
+    );
+  });
+});
+
+describe("the Cline CLI module", () => {
+  const allow = { allow: true, rule: null, reason: null };
+
+  it("takes the root session as the session, for the agent and the sub-agents it spawns", () => {
+    const sub = JSON.parse(readFileSync(join(DIR, "PreToolUse-3.json"), "utf8")) as Recorded;
+    const main = JSON.parse(readFileSync(join(DIR, "PreToolUse-0.json"), "utf8")) as Recorded;
+    expect(sub.stdin.taskId).not.toBe(main.stdin.taskId);
+    const a = cline.parse("pre-tool-use", main.stdin);
+    const b = cline.parse("pre-tool-use", sub.stdin);
+    expect(a).toMatchObject({
+      ok: true,
+      input: { sessionId: "1796215535880_u0l4j", cwd: "/home/user/repo" },
+    });
+    expect(b).toMatchObject({ ok: true, input: { sessionId: "1796215535880_u0l4j" } });
+  });
+
+  it("skips a sub-agent's start and end, and reads the reply from the main agent's TaskComplete", () => {
+    const end = (f: string) => (JSON.parse(readFileSync(join(DIR, f), "utf8")) as Recorded).stdin;
+    expect(cline.parse("task-complete", end("TaskComplete-0.json"))).toMatchObject({ ok: false, skip: true });
+    expect(cline.parse("task-start", end("TaskStart-1.json"))).toMatchObject({ ok: false, skip: true });
+    expect(cline.parse("task-complete", end("TaskComplete-1.json"))).toMatchObject({
+      ok: true,
+      input: { kind: "stop", lastAssistantMessage: "All done." },
+    });
+  });
+
+  it("reads editor as an Edit of its path and run_commands as one script of subshells", () => {
+    const p = { sessionContext: { rootSessionId: "s" }, workspaceRoots: ["/r"] };
+    const edit = cline.parse("pre-tool-use", {
+      ...p,
+      tool_call: { id: "c1", name: "editor", input: { path: "/r/a" } },
+    });
+    expect(edit).toMatchObject({
+      ok: true,
+      input: { tool: { name: "Edit", input: { file_path: "/r/a" }, useId: "c1" } },
+    });
+    const sh = cline.parse("pre-tool-use", {
+      ...p,
+      tool_call: { id: "c2", name: "run_commands", input: { commands: ["a", "b"] } },
+    });
+    expect(sh).toMatchObject({
+      ok: true,
+      input: { tool: { name: "Bash", input: { command: "(\na\n)\n(\nb\n)" } } },
+    });
+  });
+
+  it("rejects a payload without a session", () => {
+    expect(cline.parse("pre-tool-use", { workspaceRoots: ["/r"] })).toMatchObject({ ok: false, skip: false });
+  });
+
+  it("answers every event with a JSON object, and context only where Cline reads it", () => {
+    expect(JSON.parse(cline.render("pre-tool", null, allow).stdout)).toEqual({});
+    expect(JSON.parse(cline.render("stop", null, { ...allow, block: true, reason: "R" }).stdout)).toEqual({});
+    expect(JSON.parse(cline.render("post-tool", null, { ...allow, context: "C" }).stdout)).toEqual({
+      cancel: false,
+      contextModification: "C",
+    });
+    expect(
+      JSON.parse(cline.render("pre-tool", null, { allow: false, rule: "x", reason: "R" }).stdout),
+    ).toEqual({
+      cancel: false,
+      overrideInput: {},
+      contextModification: "R",
+    });
+  });
+
+  it("fails closed in the PreToolUse file when Tandem gives no answer, and passes its answer through", () => {
+    const gateWith = (launcher: string) => {
+      const r = spawnSync("sh", ["-c", hookFileText("PreToolUse", "pre-tool-use", launcher)], {
+        input: '{"taskId":"t"}',
+        encoding: "utf8",
+      });
+      return JSON.parse(r.stdout) as Record<string, unknown>;
+    };
+    // Missing launcher, a crash, and silence all refuse with the remedy.
+    for (const broken of ["/nonexistent/tandem", "false", "true"]) {
+      expect(gateWith(broken), broken).toMatchObject({ cancel: false, overrideInput: {} });
+      expect(String(gateWith(broken).contextModification)).toMatch(/tandem doctor/);
+    }
+    // A working launcher's answer is printed untouched, and it read the payload from stdin.
+    expect(gateWith("sh -c cat --")).toEqual({ taskId: "t" });
+  });
+});
