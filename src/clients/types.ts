@@ -160,6 +160,12 @@ export interface ClientSpec<N extends string = string> {
    */
   hookFiles?(launcher: string): readonly OwnedHookFile[];
   events: readonly WiredEvent[];
+  /**
+   * Layout `nested`: top-level keys init writes beside the hooks when the file lacks them. A client
+   * that rewrites a settings file without them on load (Qwen's `$version`) would otherwise dirty a
+   * committed wiring file, and every sub-agent's capture with it.
+   */
+  settingsKeys?: Readonly<Record<string, unknown>>;
   /** Variables the client sets in its agent's shell that carry the native session id (docs/clients.md §11). */
   sessionEnv: readonly string[];
   /** It sets CLAUDE_PROJECT_DIR for its hooks, so the root may come from it (src/hooks/context.ts). */

@@ -54,6 +54,7 @@ function tally(out: FileOutcome, mode: Mode): string {
     count("update") > 0 ? `updated ${plural(count("update"), "hook")}` : "",
     count("remove") > 0 ? `removed ${plural(count("remove"), "stale Tandem hook")}` : "",
     out.changes.some((c) => c.event === "version") ? "added version 1" : "",
+    out.changes.some((c) => c.event === "settings") ? "added the client's settings keys" : "",
     count("add", rule) > 0 ? `added ${plural(count("add", rule), "allow rule")}` : "",
     count("remove", rule) > 0 ? `removed ${plural(count("remove", rule), "stale allow rule")}` : "",
   ];
@@ -70,7 +71,10 @@ function formatOf(
   if (client.layout === "copilot") return { format: copilotFormat, wanted: (l) => copilotWanted(client, l) };
   return client.layout === "flat"
     ? { format: flatFormat, wanted: (l) => flatWanted(client, l) }
-    : { format: nestedFormat(client.name, rules), wanted: (l) => nestedWanted(client, l) };
+    : {
+        format: nestedFormat(client.name, rules, client.settingsKeys),
+        wanted: (l) => nestedWanted(client, l),
+      };
 }
 
 function settingsPlan(

@@ -46,12 +46,29 @@ export function nestedWanted(client: ClientSpec<ClientName>, launcher: string): 
 const allowRules = (rules: readonly string[]) => (doc: Record<string, unknown>, mode: Mode) =>
   reconcileRules(doc.permissions, mode === "init" ? rules : []);
 
-/** `rules`: the allow rules Claude's file should hold (src/init/allow-rules.ts); ignored for Codex. */
-export function nestedFormat(client: ClientName, rules: readonly string[] = []): ClientFileFormat {
+/** The `keys` (ClientSpec.settingsKeys) a document lacks, as the edits that add them. */
+function missingKeys(doc: Record<string, unknown>, keys: Readonly<Record<string, unknown>>) {
+  const absent = Object.keys(keys).filter((k) => doc[k] === undefined);
+  return {
+    ops: absent.map((k) => ({ op: "set" as const, path: [k], value: keys[k] })),
+    changes: absent.map((k) => ({ event: "settings", kind: "add" as const, detail: `${k} missing` })),
+  };
+}
+
+/**
+ * `rules`: the allow rules Claude's file should hold (src/init/allow-rules.ts); ignored for Codex.
+ * `keys`: top-level keys the client needs beside the hooks (ClientSpec.settingsKeys).
+ */
+export function nestedFormat(
+  client: ClientName,
+  rules: readonly string[] = [],
+  keys: Readonly<Record<string, unknown>> = {},
+): ClientFileFormat {
+  const own = (k: string) => k === "hooks" || Object.hasOwn(keys, k);
   return {
     ...(client === "claude-code" ? { extra: allowRules(rules) } : {}),
     layout: nestedLayout,
-    fresh: (hooks) => ({ hooks }),
+    fresh: (hooks) => ({ ...keys, hooks }),
     refuse(doc) {
       if (client !== "codex") return null;
       const extra = Object.keys(doc).find((k) => !CODEX_TOP_LEVEL.has(k));
@@ -59,9 +76,9 @@ export function nestedFormat(client: ClientName, rules: readonly string[] = []):
         ? null
         : `Codex rejects the whole file because of the top-level key "${extra}" (only "description" and "hooks" are allowed); move it out of the file`;
     },
-    topLevel: () => ({ ops: [], changes: [] }),
+    topLevel: (doc) => missingKeys(doc, keys),
     isSkeleton: (doc) =>
-      Object.keys(doc).every((k) => k === "hooks" || (client === "claude-code" && k === "permissions")) &&
+      Object.keys(doc).every((k) => own(k) || (client === "claude-code" && k === "permissions")) &&
       (doc.hooks === undefined || isEmptyObject(doc.hooks)) &&
       (doc.permissions === undefined || isEmptyObject(doc.permissions)),
   };

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { qwenCode } from "../../src/clients/qwen-code/spec.js";
+import { PIN, tandem } from "../helpers/cli.js";
 import { FIXTURES, kebab } from "../helpers/fixtures.js";
 import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
@@ -178,6 +179,22 @@ describe("Qwen Code's own wiring", () => {
     expect(deniedWith(replay({ ...rec, stdin: redirect }, repo))).toMatch(
       /settings\.json: it is Tandem's wiring \(Qwen Code's hooks and settings\)/,
     );
+  });
+
+  it("carries Qwen's settings $version from init on, so Qwen never rewrites the committed file; deinit removes it whole", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    const settings = join(repo, ".qwen", "settings.json");
+    expect(tandem(["init", ...PIN, "--clients", "qwen-code"], { cwd: repo }).code).toBe(0);
+    // Qwen 0.24.4 persists `"$version": 4` into any project settings file that lacks it.
+    expect(JSON.parse(readFileSync(settings, "utf8")).$version).toBe(4);
+    // A file wired before the key existed gets it from the next init, hooks untouched.
+    const { $version: _v, ...older } = JSON.parse(readFileSync(settings, "utf8")) as Record<string, unknown>;
+    writeFileSync(settings, `${JSON.stringify(older, null, 2)}\n`);
+    expect(tandem(["init", "--check", "--clients", "qwen-code"], { cwd: repo }).code).not.toBe(0);
+    expect(tandem(["init", ...PIN, "--clients", "qwen-code"], { cwd: repo }).code).toBe(0);
+    expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ ...older, $version: 4 });
+    expect(tandem(["deinit", "--clients", "qwen-code"], { cwd: repo }).code).toBe(0);
+    expect(existsSync(settings)).toBe(false);
   });
 });
 

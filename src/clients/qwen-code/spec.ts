@@ -102,6 +102,9 @@ export const qwenCode: ClientSpec<"qwen-code"> = {
   wiring: [{ file: SETTINGS, what: "Qwen Code's hooks and settings" }],
   layout: "nested",
   events: EVENTS,
+  // Qwen rewrites a project settings file without `"$version": 4` (its settings schema) on every
+  // load (0.24.4): the committed wiring, and each sub-agent worktree's copy, would turn dirty.
+  settingsKeys: { $version: 4 },
   // Given to hooks and to the agent's shell commands alike (observed, 0.24.4).
   sessionEnv: ["QWEN_CODE_SESSION_ID"],
   // It sets CLAUDE_PROJECT_DIR to its working directory, which the payload's `cwd` already says.
