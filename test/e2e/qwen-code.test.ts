@@ -55,7 +55,7 @@ const writeFile = (file_path: string, content: string): CopilotReply => ({
   args: { file_path, content },
 });
 const said = (text: string) => (r: ChatRequest) => r.text.includes(text);
-/** Qwen sends a blocked Stop's reason as the next user message (docs/clients.md §14.3). */
+/** Qwen sends a blocked Stop's reason as the next user message (docs/clients.md §15.3). */
 const repairing = said("Tandem: this turn used tools, but the end-of-turn ritual is incomplete");
 /** The closing reply quotes what `tandem status` printed: the status box the ritual asks for. */
 const quoteStatus = (r: ChatRequest): CopilotReply => ({ text: `Done.\n${r.lastToolResult}` });

@@ -9,7 +9,7 @@ export const QWEN_MODEL = "gpt-4.1";
  * The `qwen` command as npm links it: `node_modules/.bin/qwen`, a symlink to `cli-entry.js`, which
  * relaunches the bundle with `--expose-gc`. Run through this name, the outer process has `qwen` in
  * its command line as it does for a person, so hooks find their agent process by name
- * (docs/clients.md §14.4). `entry` is the `cli.js` ensureQwenCode returns.
+ * (docs/clients.md §15.4). `entry` is the `cli.js` ensureQwenCode returns.
  */
 export function qwenCommand(entry: string): string {
   return join(dirname(entry), "..", "..", ".bin", "qwen");
@@ -21,7 +21,7 @@ export function linkQwen(entry: string, binDir: string): void {
 }
 
 /**
- * The variables of an offline run (docs/clients.md §14.5): an API key, a base URL and a model
+ * The variables of an offline run (docs/clients.md §15.5): an API key, a base URL and a model
  * together select Qwen's OpenAI auth with no sign-in and no settings file; `home` is a fresh HOME,
  * so no person's `~/.qwen` settings or hooks take part.
  */
