@@ -145,9 +145,10 @@ async function applyEffect(effect: Effect, agent: Agent, repo: string, env: Env)
   return agent.run("/bin/sh", ["-c", effect.sh], { cwd: repo, env: { ...env, ...GIT_FIXED } });
 }
 
-async function replay(steps: Step[], repo: string, mode: Mode): Promise<Outcome[]> {
+async function replay(steps: Step[], repo: string, mode: Mode, together: Barrier): Promise<Outcome[]> {
   const out: Outcome[] = [];
   for (const [i, step] of steps.entries()) {
+    await together(i);
     const agent = agents[step.kind === "cli" && step.by ? step.by : step.who]!;
     const client = clientOf[step.who]!;
     const hook = (h: Hook) => {
@@ -239,13 +240,44 @@ interface Run {
   ledger: unknown[];
 }
 
+type Barrier = (step: number) => Promise<void>;
+
+/**
+ * Both paths of a lane start each step together. A rule that reads the clock (a clean claim may be
+ * taken over once it is 60 s old) then sees the same ages on both, however much slower the Node
+ * path runs on a busy machine; run freely, the Node lane crossed 60 s where the server lane had not.
+ */
+function lockstep(parties: number): Barrier {
+  const open = new Map<number, { arrived: number; release: () => void; done: Promise<void> }>();
+  return (step) => {
+    let gate = open.get(step);
+    if (!gate) {
+      let release = () => {};
+      const done = new Promise<void>((r) => {
+        release = r;
+      });
+      gate = { arrived: 0, release, done };
+      open.set(step, gate);
+    }
+    if (++gate.arrived === parties) {
+      open.delete(step);
+      gate.release();
+    }
+    return gate.done;
+  };
+}
+
 /** One lane of the day through one path, in a repository of its own. */
-async function runLane(lane: (repo: string, base: string) => Step[], mode: Mode): Promise<Run> {
+async function runLane(
+  lane: (repo: string, base: string) => Step[],
+  mode: Mode,
+  together: Barrier,
+): Promise<Run> {
   const base = scratch(`tandem-diff-${mode === "node" ? "n" : "s"}-`);
   const repo = prepare(base);
   if (mode === "server") await startServer(repo);
   const started = Date.now();
-  const outcomes = await replay(lane(repo, base), repo, mode);
+  const outcomes = await replay(lane(repo, base), repo, mode, together);
   console.log(`differential: ${mode} path, ${outcomes.length} calls in ${Date.now() - started} ms`);
   const norm = normalizer(repo, base);
   return {
@@ -257,7 +289,7 @@ async function runLane(lane: (repo: string, base: string) => Step[], mode: Mode)
 /**
  * Two independent lanes, each a repository's day: the recorded payloads with the first three
  * generated sessions, and the other three sessions. Both paths of both lanes run at once (the
- * box's two cores); within a lane, calls run one after another in a fixed order.
+ * box's two cores); within a lane, calls run one after another in a fixed order, in step on both paths.
  */
 const LANES: ((repo: string, base: string) => Step[])[] = [
   (repo, base) => [
@@ -270,7 +302,12 @@ const LANES: ((repo: string, base: string) => Step[])[] = [
 
 describe("the resident server against the Node path", () => {
   it("answers a recorded day of hooks from three clients exactly as Node does, and records the same ledger", async () => {
-    const runs = await Promise.all(LANES.flatMap((lane) => [runLane(lane, "node"), runLane(lane, "server")]));
+    const runs = await Promise.all(
+      LANES.flatMap((lane) => {
+        const together = lockstep(2);
+        return [runLane(lane, "node", together), runLane(lane, "server", together)];
+      }),
+    );
     let calls = 0;
     for (let l = 0; l < LANES.length; l++) {
       const [node, server] = [runs[2 * l]!, runs[2 * l + 1]!];
