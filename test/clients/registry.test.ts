@@ -117,6 +117,16 @@ describe("every registered client is in every list derived from the registry", (
     }
   });
 
+  it("the thin client forwards each client's session and UI variables, so the server tells its agents apart", () => {
+    const thin = readFileSync(join(process.cwd(), "src", "thin", "tandem.sh"), "utf8");
+    const forwarded = /forwarded='([^']*)'/.exec(thin)![1]!.split(/\s+/);
+    for (const c of Object.values(CLIENTS)) {
+      const vars = [...c.sessionEnv, ...(c.ui?.kind === "env-pid" ? [c.ui.variable] : [])];
+      for (const v of vars)
+        expect(forwarded, `${c.name}: ${v} is not forwarded by src/thin/tandem.sh`).toContain(v);
+    }
+  });
+
   it("each client has a README for its recorded payloads", () => {
     for (const name of CLIENT_NAMES) expect(existsSync(join(FIXTURES, name, "README.md")), name).toBe(true);
   });

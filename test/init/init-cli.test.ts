@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { CLIENT_NAMES } from "../../src/clients/index.js";
 import { readConfigFile } from "../../src/config/load.js";
 import { REGION_START } from "../../src/init/git-hooks.js";
 import { shellQuote } from "../../src/init/hook-command.js";
@@ -76,7 +77,7 @@ describe("tandem init in a fresh repository", () => {
     expect(readConfigFile(join(dir, ".tandem/config.jsonc"))).toEqual({
       init: {
         command: LAUNCHER,
-        clients: ["claude-code", "codex", "cursor", "copilot-cli", "gemini-cli"],
+        clients: [...CLIENT_NAMES],
         gitHooks: true,
       },
     });
@@ -344,7 +345,7 @@ describe("tandem init usage errors", () => {
   it.each([
     [
       ["init", "--clients", "claude-code,vscode"],
-      /unknown client "vscode" in --clients; use a comma-separated list of claude-code, codex, cursor, copilot-cli, gemini-cli\./,
+      new RegExp(`unknown client "vscode" in --clients; use a comma-separated list of ${CLIENT_NAMES.join(", ")}\\.`),
     ],
     [["init", "--check", "--dry-run"], /--check and --dry-run cannot be combined/],
     [["init", "--command", "npx tandem@1"], /--command "npx tandem@1" must end with tandem or tandem\.cjs/],
