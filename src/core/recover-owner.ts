@@ -1,6 +1,6 @@
 /**
  * Whose saved bytes a person's `tandem recover PATH` restores when it names no `--session`
- * (issue 26): a person's shell is no session, so the owner is found from the file's history.
+ * (decision 0042): a person's shell is no session, so the owner is found from the file's history.
  * Pure over plain data; the command gathers it (src/cli/commands/recover-owner.ts).
  */
 import { type LeftOwner, ownerPhrase } from "./left-work.js";

@@ -1,5 +1,5 @@
 /**
- * A person's `tandem recover PATH` without `--session` (issue 26): the gone session whose bytes
+ * A person's `tandem recover PATH` without `--session` (decision 0042): the gone session whose bytes
  * are meant is found from the file's left work or its saved versions (src/core/recover-owner.ts).
  */
 import { leftOwnerOf } from "../../claims/left-work.js";

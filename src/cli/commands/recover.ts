@@ -32,7 +32,7 @@ function ownerOf(db: Db, io: Io, project: Project, flag: string | undefined): Se
 
 /**
  * `--session` names the owner; an agent recovers its own bytes; a person's shell gets the gone
- * session whose bytes the file holds or held (issue 26), else the usual caller rule.
+ * session whose bytes the file holds or held (decision 0042), else the usual caller rule.
  */
 function ownerToRecover(db: Db, io: Io, project: Project, flag: string | undefined, key: string): SessionRow {
   if (flag || ownSession(db, io, project, undefined, null)) return ownerOf(db, io, project, flag);
