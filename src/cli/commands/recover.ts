@@ -35,7 +35,9 @@ function ownerOf(db: Db, io: Io, project: Project, flag: string | undefined): Se
  * session whose bytes the file holds or held (decision 0042), else the usual caller rule.
  */
 function ownerToRecover(db: Db, io: Io, project: Project, flag: string | undefined, key: string): SessionRow {
-  if (flag || ownSession(db, io, project, undefined, null)) return ownerOf(db, io, project, flag);
+  if (flag) return ownerOf(db, io, project, flag);
+  const own = ownSession(db, io, project, undefined, null);
+  if (own) return own.session;
   return goneOwnerToRecover(io, db, project, key) ?? ownerOf(db, io, project, undefined);
 }
 
