@@ -30,20 +30,26 @@ export interface LeftFound {
 
 const NONE: LeftFound = { left: [], clean: [] };
 
+/** The facts a listing names about one session, its liveness judged at `now`; null if unknown. */
+export function leftOwnerOf(db: Db, id: string, now: number, freshnessSeconds: number): LeftOwner | null {
+  const s = sessionById(db, id);
+  if (!s) return null;
+  return {
+    id,
+    name: s.name,
+    client: s.client,
+    task: s.task,
+    live: isLive(livenessFacts(s), now, freshnessSeconds),
+    ended: s.ended_seq !== null,
+    at: s.last_seen,
+  };
+}
+
 function ownersOf(db: Db, marks: readonly OwnerMark[], q: LeftQuery): Map<string, LeftOwner> {
   const out = new Map<string, LeftOwner>();
   for (const id of new Set(marks.map((m) => m.session))) {
-    const s = sessionById(db, id);
-    if (!s) continue;
-    out.set(id, {
-      id,
-      name: s.name,
-      client: s.client,
-      task: s.task,
-      live: isLive(livenessFacts(s), q.now, q.freshnessSeconds),
-      ended: s.ended_seq !== null,
-      at: s.last_seen,
-    });
+    const owner = leftOwnerOf(db, id, q.now, q.freshnessSeconds);
+    if (owner) out.set(id, owner);
   }
   return out;
 }

@@ -21,15 +21,20 @@ export function geminiPolicyFile(env: Env): string {
 
 const MARKER = "# Written by `tandem init`; `tandem deinit` deletes it.";
 
-/** The file's whole text for the command agents are told to run (as Claude's rules use it). */
-export function geminiPolicyText(launcher: string, root: string): string {
-  const cmd = naturalCommand(launcher, root);
+/**
+ * The file's whole text: the launcher's commands as agents' shells run it, and, when agents here
+ * are told another command (the repository launcher of a prefix or nvm install, decision 0030),
+ * that command's too, so the ritual they are told runs unprompted.
+ */
+export function geminiPolicyText(launcher: string, root: string, agent?: string): string {
+  const cmds = [...new Set([naturalCommand(launcher, root), agent ?? naturalCommand(launcher, root)])];
+  const prefixes = cmds.flatMap((cmd) => [`${cmd} task`, `${cmd} status`]);
   return [
     MARKER,
     "# Lets agents run Tandem's end-of-turn commands without asking.",
     "[[rule]]",
     'toolName = "run_shell_command"',
-    `commandPrefix = [${JSON.stringify(`${cmd} task`)}, ${JSON.stringify(`${cmd} status`)}]`,
+    `commandPrefix = [${prefixes.map((x) => JSON.stringify(x)).join(", ")}]`,
     'decision = "allow"',
     "priority = 500",
     "",

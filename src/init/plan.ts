@@ -273,7 +273,14 @@ export function planInit(
     ...(s.codexRules ? [codexRulesPlan(s.codexRules, codexRulesText(launcher))] : []),
     ...(s.codexLocal ? [codexRulesPlan(s.codexLocal, codexLocalRulesText(launcher, agent))] : []),
     ...(s.geminiPolicy
-      ? [rulesFilePlan(s.geminiPolicy, geminiPolicyText(launcher, s.root), "gemini-cli", isOurPolicyFile)]
+      ? [
+          rulesFilePlan(
+            s.geminiPolicy,
+            geminiPolicyText(launcher, s.root, agent),
+            "gemini-cli",
+            isOurPolicyFile,
+          ),
+        ]
       : []),
     configPlan(s.config, "init", record),
     ...gitHookPlans(s, (n, state) => gitHookInstall(n, state, anchored(launcher, "git", s.root))),

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PIN } from "../helpers/cli.js";
@@ -86,7 +86,12 @@ describe("tandem init --clients gemini-cli", () => {
     expect(run(["init", "--command", "tandem", ...gemini], dir, env).code).toBe(0);
     const text = read(policy)!;
     expect(text).toContain('toolName = "run_shell_command"');
-    expect(text).toContain('commandPrefix = ["tandem task", "tandem status"]');
+    // No `tandem` on this login PATH: agents are told the repository launcher (decision 0030), so
+    // the rule names its commands after the launcher's own.
+    const launcher = join(realpathSync(dir), ".git/tandem/bin/tandem");
+    expect(text).toContain(
+      `commandPrefix = ["tandem task", "tandem status", "${launcher} task", "${launcher} status"]`,
+    );
     expect(text).toContain('decision = "allow"');
     // Not tools.allowed: that would deny every other shell command in the project.
     expect(read(join(dir, ".gemini/settings.json"))).not.toContain("allowed");

@@ -3,19 +3,22 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { type AnthropicFake, type ClaudeReply, startAnthropicFake } from "../e2e/harness/anthropic-fake.js";
-import { type ClientBins, ensureClients } from "../e2e/harness/install-clients.js";
+import { type GeminiReply, type GeminiRequest, startGeminiFake } from "../e2e/harness/gemini-fake.js";
+import { type ClientBins, ensureClients, ensureGemini } from "../e2e/harness/install-clients.js";
 import { type CodexReply, type ResponsesFake, startResponsesFake } from "../e2e/harness/responses-fake.js";
 import { trustCodexHooks, writeCodexConfig } from "../e2e/harness/run-codex.js";
+import { GEMINI_MODEL, writeGeminiHome } from "../e2e/harness/run-gemini.js";
 import { lastToolResult } from "../e2e/support.js";
 import { Tui } from "./driver.js";
-import { claudeReply, codexReply, DONE, steps } from "./fake-replies.js";
+import { claudeReply, codexReply, DONE, geminiReply, steps } from "./fake-replies.js";
+import { geminiIdle, sendToGemini, stopResidentServer } from "./gemini-ui.js";
 import { initFromPrefix, type PrefixMachine, prefixMachine } from "./prefix-install.js";
 import { CODEX_NOTICES, seedClaudeHome, stopCodexDaemon } from "./world.js";
 
 /**
  * Issue 26 deliverable 2: Tandem installed into an npm prefix that only the person's terminal has
  * on PATH, and each client in its default mode (Claude Code: default permissions; Codex: the
- * workspace-write sandbox, asking on request). The model runs the ritual exactly as Tandem told it;
+ * workspace-write sandbox, asking on request; Gemini CLI: the default approval mode). The model runs the ritual exactly as Tandem told it;
  * it must run without an approval prompt and without an error, and reach Tandem's ledger.
  */
 
@@ -57,8 +60,18 @@ function codexRitual(req: Parameters<typeof codexReply>[0]): CodexReply {
   return asked((req.body.input ?? []) as { role?: string }[]) ? { exec: ritualOf(req.body) } : reply;
 }
 
+/** Gemini runs the ritual when the person's order arrives, then ends the turn after its result. */
+function geminiRitual(req: GeminiRequest): GeminiReply {
+  const last = req.body.contents?.at(-1)?.parts ?? [];
+  if (last.some((p) => p.functionResponse)) return { text: DONE };
+  if (req.lastText.includes(RITUAL))
+    return { call: "run_shell_command", args: { command: ritualOf(req.body), description: "Tandem ritual" } };
+  return geminiReply(req);
+}
+
 /** What a person must never be asked, nor see, for the ritual. */
-const PROMPTED = /Do you want to proceed|don't ask again|Would you like to run|Allow command|approve/i;
+const PROMPTED =
+  /Do you want to proceed|don't ask again|Would you like to run|Allow command|Allow execution|approve/i;
 const FAILED = /readonly database|cannot be opened|command not found|No such file|tandem: /;
 
 let bins: ClientBins;
@@ -69,14 +82,16 @@ const open: Tui[] = [];
 beforeAll(async () => {
   bins = await ensureClients();
   m = prefixMachine();
-  init = initFromPrefix(m, "claude-code,codex");
+  init = initFromPrefix(m, "claude-code,codex,gemini-cli");
 }, 600_000);
 
 afterEach(async () => {
   for (const t of open.splice(0)) await t.kill();
 });
 
-afterAll(() => {
+afterAll(async () => {
+  for (const t of open.splice(0)) await t.kill();
+  if (m) stopResidentServer(m.repo);
   if (m) rmSync(m.base, { recursive: true, force: true });
 });
 
@@ -107,6 +122,9 @@ describe("the ritual of a prefix install that a login shell cannot find", () => 
     expect(readFileSync(join(m.repo, ".claude/settings.local.json"), "utf8")).toContain(
       `Bash(${launcher} task:*)`,
     );
+    // Gemini's allow rule is the user's policy (decision 0031): it names the launcher agents are told.
+    const policy = readFileSync(join(m.home, ".gemini/policies/tandem.toml"), "utf8");
+    expect(policy).toContain(`"${launcher} task", "${launcher} status"`);
   });
 
   it("runs in Claude Code's default permission mode with no approval prompt and no error", async () => {
@@ -208,6 +226,48 @@ describe("the ritual of a prefix install that a login shell cannot find", () => 
     } finally {
       for (const t of open.splice(0)) await t.kill();
       await stopCodexDaemon(codexHome);
+      await fake.close();
+    }
+  }, 300_000);
+
+  it("runs in Gemini CLI's default approval mode with no approval prompt and no error", async () => {
+    const entry = await ensureGemini();
+    const fake = await startGeminiFake();
+    try {
+      fake.script(steps(geminiRitual));
+      // Trust and API-key auth only: the allow rule is the one init wrote into this home's policies.
+      writeGeminiHome(m.home, [m.repo]);
+      const env = {
+        ...m.env,
+        TERM: "xterm-256color",
+        LANG: "C.UTF-8",
+        GEMINI_API_KEY: "fake",
+        GOOGLE_GEMINI_BASE_URL: fake.url,
+        GEMINI_CLI_NO_RELAUNCH: "true",
+      };
+      const ui = Tui.start({
+        test: "prefix-gemini-ritual",
+        cmd: process.execPath,
+        args: [entry, "-m", GEMINI_MODEL],
+        cwd: m.repo,
+        env,
+      });
+      open.push(ui);
+      await ui.waitFor("started", geminiIdle, { stableMs: 1000, timeoutMs: 180_000 });
+      await sendToGemini(ui, RITUAL);
+      const screen = await ui.waitFor(
+        "ritual-ran",
+        (s) => PROMPTED.test(s) || (s.slice(s.lastIndexOf(`> ${RITUAL}`)).includes(DONE) && geminiIdle(s)),
+        { stableMs: 2000, timeoutMs: 180_000 },
+      );
+      const turn = screen.slice(screen.lastIndexOf(`> ${RITUAL}`));
+      expect(turn).not.toMatch(PROMPTED);
+      expect(turn).not.toMatch(FAILED);
+      expect(turn).not.toMatch(/Agent execution blocked|request failed/i);
+      expect(turn).toContain(DONE);
+      expect(fake.errors).toEqual([]);
+      expect(ritualRecorded("gemini-cli")).toBe(true);
+    } finally {
       await fake.close();
     }
   }, 300_000);

@@ -11,6 +11,7 @@ import { findSessions, type SessionRow } from "../../store/queries.js";
 import { findProject, type Io, openProjectDb, type Project } from "../context.js";
 import { callerSession, ownSession } from "../session-opts.js";
 import { listEveryOwner, listVersions } from "./recover-list.js";
+import { goneOwnerToRecover } from "./recover-owner.js";
 
 interface RecoverOptions {
   list?: boolean;
@@ -27,6 +28,17 @@ function ownerOf(db: Db, io: Io, project: Project, flag: string | undefined): Se
       `--session ${flag} matches ${found.length} sessions; see \`tandem sessions --all\`.`,
     );
   return found[0]!;
+}
+
+/**
+ * `--session` names the owner; an agent recovers its own bytes; a person's shell gets the gone
+ * session whose bytes the file holds or held (decision 0042), else the usual caller rule.
+ */
+function ownerToRecover(db: Db, io: Io, project: Project, flag: string | undefined, key: string): SessionRow {
+  if (flag) return ownerOf(db, io, project, flag);
+  const own = ownSession(db, io, project, undefined, null);
+  if (own) return own.session;
+  return goneOwnerToRecover(io, db, project, key) ?? ownerOf(db, io, project, undefined);
 }
 
 function parseVersion(raw: string | undefined): number | undefined {
@@ -52,7 +64,7 @@ export function recoverCommand(io: Io): Command {
     .option("--version <n>", "recover this version (default: the one from before the last overwrite)")
     .option(
       "--session <owner>",
-      "whose preserved bytes (default: the calling agent's; a person's --list shows every session's)",
+      "whose preserved bytes (default: the calling agent's; from a person's shell, the ended session that left PATH, and --list shows every session's)",
     )
     .addHelpText(
       "after",
@@ -74,7 +86,7 @@ export function recoverCommand(io: Io): Command {
           else listEveryOwner(io, db, project, key);
           return;
         }
-        const owner = ownerOf(db, io, project, opts.session);
+        const owner = ownerToRecover(db, io, project, opts.session, key);
         const actor = resolveCaller(db, {
           env: io.env,
           pid: io.pid,

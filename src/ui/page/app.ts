@@ -32,7 +32,11 @@ export class Board {
   applyState(s: StateMessage): void {
     this.state = s;
     this.skew = s.now - Date.now();
-    this.emit({ parts: new Set(["sessions", "claims", "subagents", "remote"]), events: [], reset: true });
+    this.emit({
+      parts: new Set(["sessions", "claims", "left", "subagents", "remote"]),
+      events: [],
+      reset: true,
+    });
   }
 
   applyDelta(d: DeltaMessage): void {
@@ -40,7 +44,7 @@ export class Board {
     if (!s) return;
     this.skew = d.now - Date.now();
     const parts = new Set<keyof UiParts>();
-    for (const k of ["sessions", "claims", "subagents", "remote"] as const) {
+    for (const k of ["sessions", "claims", "left", "subagents", "remote"] as const) {
       if (d[k] === undefined) continue;
       Object.assign(s, { [k]: d[k] });
       parts.add(k);

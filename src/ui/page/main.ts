@@ -151,7 +151,9 @@ function count(id: ViewId): string {
   const s = board.state;
   if (!s) return "";
   if (id === "sessions") return ` (${s.sessions.filter((x) => x.state === "live").length})`;
-  if (id === "claims") return ` (${s.claims.length})`;
+  // Left work is counted apart: those files have no live claim, yet they need a person's eye.
+  if (id === "claims")
+    return s.left.length ? ` (${s.claims.length} · ${s.left.length} left)` : ` (${s.claims.length})`;
   if (id === "subagents") return ` (${s.subagents.length})`;
   return "";
 }

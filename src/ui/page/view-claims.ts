@@ -1,14 +1,14 @@
-import { claimTree, holderHue, initialCollapsed, type TreeRow, treeRows } from "../../core/ui/claim-tree.js";
+import { claimTree, initialCollapsed, type TreeRow, treeRows } from "../../core/ui/claim-tree.js";
 import type { UiRemote } from "../../core/ui/protocol.js";
 import type { Board, Change } from "./app.js";
 import { h, onActivate, replace } from "./dom.js";
+import { holderChip } from "./holder-chip.js";
+import { leftSection } from "./view-left.js";
 
-/** A session's name in its own colour, the same in every view. */
-export function holderChip(name: string): HTMLElement {
-  return h("span", { class: "holder", style: `--hue: ${holderHue(name)}` }, name);
-}
-
-/** Claims as the repository's tree (Enter or a click folds a directory), then other checkouts. */
+/**
+ * Left work first (a problem while any exists), then claims as the repository's tree (Enter or a
+ * click folds a directory), then other checkouts.
+ */
 export class ClaimsView {
   readonly el = h("section", { class: "view", "aria-label": "Claims" });
   private collapsed: Set<string> | null = null;
@@ -16,7 +16,7 @@ export class ClaimsView {
   constructor(private readonly board: Board) {}
 
   update(c: Change): void {
-    if (c.reset || c.parts.has("claims") || c.parts.has("remote")) this.render();
+    if (c.reset || c.parts.has("claims") || c.parts.has("left") || c.parts.has("remote")) this.render();
   }
 
   private toggle(path: string): void {
@@ -61,6 +61,7 @@ export class ClaimsView {
         : h("div", { class: "tree", role: "tree" }, ...rows.map((r) => this.row(r)));
     replace(
       this.el,
+      leftSection(s.left, this.board.now()),
       h("h2", {}, `Claims (${s.claims.length})`),
       list,
       s.remote ? remoteSection(s.remote) : null,

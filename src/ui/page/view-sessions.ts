@@ -3,7 +3,7 @@ import type { EventsPage, UiEvent } from "../../core/ui/protocol.js";
 import { turnText, type UiSession } from "../../core/ui/session-rows.js";
 import type { Board, Change } from "./app.js";
 import { ago, clock, getJson, h, onActivate, replace } from "./dom.js";
-import { holderChip } from "./view-claims.js";
+import { holderChip } from "./holder-chip.js";
 
 /** Sessions, one row each; Enter on a row shows that session's recent events beneath it. */
 export class SessionsView {
