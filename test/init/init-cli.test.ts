@@ -345,7 +345,9 @@ describe("tandem init usage errors", () => {
   it.each([
     [
       ["init", "--clients", "claude-code,vscode"],
-      new RegExp(`unknown client "vscode" in --clients; use a comma-separated list of ${CLIENT_NAMES.join(", ")}\\.`),
+      new RegExp(
+        `unknown client "vscode" in --clients; use a comma-separated list of ${CLIENT_NAMES.join(", ")}\\.`,
+      ),
     ],
     [["init", "--check", "--dry-run"], /--check and --dry-run cannot be combined/],
     [["init", "--command", "npx tandem@1"], /--command "npx tandem@1" must end with tandem or tandem\.cjs/],
