@@ -118,7 +118,7 @@ describe("Cline CLI's recorded payloads through `tandem hook cline`", () => {
       expect(run("PreToolUse-0.json")).toEqual(EMPTY);
       expect(run("PostToolUse-0.json").code).toBe(0);
       if (ritual) {
-        const session = ledger(repo).events.find((e) => e.kind === "session.started")!.session;
+        const session = ledger(repo).events.find((e) => e.kind === "session.started")!.session!;
         for (const args of [["task", "writing hello.txt"], ["status"]]) {
           const r = tandem([...args, "--session", session], { cwd: repo });
           expect(r.code, r.stderr).toBe(0);
