@@ -152,7 +152,13 @@ export const cline: ClientSpec<"cline"> = {
   ui: { kind: "agent", daemonArgs: ["--cline-hub-daemon"], notUi: ["--cline-hub-daemon", "hook"] },
   ritual: { form: "observed", capsItself: false, statusBox: false, prompt: "reminder" },
   // A prompt is one argument after the options; a single word is read as an unknown subcommand.
-  subagent: { command: "cline", args: ["--auto-approve", "true"] },
+  // Local: under a shared hub daemon the child's agent, hooks and shells would be the daemon's
+  // children, without the variables that make its hooks a sub-agent's (docs/clients.md §14.4).
+  subagent: {
+    command: "cline",
+    args: ["--auto-approve", "true"],
+    env: { CLINE_SESSION_BACKEND_MODE: "local" },
+  },
   parse,
   render,
 };
