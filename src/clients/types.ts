@@ -101,6 +101,8 @@ export interface SubagentLaunch {
   args: readonly string[];
   /** The prompt goes as this option's value (`--prompt=`), not after `--`, so one starting with `-` stays a value. */
   promptFlag?: string;
+  /** Variables the child needs set, whatever the caller's environment holds. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** The end-of-turn ritual in the strongest form the client allows (docs/product.md §6). */

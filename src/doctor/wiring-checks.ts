@@ -119,13 +119,16 @@ function initFix(e: Expected): string {
     : `run \`tandem init --command ${shellQuote(e.launcher)}\` (it also records that choice in .tandem/config.jsonc)`;
 }
 
+/** Each plan's lines under its own heading: a client's files may live in a `hooks/` folder too. */
 function driftFindings(root: string, plans: FilePlan[], e: Expected): Finding[] {
-  return driftLines(root, plans).map((line) => ({
-    level: "problem" as const,
-    check: line.includes(".git") || line.includes("hooks/") ? "git hooks" : "client hooks",
-    detail: line,
-    fix: initFix(e),
-  }));
+  return plans.flatMap((plan) =>
+    driftLines(root, [plan]).map((line) => ({
+      level: "problem" as const,
+      check: plan.kind === "git-hook" ? "git hooks" : "client hooks",
+      detail: line,
+      fix: initFix(e),
+    })),
+  );
 }
 
 function launcherFinding(root: string, env: Env, e: Expected): Finding {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hookFileText } from "../../src/clients/cline/hook-files.js";
 import { cline } from "../../src/clients/cline/spec.js";
+import { tandem } from "../helpers/cli.js";
 import { FIXTURES, kebab } from "../helpers/fixtures.js";
 import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
@@ -100,6 +101,43 @@ describe("Cline CLI's recorded payloads through `tandem hook cline`", () => {
     expect(run("patch-TaskComplete-0.json")).toEqual(EMPTY);
 
     expect([...seen].sort()).toEqual([...FILES].sort());
+  });
+
+  it("judges each turn by its own ritual: a later turn that skips it is observed, never blocked", () => {
+    const base = tempDir();
+    const repo = initRepo(join(base, "repo"), { "hello.txt": "hi\n" });
+    const home = join(base, "home");
+    const run = (file: string) => replay(load(file, repo, home), repo);
+    const stops = () =>
+      ledger(repo)
+        .events.filter((e) => e.kind === "turn.stopped")
+        .map((e) => e.data as { verdict: string; enforcement: string });
+    const turn = (ritual: boolean) => {
+      // TaskStart fires before every run of Cline's agent: each `cline` prompt is a turn.
+      expect(run("TaskStart-0.json")).toEqual(EMPTY);
+      expect(run("PreToolUse-0.json")).toEqual(EMPTY);
+      expect(run("PostToolUse-0.json").code).toBe(0);
+      if (ritual) {
+        const session = ledger(repo).events.find((e) => e.kind === "session.started")!.session!;
+        for (const args of [["task", "writing hello.txt"], ["status"]]) {
+          const r = tandem([...args, "--session", session], { cwd: repo });
+          expect(r.code, r.stderr).toBe(0);
+        }
+      }
+      // A sub-agent starting inside the turn does not start a new turn.
+      expect(run("TaskStart-1.json")).toEqual(EMPTY);
+      // TaskComplete runs detached: whatever Tandem decides, its answer is nothing Cline reads.
+      expect(run("TaskComplete-1.json")).toEqual(EMPTY);
+    };
+    turn(true);
+    expect(stops()).toEqual([expect.objectContaining({ verdict: "pass" })]);
+    turn(false);
+    expect(stops()[1]).toEqual(expect.objectContaining({ verdict: "block", enforcement: "observe_only" }));
+    // The board shows the skipped ritual as observed: nothing was blocked.
+    const board = tandem(["watch", "--once"], { cwd: repo, env: { NO_COLOR: "1" } });
+    expect(board.code, board.stderr).toBe(0);
+    expect(board.stdout).toMatch(/turn\.stopped +observe status/);
+    expect(board.stdout).not.toMatch(/block status/);
   });
 
   it("refuses a run_commands redirect into a held file, judging every command of the call", () => {

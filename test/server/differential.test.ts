@@ -7,6 +7,7 @@ import { Agent } from "./agents.js";
 import {
   ACTORS,
   type Client,
+  clineRecordedSteps,
   type Effect,
   geminiRecordedSteps,
   generatedSteps,
@@ -55,6 +56,9 @@ const nativeOf: Record<string, string> = { FG: "2633a6aa-4203-4d77-9090-49e9feed
 // FQ: the recorded Qwen Code sessions (test/fixtures/qwen-code); its `task` names the last one.
 clientOf.FQ = "qwen-code";
 nativeOf.FQ = "6da909e8-68d1-43d6-bd7b-6b4d39a2f62f";
+// FL: the recorded Cline CLI sessions (test/fixtures/cline); no variable names them (ancestry only).
+clientOf.FL = "cline";
+nativeOf.FL = "1796215705844_slqns";
 
 beforeAll(() => {
   const dir = scratch("tandem-agents-");
@@ -68,6 +72,7 @@ beforeAll(() => {
   agents.FX = Agent.start("codex", dir);
   agents.FG = Agent.start("gemini", dir);
   agents.FQ = Agent.start("qwen", dir);
+  agents.FL = Agent.start("cline", dir);
 });
 
 afterAll(() => {
@@ -297,7 +302,11 @@ const LANES: ((repo: string, base: string) => Step[])[] = [
     ...geminiRecordedSteps(repo, base, "FG", nativeOf.FG!, "FC"),
     ...generatedSteps(repo, ACTORS.slice(0, 3), 2),
   ],
-  (repo, base) => [...qwenRecordedSteps(repo, base, "FQ", "FC"), ...generatedSteps(repo, ACTORS.slice(3), 2)],
+  (repo, base) => [
+    ...qwenRecordedSteps(repo, base, "FQ", "FC"),
+    ...clineRecordedSteps(repo, base, "FL"),
+    ...generatedSteps(repo, ACTORS.slice(3), 2),
+  ],
 ];
 
 describe("the resident server against the Node path", () => {
@@ -319,6 +328,7 @@ describe("the resident server against the Node path", () => {
       expect(server.ledger).toEqual(node.ledger);
     }
     expect(calls).toBeGreaterThan(200);
-    // A hang guard only: a quiet machine takes ~1.5 min, one running two CPU-bound jobs beside it several times that.
-  }, 600_000);
+    // A hang guard only: a quiet machine takes ~1.5 min, one running two CPU-bound jobs beside it several
+    // times that (at load 20 the Node path of the second lane alone ran past 10 min).
+  }, 1_200_000);
 });

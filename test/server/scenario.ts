@@ -7,7 +7,7 @@ import { FIXTURES, kebab } from "../helpers/fixtures.js";
  * six generated sessions (two per client) working in one repository turn by turn, interleaved
  * tool call by tool call, so they collide on shared files and shell commands.
  */
-export type Client = "claude-code" | "codex" | "cursor" | "gemini-cli" | "qwen-code";
+export type Client = "claude-code" | "codex" | "cursor" | "gemini-cli" | "qwen-code" | "cline";
 
 export interface Hook {
   event: string;
@@ -163,6 +163,25 @@ export function qwenRecordedSteps(repo: string, base: string, who: string, by: s
     .sort((a, b) => String(a.payload.timestamp).localeCompare(String(b.payload.timestamp)));
   const steps: Step[] = hooks.map((hook) => ({ kind: "hook", who, hook }));
   steps.push({ kind: "cli", who, args: ["task", "qwen: recorded day"], by });
+  return steps;
+}
+
+/**
+ * Cline CLI's recordings (test/fixtures/cline: `{event, stdin}` captures of its hook files), in the
+ * order Cline sent them (each payload's ISO `timestamp`): three sessions, one with a sub-agent whose
+ * TaskStart and TaskComplete are skipped. Hooks alone, as for Qwen, then a `tandem task` run in the
+ * agent's own process: no variable names a Cline session, so it is found by ancestry.
+ */
+export function clineRecordedSteps(repo: string, base: string, who: string): Step[] {
+  const pairs = placeholders(repo, base);
+  const dir = join(FIXTURES, "cline");
+  const hooks = readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as { event: string; stdin: unknown })
+    .map((rec) => ({ event: kebab(rec.event), payload: replaceDeep(rec.stdin, pairs) as Hook["payload"] }))
+    .sort((a, b) => String(a.payload.timestamp).localeCompare(String(b.payload.timestamp)));
+  const steps: Step[] = hooks.map((hook) => ({ kind: "hook", who, hook }));
+  steps.push({ kind: "cli", who, args: ["task", "cline: recorded day"] });
   return steps;
 }
 

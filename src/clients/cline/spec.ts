@@ -15,10 +15,14 @@ import { clineHookFiles, HOOKS_DIR } from "./hook-files.js";
  * Cline CLI (docs/clients.md §14): its hooks are executable files named after the event in
  * `.clinerules/hooks/`, each given the event's JSON on stdin (decision 0039). The CLI names the
  * file; Tandem's name for the event is the kebab form after `tandem hook cline`.
+ *
+ * TaskStart and TaskResume fire before every run of the agent, that is every turn, while
+ * UserPromptSubmit never fires for a headless prompt: they are the turn's start (a prompt), or
+ * every turn after the first would be judged with the first turn's ritual (decision 0039).
  */
 const EVENTS: WiredEvent[] = [
-  { native: "TaskStart", cli: "task-start", kind: "session-start" },
-  { native: "TaskResume", cli: "task-resume", kind: "session-start" },
+  { native: "TaskStart", cli: "task-start", kind: "prompt" },
+  { native: "TaskResume", cli: "task-resume", kind: "prompt" },
   { native: "UserPromptSubmit", cli: "user-prompt-submit", kind: "prompt" },
   { native: "PreToolUse", cli: "pre-tool-use", kind: "pre-tool" },
   { native: "PostToolUse", cli: "post-tool-use", kind: "post-tool" },
@@ -86,7 +90,8 @@ function parse(cliEvent: string, payload: unknown): ParseResult {
   const wired = EVENTS.find((e) => e.cli === cliEvent);
   const kind = wired?.kind ?? "other";
   const subAgent = typeof payload.parent_agent_id === "string" && payload.parent_agent_id !== "";
-  if (subAgent && (kind === "session-start" || kind === "stop" || kind === "session-end")) {
+  // Only a sub-agent's tool calls are the session's; its start would open a new turn mid-turn.
+  if (subAgent && kind !== "pre-tool" && kind !== "post-tool") {
     return {
       ok: false,
       skip: true,
@@ -99,7 +104,8 @@ function parse(cliEvent: string, payload: unknown): ParseResult {
   input.tool = toolOf(payload);
   const prompt = isObj(payload.userPromptSubmit) ? str(payload.userPromptSubmit, "prompt") : null;
   input.prompt = kind === "prompt" ? prompt : null;
-  input.source = wired?.native === "TaskResume" ? "resume" : kind === "session-start" ? "startup" : null;
+  const native = wired?.native;
+  input.source = native === "TaskResume" ? "resume" : native === "TaskStart" ? "startup" : null;
   const turn = isObj(payload.turn) ? payload.turn : null;
   input.lastAssistantMessage = kind === "stop" && turn ? str(turn, "outputText") : null;
   return { ok: true, input };
@@ -146,7 +152,13 @@ export const cline: ClientSpec<"cline"> = {
   ui: { kind: "agent", daemonArgs: ["--cline-hub-daemon"], notUi: ["--cline-hub-daemon", "hook"] },
   ritual: { form: "observed", capsItself: false, statusBox: false, prompt: "reminder" },
   // A prompt is one argument after the options; a single word is read as an unknown subcommand.
-  subagent: { command: "cline", args: ["--auto-approve", "true"] },
+  // Local: under a shared hub daemon the child's agent, hooks and shells would be the daemon's
+  // children, without the variables that make its hooks a sub-agent's (docs/clients.md §14.4).
+  subagent: {
+    command: "cline",
+    args: ["--auto-approve", "true"],
+    env: { CLINE_SESSION_BACKEND_MODE: "local" },
+  },
   parse,
   render,
 };

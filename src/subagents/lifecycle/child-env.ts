@@ -9,6 +9,8 @@ export interface ChildEnvOptions {
   childSession: string | null;
   /** Variables the client needs in its worktree (Gemini: the project's folder trust). */
   extra?: Readonly<Record<string, string>>;
+  /** The client's own launch variables (ClientSpec.subagent.env), set over the caller's. */
+  launchEnv?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -34,7 +36,7 @@ export function childEnv(
     "CLAUDE_PROJECT_DIR",
   ];
   for (const k of drop) delete env[k];
-  Object.assign(env, opts.extra);
+  Object.assign(env, opts.extra, opts.launchEnv);
   env.TANDEM_SUBAGENT = opts.subId;
   if (opts.parentSession) env.TANDEM_PARENT_SESSION = opts.parentSession;
   if (opts.childSession) env.TANDEM_SESSION = opts.childSession;

@@ -99,6 +99,7 @@ export async function runSub(ctx: SubCtx, req: RunRequest): Promise<RunResult> {
           req.client !== "exec" && CLIENTS[req.client].trust === "trusted-folders"
             ? childTrustEnv(ctx.root, req.env)
             : {},
+        launchEnv: req.client === "exec" ? {} : (CLIENTS[req.client].subagent.env ?? {}),
       }),
       logFile: created.log,
       timeoutMs: req.timeoutMs,
