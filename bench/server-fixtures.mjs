@@ -115,7 +115,7 @@ export function cpuMs(pid = "self") {
 export const buildOf = (bin) =>
   /^build='([^']*)'/m.exec(readFileSync(join(dirname(bin), "tandem"), "utf8"))?.[1];
 
-/** The thin client's request (src/core/thin-protocol.ts), as `printf` in dist/tandem writes it. */
+/** The thin client's request (src/core/server/thin-protocol.ts), as `printf` in dist/tandem writes it. */
 export function thinRequest(build, cwd, env, args, payload) {
   const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   const head = ["tandem-thin 1", build, String(process.pid), cwd, String(args.length), ...args, ...vars, ""];

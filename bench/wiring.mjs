@@ -1,4 +1,4 @@
-// The wiring check every hook makes (docs/decisions/0024), in process: bundles src/init/heal.ts,
+// The wiring check every hook makes (docs/decisions/0024), in process: bundles src/wiring/heal.ts,
 // wires a repository with every client and the git hooks, and times the check with nothing
 // changed (a read of the record and a stat per file) against one `node -e 0`.
 // Run: node bench/wiring.mjs
@@ -16,7 +16,7 @@ const work = mkdtempSync(join(tmpdir(), "tandem-bench-wiring-"));
 // Beside the benches, so the bundle resolves better-sqlite3 from the project's node_modules.
 const out = join(here, "bench", `.wiring-heal-${process.pid}.cjs`);
 await build({
-  entryPoints: [join(here, "src/init/heal.ts")],
+  entryPoints: [join(here, "src/wiring/heal.ts")],
   bundle: true,
   platform: "node",
   format: "cjs",

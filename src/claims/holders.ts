@@ -1,5 +1,5 @@
-import type { HeldClaim, Holder } from "../core/claims.js";
-import { isLive } from "../core/liveness.js";
+import type { HeldClaim, Holder } from "../core/claims/decide.js";
+import { isLive } from "../core/sessions/liveness.js";
 import { livenessFacts } from "../sessions/liveness.js";
 import { claimsWithAcquiredTs } from "../store/claim-reads.js";
 import type { Db } from "../store/db.js";

@@ -1,9 +1,15 @@
 /**
  * Finding left work (decision 0029): the candidate marks from the store, each owner's liveness
- * judged now, and git asked which candidates are dirty. Decisions are in core/left-work.ts.
+ * judged now, and git asked which candidates are dirty. Decisions are in core/claims/left-work.ts.
  */
-import { type LeftItem, type LeftOwner, leftWork, type OwnerMark, settledMarks } from "../core/left-work.js";
-import { isLive, UI_GONE_GRACE_MS } from "../core/liveness.js";
+import {
+  type LeftItem,
+  type LeftOwner,
+  leftWork,
+  type OwnerMark,
+  settledMarks,
+} from "../core/claims/left-work.js";
+import { isLive, UI_GONE_GRACE_MS } from "../core/sessions/liveness.js";
 import { dirtyPaths } from "../git/status.js";
 import { livenessFacts } from "../sessions/liveness.js";
 import type { Db } from "../store/db.js";

@@ -1,4 +1,4 @@
-import type { PeerSummary } from "../core/session-context.js";
+import type { PeerSummary } from "../core/ritual/start-context.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
 import { heldPathNames } from "../store/claim-reads.js";
 import type { Db } from "../store/db.js";

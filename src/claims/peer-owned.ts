@@ -1,4 +1,4 @@
-import type { Holder } from "../core/claims.js";
+import type { Holder } from "../core/claims/decide.js";
 import { ownerRows } from "../store/claim-reads.js";
 import type { Db } from "../store/db.js";
 import { sessionById } from "../store/queries.js";

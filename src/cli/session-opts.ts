@@ -5,7 +5,7 @@ import type { Io, Project } from "./context.js";
 /**
  * What the command does for the session it resolves: `command` names a command that writes for
  * it (release, task, end of turn, reserve, sub), which is refused, not overruled, when it names
- * another session from inside an agent (core/identity.ts); null for one that only reads.
+ * another session from inside an agent (core/sessions/identity.ts); null for one that only reads.
  */
 export type Writes = string | null;
 

@@ -82,7 +82,7 @@ export type UiProcessRule =
   | { kind: "env-pid"; variable: string }
   | { kind: "agent"; daemonArgs: readonly string[]; notUi: readonly string[] };
 
-/** A project file that decides whether the client runs Tandem's hooks (src/core/wiring.ts). */
+/** A project file that decides whether the client runs Tandem's hooks (src/core/guards/wiring.ts). */
 export interface WiringFile {
   /** Relative to a project directory (the coordination root and the repository top). */
   file: string;

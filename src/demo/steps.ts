@@ -1,4 +1,4 @@
-import { parseStatus } from "../core/git-status.js";
+import { parseStatus } from "../core/git/status.js";
 import { statusArgs } from "../git/status.js";
 import { claude, codex } from "./payloads.js";
 import type { Run, World } from "./world.js";

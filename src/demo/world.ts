@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { shellQuote } from "../init/hook-command.js";
+import { shellQuote } from "../wiring/hook-command.js";
 
 export interface Run {
   code: number;

@@ -1,7 +1,7 @@
-import { shellQuote } from "../core/shell-quote.js";
-import { type LoginProbe, probeLogin, projectNatural, writeProbe } from "../facts/agent-shell.js";
-import { shellQuote as q } from "../init/hook-command.js";
-import { existingRepoLauncher, repoLauncherPath } from "../init/repo-launcher.js";
+import { shellQuote } from "../core/shell/quote.js";
+import { type LoginProbe, probeLogin, projectNatural, writeProbe } from "../wiring/agent-shell.js";
+import { shellQuote as q } from "../wiring/hook-command.js";
+import { existingRepoLauncher, repoLauncherPath } from "../wiring/repo-launcher.js";
 import type { Finding } from "./finding.js";
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { gcSuggestion, type StoreSize } from "../core/maintenance.js";
+import { gcSuggestion, type StoreSize } from "../core/upkeep/maintenance.js";
 import { listBlobs } from "../store/blobs.js";
 import { dbFile, openDb } from "../store/db.js";
 import { eventCount, oldestEventTs } from "../store/event-reads.js";

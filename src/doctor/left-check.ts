@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { findLeftWork } from "../claims/left-work.js";
-import { leftLine, leftWhatToDo } from "../core/left-work.js";
+import { leftLine, leftWhatToDo } from "../core/claims/left-work.js";
 import { dbFile, openDb } from "../store/db.js";
 import type { Finding } from "./finding.js";
 

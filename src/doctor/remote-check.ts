@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import type { Config } from "../config/schema.js";
-import { formatAge } from "../core/liveness.js";
 import { type RemoteView, unknownLine } from "../core/remote/remote-view.js";
+import { formatAge } from "../core/sessions/liveness.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { sessionViews } from "../sessions/view.js";
 import { dbFile, openDb } from "../store/db.js";

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { formatAge } from "../core/liveness.js";
 import { plural } from "../core/plural.js";
+import { formatAge } from "../core/sessions/liveness.js";
 import { sessionViews } from "../sessions/view.js";
 import { dbFile, openDb } from "../store/db.js";
 import type { Finding } from "./finding.js";

@@ -5,22 +5,22 @@ import type { ClientName } from "../clients/index.js";
 import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
 import { isOwnedHookFile, ownedCommands } from "../clients/owned-file.js";
 import type { TrustMechanism } from "../clients/types.js";
-import { trustLineFor } from "../core/trust-relevance.js";
+import { trustLineFor } from "../core/trust/relevance.js";
 import { errorMessage } from "../errors.js";
-import { agentCommandFor } from "../init/agent-launch.js";
+import { agentCommandFor } from "../wiring/agent-launch.js";
 import {
   checkCodexTrust,
   defaultTrustDeps,
   describeTrust,
   findOnPath,
   type TrustDeps,
-} from "../init/codex-trust.js";
-import { parseOurCommand, shellQuote } from "../init/hook-command.js";
-import { unanchored } from "../init/launcher.js";
-import { readRecordedInit } from "../init/options.js";
-import { type FilePlan, planInit } from "../init/plan.js";
-import { driftLines } from "../init/report.js";
-import { readSnapshot } from "../init/snapshot.js";
+} from "../wiring/codex-trust.js";
+import { parseOurCommand, shellQuote } from "../wiring/hook-command.js";
+import { unanchored } from "../wiring/launcher.js";
+import { readRecordedInit } from "../wiring/options.js";
+import { type FilePlan, planInit } from "../wiring/plan.js";
+import { driftLines } from "../wiring/report.js";
+import { readSnapshot } from "../wiring/snapshot.js";
 import { copilotTrustFinding } from "./copilot-trust-check.js";
 import type { Finding } from "./finding.js";
 import { geminiTrustFinding } from "./gemini-trust.js";

@@ -2,10 +2,10 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { type ParseError, parse } from "jsonc-parser";
-import { type GeminiTrust, geminiTrust } from "../core/gemini-trust.js";
+import { type GeminiTrust, geminiTrust } from "../core/trust/gemini.js";
 import { errorMessage } from "../errors.js";
 
-/** Reads what Gemini CLI decides its folder trust from (docs/clients.md §13.4); the decision is src/core/gemini-trust.ts. */
+/** Reads what Gemini CLI decides its folder trust from (docs/clients.md §13.4); the decision is src/core/trust/gemini.ts. */
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { isNormal, type PathResult } from "../core/paths.js";
+import { isNormal, type PathResult } from "../core/paths/lexical.js";
 import { DirListings } from "./dir-listing.js";
 
 /** Linux gives up after 40 links (ELOOP); so do we, instead of spinning on a cycle. */
@@ -31,9 +31,9 @@ export function physicalPath(abs: string): PathResult {
   }
 }
 
-export type { PhysicalResolver } from "../core/paths.js";
+export type { PhysicalResolver } from "../core/paths/lexical.js";
 
-import type { PhysicalResolver } from "../core/paths.js";
+import type { PhysicalResolver } from "../core/paths/lexical.js";
 
 /**
  * physicalPath for a batch of targets (a 1,000-path end-turn scope, a 100-file patch): each

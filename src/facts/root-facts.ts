@@ -3,8 +3,8 @@
  */
 import { lstatSync, statSync } from "node:fs";
 import { enclosingWorkTrees } from "../config/git-discovery.js";
-import { lexicalTarget, relativeKey } from "../core/paths.js";
-import type { RootEntry, RootFact, RootsInput, TargetProbe } from "../core/roots.js";
+import { lexicalTarget, relativeKey } from "../core/paths/lexical.js";
+import type { RootEntry, RootFact, RootsInput, TargetProbe } from "../core/paths/roots.js";
 import { GitError, gitStatus } from "../git/run.js";
 import { physicalPath } from "./physical.js";
 

@@ -1,12 +1,12 @@
 /**
  * `tandem status --end-turn` (docs/product.md §5): proves the session's own Git work is committed and
  * pushed. Scope and classification (scope.ts) and Git facts (facts.ts) are gathered here; the
- * verdict is core/finalization.ts.
+ * verdict is core/finalization/verdict.ts.
  */
 import type { Config } from "../config/schema.js";
-import { evaluate, type Findings, passed } from "../core/finalization.js";
-import { contestedPaths } from "../core/finalization-owned.js";
-import { resolveRoots } from "../core/roots.js";
+import { contestedPaths } from "../core/finalization/owned.js";
+import { evaluate, type Findings, passed } from "../core/finalization/verdict.js";
+import { resolveRoots } from "../core/paths/roots.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { gatherRootFacts } from "../facts/root-facts.js";
 import type { Db } from "../store/db.js";

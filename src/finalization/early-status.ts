@@ -11,8 +11,8 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path/posix";
-import { isNormal, isPlainKey } from "../core/paths.js";
-import { coverPaths } from "../core/pathspec-cover.js";
+import { coverPaths } from "../core/finalization/pathspec-cover.js";
+import { isNormal, isPlainKey } from "../core/paths/lexical.js";
 import { absolute, type LedgerPath } from "./peer-paths.js";
 import { type StartedStatus, startStatus } from "./repo-probe.js";
 import type { GitAuthority } from "./run-git.js";

@@ -1,16 +1,16 @@
 /**
  * The Git edge of the end-turn check: turns owned physical paths into the facts
- * core/finalization.ts decides on. Git runs a fixed number of times per repository, never per path,
+ * core/finalization/verdict.ts decides on. Git runs a fixed number of times per repository, never per path,
  * and never in a directory that no valid `git` root authorizes. A superproject's own status also
  * settles its submodule pointers, so a clean submodule costs no process beyond the two statuses.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { type WorkTree, workTreeAt } from "../config/git-discovery.js";
-import type { GitFacts, GitlinkFact } from "../core/finalization.js";
-import { isInside, relativeKey } from "../core/paths.js";
-import { covers } from "../core/pathspec-cover.js";
-import type { ResolvedRoots } from "../core/roots.js";
+import { covers } from "../core/finalization/pathspec-cover.js";
+import type { GitFacts, GitlinkFact } from "../core/finalization/verdict.js";
+import { isInside, relativeKey } from "../core/paths/lexical.js";
+import type { ResolvedRoots } from "../core/paths/roots.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { stashFacts } from "./hidden-facts.js";
 import { type Pointer, type Probe, pointers, probeRepo, type StartedStatus } from "./repo-probe.js";

@@ -1,11 +1,11 @@
 /**
  * The peers' paths an end-turn check needs, read by key instead of by scanning every claim
  * ever taken. A peer path only ever changes a verdict when it lies strictly inside one of the
- * session's own paths (core/finalization-owned.ts `isMine`: the closest owner wins, and the
+ * session's own paths (core/finalization/owned.ts `isMine`: the closest owner wins, and the
  * session wins ties), so only those are read: one index range per owned path and peer worktree.
  */
 import { dirname } from "node:path/posix";
-import { lexicalTarget } from "../core/paths.js";
+import { lexicalTarget } from "../core/paths/lexical.js";
 import type { LedgerPath } from "../store/claim-reads.js";
 import type { Db } from "../store/db.js";
 import { LEDGER_TABLES, peerRowsIn, worktreesOf } from "../store/peer-ranges.js";

@@ -3,9 +3,10 @@
  * (which also answers the upstream question and settles most gitlinks), the index flags of the
  * owned paths, and the pointers a superproject records for its submodules.
  */
-import type { RepoFacts } from "../core/finalization.js";
-import { parseStatus } from "../core/git-status.js";
-import { coverPaths } from "../core/pathspec-cover.js";
+
+import { coverPaths } from "../core/finalization/pathspec-cover.js";
+import type { RepoFacts } from "../core/finalization/verdict.js";
+import { parseStatus } from "../core/git/status.js";
 import { splitZ } from "../git/run.js";
 import { literal, statusArgs } from "../git/status.js";
 import { indexTags } from "./hidden-facts.js";
@@ -89,11 +90,11 @@ export async function probeRepo(
 
 /**
  * The status over `specs`, a few directories covering the owned and submodule paths asked about
- * (core/pathspec-cover.ts), or, when only the top covers them (null), over the whole tree.
+ * (core/finalization/pathspec-cover.ts), or, when only the top covers them (null), over the whole tree.
  * Limited, it also lists ignored paths, so a submodule path at or below a pathspec that it does
  * not mention is a tracked gitlink on which the submodule's HEAD, the index and HEAD agree; a
  * whole-repository status is not trusted to (the pointers are then read from the index and HEAD).
- * What else the cover holds is sorted out by owner in core/finalization.ts.
+ * What else the cover holds is sorted out by owner in core/finalization/verdict.ts.
  */
 function statusArgsFor(specs: readonly string[] | null): string[] {
   return statusArgs({

@@ -5,11 +5,11 @@
  * pre-tool-use target.
  */
 
-import type { CreatedStash } from "../core/finalization.js";
-import { isNormal, isPlainKey, lexicalTarget } from "../core/paths.js";
-import { classify, type ResolvedRoots, rootPaths } from "../core/roots.js";
-import { resolveNormal, resolveTarget } from "../core/target-path.js";
-import type { TargetFacts } from "../core/target-plan.js";
+import type { CreatedStash } from "../core/finalization/verdict.js";
+import type { TargetFacts } from "../core/guards/target-plan.js";
+import { isNormal, isPlainKey, lexicalTarget } from "../core/paths/lexical.js";
+import { classify, type ResolvedRoots, rootPaths } from "../core/paths/roots.js";
+import { resolveNormal, resolveTarget } from "../core/paths/target.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { physicalResolver } from "../facts/physical.js";
 import { fsTargetProbe } from "../facts/root-facts.js";

@@ -3,8 +3,8 @@
  * the ignored records, and what the status says about chosen submodule paths, so a superproject's
  * own status can settle its gitlinks without further git processes.
  */
-import type { DirtyEntry, SyncFacts } from "../core/finalization.js";
-import type { StatusRecord, StatusReport } from "../core/git-status.js";
+import type { DirtyEntry, SyncFacts } from "../core/finalization/verdict.js";
+import type { StatusRecord, StatusReport } from "../core/git/status.js";
 
 /** What a superproject's status records about one of its paths that holds a repository. */
 export type LinkRecord =

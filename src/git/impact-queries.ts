@@ -4,9 +4,9 @@
  * `apply --numstat`, `clean -n`). Each returns paths relative to the top.
  */
 import { isAbsolute, relative } from "node:path";
-import type { Pick, Source } from "../core/git-impact-plan.js";
-import { parseCleanDryRun, parseNumstatZ, picks, topRelative } from "../core/git-output.js";
-import { parseStatus, type StatusEntry, statusEntries } from "../core/git-status.js";
+import type { Pick, Source } from "../core/git/impact-plan.js";
+import { parseCleanDryRun, parseNumstatZ, picks, topRelative } from "../core/git/output.js";
+import { parseStatus, type StatusEntry, statusEntries } from "../core/git/status.js";
 import { git, splitZ } from "./run.js";
 import { readStatus, statusArgs } from "./status.js";
 

@@ -7,8 +7,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { type AliasMap, aliasesOf } from "../core/git-alias.js";
-import type { GitCall, GitImpact } from "../core/git-call.js";
+import { type AliasMap, aliasesOf } from "../core/git/alias.js";
+import type { GitCall, GitImpact } from "../core/git/call.js";
 import {
   CONFIG_KEYS,
   type Effect,
@@ -18,8 +18,8 @@ import {
   type Rule,
   retarget,
   revisionsToCheck,
-} from "../core/git-impact-plan.js";
-import { parseConfigZ, parsePathspecFile, parseRevParse, picks, type RevParse } from "../core/git-output.js";
+} from "../core/git/impact-plan.js";
+import { parseConfigZ, parsePathspecFile, parseRevParse, picks, type RevParse } from "../core/git/output.js";
 import { ImpactQueries, type QueryContext } from "./impact-queries.js";
 import { GitError, gitStatus } from "./run.js";
 

@@ -1,10 +1,10 @@
 /**
  * Running `git status`: every caller asks through statusArgs() for porcelain v2 with `-z` and
- * without rename detection, and reads the answer with core/git-status.ts.
+ * without rename detection, and reads the answer with core/git/status.ts.
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { parseStatus, type StatusReport, statusPaths } from "../core/git-status.js";
+import { parseStatus, type StatusReport, statusPaths } from "../core/git/status.js";
 import { GitError, type GitOptions, git, gitStatusAsync } from "./run.js";
 
 /** A pathspec that matches exactly this path, whatever characters it contains. */

@@ -4,7 +4,6 @@ import { loadConfig } from "../config/load.js";
 import type { ConfigProblem } from "../config/problems.js";
 import { type ResolvedRoot, resolveRoot, stateDirOf } from "../config/root.js";
 import type { Config } from "../config/schema.js";
-import { agentCommandOf } from "../facts/agent-shell.js";
 import { dirtySnapshotAsync } from "../git/status.js";
 import { discoverAgent } from "../sessions/discover.js";
 import { processAlive } from "../sessions/proc.js";
@@ -16,6 +15,7 @@ import { append } from "../store/ledger.js";
 import { type SessionRow, sessionByNative } from "../store/queries.js";
 import { bindRequest, type RequestOwner } from "../store/requests.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
+import { agentCommandOf } from "../wiring/agent-shell.js";
 
 export interface HookRequest {
   args: string[];

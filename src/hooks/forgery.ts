@@ -1,6 +1,6 @@
 import type { ClientName } from "../clients/index.js";
 import type { ClientSpec, HookInput } from "../clients/types.js";
-import { forger } from "../core/forgery.js";
+import { forger } from "../core/guards/forgery.js";
 import { discoverAgent } from "../sessions/discover.js";
 import type { Db } from "../store/db.js";
 import { liveSessionsOfAgent, sessionByNative } from "../store/queries.js";

@@ -7,9 +7,9 @@
 import { join } from "node:path";
 import { groupOf } from "../claims/holders.js";
 import { peerOwned } from "../claims/peer-owned.js";
-import type { GitCall } from "../core/git-call.js";
-import { type GitGuardFinding, type JudgedGitCall, judgeGitCalls } from "../core/git-guard.js";
-import { relativeKey } from "../core/paths.js";
+import type { GitCall } from "../core/git/call.js";
+import { type GitGuardFinding, type JudgedGitCall, judgeGitCalls } from "../core/guards/git-guard.js";
+import { relativeKey } from "../core/paths/lexical.js";
 import { aliasReader, gitImpact } from "../git/impact.js";
 import { ownedWorktrees } from "../store/queries.js";
 import type { HookCtx } from "./context.js";

@@ -4,7 +4,7 @@ import type { Rendered as HookResult } from "../clients/types.js";
 import { enclosingWorkTrees } from "../config/git-discovery.js";
 import { loadConfig } from "../config/load.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
-import { overlaps } from "../core/claims.js";
+import { overlaps } from "../core/claims/decide.js";
 import { errorMessage } from "../errors.js";
 import { git, splitZ } from "../git/run.js";
 import { dirtyPaths } from "../git/status.js";

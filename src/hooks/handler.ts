@@ -9,7 +9,7 @@ import {
 } from "../clients/types.js";
 import { loadConfig } from "../config/load.js";
 import { stateDirOf } from "../config/root.js";
-import { forgeryMessage } from "../core/forgery.js";
+import { forgeryMessage } from "../core/guards/forgery.js";
 import { errorMessage } from "../errors.js";
 import { DIRECT_ACCESS } from "../store/access.js";
 import { type Db, dbFile, lockWaitSeconds, openDb } from "../store/db.js";
@@ -187,7 +187,7 @@ async function run(read: ReadHook, input: HookInput, req: HookRequest): Promise<
 
 /**
  * A held lock's failure names the bound and how long this connection waited (what is left of the
- * bound on the server, core/lock-wait.ts), and tells the server's pool the lock is held.
+ * bound on the server, core/server/lock-wait.ts), and tells the server's pool the lock is held.
  */
 function withLockWait(err: unknown, ctx: HookCtx): unknown {
   const e = storeErrorOf(err, dbFile(ctx.stateDir));

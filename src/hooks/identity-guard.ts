@@ -1,7 +1,7 @@
-/** Before a shell command: refuse one that sets another live session's identity (core/identity-shell.ts). */
+/** Before a shell command: refuse one that sets another live session's identity (core/guards/identity-shell.ts). */
 import { CLIENTS } from "../clients/index.js";
 import type { ToolCall } from "../clients/types.js";
-import { mentionsIdentity, type ShellIdentityVerdict, shellIdentity } from "../core/identity-shell.js";
+import { mentionsIdentity, type ShellIdentityVerdict, shellIdentity } from "../core/guards/identity-shell.js";
 import { sessionViews } from "../sessions/view.js";
 import type { HookCtx } from "./context.js";
 import { selfSession } from "./context.js";

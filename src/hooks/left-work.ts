@@ -6,9 +6,9 @@
 
 import { findLeftWork, type LeftQuery } from "../claims/left-work.js";
 import type { ToolCall, Verdict } from "../clients/types.js";
-import type { ClaimTarget } from "../core/claims.js";
+import type { ClaimTarget } from "../core/claims/decide.js";
+import { type LeftItem, leftRefusal, leftToRefuse } from "../core/claims/left-work.js";
 import { inputDigest } from "../core/digest.js";
-import { type LeftItem, leftRefusal, leftToRefuse } from "../core/left-work.js";
 import { noticeLeft } from "../safety/left-keep.js";
 import { blobsDirOf } from "../safety/preserve.js";
 import { append, write } from "../store/ledger.js";

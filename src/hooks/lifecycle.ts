@@ -1,8 +1,8 @@
 import { livePeers } from "../claims/live-peers.js";
 import { ALLOW, type Verdict } from "../clients/types.js";
 import { formatConfigProblem } from "../config/problems.js";
-import { sessionStartContext } from "../core/session-context.js";
-import { endsSession, type SessionEndFacts } from "../core/session-end.js";
+import { sessionStartContext } from "../core/ritual/start-context.js";
+import { endsSession, type SessionEndFacts } from "../core/sessions/end.js";
 import { discoverAgent } from "../sessions/discover.js";
 import { processAlive } from "../sessions/proc.js";
 import { append, write } from "../store/ledger.js";

@@ -5,10 +5,10 @@
  * recorded and the hook goes on.
  */
 import { join } from "node:path";
-import { isLive } from "../core/liveness.js";
-import { covers, type InFlight, inFlight, type OwnedFile, openCalls } from "../core/owner-versions.js";
-import { isInside, relativeKey } from "../core/paths.js";
-import { resolveTarget } from "../core/target-path.js";
+import { isInside, relativeKey } from "../core/paths/lexical.js";
+import { resolveTarget } from "../core/paths/target.js";
+import { covers, type InFlight, inFlight, type OwnedFile, openCalls } from "../core/safety/owner-versions.js";
+import { isLive } from "../core/sessions/liveness.js";
 import { physicalPath } from "../facts/physical.js";
 import { fileStamp } from "../git/status.js";
 import { keepAndWatch } from "../safety/keep.js";

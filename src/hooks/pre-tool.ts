@@ -1,8 +1,6 @@
 import { join } from "node:path";
 import { groupOf, loadHeld } from "../claims/holders.js";
 import { ALLOW, type ToolCall, type Verdict } from "../clients/types.js";
-import { denialMessage } from "../core/claim-messages.js";
-import { type ClaimDecision, type ClaimTarget, decideClaims, type HeldClaim } from "../core/claims.js";
 import {
   type ClaimStamp,
   type CleanFact,
@@ -10,13 +8,15 @@ import {
   isClean,
   takeoverCandidates,
   withTrustedClean,
-} from "../core/clean-takeover.js";
+} from "../core/claims/clean-takeover.js";
+import { type ClaimDecision, type ClaimTarget, decideClaims, type HeldClaim } from "../core/claims/decide.js";
+import { denialMessage } from "../core/claims/messages.js";
 import { inputDigest } from "../core/digest.js";
-import { gitGuardMessage } from "../core/git-guard.js";
-import { classify, type ResolvedRoots, resolveRoots, rootPaths } from "../core/roots.js";
-import { resolveTarget } from "../core/target-path.js";
-import { planTargets, type TargetFacts, type WiringGuard } from "../core/target-plan.js";
-import { ALLOW_WIRING_ENV, WIRING_RULE } from "../core/wiring.js";
+import { gitGuardMessage } from "../core/guards/git-guard.js";
+import { planTargets, type TargetFacts, type WiringGuard } from "../core/guards/target-plan.js";
+import { ALLOW_WIRING_ENV, WIRING_RULE } from "../core/guards/wiring.js";
+import { classify, type ResolvedRoots, resolveRoots, rootPaths } from "../core/paths/roots.js";
+import { resolveTarget } from "../core/paths/target.js";
 import { physicalResolver } from "../facts/physical.js";
 import { fsTargetProbe, gatherRootFacts } from "../facts/root-facts.js";
 import { dirtyPaths } from "../git/status.js";

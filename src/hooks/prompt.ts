@@ -1,8 +1,8 @@
 import { livePeers } from "../claims/live-peers.js";
 import { ALLOW, type Verdict } from "../clients/types.js";
 import { digest } from "../core/digest.js";
-import { codexFooterInstruction, isRemediationPrompt, ritualReminder } from "../core/ritual-messages.js";
-import { sessionStartContext } from "../core/session-context.js";
+import { codexFooterInstruction, isRemediationPrompt, ritualReminder } from "../core/ritual/messages.js";
+import { sessionStartContext } from "../core/ritual/start-context.js";
 import { lastPromptData } from "../store/event-reads.js";
 import { append, write } from "../store/ledger.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";

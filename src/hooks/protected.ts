@@ -6,17 +6,17 @@ import { realpathSync, statSync } from "node:fs";
 import { groupOf } from "../claims/holders.js";
 import { peerOwned } from "../claims/peer-owned.js";
 import type { Verdict } from "../clients/types.js";
-import type { Holder } from "../core/claims.js";
-import { isInside } from "../core/paths.js";
-import { REFS_RULE, refsMessage } from "../core/tandem-refs.js";
-import { STATE_RULE, stateMessage, stateRefusals } from "../core/tandem-state.js";
-import type { TargetFacts } from "../core/target-plan.js";
+import type { Holder } from "../core/claims/decide.js";
+import { REFS_RULE, refsMessage } from "../core/guards/tandem-refs.js";
+import { STATE_RULE, stateMessage, stateRefusals } from "../core/guards/tandem-state.js";
+import type { TargetFacts } from "../core/guards/target-plan.js";
 import {
   type NamedTarget,
   WORKTREE_RULE,
   worktreeFindings,
   worktreeMessage,
-} from "../core/worktree-peers.js";
+} from "../core/guards/worktree-peers.js";
+import { isInside } from "../core/paths/lexical.js";
 import { ownedWorktrees } from "../store/queries.js";
 import type { ToolTargets } from "../targets/tool-targets.js";
 import { agentCmd, type HookCtx, selfSession } from "./context.js";

@@ -8,14 +8,14 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { groupOf } from "../claims/holders.js";
 import { type PeerOwners, type PeerQuery, peerOwned } from "../claims/peer-owned.js";
+import { relativeKey } from "../core/paths/lexical.js";
 import {
   type Clobber,
   findClobbers,
   type NamedClobber,
   ownerNotice,
   type PeerFile,
-} from "../core/clobber.js";
-import { relativeKey } from "../core/paths.js";
+} from "../core/safety/clobber.js";
 import { blobsDirOf, preserveFiles } from "../safety/preserve.js";
 import { append } from "../store/ledger.js";
 import { untoldClobbers, versionWithStamp } from "../store/preserved.js";

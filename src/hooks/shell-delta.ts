@@ -2,9 +2,9 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { PeerOwners } from "../claims/peer-owned.js";
 import type { ToolCall } from "../clients/types.js";
-import type { NamedClobber } from "../core/clobber.js";
-import type { GitCall } from "../core/git-call.js";
-import type { SnapshotScope } from "../core/snapshot-scope.js";
+import type { GitCall } from "../core/git/call.js";
+import type { NamedClobber } from "../core/safety/clobber.js";
+import type { SnapshotScope } from "../core/safety/snapshot-scope.js";
 import { dirtyPaths, dirtySnapshotAsync, fileStamp, snapshotDelta } from "../git/status.js";
 import { claimHistoryPaths } from "../store/claim-reads.js";
 import type { Db } from "../store/db.js";
@@ -123,7 +123,7 @@ export function saveShellSnapshot(
 }
 
 /**
- * Before a command the shell reader read fully (core/snapshot-scope.ts): the stamps of the files
+ * Before a command the shell reader read fully (core/safety/snapshot-scope.ts): the stamps of the files
  * it names, relative to the repository top, instead of the whole tree's dirty set; no git runs.
  */
 export function saveNamedSnapshot(ctx: HookCtx, tool: ToolCall, paths: readonly string[]): void {

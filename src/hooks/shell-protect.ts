@@ -6,8 +6,8 @@ import { existsSync, lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { peerOwned } from "../claims/peer-owned.js";
 import type { ToolCall } from "../clients/types.js";
-import type { ClaimTarget } from "../core/claims.js";
-import { type SnapshotScope, snapshotScope } from "../core/snapshot-scope.js";
+import type { ClaimTarget } from "../core/claims/decide.js";
+import { type SnapshotScope, snapshotScope } from "../core/safety/snapshot-scope.js";
 import type { SessionRow } from "../store/queries.js";
 import type { ToolTargets } from "../targets/tool-targets.js";
 import type { HookCtx } from "./context.js";
@@ -17,7 +17,7 @@ import { saveNamedSnapshot, saveShellSnapshot } from "./shell-delta.js";
 
 /**
  * Before a shell command: what to measure it against — the stamps of the files it names when the
- * reader saw all it can change (core/snapshot-scope.ts), else the dirty set, and copies of live
+ * reader saw all it can change (core/safety/snapshot-scope.ts), else the dirty set, and copies of live
  * peers' uncommitted files.
  */
 export async function protectShell(

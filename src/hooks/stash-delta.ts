@@ -6,8 +6,8 @@
  */
 import { resolve } from "node:path";
 import { enclosingWorkTrees } from "../config/git-discovery.js";
-import type { GitCall } from "../core/git-call.js";
-import { parseGlobals } from "../core/git-globals.js";
+import type { GitCall } from "../core/git/call.js";
+import { parseGlobals } from "../core/git/globals.js";
 import { type StashEntry, stashEntries } from "../git/stash.js";
 import type { Db } from "../store/db.js";
 import { append } from "../store/ledger.js";

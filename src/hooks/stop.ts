@@ -1,7 +1,7 @@
 import type { Verdict } from "../clients/types.js";
-import { type RitualEvent, stopVerdict } from "../core/ritual.js";
-import { cursorFollowup, remediationText } from "../core/ritual-messages.js";
-import { containsStatusBox } from "../core/status-box.js";
+import { cursorFollowup, remediationText } from "../core/ritual/messages.js";
+import { containsStatusBox } from "../core/ritual/status-box.js";
+import { type RitualEvent, stopVerdict } from "../core/ritual/verdict.js";
 import { recentSessionEvents } from "../store/event-reads.js";
 import { append, write } from "../store/ledger.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";

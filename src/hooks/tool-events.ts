@@ -1,5 +1,5 @@
 import { ALLOW, type Verdict } from "../clients/types.js";
-import { actorWarning } from "../core/clobber.js";
+import { actorWarning } from "../core/safety/clobber.js";
 import { append, write } from "../store/ledger.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
 import { type HookCtx, hookSession } from "./context.js";

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { upkeepPlan } from "../core/maintenance.js";
+import { upkeepPlan } from "../core/upkeep/maintenance.js";
 import { auditStore } from "../store/trust.js";
 import { lastUpkeep, markUpkeep, storeBytes } from "../store/upkeep.js";
 import type { HookCtx } from "./context.js";

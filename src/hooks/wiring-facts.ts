@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { GIT_HOOK_NAMES } from "../core/git-hook-names.js";
-import { hooksDirOf, hooksPathSetting } from "../core/hooks-path.js";
-import type { WiringFacts } from "../core/wiring.js";
+import { GIT_HOOK_NAMES } from "../core/git/hook-names.js";
+import { hooksDirOf, hooksPathSetting } from "../core/git/hooks-path.js";
+import type { WiringFacts } from "../core/guards/wiring.js";
 import type { PhysicalResolver } from "../facts/physical.js";
-import { gitHooksDir } from "../init/snapshot.js";
+import { gitHooksDir } from "../wiring/snapshot.js";
 import type { HookCtx } from "./context.js";
 
 const HOOK_NAMES: ReadonlySet<string> = new Set(GIT_HOOK_NAMES);

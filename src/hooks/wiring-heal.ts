@@ -1,4 +1,4 @@
-import { healWiring } from "../init/heal.js";
+import { healWiring } from "../wiring/heal.js";
 import type { HookCtx } from "./context.js";
 import { selfSession } from "./context.js";
 import { recordOpenFailure } from "./open-failure.js";

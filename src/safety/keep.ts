@@ -1,6 +1,6 @@
 /**
  * Every version an owner leaves is kept, and watched afterwards (docs/safety-net.md, decision
- * 0020): the I/O around core/owner-versions.ts. Bytes are copied into the blob store outside the
+ * 0020): the I/O around core/safety/owner-versions.ts. Bytes are copied into the blob store outside the
  * write lock; one short transaction records them, re-checking that nobody recorded them meanwhile.
  */
 import { join } from "node:path";
@@ -10,7 +10,7 @@ import {
   type OwnedFile,
   type StampStep,
   stampStep,
-} from "../core/owner-versions.js";
+} from "../core/safety/owner-versions.js";
 import { type BlobRef, ensureBlobsDir, syncBlob } from "../store/blobs.js";
 import type { Db } from "../store/db.js";
 import { clobberedSince, newestKept, nextVersion, touchedSince } from "../store/kept.js";

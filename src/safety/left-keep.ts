@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { findLeftWork, type LeftQuery } from "../claims/left-work.js";
-import type { LeftItem } from "../core/left-work.js";
+import type { LeftItem } from "../core/claims/left-work.js";
 import { fileStamp } from "../git/status.js";
 import { type BlobRef, ensureBlobsDir } from "../store/blobs.js";
 import type { Db } from "../store/db.js";

@@ -1,6 +1,6 @@
 import { copyFileSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { needsCopy, type PeerFile } from "../core/clobber.js";
+import { needsCopy, type PeerFile } from "../core/safety/clobber.js";
 import {
   type BlobDurability,
   type BlobRef,

@@ -1,7 +1,7 @@
 import type { Io } from "../cli/context.js";
 import { runCli } from "../cli/light.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
-import { parseThinRequest, renderAnswer, type ThinRequest } from "../core/thin-protocol.js";
+import { parseThinRequest, renderAnswer, type ThinRequest } from "../core/server/thin-protocol.js";
 import { errorMessage } from "../errors.js";
 import { handleHook } from "../hooks/handler.js";
 import { readHook, stateDirOfRead } from "../hooks/read.js";

@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { frameAnswer, readFrame } from "../core/thin-protocol.js";
+import { frameAnswer, readFrame } from "../core/server/thin-protocol.js";
 import { helloDir, tcpFile } from "../resident/paths.js";
 import type { Served } from "./dispatch.js";
 
@@ -22,7 +22,7 @@ import type { Served } from "./dispatch.js";
  * leaves a fresh random key in `serve.hello/<name>` (a directory only this user can enter), sends
  * the name alone, and goes on only when the answer is that key. Then it sends `token` (from the
  * 0600 `serve.tcp`) with its request, and the server refuses a request without it. The request is
- * framed in one line-free head and the body (src/core/thin-protocol.ts `readFrame`), not HTTP.
+ * framed in one line-free head and the body (src/core/server/thin-protocol.ts `readFrame`), not HTTP.
  */
 export interface LoopbackSecrets {
   token: string;

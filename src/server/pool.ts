@@ -1,4 +1,4 @@
-import { inSpell, lockWaitLeft } from "../core/lock-wait.js";
+import { inSpell, lockWaitLeft } from "../core/server/lock-wait.js";
 import type { StoreAccess } from "../store/access.js";
 import { type Db, DEFAULT_LOCK_SECONDS, type OpenOptions, openDb, setLockWait } from "../store/db.js";
 import { filesStamp } from "../store/files-stamp.js";
@@ -17,7 +17,7 @@ interface Loan {
  * Warm store connections for the resident server: opened once, checked on every loan against the
  * store's files, so the next request opens a replaced store afresh through every check `openDb` makes
  * (docs/server.md §1). Each loan waits for another process's write lock only what is left of the
- * bound once a request found it held (core/lock-wait.ts).
+ * bound once a request found it held (core/server/lock-wait.ts).
  */
 export class StorePool implements StoreAccess {
   private readonly idle = new Map<string, { db: Db; stamp: string }[]>();

@@ -1,10 +1,10 @@
 import { existsSync, type FSWatcher, statSync, watch } from "node:fs";
 import { dirname, relative } from "node:path";
 import { errorMessage } from "../errors.js";
-import { healWiring } from "../init/heal.js";
 import type { StoreAccess } from "../store/access.js";
 import { type Db, dbFile } from "../store/db.js";
 import { wiringFiles } from "../store/wiring.js";
+import { healWiring } from "../wiring/heal.js";
 
 /**
  * The resident server's watch on the wiring (docs/decisions/0024): each directory holding a

@@ -1,4 +1,4 @@
-import type { LivenessFacts } from "../core/liveness.js";
+import type { LivenessFacts } from "../core/sessions/liveness.js";
 import type { SessionRow } from "../store/queries.js";
 import { processAlive } from "./proc.js";
 

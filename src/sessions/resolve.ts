@@ -1,5 +1,5 @@
 import { CLIENTS } from "../clients/index.js";
-import { decideIdentity, type NamedVia } from "../core/identity.js";
+import { decideIdentity, type NamedVia } from "../core/sessions/identity.js";
 import { TandemError, UsageError } from "../errors.js";
 import type { Db } from "../store/db.js";
 import { append, write } from "../store/ledger.js";
@@ -90,7 +90,7 @@ function runsWithin(s: SessionRow, agent: SessionRow): boolean {
   return ancestors(s.agent_pid, 24).some((p) => p.pid === agent.agent_pid);
 }
 
-/** A named session judged against the ancestry (core/identity.ts): it stands, is overruled, or is refused. */
+/** A named session judged against the ancestry (core/sessions/identity.ts): it stands, is overruled, or is refused. */
 function judged(
   db: Db,
   req: ResolveRequest,

@@ -1,4 +1,4 @@
-import { isLive } from "../core/liveness.js";
+import { isLive } from "../core/sessions/liveness.js";
 import { claimCounts } from "../store/claim-reads.js";
 import type { Db } from "../store/db.js";
 import { allSessions, currentSessions, type SessionRow } from "../store/queries.js";

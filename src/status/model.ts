@@ -5,7 +5,7 @@ import { ownedDirty } from "../claims/owned-dirty.js";
 import { type ConfigProblem, shortConfigProblem } from "../config/problems.js";
 import type { Config } from "../config/schema.js";
 import { plural } from "../core/plural.js";
-import type { StatusModel } from "../core/status-box.js";
+import type { StatusModel } from "../core/ritual/status-box.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
 import { eventTs, hookErrorsAfterSeq } from "../store/event-reads.js";

@@ -1,8 +1,8 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import type { LoadedConfig } from "../config/load.js";
 import { describeConfigProblem, shortConfigProblem } from "../config/problems.js";
+import type { LeftItem } from "../core/claims/left-work.js";
 import { landingLine } from "../core/land/landing-line.js";
-import type { LeftItem } from "../core/left-work.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { sessionViews } from "../sessions/view.js";
 import { type Db, dbFile } from "../store/db.js";

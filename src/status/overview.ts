@@ -1,5 +1,5 @@
+import { type LeftItem, leftLine } from "../core/claims/left-work.js";
 import type { LandingLine } from "../core/land/landing-line.js";
-import { type LeftItem, leftLine } from "../core/left-work.js";
 import { plural } from "../core/plural.js";
 import type { RemoteView } from "../core/remote/remote-view.js";
 import type { SessionView } from "../sessions/view.js";

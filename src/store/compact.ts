@@ -1,4 +1,4 @@
-import { sessionsToCompact } from "../core/retention.js";
+import { sessionsToCompact } from "../core/upkeep/retention.js";
 import type { Db } from "./db.js";
 import { stmt } from "./db.js";
 import type { EventData } from "./event-schemas.js";

@@ -1,11 +1,11 @@
-import type { PreservedFacts, SessionFacts, SubagentFacts } from "../core/retention.js";
+import type { PreservedFacts, SessionFacts, SubagentFacts } from "../core/upkeep/retention.js";
 import { countCompactable } from "./compact.js";
 import type { Db } from "./db.js";
 import { stmt } from "./db.js";
 import { wiringBlobs } from "./wiring.js";
 
 /**
- * What the retention rules (core/retention.ts) decide from. These reads grow with history:
+ * What the retention rules (core/upkeep/retention.ts) decide from. These reads grow with history:
  * they are `tandem gc`'s and `doctor`'s, never a hook's.
  */
 

@@ -5,7 +5,7 @@ import {
   preservedToExpire,
   sessionsToCompact,
   subagentsToExpire,
-} from "../core/retention.js";
+} from "../core/upkeep/retention.js";
 import { listBlobs, removeStaleTempFiles, sweepBlob } from "./blobs.js";
 import { compactSession } from "./compact.js";
 import type { Db } from "./db.js";

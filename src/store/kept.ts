@@ -2,7 +2,7 @@
  * Queries behind "every owner version kept, watched afterwards" (docs/safety-net.md, decision
  * 0020): the newest kept version of each owned file, and what happened to it since.
  */
-import { type CallEvent, KEPT_REASONS, type Kept } from "../core/owner-versions.js";
+import { type CallEvent, KEPT_REASONS, type Kept } from "../core/safety/owner-versions.js";
 import { type Db, stmt } from "./db.js";
 
 const KEPT_IN = `(${KEPT_REASONS.map((r) => `'${r}'`).join(", ")})`;

@@ -2,7 +2,7 @@
  * Queries behind left work (decision 0029): the owner marks of paths that a session no longer
  * live may have left, and the paths a session was already refused this turn.
  */
-import type { OwnerMark } from "../core/left-work.js";
+import type { OwnerMark } from "../core/claims/left-work.js";
 import { type Db, stmt } from "./db.js";
 
 /** How a claim_history row holds its path; a settled one (release_reason 'left_*') reads as released. */

@@ -226,7 +226,7 @@ const STASH_SNAPSHOT_DDL = ["ALTER TABLE shell_snapshots ADD COLUMN stashes TEXT
 
 /**
  * What a shell snapshot covers: `tree` (the dirty set of the whole repository) or `named` (the
- * stamps of the files a fully read command names; core/snapshot-scope.ts).
+ * stamps of the files a fully read command names; core/safety/snapshot-scope.ts).
  */
 const SNAPSHOT_SCOPE_DDL = ["ALTER TABLE shell_snapshots ADD COLUMN scope TEXT NOT NULL DEFAULT 'tree'"];
 

@@ -1,5 +1,5 @@
 import type { ToolCall } from "../clients/types.js";
-import type { GitCall } from "../core/git-call.js";
+import type { GitCall } from "../core/git/call.js";
 import { parsePatchTargets, patchTextFromToolInput, writePaths } from "./apply-patch.js";
 
 /** Raw write targets of one tool call, as the agent wrote them (not yet resolved). */

@@ -121,7 +121,7 @@ restore_locale() {
   if [ -n "$lc_set" ]; then LC_ALL=$lc_all; else unset LC_ALL; fi
 }
 
-# Prints the server's answer and exits with its code; never evaluates it (core/thin-protocol.ts):
+# Prints the server's answer and exits with its code; never evaluates it (core/server/thin-protocol.ts):
 # `tandem-answer <code> <sep>`, a newline, stdout, sep, stderr, sep, a newline, `tandem-end`. The
 # separator occurs in neither output, so each ends at its first occurrence. Returns 2 (lost) for
 # anything else, a cut-off answer included. Prefix removals use the parts themselves as literal

@@ -1,4 +1,4 @@
-import type { RitualEvent } from "../core/ritual.js";
+import type { RitualEvent } from "../core/ritual/verdict.js";
 import type { UiClaim, UiParts, UiRemote, UiSubagent } from "../core/ui/protocol.js";
 import { sortSessions, type TurnState, turnState, type UiSession } from "../core/ui/session-rows.js";
 import { readRemoteView } from "../remote/view-data.js";
@@ -6,8 +6,8 @@ import { RECENT_ENDED_MS, type SessionView, sessionViews } from "../sessions/vie
 import type { Db } from "../store/db.js";
 import { recentSessionEvents } from "../store/event-reads.js";
 import { lastSeqs } from "../store/queries.js";
-import { presentSubs } from "../subagents/lifecycle/records.js";
 import { recordRow } from "../subagents/lifecycle/rows.js";
+import { presentSubs } from "../subagents/shared/records.js";
 import { remoteRows, remoteSummary } from "../watch/elsewhere.js";
 import { boardModel } from "../watch/model.js";
 import type { UiContext } from "./context.js";

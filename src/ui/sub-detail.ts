@@ -3,8 +3,8 @@ import { type MboxCommit, splitMbox } from "../core/ui/mbox.js";
 import type { SubDetail } from "../core/ui/protocol.js";
 import { readBlob } from "../store/blobs.js";
 import type { Db } from "../store/db.js";
-import { appliesOf, captureById, type SubRecord, subById } from "../subagents/lifecycle/records.js";
 import { recordRow } from "../subagents/lifecycle/rows.js";
+import { appliesOf, captureById, type SubRecord, subById } from "../subagents/shared/records.js";
 
 /** Larger artifacts are cut: a browser tab is no place for a 50 MB diff, and the CLI has it all. */
 const MAX_BYTES = 2_000_000;

@@ -1,4 +1,4 @@
-import { formatAge } from "../core/liveness.js";
+import { formatAge } from "../core/sessions/liveness.js";
 import type { SubagentRow } from "../subagents/lifecycle/rows.js";
 import type { Tone } from "./events.js";
 import type {

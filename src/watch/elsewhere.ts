@@ -1,5 +1,5 @@
-import { formatAge } from "../core/liveness.js";
 import { type RemoteView, showsElsewhere, unknownLine } from "../core/remote/remote-view.js";
+import { formatAge } from "../core/sessions/liveness.js";
 import { clock } from "./columns.js";
 import type { BoardRemoteRow } from "./model.js";
 

@@ -1,4 +1,4 @@
-import { stopEventText, stopShown } from "../core/stop-shown.js";
+import { stopEventText, stopShown } from "../core/ritual/stop-shown.js";
 import type { StoredEvent } from "../store/projections.js";
 
 /** How an event reads at a glance; the renderer maps it to a colour. */

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { findLeftWork } from "../claims/left-work.js";
 import type { Config } from "../config/schema.js";
-import type { RemoteRow } from "../core/board-rows.js";
 import type { RemoteView } from "../core/remote/remote-view.js";
+import type { RemoteRow } from "../core/ui/board-rows.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";

@@ -1,5 +1,5 @@
-import { formatAge } from "../core/liveness.js";
 import { showsElsewhere } from "../core/remote/remote-view.js";
+import { formatAge } from "../core/sessions/liveness.js";
 import {
   claimColumns,
   clock,

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BOX_WIDTH } from "../../src/core/status-box.js";
+import { BOX_WIDTH } from "../../src/core/ritual/status-box.js";
 import { tandem } from "../helpers/cli.js";
 import { claudeWrite, codexPatch, fakeAgent, hook, ledger } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";

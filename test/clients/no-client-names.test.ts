@@ -17,15 +17,15 @@ const SRC = join(process.cwd(), "src");
  */
 const CONSUMERS: Record<string, string> = {
   "demo/steps.ts": "the demo is a scripted scene of one Claude Code and one Codex session, driven by name",
-  "init/settings-json.ts":
+  "wiring/settings-json.ts":
     "Claude's allow rules and Codex's strict top level: issue 26.2 reworks them in parallel; then spec fields",
-  "init/plan.ts": "Claude's allow rules and local file, Codex's command rules (as init/settings-json.ts)",
-  "init/snapshot.ts": "reads Claude's local file and Codex's rules file (as init/settings-json.ts)",
-  "init/local-exclude.ts":
-    "the git exclude of Claude's local file and Codex's local rule file, per wired client (as init/settings-json.ts)",
-  "init/ritual-gaps.ts":
+  "wiring/plan.ts": "Claude's allow rules and local file, Codex's command rules (as wiring/settings-json.ts)",
+  "wiring/snapshot.ts": "reads Claude's local file and Codex's rules file (as wiring/settings-json.ts)",
+  "wiring/local-exclude.ts":
+    "the git exclude of Claude's local file and Codex's local rule file, per wired client (as wiring/settings-json.ts)",
+  "wiring/ritual-gaps.ts":
     "which rule format (Claude's allow rules, Codex's prefix_rule) can name the ritual's command",
-  "init/codex-trust.ts":
+  "wiring/codex-trust.ts":
     "Codex's hook-review check; moves to clients/codex/ once init's command parser is passed down",
 };
 

@@ -11,7 +11,7 @@ import {
 } from "../../src/config/docs-table.js";
 import { CONFIG_KEYS, SETTING_KEYS } from "../../src/config/keys.js";
 import { loadConfig } from "../../src/config/load.js";
-import { configTemplate } from "../../src/init/project-config.js";
+import { configTemplate } from "../../src/wiring/project-config.js";
 import { tempDir, writeFiles } from "../helpers/repo.js";
 
 const read = (file: string) => readFileSync(join(process.cwd(), file), "utf8");

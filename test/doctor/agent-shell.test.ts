@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { shellQuote } from "../../src/core/shell-quote.js";
+import { shellQuote } from "../../src/core/shell/quote.js";
 import { PINNED, TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { fakeAgent, hook, ledger } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";

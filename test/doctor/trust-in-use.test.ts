@@ -1,7 +1,7 @@
 import { accessSync, chmodSync, constants, mkdirSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type ClientUse, type TrustLine, trustLineFor } from "../../src/core/trust-relevance.js";
+import { type ClientUse, type TrustLine, trustLineFor } from "../../src/core/trust/relevance.js";
 import { PIN, tandem } from "../helpers/cli.js";
 import { fakeAgent, hook } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { contestedPaths, hiddenFlags } from "../../src/core/finalization/owned.js";
 import {
   evaluate,
   type FinalizationInput,
@@ -7,11 +8,10 @@ import {
   type RepoFacts,
   type SyncFacts,
   syncVerdict,
-} from "../../src/core/finalization.js";
-import { contestedPaths, hiddenFlags } from "../../src/core/finalization-owned.js";
-import { parseStatus } from "../../src/core/git-status.js";
-import type { Classification } from "../../src/core/roots.js";
-import type { TargetFacts } from "../../src/core/target-plan.js";
+} from "../../src/core/finalization/verdict.js";
+import { parseStatus } from "../../src/core/git/status.js";
+import type { TargetFacts } from "../../src/core/guards/target-plan.js";
+import type { Classification } from "../../src/core/paths/roots.js";
 import { statusFacts } from "../../src/finalization/status-facts.js";
 
 const R = "/w/repo";

@@ -1,6 +1,6 @@
 /**
  * Past a few dozen owned paths, a repository's status runs over the directories that hold them
- * (core/pathspec-cover.ts) instead of one pathspec per path: the verdicts must not change.
+ * (core/finalization/pathspec-cover.ts) instead of one pathspec per path: the verdicts must not change.
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

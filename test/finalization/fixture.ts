@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import type { Findings } from "../../src/core/finalization.js";
+import type { Findings } from "../../src/core/finalization/verdict.js";
 import { openDb } from "../../src/store/db.js";
 import { type RunResult, tandem } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, denied, hook, type Payload } from "../helpers/hooks.js";

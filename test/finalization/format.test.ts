@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emptyFindings, type Findings } from "../../src/core/finalization.js";
-import { formatFindings } from "../../src/core/finalization-format.js";
+import { formatFindings } from "../../src/core/finalization/format.js";
+import { emptyFindings, type Findings } from "../../src/core/finalization/verdict.js";
 
 const OID = "0123456789abcdef0123456789abcdef01234567";
 const with_ = (over: Partial<Findings>): Findings => ({ ...emptyFindings(), ...over });

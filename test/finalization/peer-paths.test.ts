@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isMine } from "../../src/core/finalization-owned.js";
+import { isMine } from "../../src/core/finalization/owned.js";
 import { ownedAbove, peerPathsWithin } from "../../src/finalization/peer-paths.js";
 import { openDb } from "../../src/store/db.js";
 import { tempDir } from "../helpers/repo.js";

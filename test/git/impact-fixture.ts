@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import type { GitImpact } from "../../src/core/git-call.js";
+import type { GitImpact } from "../../src/core/git/call.js";
 import { gitImpact } from "../../src/git/impact.js";
 import { splitZ } from "../../src/git/run.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { shellQuote } from "../../src/init/hook-command.js";
+import { shellQuote } from "../../src/wiring/hook-command.js";
 
 export const TANDEM_BIN = fileURLToPath(new URL("../../dist/tandem.cjs", import.meta.url));
 

@@ -105,7 +105,7 @@ describe("another worktree where a live agent works", () => {
     const w = world();
     await endProcess(Number(w.a.CLAUDE_PID));
     // A session whose process is gone stays live for a short grace after its last hook
-    // (core/liveness.ts): B is refused until then, and allowed after, well within the bound.
+    // (core/sessions/liveness.ts): B is refused until then, and allowed after, well within the bound.
     let refused = asB(w, "git worktree remove --force ../wt");
     for (let tries = 0; refused !== null && tries < 60; tries++) {
       expect(refused).toMatch(/another worktree where a live agent is working/);

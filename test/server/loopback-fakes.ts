@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { readFrame } from "../../src/core/thin-protocol.js";
+import { readFrame } from "../../src/core/server/thin-protocol.js";
 import { g } from "../helpers/repo.js";
 import { scratch, stateDir, watchServer } from "./support.js";
 

@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { renderAnswer } from "../../src/core/thin-protocol.js";
+import { renderAnswer } from "../../src/core/server/thin-protocol.js";
 import { claudeWrite, denied } from "../helpers/hooks.js";
 import {
   closeFakes,

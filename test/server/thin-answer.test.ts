@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { renderAnswer } from "../../src/core/thin-protocol.js";
+import { renderAnswer } from "../../src/core/server/thin-protocol.js";
 import { claudeWrite } from "../helpers/hooks.js";
 import {
   closeFakes,

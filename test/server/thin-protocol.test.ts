@@ -1,7 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseAnswer, parseThinRequest, renderAnswer, THIN_MAGIC } from "../../src/core/thin-protocol.js";
+import {
+  parseAnswer,
+  parseThinRequest,
+  renderAnswer,
+  THIN_MAGIC,
+} from "../../src/core/server/thin-protocol.js";
 
 const nul = "\0";
 const request = (fields: string[], payload = "") => Buffer.from(fields.join(nul) + nul + payload);

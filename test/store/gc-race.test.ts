@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BLOB_GRACE_MS } from "../../src/core/retention.js";
+import { BLOB_GRACE_MS } from "../../src/core/upkeep/retention.js";
 import { ensureSession } from "../../src/sessions/register.js";
 import { verifyBlob, writeBlob } from "../../src/store/blobs.js";
 import { openDb } from "../../src/store/db.js";

@@ -1,7 +1,7 @@
 import { existsSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BLOB_GRACE_MS } from "../../src/core/retention.js";
+import { BLOB_GRACE_MS } from "../../src/core/upkeep/retention.js";
 import { ensureSession } from "../../src/sessions/register.js";
 import { verifyBlob, writeBlob } from "../../src/store/blobs.js";
 import { COMPACTABLE_KINDS, compactSession } from "../../src/store/compact.js";

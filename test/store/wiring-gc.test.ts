@@ -1,7 +1,7 @@
 import { existsSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BLOB_GRACE_MS } from "../../src/core/retention.js";
+import { BLOB_GRACE_MS } from "../../src/core/upkeep/retention.js";
 import { writeBlob } from "../../src/store/blobs.js";
 import { openDb } from "../../src/store/db.js";
 import { runGc } from "../../src/store/gc.js";

@@ -8,7 +8,7 @@ import {
   targetDirty,
   targetState,
   treeBlobs,
-} from "../../src/subagents/apply/git.js";
+} from "../../src/subagents/shared/git.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
 const AWKWARD = ["a*b.txt", "[x].txt", "sp ace.txt", "new\nline.txt", "-dash.txt", "ünï.txt", "d/deep/f.txt"];

@@ -1,6 +1,6 @@
 /** Table-test helpers for the shell reader: one command in, what it found checked field by field. */
 import { expect } from "vitest";
-import type { GitCall } from "../../src/core/git-call.js";
+import type { GitCall } from "../../src/core/git/call.js";
 import { extractShellTargets, type ShellTargetOptions, type ShellTargets } from "../../src/targets/shell.js";
 
 export const HOME = "/home/user";

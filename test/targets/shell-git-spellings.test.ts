@@ -4,9 +4,9 @@
  * the same judgment as its plain spelling (or, where its words are unknown, as the worst case).
  */
 import { describe, expect, it } from "vitest";
-import { planGitImpact } from "../../src/core/git-impact-plan.js";
+import { planGitImpact } from "../../src/core/git/impact-plan.js";
 import { extractShellTargets } from "../../src/targets/shell.js";
-import { render } from "../core/git-impact-table.js";
+import { render } from "../core/git/impact-table.js";
 import { HOME } from "./shell-check.js";
 
 /** What the command's git calls would put at risk, one rendered plan per call, and whether it is opaque. */

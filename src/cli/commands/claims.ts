@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { holderOf } from "../../claims/holders.js";
-import { formatAge } from "../../core/liveness.js";
 import { leaseLine } from "../../core/remote/remote-view.js";
+import { formatAge } from "../../core/sessions/liveness.js";
 import { readRemoteView } from "../../remote/view-data.js";
 import { allClaims, sessionById } from "../../store/queries.js";
 import { findProject, type Io, openProjectDb } from "../context.js";

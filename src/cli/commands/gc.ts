@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { parseAge } from "../../core/retention.js";
+import { parseAge } from "../../core/upkeep/retention.js";
 import { UsageError } from "../../errors.js";
 import { type Db, dbFile } from "../../store/db.js";
 import { StoreError, storeErrorOf } from "../../store/failure.js";

@@ -1,27 +1,27 @@
 import { Command } from "commander";
 import { CLIENTS, clientLabels, clientsOptionHelp } from "../../clients/index.js";
 import { resolveRoot, stateDirOf } from "../../config/root.js";
-import { naturalCommand } from "../../core/agent-command.js";
+import { naturalCommand } from "../../core/shell/agent-command.js";
 import { loginCheck } from "../../doctor/agent-shell-check.js";
 import { geminiTrustFinding } from "../../doctor/gemini-trust.js";
 import { TandemError, UsageError } from "../../errors.js";
-import { probeLogin, writeProbe } from "../../facts/agent-shell.js";
-import { agentCommandFor } from "../../init/agent-launch.js";
-import { applyPlans } from "../../init/apply.js";
-import { checkCodexTrust, describeTrust, type TrustReport } from "../../init/codex-trust.js";
-import { checkLauncher, launcherNote, pinnedLauncher } from "../../init/hook-command.js";
-import type { InitRecord } from "../../init/init-record.js";
-import { installFacts } from "../../init/install-facts.js";
+import { agentCommandFor } from "../../wiring/agent-launch.js";
+import { probeLogin, writeProbe } from "../../wiring/agent-shell.js";
+import { applyPlans } from "../../wiring/apply.js";
+import { checkCodexTrust, describeTrust, type TrustReport } from "../../wiring/codex-trust.js";
+import { checkLauncher, launcherNote, pinnedLauncher } from "../../wiring/hook-command.js";
+import type { InitRecord } from "../../wiring/init-record.js";
+import { installFacts } from "../../wiring/install-facts.js";
 import {
   chooseLauncher,
   explicitLauncher,
   type LauncherChoice,
   noPortableLauncher,
-} from "../../init/launcher.js";
-import { excludeLocalFiles } from "../../init/local-exclude.js";
-import { initRoot, parseClients, readRecordedInit } from "../../init/options.js";
-import { type FilePlan, planInit } from "../../init/plan.js";
-import { repoLauncherPath, runningTarget, writeRepoLauncher } from "../../init/repo-launcher.js";
+} from "../../wiring/launcher.js";
+import { excludeLocalFiles } from "../../wiring/local-exclude.js";
+import { initRoot, parseClients, readRecordedInit } from "../../wiring/options.js";
+import { type FilePlan, planInit } from "../../wiring/plan.js";
+import { repoLauncherPath, runningTarget, writeRepoLauncher } from "../../wiring/repo-launcher.js";
 import {
   driftLines,
   formatCheck,
@@ -29,10 +29,10 @@ import {
   formatSummary,
   type RunMode,
   refusalLine,
-} from "../../init/report.js";
-import { ritualGaps } from "../../init/ritual-gaps.js";
-import { readSnapshot } from "../../init/snapshot.js";
-import { rewire } from "../../init/wiring-record.js";
+} from "../../wiring/report.js";
+import { ritualGaps } from "../../wiring/ritual-gaps.js";
+import { readSnapshot } from "../../wiring/snapshot.js";
+import { rewire } from "../../wiring/wiring-record.js";
 import type { Io } from "../context.js";
 
 interface InitOptions {

@@ -4,10 +4,10 @@
  * person's, and throws the changes away after saving their bytes.
  */
 import { Command } from "commander";
-import type { LeftItem } from "../../core/left-work.js";
-import { ownerPhrase } from "../../core/left-work.js";
-import { relativeKey } from "../../core/paths.js";
-import { resolveTarget } from "../../core/target-path.js";
+import type { LeftItem } from "../../core/claims/left-work.js";
+import { ownerPhrase } from "../../core/claims/left-work.js";
+import { relativeKey } from "../../core/paths/lexical.js";
+import { resolveTarget } from "../../core/paths/target.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { restoreToHead } from "../../git/restore.js";

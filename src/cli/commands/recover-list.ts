@@ -1,6 +1,6 @@
 /** What `tandem recover --list` prints: one owner's preserved versions, or every owner's. */
 import { existsSync } from "node:fs";
-import { formatAge } from "../../core/liveness.js";
+import { formatAge } from "../../core/sessions/liveness.js";
 import { TandemError } from "../../errors.js";
 import { blobsDirOf } from "../../safety/preserve.js";
 import { preservedPaths, versionsOf } from "../../safety/recover.js";

@@ -1,10 +1,10 @@
 /**
  * A person's `tandem recover PATH` without `--session` (decision 0042): the gone session whose bytes
- * are meant is found from the file's left work or its saved versions (src/core/recover-owner.ts).
+ * are meant is found from the file's left work or its saved versions (src/core/safety/recover-owner.ts).
  */
 import { leftOwnerOf } from "../../claims/left-work.js";
-import type { LeftOwner } from "../../core/left-work.js";
-import { ambiguousMessage, chooseRecoverOwner, chosenLine } from "../../core/recover-owner.js";
+import type { LeftOwner } from "../../core/claims/left-work.js";
+import { ambiguousMessage, chooseRecoverOwner, chosenLine } from "../../core/safety/recover-owner.js";
 import { TandemError } from "../../errors.js";
 import { noticeLeft } from "../../safety/left-keep.js";
 import { blobsDirOf } from "../../safety/preserve.js";

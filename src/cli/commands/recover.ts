@@ -1,6 +1,6 @@
 import { Command } from "commander";
-import { relativeKey } from "../../core/paths.js";
-import { resolveTarget } from "../../core/target-path.js";
+import { relativeKey } from "../../core/paths/lexical.js";
+import { resolveTarget } from "../../core/paths/target.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { blobsDirOf } from "../../safety/preserve.js";

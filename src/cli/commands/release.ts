@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { Command } from "commander";
-import { resolveTarget } from "../../core/target-path.js";
+import { resolveTarget } from "../../core/paths/target.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { resolveCaller } from "../../sessions/resolve.js";

@@ -1,7 +1,7 @@
 import { relative, sep } from "node:path";
 import { Command } from "commander";
 import { parseDuration } from "../../core/duration.js";
-import { resolveTarget } from "../../core/target-path.js";
+import { resolveTarget } from "../../core/paths/target.js";
 import { errorMessage, TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { checkoutHolder } from "../../remote/checkout.js";

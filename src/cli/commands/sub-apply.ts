@@ -1,9 +1,9 @@
 import { Command } from "commander";
 import { UsageError } from "../../errors.js";
 import { applySub } from "../../subagents/apply/apply.js";
-import { resolveCommit } from "../../subagents/apply/git.js";
-import { findSub } from "../../subagents/lifecycle/records.js";
 import { applyText } from "../../subagents/lifecycle/report.js";
+import { resolveCommit } from "../../subagents/shared/git.js";
+import { findSub } from "../../subagents/shared/records.js";
 import type { Io } from "../context.js";
 import { type CommonOptions, printJson, targetOf, withSubCtx } from "./sub-common.js";
 

@@ -2,8 +2,8 @@ import { resolve } from "node:path";
 import { UsageError } from "../../errors.js";
 import { resolveCaller } from "../../sessions/resolve.js";
 import type { Db } from "../../store/db.js";
-import { worktreeTop } from "../../subagents/apply/git.js";
-import { makeSubCtx, type SubCtx } from "../../subagents/lifecycle/ctx.js";
+import { makeSubCtx, type SubCtx } from "../../subagents/shared/ctx.js";
+import { worktreeTop } from "../../subagents/shared/git.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
 
 export interface CommonOptions {

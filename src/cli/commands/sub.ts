@@ -4,7 +4,8 @@ import { subRunning } from "../../subagents/apply/apply.js";
 import { captureWiring } from "../../subagents/apply/wiring.js";
 import { recordCapture } from "../../subagents/capture/record.js";
 import { discardSub, removeSub } from "../../subagents/lifecycle/cleanup.js";
-import type { SubCtx } from "../../subagents/lifecycle/ctx.js";
+import { captureLines, listText, showText } from "../../subagents/lifecycle/report.js";
+import type { SubCtx } from "../../subagents/shared/ctx.js";
 import {
   allSubs,
   appliesOf,
@@ -12,8 +13,7 @@ import {
   findSub,
   latestCapture,
   type SubRecord,
-} from "../../subagents/lifecycle/records.js";
-import { captureLines, listText, showText } from "../../subagents/lifecycle/report.js";
+} from "../../subagents/shared/records.js";
 import type { Io } from "../context.js";
 import { routeOutput } from "../program.js";
 import { subApplyCommand } from "./sub-apply.js";

@@ -1,5 +1,5 @@
-import { formatAge } from "../../core/liveness.js";
 import type { Lease } from "../../core/remote/leases.js";
+import { formatAge } from "../../core/sessions/liveness.js";
 import type { LeaseFailure } from "../../remote/leases.js";
 
 /** Who holds a lease, in one line: machine, session, task, until when. */

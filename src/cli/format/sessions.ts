@@ -1,4 +1,4 @@
-import { formatAge } from "../../core/liveness.js";
+import { formatAge } from "../../core/sessions/liveness.js";
 import type { SessionView } from "../../sessions/view.js";
 
 function state(s: SessionView): string {

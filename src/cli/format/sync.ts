@@ -1,4 +1,4 @@
-import { formatAge } from "../../core/liveness.js";
+import { formatAge } from "../../core/sessions/liveness.js";
 import type { SyncResult } from "../../remote/sync.js";
 
 /** `tandem sync` for people: what was fetched, published and pruned, or what failed and the fix. */

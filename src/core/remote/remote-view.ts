@@ -1,4 +1,4 @@
-import { formatAge } from "../liveness.js";
+import { formatAge } from "../sessions/liveness.js";
 import { type ElsewhereSession, elsewhereSessions, liveLeases } from "./elsewhere.js";
 import type { Lease } from "./leases.js";
 import type { PresenceDoc } from "./presence.js";

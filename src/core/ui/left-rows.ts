@@ -3,8 +3,8 @@
  * ended, with its former owner, task and end, and the three commands that settle it, spelled as a
  * person pastes them. Pure, shared by the page and its tests.
  */
-import { formatAge } from "../liveness.js";
-import { shellQuote } from "../shell-quote.js";
+import { formatAge } from "../sessions/liveness.js";
+import { shellQuote } from "../shell/quote.js";
 import type { UiLeft } from "./protocol.js";
 
 export interface LeftRow {

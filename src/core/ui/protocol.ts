@@ -2,7 +2,7 @@
  * What the server sends the page (docs/ui.md §Data flow): one `state` message when the page
  * connects, then `delta` messages carrying only what changed. Shared by both ends.
  */
-import type { RemoteRow, SubagentRow } from "../board-rows.js";
+import type { RemoteRow, SubagentRow } from "./board-rows.js";
 import type { UiSession } from "./session-rows.js";
 
 export interface UiEvent {

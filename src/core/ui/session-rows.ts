@@ -1,5 +1,5 @@
-import { type RitualEvent, windowStart } from "../ritual.js";
-import { stopShown } from "../stop-shown.js";
+import { stopShown } from "../ritual/stop-shown.js";
+import { type RitualEvent, windowStart } from "../ritual/verdict.js";
 
 /**
  * A session as the browser board lists it. Liveness is judged by the server (it knows the

@@ -1,7 +1,7 @@
 import { processAlive } from "../../sessions/proc.js";
 import { artifactFor, artifactOfRow } from "../capture/artifact.js";
-import type { SubCtx } from "../lifecycle/ctx.js";
-import { short } from "../lifecycle/ids.js";
+import type { SubCtx } from "../shared/ctx.js";
+import { short } from "../shared/ids.js";
 import {
   type ApplyRecord,
   applyOf,
@@ -9,7 +9,7 @@ import {
   captureById,
   latestCapture,
   type SubRecord,
-} from "../lifecycle/records.js";
+} from "../shared/records.js";
 import { applyClaimTargets } from "./claims.js";
 import { printPlan } from "./dry-run.js";
 import { executePlan } from "./execute.js";

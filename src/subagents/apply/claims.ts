@@ -1,16 +1,16 @@
 import { join } from "node:path";
 import { groupOf, loadHeld } from "../../claims/holders.js";
-import { type ClaimDecision, type ClaimTarget, decideClaims } from "../../core/claims.js";
-import { classify, resolveRoots, rootPaths } from "../../core/roots.js";
-import { resolveTarget } from "../../core/target-path.js";
-import { planTargets, type TargetFacts } from "../../core/target-plan.js";
+import { type ClaimDecision, type ClaimTarget, decideClaims } from "../../core/claims/decide.js";
+import { planTargets, type TargetFacts } from "../../core/guards/target-plan.js";
+import { classify, resolveRoots, rootPaths } from "../../core/paths/roots.js";
+import { resolveTarget } from "../../core/paths/target.js";
 import { TandemError } from "../../errors.js";
 import { physicalResolver } from "../../facts/physical.js";
 import { fsTargetProbe, gatherRootFacts } from "../../facts/root-facts.js";
 import type { Db } from "../../store/db.js";
 import { append } from "../../store/ledger.js";
 import { sessionById } from "../../store/queries.js";
-import type { SubCtx } from "../lifecycle/ctx.js";
+import type { SubCtx } from "../shared/ctx.js";
 
 /**
  * What `sub apply` brings into a target is the applying session's own write (issue 12): its

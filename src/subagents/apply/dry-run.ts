@@ -1,10 +1,10 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { git, gitStatus } from "../../git/run.js";
-import { short } from "../lifecycle/ids.js";
+import { applyPatch, currentAmCommit, failedPaths, NO_HOOKS, runAm, unmergedPaths } from "../shared/git.js";
+import { short } from "../shared/ids.js";
 import { ClaimRefused, checkApplyClaims } from "./claims.js";
 import { refused } from "./execute.js";
-import { applyPatch, currentAmCommit, failedPaths, NO_HOOKS, runAm, unmergedPaths } from "./git.js";
 import { blockedOutcome, gitError } from "./machine.js";
 import type { ApplyPlan, ApplyStep } from "./plan.js";
 import type { Run } from "./record.js";

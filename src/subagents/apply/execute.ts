@@ -1,7 +1,7 @@
 import { TandemError } from "../../errors.js";
 import { crashPoint } from "../../testing/crash.js";
+import { headOf, runAm } from "../shared/git.js";
 import { ClaimRefused } from "./claims.js";
-import { headOf, runAm } from "./git.js";
 import { amFailed, blockedOutcome, complete, unstageNew, worktreeStage } from "./machine.js";
 import type { ApplyPlan, ApplyStep } from "./plan.js";
 import { applyKey, type Run, record, staged } from "./record.js";

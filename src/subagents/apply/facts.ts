@@ -1,6 +1,4 @@
 import type { Artifact } from "../capture/artifact.js";
-import type { ApplyRecord } from "../lifecycle/records.js";
-import { childStateFacts } from "./capture-gate.js";
 import {
   applyPatch,
   headOf,
@@ -9,7 +7,9 @@ import {
   targetDirty,
   targetState,
   unmergedPaths,
-} from "./git.js";
+} from "../shared/git.js";
+import type { ApplyRecord } from "../shared/records.js";
+import { childStateFacts } from "./capture-gate.js";
 import { markersLeft } from "./machine.js";
 import { mboxSeries, rangeSeries, sameSeries } from "./patch-ids.js";
 import type { FreshFacts, ResumeFacts, ResumeRow, ResumeStage } from "./plan.js";

@@ -3,8 +3,6 @@ import { join } from "node:path";
 import { errorMessage, TandemError } from "../../errors.js";
 import { crashPoint } from "../../testing/crash.js";
 import { mboxSubject } from "../capture/mbox.js";
-import { short } from "../lifecycle/ids.js";
-import type { PreApply } from "../lifecycle/records.js";
 import {
   abortAm,
   applyPatch,
@@ -17,7 +15,9 @@ import {
   treeBlobs,
   unmergedPaths,
   unstage,
-} from "./git.js";
+} from "../shared/git.js";
+import { short } from "../shared/ids.js";
+import type { PreApply } from "../shared/records.js";
 import { ApplyRaceLost, applyKey, type Run, record, staged } from "./record.js";
 import { type ApplyOutcome, outcome } from "./types.js";
 

@@ -1,5 +1,5 @@
-import { short } from "../lifecycle/ids.js";
-import type { PreApply } from "../lifecycle/records.js";
+import { short } from "../shared/ids.js";
+import type { PreApply } from "../shared/records.js";
 import { overlapping } from "./path-policy.js";
 import { type GateFacts, gates, type PreflightFacts, preflight } from "./preflight.js";
 import {

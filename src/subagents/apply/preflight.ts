@@ -1,6 +1,6 @@
-import { describeWiring, type WiringChange } from "../../core/wiring.js";
+import { describeWiring, type WiringChange } from "../../core/guards/wiring.js";
 import type { Uncaptured } from "../capture/capture.js";
-import { short } from "../lifecycle/ids.js";
+import { short } from "../shared/ids.js";
 import { type ChildStateFacts, childStateGate } from "./capture-gate.js";
 import { outsidePrefixes, overlapping } from "./path-policy.js";
 

@@ -1,8 +1,8 @@
 import { processAlive } from "../../sessions/proc.js";
 import { applyWriter } from "../../store/subagents.js";
-import type { SubCtx } from "../lifecycle/ctx.js";
-import { short } from "../lifecycle/ids.js";
-import { type ApplyRecord, applyOf } from "../lifecycle/records.js";
+import type { SubCtx } from "../shared/ctx.js";
+import { short } from "../shared/ids.js";
+import { type ApplyRecord, applyOf } from "../shared/records.js";
 import { type ApplyOutcome, type ApplyRequest, outcome } from "./types.js";
 
 /**

@@ -1,4 +1,4 @@
-import { short } from "../lifecycle/ids.js";
+import { short } from "../shared/ids.js";
 
 /** What a retry finds about the commit series of an interrupted apply. */
 export interface CommitFacts {

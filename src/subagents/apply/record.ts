@@ -1,11 +1,11 @@
-import type { ClaimTarget } from "../../core/claims.js";
+import type { ClaimTarget } from "../../core/claims/decide.js";
 import { TandemError } from "../../errors.js";
 import { procInfo } from "../../sessions/proc.js";
 import type { EventData, EventKind } from "../../store/event-schemas.js";
 import { append, write } from "../../store/ledger.js";
 import type { Artifact } from "../capture/artifact.js";
-import type { SubCtx } from "../lifecycle/ctx.js";
-import { applyOf } from "../lifecycle/records.js";
+import type { SubCtx } from "../shared/ctx.js";
+import { applyOf } from "../shared/records.js";
 import { acquireApplyClaims } from "./claims.js";
 import type { ApplyRequest } from "./types.js";
 

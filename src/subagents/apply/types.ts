@@ -1,4 +1,4 @@
-import type { SubRecord } from "../lifecycle/records.js";
+import type { SubRecord } from "../shared/records.js";
 
 export interface ApplyRequest {
   sub: SubRecord;

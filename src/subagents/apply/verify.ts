@@ -1,6 +1,6 @@
-import { short } from "../lifecycle/ids.js";
-import type { ApplyRecord } from "../lifecycle/records.js";
-import { headOf, isAncestor, worktreeBlobs } from "./git.js";
+import { headOf, isAncestor, worktreeBlobs } from "../shared/git.js";
+import { short } from "../shared/ids.js";
+import type { ApplyRecord } from "../shared/records.js";
 
 export type AppliedCheck = { ok: true } | { ok: false; reason: string; paths: string[] };
 

@@ -1,11 +1,11 @@
 import { isAbsolute, join, relative } from "node:path";
 import { enclosingWorkTrees } from "../../config/git-discovery.js";
-import { type WiringChange, type WiringFacts, wiringMatcher } from "../../core/wiring.js";
+import { type WiringChange, type WiringFacts, wiringMatcher } from "../../core/guards/wiring.js";
 import { errorMessage } from "../../errors.js";
-import { gitHooksDir } from "../../init/snapshot.js";
+import { gitHooksDir } from "../../wiring/snapshot.js";
 import { artifactFor } from "../capture/artifact.js";
-import type { SubCtx } from "../lifecycle/ctx.js";
-import type { CaptureRecord } from "../lifecycle/records.js";
+import type { SubCtx } from "../shared/ctx.js";
+import type { CaptureRecord } from "../shared/records.js";
 
 /**
  * The wiring of `top`, a checkout of the project's repository: the coordination root `root`

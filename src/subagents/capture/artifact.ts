@@ -1,10 +1,10 @@
-import { ConflictMarkerScanner } from "../../core/conflict-markers.js";
+import { ConflictMarkerScanner } from "../../core/git/conflict-markers.js";
 import { TandemError } from "../../errors.js";
 import { blobPath, readBlob, streamBlob } from "../../store/blobs.js";
 import { artifactsExpired } from "../../store/subagents.js";
-import type { SubCtx } from "../lifecycle/ctx.js";
-import { short } from "../lifecycle/ids.js";
-import { type ApplyRecord, type CaptureRecord, recordedPatchPaths } from "../lifecycle/records.js";
+import type { SubCtx } from "../shared/ctx.js";
+import { short } from "../shared/ids.js";
+import { type ApplyRecord, type CaptureRecord, recordedPatchPaths } from "../shared/records.js";
 import { PatchScanner } from "./patch-scan.js";
 
 /** One capture as offered to one target: which commits, which patch, which paths. */

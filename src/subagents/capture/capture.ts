@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConflictMarkerScanner } from "../../core/conflict-markers.js";
+import { ConflictMarkerScanner } from "../../core/git/conflict-markers.js";
 import { GitError } from "../../git/run.js";
 import { blobTempPath, ensureBlobsDir, writeBlobFromFile } from "../../store/blobs.js";
 import type { CaptureResult } from "../../store/subagent-types.js";

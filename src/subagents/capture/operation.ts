@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { short } from "../lifecycle/ids.js";
+import { short } from "../shared/ids.js";
 
 export type { ChildOperation, InProgress } from "../../store/subagent-types.js";
 

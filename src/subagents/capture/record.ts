@@ -1,8 +1,8 @@
 import { append, write } from "../../store/ledger.js";
 import { crashPoint } from "../../testing/crash.js";
-import { type SubCtx, scratchDirOf } from "../lifecycle/ctx.js";
-import { newCaptureId } from "../lifecycle/ids.js";
-import { appliesOf, type CaptureRecord, captureById, type SubRecord } from "../lifecycle/records.js";
+import { type SubCtx, scratchDirOf } from "../shared/ctx.js";
+import { newCaptureId } from "../shared/ids.js";
+import { appliesOf, type CaptureRecord, captureById, type SubRecord } from "../shared/records.js";
 import { captureWorktree } from "./capture.js";
 import { targetSeries } from "./series.js";
 

@@ -1,7 +1,7 @@
 import { errorMessage } from "../../errors.js";
 import { blobTempPath, ensureBlobsDir, writeBlobFromFile } from "../../store/blobs.js";
-import { isAncestor } from "../apply/git.js";
-import type { SeriesRecord } from "../lifecycle/records.js";
+import { isAncestor } from "../shared/git.js";
+import type { SeriesRecord } from "../shared/records.js";
 import { inspectRange, streamFormatPatch } from "./git.js";
 
 /** A target and the child commit it already holds from an earlier completed apply. */

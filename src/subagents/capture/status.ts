@@ -1,6 +1,6 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import type { StatusRecord } from "../../core/git-status.js";
+import type { StatusRecord } from "../../core/git/status.js";
 import { readStatus } from "../../git/status.js";
 import { CAPTURE_CONFIG } from "./git.js";
 

@@ -4,11 +4,11 @@ import { gitStatus } from "../../git/run.js";
 import { verifyBlob } from "../../store/blobs.js";
 import { append, write } from "../../store/ledger.js";
 import { subRunning } from "../apply/apply.js";
-import { resolveCommit, worktreeTop } from "../apply/git.js";
 import { captureWorktree } from "../capture/capture.js";
+import type { SubCtx } from "../shared/ctx.js";
+import { resolveCommit, worktreeTop } from "../shared/git.js";
+import { appliesOf, type CaptureRecord, latestCapture, type SubRecord } from "../shared/records.js";
 import { stateHome } from "./create.js";
-import type { SubCtx } from "./ctx.js";
-import { appliesOf, type CaptureRecord, latestCapture, type SubRecord } from "./records.js";
 
 export interface CleanupResult {
   ok: boolean;

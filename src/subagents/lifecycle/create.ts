@@ -8,11 +8,11 @@ import { procInfo } from "../../sessions/proc.js";
 import { newSessionId } from "../../sessions/register.js";
 import { append, write } from "../../store/ledger.js";
 import { pickSessionName } from "../../store/names.js";
-import { resolveCommit, worktreeTop } from "../apply/git.js";
-import type { SubCtx } from "./ctx.js";
-import { newSubId, subBranch } from "./ids.js";
+import type { SubCtx } from "../shared/ctx.js";
+import { resolveCommit, worktreeTop } from "../shared/git.js";
+import { newSubId, subBranch } from "../shared/ids.js";
+import { nameTaken, type SubRecord, subById } from "../shared/records.js";
 import type { SubClient } from "./launch.js";
-import { nameTaken, type SubRecord, subById } from "./records.js";
 
 export interface CreateRequest {
   client: SubClient;

@@ -1,10 +1,10 @@
-import { describeWiring } from "../../core/wiring.js";
+import { describeWiring } from "../../core/guards/wiring.js";
 import { describeUncaptured } from "../apply/preflight.js";
 import type { ApplyOutcome } from "../apply/types.js";
 import type { CaptureWiring } from "../apply/wiring.js";
 import { inProgressAdvice, inProgressLabel } from "../capture/operation.js";
-import { short } from "./ids.js";
-import type { ApplyRecord, CaptureRecord, SubRecord } from "./records.js";
+import { short } from "../shared/ids.js";
+import type { ApplyRecord, CaptureRecord, SubRecord } from "../shared/records.js";
 
 /** The `capture` object of `sub run --json` (docs/product.md §11). */
 export function captureJson(c: CaptureRecord | null) {

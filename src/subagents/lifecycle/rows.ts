@@ -1,4 +1,4 @@
-import type { SubagentRow } from "../../core/board-rows.js";
+import type { SubagentRow } from "../../core/ui/board-rows.js";
 import type { SessionView } from "../../sessions/view.js";
 import type { Db } from "../../store/db.js";
 import { subRunning } from "../apply/apply.js";
@@ -9,7 +9,7 @@ import {
   latestCapture,
   presentSubs,
   type SubRecord,
-} from "./records.js";
+} from "../shared/records.js";
 import { sizeText } from "./report.js";
 
 export type { SubagentRow };

@@ -5,13 +5,13 @@ import { append, appendOne, write } from "../../store/ledger.js";
 import { applySub } from "../apply/apply.js";
 import { type ApplyOutcome, outcome } from "../apply/types.js";
 import { recordCapture } from "../capture/record.js";
+import type { SubCtx } from "../shared/ctx.js";
+import { type CaptureRecord, type SubRecord, subById } from "../shared/records.js";
 import { childEnv } from "./child-env.js";
 import { type CleanupResult, removeSub } from "./cleanup.js";
 import { type CreateRequest, createSub } from "./create.js";
-import type { SubCtx } from "./ctx.js";
 import { launchLine } from "./launch.js";
 import type { Progress } from "./progress.js";
-import { type CaptureRecord, type SubRecord, subById } from "./records.js";
 import { subRef } from "./report.js";
 import { type ChildExit, runChild } from "./spawn-child.js";
 

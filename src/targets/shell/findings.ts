@@ -1,5 +1,5 @@
 /** What the walk of one command has found so far: write targets, patches, git calls, forged hooks. */
-import type { GitCall } from "../../core/git-call.js";
+import type { GitCall } from "../../core/git/call.js";
 import { parsePatchTargets, writePaths } from "../apply-patch.js";
 import { placeTarget } from "./scope.js";
 import type { Arg, Scope, ShellTargets } from "./types.js";

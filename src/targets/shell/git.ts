@@ -4,7 +4,7 @@
  * what it would overwrite. `git rm` and `git mv` also name their operands as write
  * targets. Read-only subcommands add nothing; any other subcommand is opaque.
  */
-import { tandemRefPush } from "../../core/tandem-refs.js";
+import { tandemRefPush } from "../../core/guards/tandem-refs.js";
 import { has, parseArgs } from "./args.js";
 import { addAll, type CommandContext, type Handler } from "./handler.js";
 import { changeDirectory } from "./scope.js";

@@ -4,7 +4,7 @@
  * depend on it without depending on each other: the handlers reach the walker only
  * through the `Runner` interface.
  */
-import type { GitCall } from "../../core/git-call.js";
+import type { GitCall } from "../../core/git/call.js";
 
 /** One argument: its static value, or null when it is only known at run time. */
 export type Arg = string | null;

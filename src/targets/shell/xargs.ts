@@ -3,10 +3,10 @@
  * static output of an `echo`/`printf` piped in, the commands xargs would run are judged
  * as written out; otherwise the command is opaque, still judged with the input unknown
  * (`xargs tandem hook`, `xargs sh -c …`), and a git subcommand that can destroy work is
- * judged as the most it can destroy (core/git-worst-case.ts).
+ * judged as the most it can destroy (core/git/worst-case.ts).
  */
-import { splitAlias } from "../../core/git-alias.js";
-import { worstCaseArgs } from "../../core/git-worst-case.js";
+import { splitAlias } from "../../core/git/alias.js";
+import { worstCaseArgs } from "../../core/git/worst-case.js";
 import { has, type OptionSpec, type ParsedArgs, parseArgs, splitOptions, values } from "./args.js";
 import type { Arg, CommandContext } from "./types.js";
 

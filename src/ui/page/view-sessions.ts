@@ -1,4 +1,4 @@
-import { stopShown } from "../../core/stop-shown.js";
+import { stopShown } from "../../core/ritual/stop-shown.js";
 import type { EventsPage, UiEvent } from "../../core/ui/protocol.js";
 import { turnText, type UiSession } from "../../core/ui/session-rows.js";
 import type { Board, Change } from "./app.js";
