@@ -6,9 +6,9 @@
  */
 
 import type { CreatedStash } from "../core/finalization/verdict.js";
-import type { TargetFacts } from "../core/guards/target-plan.js";
 import { isNormal, isPlainKey, lexicalTarget } from "../core/paths/lexical.js";
 import { classify, type ResolvedRoots, rootPaths } from "../core/paths/roots.js";
+import type { TargetFacts } from "../core/paths/target.js";
 import { resolveNormal, resolveTarget } from "../core/paths/target.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { physicalResolver } from "../facts/physical.js";

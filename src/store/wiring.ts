@@ -12,7 +12,7 @@ export interface WiringChoice {
 export interface WiringFileRow {
   path: string;
   root: string;
-  /** Stat stamp (src/init/wiring-stamp.ts); "-" when the file did not exist. */
+  /** Stat stamp (`wiringStamp` in src/wiring/wiring-record.ts); "-" when the file did not exist. */
   stamp: string;
   /** Blob of its content then; null when it did not exist. */
   blob: string | null;

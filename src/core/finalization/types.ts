@@ -1,5 +1,6 @@
 /** The end-turn check's findings and facts as data: shared by the verdict and its helpers. */
-import type { TargetFacts } from "../guards/target-plan.js";
+import type { IndexTag } from "../git/index-flags.js";
+import type { TargetFacts } from "../paths/target.js";
 
 export interface DirtyFinding {
   repo: string;
@@ -92,11 +93,8 @@ export interface SyncFacts {
   remotes: string[] | null;
 }
 
-/** One `git ls-files -v` record: the tag letter (`H`, `S`, lowercase for assume-unchanged) and path. */
-export interface IndexTag {
-  path: string;
-  tag: string;
-}
+/** A git fact, read by core/git/index-flags.ts; the end-turn facts carry it. */
+export type { IndexTag };
 
 export type RepoFacts =
   | {

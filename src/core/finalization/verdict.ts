@@ -4,7 +4,7 @@
  * so every rule here is a table test away.
  */
 
-import type { TargetFacts } from "../guards/target-plan.js";
+import type { TargetFacts } from "../paths/target.js";
 import { checkStashes, hiddenFlags, isMine, joinTop, ownedIgnored } from "./owned.js";
 import type {
   FinalizationInput,

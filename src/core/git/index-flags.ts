@@ -4,7 +4,11 @@
  * `git status`. Anything this reader is not sure of is "unknown", and the caller asks
  * `git ls-files -v` instead, so a misread can only cost a process, never hide a flag.
  */
-import type { IndexTag } from "../finalization/types.js";
+/** One `git ls-files -v` record: the tag letter (`H`, `S`, lowercase for assume-unchanged) and path. */
+export interface IndexTag {
+  path: string;
+  tag: string;
+}
 
 /** The flagged entries, tagged as `ls-files -v` would tag them; or why only git can tell. */
 export type IndexFlags = { tags: IndexTag[] } | { unknown: string };

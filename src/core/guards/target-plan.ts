@@ -1,7 +1,6 @@
 import type { ClaimTarget, RefusedTarget } from "../claims/decide.js";
 import { relativeKey } from "../paths/lexical.js";
-import type { Classification } from "../paths/roots.js";
-import type { SymlinkEscape } from "../paths/target.js";
+import type { TargetFacts } from "../paths/target.js";
 import {
   ALLOW_WIRING_ENV,
   grantsWiringEdits,
@@ -11,17 +10,8 @@ import {
   wiringMatcher,
 } from "./wiring.js";
 
-export type TargetFacts =
-  | {
-      raw: string;
-      ok: true;
-      physical: string;
-      /** Where the target appears to be: a symlink at a wiring file's place is still wiring. */
-      lexical?: string;
-      escape: SymlinkEscape | null;
-      classification: Classification;
-    }
-  | { raw: string; ok: false; reason: string };
+/** Callers hand `planTargets` these facts; the type lives with the resolved target it extends. */
+export type { TargetFacts };
 
 /** Tandem's own wiring, refused to agents unless the person who started the agent allowed it. */
 export interface WiringGuard {

@@ -5,6 +5,7 @@ import {
   type PathEnv,
   type PhysicalResolver,
 } from "./lexical.js";
+import type { Classification } from "./roots.js";
 
 /** A target that passes through root `root` on its way to a physical location outside it. */
 export interface SymlinkEscape {
@@ -21,6 +22,18 @@ export interface ResolvedTarget {
   physical: string;
   escape: SymlinkEscape | null;
 }
+
+export type TargetFacts =
+  | {
+      raw: string;
+      ok: true;
+      physical: string;
+      /** Where the target appears to be: a symlink at a wiring file's place is still wiring. */
+      lexical?: string;
+      escape: SymlinkEscape | null;
+      classification: Classification;
+    }
+  | { raw: string; ok: false; reason: string };
 
 export type TargetResult = { ok: true; target: ResolvedTarget } | { ok: false; reason: string };
 
