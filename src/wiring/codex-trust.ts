@@ -83,7 +83,7 @@ export async function checkCodexTrust(
   root: string,
   env: Env,
   deps: TrustDeps = defaultTrustDeps,
-  timeoutMs = 10_000,
+  timeoutMs = 20_000,
 ): Promise<TrustReport> {
   const bin = deps.findCodex(env);
   if (!bin) return { state: "no-codex" };
