@@ -132,7 +132,9 @@ export const TandemPlugin = async ({ client, directory }) => {
       }
     },
     "chat.message": async (input, output) => {
+      // A sub-agent's prompt is its parent's tool call, not the person's: it opens no turn.
       const sid = await top(input.sessionID);
+      if (sid !== input.sessionID) return;
       await start(sid, "resume");
       keep(sid, "prompt", await send(${ev("chat.message")}, "chat.message", sid, input.sessionID, { input, output }));
     },
