@@ -1,7 +1,7 @@
 import { ownedMarkerLine } from "../owned-file.js";
 import type { WiredEvent } from "../types.js";
 
-/** opencode loads every `.opencode/plugins/*.{js,ts}` of the project (docs/clients.md §14.1). */
+/** opencode loads every `.opencode/plugins/*.{js,ts}` of the project (docs/clients.md §16.1). */
 export const PLUGIN_FILE = ".opencode/plugins/tandem.js";
 
 /**

@@ -4,7 +4,7 @@ import type { ClientSpec, HookInput, HookKind, Rendered, ToolCall, Verdict, Wire
 import { PLUGIN_FILE, pluginText } from "./plugin.js";
 
 /**
- * opencode (docs/clients.md §14): its hooks are a JavaScript plugin, `.opencode/plugins/tandem.js`,
+ * opencode (docs/clients.md §16): its hooks are a JavaScript plugin, `.opencode/plugins/tandem.js`,
  * which Tandem writes whole (layout `files`, decision 0041). The plugin runs `<launcher> hook
  * opencode <cli>` for each event below with a JSON payload of its own making on stdin
  * (`{hook, session_id, native_session_id, directory, input, output}` or `{hook, session_id,
