@@ -171,29 +171,32 @@ function fakeLauncher(answer: string, code = 0): string {
 }
 
 describe("the plugin (run by Node as opencode's Bun would)", () => {
-  const before = (tool: string) => [{ tool, sessionID: "ses_1", callID: "c1" }, { args: { filePath: "f" } }];
+  const toolCall = (tool: string) => [
+    { tool, sessionID: "ses_1", callID: "c1" },
+    { args: { filePath: "f" } },
+  ];
 
   it("throws the refusal's reason, which opencode hands the model as the tool's error", async () => {
     const { hooks } = await loadPlugin(fakeLauncher('{"deny":"f: held by agent-jay"}'));
-    await expect(hooks["tool.execute.before"]!(...before("write"))).rejects.toThrow("f: held by agent-jay");
+    await expect(hooks["tool.execute.before"]!(...toolCall("write"))).rejects.toThrow("f: held by agent-jay");
   });
 
   it("fails closed: a hook that cannot run or answers garbage refuses the write", async () => {
     const missing = await loadPlugin("/nonexistent/tandem");
-    await expect(missing.hooks["tool.execute.before"]!(...before("edit"))).rejects.toThrow(
+    await expect(missing.hooks["tool.execute.before"]!(...toolCall("edit"))).rejects.toThrow(
       /Tandem could not check this edit call \(.*ENOENT.*\), so it is refused; run `tandem doctor`/,
     );
     const broken = await loadPlugin(fakeLauncher("not json"));
-    await expect(broken.hooks["tool.execute.before"]!(...before("bash"))).rejects.toThrow(
+    await expect(broken.hooks["tool.execute.before"]!(...toolCall("bash"))).rejects.toThrow(
       /unreadable answer/,
     );
     const crashed = await loadPlugin(fakeLauncher("", 1));
-    await expect(crashed.hooks["tool.execute.before"]!(...before("write"))).rejects.toThrow(/exit 1/);
+    await expect(crashed.hooks["tool.execute.before"]!(...toolCall("write"))).rejects.toThrow(/exit 1/);
   });
 
   it("lets a tool that writes nothing run without asking Tandem", async () => {
     const { hooks } = await loadPlugin("/nonexistent/tandem");
-    await expect(hooks["tool.execute.before"]!(...before("read"))).resolves.toBeUndefined();
+    await expect(hooks["tool.execute.before"]!(...toolCall("read"))).resolves.toBeUndefined();
   });
 
   it("names the top session in the agent's shell", async () => {
