@@ -343,6 +343,8 @@ function clineBin(dir: string): string | undefined {
   if (readVersion(join(nm, "cline")) !== CLINE_VERSION || !existsSync(bin)) return undefined;
   const os = process.platform === "win32" ? "windows" : process.platform;
   return isNativeBinary(join(nm, "@cline", `cli-${os}-${process.arch}`, "bin", "cline")) ? bin : undefined;
+}
+
 /** opencode, pinned: its plugin hooks, tool names and headless run change between releases. */
 export const OPENCODE_VERSION = "1.18.33";
 
