@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { launcherWords, PLUGIN_FILE } from "../../src/clients/opencode/plugin.js";
 import { opencode } from "../../src/clients/opencode/spec.js";
 import { ownedCommands } from "../../src/clients/owned-file.js";
-import { REMEDIATION_MARKER } from "../../src/core/ritual.js";
+import { REMEDIATION_MARKER } from "../../src/core/ritual/verdict.js";
 import { FIXTURES } from "../helpers/fixtures.js";
 import { claudeWrite, denied, fakeAgent, hook, ledger, type Payload } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
