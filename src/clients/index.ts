@@ -4,6 +4,7 @@ import { codex } from "./codex/spec.js";
 import { copilotCli } from "./copilot-cli/spec.js";
 import { cursor } from "./cursor/spec.js";
 import { geminiCli } from "./gemini-cli/spec.js";
+import { opencode } from "./opencode/spec.js";
 import { qwenCode } from "./qwen-code/spec.js";
 import type { ClientSpec } from "./types.js";
 
@@ -11,7 +12,7 @@ import type { ClientSpec } from "./types.js";
  * The client registry: every supported client, in the order help texts and docs list them.
  * Adding a client is its folder and one entry here; `ClientName` and every list derive from this.
  */
-const REGISTRY = [claudeCode, codex, cursor, copilotCli, geminiCli, cline, qwenCode] as const;
+const REGISTRY = [claudeCode, codex, cursor, copilotCli, geminiCli, cline, qwenCode, opencode] as const;
 
 export type ClientName = (typeof REGISTRY)[number]["name"];
 

@@ -12,6 +12,7 @@ import {
   geminiRecordedSteps,
   generatedSteps,
   type Hook,
+  opencodeRecordedSteps,
   qwenRecordedSteps,
   recordedSteps,
   SHARED,
@@ -50,7 +51,12 @@ interface Outcome extends RunResult {
 }
 
 let agents: Record<string, Agent>;
-const clientOf: Record<string, Client> = { FC: "claude-code", FX: "codex", FG: "gemini-cli" };
+const clientOf: Record<string, Client> = {
+  FC: "claude-code",
+  FX: "codex",
+  FG: "gemini-cli",
+  FO: "opencode",
+};
 /** FG: the recorded Gemini session that never ends (its `replace` call). */
 const nativeOf: Record<string, string> = { FG: "2633a6aa-4203-4d77-9090-49e9feed8e09" };
 // FQ: the recorded Qwen Code sessions (test/fixtures/qwen-code); its `task` names the last one.
@@ -59,6 +65,8 @@ nativeOf.FQ = "6da909e8-68d1-43d6-bd7b-6b4d39a2f62f";
 // FL: the recorded Cline CLI sessions (test/fixtures/cline); no variable names them (ancestry only).
 clientOf.FL = "cline";
 nativeOf.FL = "1796215705844_slqns";
+// FO: the recorded opencode session (test/fixtures/opencode).
+nativeOf.FO = "ses_dc91dce24ffe2sxyykehY4Kgdw";
 
 beforeAll(() => {
   const dir = scratch("tandem-agents-");
@@ -73,6 +81,7 @@ beforeAll(() => {
   agents.FG = Agent.start("gemini", dir);
   agents.FQ = Agent.start("qwen", dir);
   agents.FL = Agent.start("cline", dir);
+  agents.FO = Agent.start("opencode", dir);
 });
 
 afterAll(() => {
@@ -123,6 +132,8 @@ function envFor(who: string, native: string, repo: string, mode: Mode): Env {
   // Qwen Code gives its hooks the session id and the project variables (docs/clients.md §14.4).
   if (client === "qwen-code")
     Object.assign(env, { QWEN_CODE_SESSION_ID: native, QWEN_PROJECT_DIR: repo, CLAUDE_PROJECT_DIR: repo });
+  // opencode's shell gets it from Tandem's plugin (docs/clients.md §16.4); its hooks name the session in the payload.
+  if (client === "opencode") Object.assign(env, { OPENCODE_SESSION_ID: native });
   return env;
 }
 
@@ -300,6 +311,7 @@ const LANES: ((repo: string, base: string) => Step[])[] = [
   (repo, base) => [
     ...recordedSteps(repo, base, { "claude-code": "FC", codex: "FX" }),
     ...geminiRecordedSteps(repo, base, "FG", nativeOf.FG!, "FC"),
+    ...opencodeRecordedSteps(repo, base, "FO", "FC"),
     ...generatedSteps(repo, ACTORS.slice(0, 3), 2),
   ],
   (repo, base) => [

@@ -7,7 +7,7 @@ import { FIXTURES, kebab } from "../helpers/fixtures.js";
  * six generated sessions (two per client) working in one repository turn by turn, interleaved
  * tool call by tool call, so they collide on shared files and shell commands.
  */
-export type Client = "claude-code" | "codex" | "cursor" | "gemini-cli" | "qwen-code" | "cline";
+export type Client = "claude-code" | "codex" | "cursor" | "gemini-cli" | "qwen-code" | "cline" | "opencode";
 
 export interface Hook {
   event: string;
@@ -372,4 +372,27 @@ export function generatedSteps(repo: string, actors: Actor[], turns: number): St
     for (let j = 0; j < longest; j++) for (const lane of lanes) if (lane[j]) out.push(lane[j]!);
   }
   return out;
+}
+
+/**
+ * opencode's recorded plugin calls (test/fixtures/opencode: `{event, env, stdin}` captures, named in
+ * the run's order), then a `tandem task` run from `by`'s process for the recorded session: only its
+ * OPENCODE_SESSION_ID names it, so a thin client that dropped the variable would differ. The
+ * session ends last.
+ */
+export function opencodeRecordedSteps(repo: string, base: string, who: string, by: string): Step[] {
+  const pairs = placeholders(repo, base);
+  const dir = join(FIXTURES, "opencode");
+  const recs = readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as { event: string; stdin: unknown })
+    .map((r) => ({ event: r.event, payload: replaceDeep(r.stdin, pairs) as Hook["payload"] }));
+  const hooks = (list: typeof recs): Step[] => list.map((hook) => ({ kind: "hook", who, hook }));
+  const native = String(recs[0]!.payload.session_id);
+  return [
+    ...hooks(recs.filter((r) => r.event !== "session-end")),
+    { kind: "cli", who, args: ["task", `opencode ${native.slice(4, 12)}: recorded day`], by },
+    ...hooks(recs.filter((r) => r.event === "session-end")),
+  ];
 }

@@ -231,3 +231,14 @@ describe("sub run", () => {
     expect(sub(s.repo, ["run", "--session", "nobody", "--", "true"]).code).toBe(2);
   });
 });
+
+describe("sub run's child environment", () => {
+  it("names the child's worktree in PWD, not the caller's directory (opencode takes its project from $PWD)", () => {
+    const s = subRepo();
+    const script = "require('fs').writeFileSync('pwd.txt', String(process.env.PWD))";
+    const res = sub(s.repo, ["run", "--json", "--", process.execPath, "-e", script], { PWD: s.repo });
+    expectOk(res);
+    const json = JSON.parse(res.stdout) as RunJson;
+    expect(readFileSync(join(json.worktree, "pwd.txt"), "utf8")).toBe(json.worktree);
+  });
+});

@@ -94,11 +94,15 @@ export async function runSub(ctx: SubCtx, req: RunRequest): Promise<RunResult> {
         subId: created.id,
         parentSession: ctx.session,
         childSession: created.childSession,
+        // PWD: the child works in its worktree, and a client may take its project from $PWD
+        // (opencode does, docs/clients.md §16.4); the caller's would name the parent's checkout.
         // A client that trusts folders one by one must trust the child's worktree too.
-        extra:
-          req.client !== "exec" && CLIENTS[req.client].trust === "trusted-folders"
+        extra: {
+          PWD: created.worktree,
+          ...(req.client !== "exec" && CLIENTS[req.client].trust === "trusted-folders"
             ? childTrustEnv(ctx.root, req.env)
-            : {},
+            : {}),
+        },
         launchEnv: req.client === "exec" ? {} : (CLIENTS[req.client].subagent.env ?? {}),
       }),
       logFile: created.log,

@@ -344,3 +344,30 @@ function clineBin(dir: string): string | undefined {
   const os = process.platform === "win32" ? "windows" : process.platform;
   return isNativeBinary(join(nm, "@cline", `cli-${os}-${process.arch}`, "bin", "cline")) ? bin : undefined;
 }
+
+/** opencode, pinned: its plugin hooks, tool names and headless run change between releases. */
+export const OPENCODE_VERSION = "1.18.33";
+
+/**
+ * Installs the pinned opencode into its own folder (`.cache/clients/opencode`, ~190 MB: a native
+ * binary per platform, which the package's postinstall links) and returns the binary; throws on failure.
+ */
+export function ensureOpencode(dir: string = join(CLIENTS_DIR, "opencode")): Promise<string> {
+  return ensurePackage({
+    dir,
+    spec: `opencode-ai@${OPENCODE_VERSION}`,
+    marker: JSON.stringify({ opencode: OPENCODE_VERSION, platform: platformKey() }),
+    find: opencodeBin,
+  });
+}
+
+/** npm installs the platform package (`opencode-linux-x64`, …) beside the launcher package. */
+function opencodeBin(dir: string): string | undefined {
+  const nm = join(dir, "node_modules");
+  if (readVersion(join(nm, "opencode-ai")) !== OPENCODE_VERSION) return undefined;
+  const os = process.platform === "win32" ? "windows" : process.platform;
+  return [
+    join(nm, `opencode-${os}-${process.arch}`, "bin", "opencode"),
+    join(nm, "opencode-ai", "bin", "opencode.exe"),
+  ].find(isNativeBinary);
+}
