@@ -9,25 +9,26 @@ import {
   startCopilotFake,
 } from "./harness/copilot-fake.js";
 import { type Gate, gate } from "./harness/gate.js";
-import { ensureCline, ensureQwenCode } from "./harness/install-clients.js";
+import { ensureCline, ensureOpencode, ensureQwenCode } from "./harness/install-clients.js";
 import { runCline } from "./harness/run-cline.js";
+import { runOpencode } from "./harness/run-opencode.js";
 import { runQwen } from "./harness/run-qwen.js";
 import { initProject, ledgerEvents, type Project, until } from "./support.js";
 
 /**
  * One repository wired by `tandem init` for every registered client, and the new clients refusing
  * each other there with the real binaries: Qwen Code holds a file with its turn open while Cline CLI
- * tries to edit it and to redirect into it, then Qwen is refused the file Cline left. Each client's
+ * and opencode try to edit it and to redirect into it, then Qwen is refused the file Cline left. Each client's
  * own scenarios (ritual, sub-agent, a Claude peer) are in its tier: qwen-code, cline, opencode.
  */
 
-let bins: { qwen: string; cline: string };
+let bins: { qwen: string; cline: string; opencode: string };
 let fake: CopilotFake;
 
 beforeAll(async () => {
-  const [qwen, cline] = await Promise.all([ensureQwenCode(), ensureCline()]);
-  bins = { qwen, cline };
-  // Both speak streaming Chat Completions; one fake serves each by its own script.
+  const [qwen, cline, opencode] = await Promise.all([ensureQwenCode(), ensureCline(), ensureOpencode()]);
+  bins = { qwen, cline, opencode };
+  // All three speak streaming Chat Completions; one fake serves each by its own script.
   fake = await startCopilotFake();
 }, 300_000);
 
@@ -59,7 +60,7 @@ const holderOf = (p: Project, path: string) =>
   ledgerEvents(p.repo).find((e) => e.kind === "claim.acquired" && e.data.path === path)?.name;
 
 describe("every registered client wired in one repository", () => {
-  it("writes each client's wiring side by side, and Qwen Code and Cline CLI refuse each other's held files", async () => {
+  it("writes each client's wiring side by side, and Qwen Code, Cline CLI and opencode refuse each other's held files", async () => {
     const p = initProject(CLIENT_NAMES.join(","));
     for (const c of Object.values(CLIENTS))
       expect(existsSync(join(p.repo, c.settingsFile)), c.name).toBe(true);
@@ -133,6 +134,30 @@ describe("every registered client wired in one repository", () => {
     const clineName = holderOf(p, "c.txt")!;
     expect(clineName).toBeDefined();
 
+    // 2b. opencode, meanwhile: its write of q.txt and its redirect into it are refused; the model
+    // reads the reason as each tool's result.
+    fake.script(
+      [
+        { call: "write", args: { filePath: "q.txt", content: "from opencode\n" } },
+        { call: "bash", args: { command: "echo opencode > q.txt", description: "redirect" } },
+        { text: "q.txt is Qwen's." },
+      ],
+      said("opencode-eight"),
+    );
+    const opencodeDone = await runOpencode({
+      bin: bins.opencode,
+      cwd: p.repo,
+      prompt: "opencode-eight: write q.txt",
+      baseUrl: fake.url,
+      home: join(p.base, "opencode-home"),
+      env: p.env,
+    });
+    expect(opencodeDone.exitCode, opencodeDone.stderr.slice(-2000)).toBe(0);
+    const opencode = fake.requests.filter(said("opencode-eight"));
+    expect(opencode.find((r) => r.toolResults === 1)?.lastToolResult).toMatch(heldByQwen);
+    expect(opencode.find((r) => r.toolResults === 2)?.lastToolResult).toMatch(heldByQwen);
+    expect(p.read("q.txt")).toBe("from qwen\n");
+
     // 3. Qwen's turn goes on: its redirect into Cline's c.txt is refused (Cline's run has ended, so
     // c.txt is its left work, or still its claim), and c.txt keeps Cline's bytes.
     qwenGo.open();
@@ -141,7 +166,13 @@ describe("every registered client wired in one repository", () => {
     expect(qwenRefused).toMatch(new RegExp(`c\\.txt.*${clineName}`, "s"));
     expect(p.read("c.txt")).toBe("from cline\n");
     const denials = ledgerEvents(p.repo).filter((e) => e.kind === "claim.denied");
-    expect(denials.map((e) => e.client).sort()).toEqual(["cline", "cline", "qwen-code"]);
+    expect(denials.map((e) => e.client).sort()).toEqual([
+      "cline",
+      "cline",
+      "opencode",
+      "opencode",
+      "qwen-code",
+    ]);
     expect(fake.errors).toEqual([]);
   }, 420_000);
 });
