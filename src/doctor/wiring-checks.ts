@@ -3,6 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { type ParseError, parse } from "jsonc-parser";
 import type { ClientName } from "../clients/index.js";
 import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
+import { launcherWords } from "../clients/launcher-words.js";
 import { isOwnedHookFile, ownedCommands } from "../clients/owned-file.js";
 import type { TrustMechanism } from "../clients/types.js";
 import { trustLineFor } from "../core/trust/relevance.js";
@@ -54,15 +55,6 @@ function ours(commands: readonly string[]): string[] {
   return commands
     .filter((c) => parseOurCommand(c) !== null)
     .map((c) => unanchored(c.replace(/\s+hook\s+\S+\s+\S+\s*$/, "")));
-}
-
-/** Splits a launcher into words, honouring the single/double quotes init writes. */
-export function launcherWords(launcher: string): string[] {
-  const words: string[] = [];
-  for (const m of launcher.matchAll(/'((?:[^']|'\\'')*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)) {
-    words.push((m[1]?.replace(/'\\''/g, "'") ?? m[2]?.replace(/\\(.)/g, "$1") ?? m[3])!);
-  }
-  return words;
 }
 
 /** Why the launcher cannot start Tandem from the repository, or null when it can. */

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { launcherProblem, launcherWords } from "../../src/doctor/wiring-checks.js";
+import { launcherWords } from "../../src/clients/launcher-words.js";
+import { launcherProblem } from "../../src/doctor/wiring-checks.js";
 import { ensureClients } from "../e2e/harness/install-clients.js";
 import { writeCodexConfig } from "../e2e/harness/run-codex.js";
 import { PIN, TANDEM_BIN, tandem } from "../helpers/cli.js";

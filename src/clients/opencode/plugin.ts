@@ -1,39 +1,9 @@
+import { launcherWords } from "../launcher-words.js";
 import { ownedMarkerLine } from "../owned-file.js";
 import type { WiredEvent } from "../types.js";
 
 /** opencode loads every `.opencode/plugins/*.{js,ts}` of the project (docs/clients.md §16.1). */
 export const PLUGIN_FILE = ".opencode/plugins/tandem.js";
-
-/**
- * The launcher as argument words, so the plugin starts it without a shell: plain words, single and
- * double quotes and backslash escapes, which is what init's launchers (`tandem`, `npx tandem`, a
- * quoted absolute path) are made of. Nothing is expanded (`~`, `$HOME` stay as written).
- */
-export function launcherWords(launcher: string): string[] {
-  const words: string[] = [];
-  let word: string | null = null;
-  let quote: "'" | '"' | null = null;
-  for (let i = 0; i < launcher.length; i++) {
-    const ch = launcher[i]!;
-    if (quote) {
-      if (ch === quote) quote = null;
-      else if (ch === "\\" && quote === '"' && i + 1 < launcher.length) word += launcher[++i]!;
-      else word += ch;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-      word ??= "";
-    } else if (ch === "\\" && i + 1 < launcher.length) {
-      word = (word ?? "") + launcher[++i]!;
-    } else if (/\s/.test(ch)) {
-      if (word !== null) words.push(word);
-      word = null;
-    } else {
-      word = (word ?? "") + ch;
-    }
-  }
-  if (word !== null) words.push(word);
-  return words;
-}
 
 /** The CLI name of the wired event for a native one; the plugin's calls are spelled from these. */
 function cli(events: readonly WiredEvent[], native: string): string {
