@@ -1,41 +1,28 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hookFileText } from "../../src/clients/cline/hook-files.js";
 import { cline } from "../../src/clients/cline/spec.js";
 import { tandem } from "../helpers/cli.js";
-import { FIXTURES, kebab } from "../helpers/fixtures.js";
+import { FIXTURES } from "../helpers/fixtures.js";
 import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
+import {
+  type Answer,
+  loadRecording,
+  type Recording,
+  recordingFiles,
+  replayRecording,
+} from "../helpers/recordings.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** A payload Cline CLI 3.0.65 gave a hook file (test/fixtures/cline, recorded by a logging hook). */
-interface Recorded {
-  event: string;
-  env: Record<string, string>;
-  stdin: Payload;
-}
+type Recorded = Recording;
 
 const DIR = join(FIXTURES, "cline");
-const FILES = readdirSync(DIR).filter((f) => f.endsWith(".json"));
-
-/** The recording with its machine's paths (`/home/user/repo`, `/home/user`) moved to this test's. */
-function load(file: string, repo: string, home: string): Recorded {
-  const text = readFileSync(join(DIR, file), "utf8")
-    .replaceAll("/home/user/repo", repo)
-    .replaceAll("/home/user", home);
-  return JSON.parse(text) as Recorded;
-}
-
-interface Answer {
-  code: number;
-  out: Record<string, unknown> | null;
-}
-
-function replay(rec: Recorded, repo: string): Answer {
-  const r = hook("cline", kebab(rec.event), rec.stdin, { cwd: repo, env: rec.env });
-  return { code: r.code, out: r.stdout.trim() ? (JSON.parse(r.stdout) as Record<string, unknown>) : null };
-}
+const FILES = recordingFiles("cline");
+const load = (file: string, repo: string, home: string) => loadRecording("cline", file, repo, home);
+const replay = (rec: Recorded, repo: string) => replayRecording("cline", rec, repo);
 
 /** Cline's refusal as Tandem gives it: the call goes on with an empty input, the reason as context. */
 const refusal = (a: Answer) =>

@@ -1,40 +1,25 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { geminiCli } from "../../src/clients/gemini-cli/spec.js";
-import { FIXTURES, kebab } from "../helpers/fixtures.js";
+import { FIXTURES } from "../helpers/fixtures.js";
 import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
+import {
+  type Answer,
+  loadRecording,
+  type Recording,
+  recordingFiles,
+  replayRecording,
+} from "../helpers/recordings.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** A payload Gemini CLI 0.61.0 gave a hook (test/fixtures/gemini-cli, recorded by a logging hook). */
-interface Recorded {
-  file: string;
-  event: string;
-  env: Record<string, string>;
-  stdin: Payload;
-}
+type Recorded = Recording;
 
 const DIR = join(FIXTURES, "gemini-cli");
-const FILES = readdirSync(DIR).filter((f) => f.endsWith(".json"));
-
-/** The recording with its machine's paths (`/home/user/repo`, `/home/user`) moved to this test's. */
-function load(file: string, repo: string, home: string): Recorded {
-  const text = readFileSync(join(DIR, file), "utf8")
-    .replaceAll("/home/user/repo", repo)
-    .replaceAll("/home/user", home);
-  const rec = JSON.parse(text) as { event: string; env: Record<string, string>; stdin: Payload };
-  return { file, event: rec.event, env: rec.env, stdin: rec.stdin };
-}
-
-interface Answer {
-  code: number;
-  out: Record<string, unknown> | null;
-}
-
-function replay(rec: Recorded, repo: string): Answer {
-  const r = hook("gemini-cli", kebab(rec.event), rec.stdin, { cwd: repo, env: rec.env });
-  return { code: r.code, out: r.stdout.trim() ? (JSON.parse(r.stdout) as Record<string, unknown>) : null };
-}
+const FILES = recordingFiles("gemini-cli");
+const load = (file: string, repo: string, home: string) => loadRecording("gemini-cli", file, repo, home);
+const replay = (rec: Recorded, repo: string) => replayRecording("gemini-cli", rec, repo);
 
 const context = (a: Answer) =>
   (a.out?.hookSpecificOutput as { additionalContext?: string } | undefined)?.additionalContext ?? "";

@@ -1,4 +1,4 @@
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -7,38 +7,22 @@ import { PLUGIN_FILE } from "../../src/clients/opencode/plugin.js";
 import { opencode } from "../../src/clients/opencode/spec.js";
 import { ownedCommands } from "../../src/clients/owned-file.js";
 import { REMEDIATION_MARKER } from "../../src/core/ritual/verdict.js";
-import { FIXTURES } from "../helpers/fixtures.js";
 import { claudeWrite, denied, fakeAgent, hook, ledger, type Payload } from "../helpers/hooks.js";
+import {
+  type Answer,
+  loadRecording,
+  type Recording,
+  recordingFiles,
+  replayRecording,
+} from "../helpers/recordings.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** A call Tandem's opencode plugin made under opencode 1.18.33 (test/fixtures/opencode). */
-interface Recorded {
-  event: string;
-  env: Record<string, string>;
-  stdin: Payload;
-}
+type Recorded = Recording;
 
-const DIR = join(FIXTURES, "opencode");
-const FILES = readdirSync(DIR)
-  .filter((f) => f.endsWith(".json"))
-  .sort();
-
-function load(file: string, repo: string, home: string): Recorded {
-  const text = readFileSync(join(DIR, file), "utf8")
-    .replaceAll("/home/user/repo", repo)
-    .replaceAll("/home/user", home);
-  return JSON.parse(text) as Recorded;
-}
-
-interface Answer {
-  code: number;
-  out: Record<string, unknown> | null;
-}
-
-function replay(rec: Recorded, repo: string): Answer {
-  const r = hook("opencode", rec.event, rec.stdin, { cwd: repo, env: rec.env });
-  return { code: r.code, out: r.stdout.trim() ? (JSON.parse(r.stdout) as Record<string, unknown>) : null };
-}
+const FILES = recordingFiles("opencode").sort();
+const load = (file: string, repo: string, home: string) => loadRecording("opencode", file, repo, home);
+const replay = (rec: Recorded, repo: string) => replayRecording("opencode", rec, repo, rec.event);
 
 const SILENT = { code: 0, out: null };
 const deny = (a: Answer) => (a.code === 0 && typeof a.out?.deny === "string" ? a.out.deny : null);
