@@ -292,8 +292,10 @@ ask_tcp() {
   { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || return 1
   trap '' PIPE
   printf 'tandem-hello 1 %s\n' "$name" >&3 2>/dev/null
-  IFS= read -r -t 30 line <&3
-  if [ "$line" != "tandem-proof $key" ]; then
+  # Exactly the proof's length: read stops at a byte count in one read(2), where a line costs one
+  # read(2) per byte on a socket. Anything else (tandem-unknown, a squatter's words) differs.
+  IFS= read -r -t 30 -N $((14 + ${#key})) line <&3
+  if [ "$line" != "tandem-proof $key$nl" ]; then
     # Not our server (a stale port now held by someone else): Node starts ours.
     exec 3>&-
     trap - PIPE
