@@ -45,9 +45,8 @@ describe("a round that cannot reach the remote", () => {
       const repo = initRepo(join(tempDir(), "r"));
       g(repo, "remote", "add", "origin", `git://127.0.0.1:${silent.port}/x.git`);
       setConfig(repo, { remote: { timeoutSeconds: 1 } });
-      const t0 = Date.now();
+      // The call returning at all, with this message, shows the bound was applied (git alone waits on).
       const r = sync(repo);
-      expect(Date.now() - t0).toBeLessThan(5000);
       expect(r.ok).toBe(false);
       expect(r.error).toMatchObject({
         stage: "fetch",
@@ -85,7 +84,9 @@ describe("a round that cannot reach the remote", () => {
       };
       const t0 = Date.now();
       expect(startBackgroundSync({ ...base, now: Date.now(), force: true })).toBe("started");
-      expect(Date.now() - t0).toBeLessThan(500); // the 6 s the round waits is not the hook's
+      // Returned while the round still waits out its 6 s (a round records itself when it ends): the
+      // hook does not wait for it.
+      expect(stored(repo).sync!.last_attempt).toBeLessThan(t0);
       expect(startBackgroundSync({ ...base, now: Date.now() })).toBe("recent");
       while (!existsSync(syncLockFile(stateDir))) await new Promise((ok) => setTimeout(ok, 20));
       // A burst of claim changes starts one round, not one each.
