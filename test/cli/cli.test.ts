@@ -6,6 +6,7 @@ import { openDb } from "../../src/store/db.js";
 import { appendOne, write } from "../../src/store/ledger.js";
 import { PIN, TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { generateLedger } from "../helpers/ledger-gen.js";
+import { patient } from "../helpers/patience.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 function repoWithLedger(events = 0) {
@@ -113,7 +114,7 @@ describe("the tandem command line", () => {
     });
     await new Promise((r) => setTimeout(r, 700));
     appendOne(db, { kind: "task.set", session: session.id, data: { text: "later" } });
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + patient(10_000);
     while (!out.includes("later") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     child.kill("SIGINT");
     const kinds = out

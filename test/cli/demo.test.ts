@@ -20,7 +20,7 @@ describe("tandem demo", () => {
     expect(r.stdout).toMatch(/All 10 steps behaved as expected\.\n$/);
     const repo = /^Tandem demo in (\S+)/.exec(r.stdout)![1]!;
     expect(existsSync(dirname(repo))).toBe(false);
-  }, 120_000);
+  });
 
   it("--keep leaves the repository for inspection", () => {
     const r = tandem(["demo", "--keep"], { cwd: tempDir() });
@@ -28,5 +28,5 @@ describe("tandem demo", () => {
     const repo = /The demo repository was kept: (\S+)/.exec(r.stdout)![1]!;
     expect(existsSync(`${repo}/.git/tandem/state.db`)).toBe(true);
     rmSync(dirname(repo), { recursive: true, force: true });
-  }, 120_000);
+  });
 });

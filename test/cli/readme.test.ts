@@ -101,5 +101,5 @@ describe("the README", () => {
       // doctor reports an unwired repository as a problem: wire it again for the commands after deinit.
       if (line.startsWith("tandem deinit")) tandem(["init", "--clients", "claude-code"], { cwd: repo, env });
     }
-  }, 180_000);
+  });
 });

@@ -35,5 +35,5 @@ describe("the status box and sub-agents", () => {
     expect(box).toMatch(/\| subagents +\|\n\| {3}kid: exit 0; 1 commit; not applied +\|/);
     expect(tandem(["sub", "apply", "kid"], { cwd: repo, env }).code).toBe(0);
     expect(tandem(["status"], { cwd: repo, env }).stdout).toMatch(/kid: exit 0; 1 commit; applied/);
-  }, 180_000);
+  });
 });

@@ -107,7 +107,7 @@ describe("tandem doctor", () => {
     expect(trust).toMatchObject({ level: "problem" });
     expect(trust.detail).toMatch(/6 of 6 Tandem hooks need review/);
     expect(trust.fix).toMatch(/\/hooks/);
-  }, 120_000);
+  });
 });
 
 describe("doctor compares the wiring with the choice init recorded", () => {

@@ -26,7 +26,7 @@ beforeAll(async () => {
   codexBin = bins.codex;
   anthropic = await startAnthropicFake();
   responses = await startResponsesFake();
-}, 300_000);
+});
 
 afterAll(async () => {
   await anthropic?.close();
@@ -88,7 +88,7 @@ describe("the ritual runs without an approval prompt in Claude's default mode", 
     expect(ritual).toMatch(/task (set|unchanged)[\s\S]*\+-- tandem status: agent-/);
     // The rules are narrow: the same launcher with another subcommand is not covered.
     expect(await bashInDefaultMode(p.repo, p.home, `${cmd} claims`)).toMatch(APPROVAL);
-  }, 120_000);
+  });
 
   it("with a devDependency: the local file's exact rules cover the absolute path agents are told", async () => {
     // Installed before `npx tandem init`, as a devDependency is: init's probe finds it.
@@ -106,7 +106,7 @@ describe("the ritual runs without an approval prompt in Claude's default mode", 
     // What a leading-wildcard rule would have let through without asking.
     const sneaky = `node -e 'require("fs").writeFileSync("PWNED", "")' /node_modules/.bin/tandem task x`;
     expect(await bashInDefaultMode(p.repo, p.home, sneaky)).toMatch(APPROVAL);
-  }, 120_000);
+  });
 });
 
 /** A `tandem` on the PATH of the agent's login shell (`~/.profile`), as a global install would be. */
@@ -153,5 +153,5 @@ describe("Codex runs the ritual outside its sandbox through Tandem's prefix rule
     // Without the rule the same call runs sandboxed, and the store cannot be written.
     rmSync(join(repo, ".codex/rules"), { recursive: true });
     expect(await ritual()).toMatch(/state\.db cannot be opened/);
-  }, 120_000);
+  });
 });

@@ -17,7 +17,7 @@ beforeAll(async () => {
   bin = await ensureCline();
   // Cline speaks OpenAI Chat Completions to an `openai-compatible` provider: Copilot's fake fits.
   fake = await startCopilotFake();
-}, 300_000);
+});
 
 afterAll(async () => {
   await fake?.close();
@@ -111,5 +111,5 @@ describe("real Cline CLI beside a Claude Code session", () => {
     // The ritual ran in the turn, so the one recorded end passes (a sub-agent's would be skipped).
     expect(stops.map((e) => e.data.verdict)).toEqual(["pass"]);
     expect(fake.errors).toEqual([]);
-  }, 240_000);
+  });
 });

@@ -2,6 +2,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
+import { patient } from "../helpers/patience.js";
 import { g } from "../helpers/repo.js";
 import { peerHolds } from "../tui/world.js";
 import { type AnthropicFake, startAnthropicFake } from "./harness/anthropic-fake.js";
@@ -28,7 +29,7 @@ beforeAll(async () => {
   bins = await ensureClients();
   anthropic = await startAnthropicFake();
   responses = await startResponsesFake();
-}, 300_000);
+});
 
 afterAll(async () => {
   await anthropic?.close();
@@ -82,7 +83,7 @@ describe("real Claude Code and Codex sharing one repository", () => {
           tool: "Bash",
           input: {
             command: `while [ ! -e '${go}' ]; do sleep 0.2; done; git add f.txt && git commit -qm 'A: f'`,
-            timeout: 120000,
+            timeout: patient(120_000),
           },
         },
         { text: "A committed f." },
@@ -145,7 +146,7 @@ describe("real Claude Code and Codex sharing one repository", () => {
     expect(responses.errors).toEqual([]);
     // The wired command answered through the server the first hook started.
     expect(tandem(["serve", "--status"], { cwd: p.repo }).code).toBe(0);
-  }, 240_000);
+  });
 
   it("through the Node path alone (TANDEM_SERVER=0) refuses a peer's edit the same way, and starts no server", async () => {
     const p = initProject("claude-code");
@@ -164,7 +165,7 @@ describe("real Claude Code and Codex sharing one repository", () => {
     expect(anthropic.requestsFor(S)[1]!.text).toMatch(/Tandem refused this edit.*f\.txt: held by agent-/s);
     expect(existsSync(join(p.repo, ".git", "tandem", "serve.addr"))).toBe(false);
     expect(tandem(["serve", "--status"], { cwd: p.repo }).code).toBe(1);
-  }, 120_000);
+  });
 
   it("Claude: a tool turn that skipped the ritual is blocked once, runs the ritual, and ends with the box", async () => {
     const p = initProject();
@@ -191,7 +192,7 @@ describe("real Claude Code and Codex sharing one repository", () => {
       ["block", "enforced"],
       ["pass", "enforced"],
     ]);
-  }, 120_000);
+  });
 
   it("Codex: a turn that skipped the ritual is not continued; its answer stays the last message", async () => {
     const p = initProject();
@@ -207,7 +208,7 @@ describe("real Claude Code and Codex sharing one repository", () => {
       .filter((e) => e.kind === "turn.stopped")
       .map((e) => e.data);
     expect(stops).toEqual([expect.objectContaining({ verdict: "block", enforcement: "observe_only" })]);
-  }, 120_000);
+  });
 });
 
 describe("the end-turn check from a real agent's shell", () => {
@@ -239,5 +240,5 @@ describe("the end-turn check from a real agent's shell", () => {
       .filter((e) => e.kind === "status.checked")
       .map((e) => e.data.end_turn);
     expect(checks).toEqual([true]);
-  }, 120_000);
+  });
 });

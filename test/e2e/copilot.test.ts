@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileS
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TANDEM_BIN, THIN_BIN, tandem } from "../helpers/cli.js";
+import { patient } from "../helpers/patience.js";
 import { g } from "../helpers/repo.js";
 import { peerHolds } from "../tui/world.js";
 import { type ChatRequest, type CopilotFake, startCopilotFake } from "./harness/copilot-fake.js";
@@ -18,7 +19,7 @@ const tierStart = Date.now();
 beforeAll(async () => {
   bin = await ensureCopilot();
   fake = await startCopilotFake();
-}, 300_000);
+});
 
 afterAll(async () => {
   await fake?.close();
@@ -87,7 +88,7 @@ describe("real Copilot CLI beside a live Claude Code peer", () => {
     expect(mine.at(-1)).toMatchObject({ kind: "session.ended", data: { reason: "complete" } });
     expect(claims(p).map((c) => c.path)).toEqual(["held.txt"]);
     expect(fake.errors).toEqual([]);
-  }, 120_000);
+  });
 
   it("refuses a gpt-5 apply_patch over a held file and two free files whole, then enforces the ritual", async () => {
     const p = initProject("claude-code,copilot-cli");
@@ -124,7 +125,7 @@ describe("real Copilot CLI beside a live Claude Code peer", () => {
     expect(prompts).toEqual([false, true]);
     // One sessionEnd after the continuation, not one per turn.
     expect(mine.filter((e) => e.kind === "session.ended")).toHaveLength(1);
-  }, 120_000);
+  });
 
   it("a -p run resuming a session whose interactive process lives does not end it or release its claims", async () => {
     const p = initProject("claude-code,copilot-cli");
@@ -152,7 +153,7 @@ describe("real Copilot CLI beside a live Claude Code peer", () => {
       stdio: "ignore",
     });
     try {
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + patient(30_000);
       while (!existsSync(join(ui, "ready")) && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 100));
       expect(claims(p).map((c) => c.path)).toEqual(["mine.txt"]);
@@ -167,7 +168,7 @@ describe("real Copilot CLI beside a live Claude Code peer", () => {
     } finally {
       killGroup(child.pid);
     }
-  }, 120_000);
+  });
 
   it("captures a Copilot sub-agent's commit and uncommitted file and applies them", async () => {
     const p = initProject("claude-code,copilot-cli");
@@ -231,5 +232,5 @@ describe("real Copilot CLI beside a live Claude Code peer", () => {
     expect(g(p.repo, "log", "--format=%s", "-1").trim()).toBe("Add feature");
     expect(p.read("draft.md")).toBe("draft, not committed\n");
     expect(sessions(p).some((s) => s.kind === "subagent" && s.client === "copilot-cli")).toBe(true);
-  }, 180_000);
+  });
 });

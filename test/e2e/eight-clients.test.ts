@@ -30,7 +30,7 @@ beforeAll(async () => {
   bins = { qwen, cline, opencode };
   // All three speak streaming Chat Completions; one fake serves each by its own script.
   fake = await startCopilotFake();
-}, 300_000);
+});
 
 afterAll(async () => {
   await fake?.close();
@@ -41,7 +41,7 @@ const pending: { gates: Gate[]; runs: Promise<unknown>[] } = { gates: [], runs: 
 afterEach(async () => {
   for (const g of pending.gates.splice(0)) g.open();
   await Promise.allSettled(pending.runs.splice(0));
-}, 180_000);
+});
 
 const said = (text: string) => (r: ChatRequest) => r.text.includes(text);
 const qwenShell = (command: string): CopilotReply => ({
@@ -174,5 +174,5 @@ describe("every registered client wired in one repository", () => {
       "qwen-code",
     ]);
     expect(fake.errors).toEqual([]);
-  }, 420_000);
+  });
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
     startGeminiFake(),
     startCopilotFake(),
   ]);
-}, 300_000);
+});
 
 afterAll(async () => {
   await Promise.all([anthropic?.close(), responses?.close(), gemini?.close(), copilot?.close()]);
@@ -50,7 +50,7 @@ const pending: { gates: Gate[]; runs: Promise<unknown>[] } = { gates: [], runs: 
 afterEach(async () => {
   for (const g of pending.gates.splice(0)) g.open();
   await Promise.allSettled(pending.runs.splice(0));
-}, 120_000);
+});
 
 /** A gate opened after the test at the latest. */
 function heldTurn(): Gate {
@@ -272,5 +272,5 @@ describe("Claude Code, Codex, Gemini CLI and Copilot CLI in one repository", () 
       "gemini-cli",
     ]);
     for (const fake of [anthropic, responses, gemini, copilot]) expect(fake.errors).toEqual([]);
-  }, 240_000);
+  });
 });

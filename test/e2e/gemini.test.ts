@@ -17,7 +17,7 @@ const tierStart = Date.now();
 beforeAll(async () => {
   entry = await ensureGemini();
   fake = await startGeminiFake();
-}, 300_000);
+});
 
 afterAll(async () => {
   await fake?.close();
@@ -110,7 +110,7 @@ describe("real Gemini CLI beside a Claude Code session", () => {
     // `tandem task` in Gemini's shell found its session by ancestry (no session variable there).
     expect(sessions(p).find((s) => s.id === gemini.id)?.task).toBe("writing g.txt");
     expect(fake.errors).toEqual([]);
-  }, 150_000);
+  });
 });
 
 describe("a real Gemini CLI sub-agent", () => {
@@ -166,5 +166,5 @@ describe("a real Gemini CLI sub-agent", () => {
     // The child's own hooks ran in its worktree and registered it as the parent's sub-agent.
     expect(sessions(p).some((s) => s.kind === "subagent" && s.client === "gemini-cli")).toBe(true);
     expect(fake.errors).toEqual([]);
-  }, 180_000);
+  });
 });

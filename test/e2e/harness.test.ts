@@ -89,7 +89,7 @@ describe("real-client e2e harness", () => {
     tierStart = Date.now();
     bins = await ensureClients();
     console.log(`e2e: clients ready in ${Date.now() - tierStart} ms`);
-  }, 300_000);
+  });
 
   afterAll(() => {
     console.log(`e2e: harness tier wall time ${Date.now() - tierStart} ms`);
@@ -129,7 +129,7 @@ describe("real-client e2e harness", () => {
     } finally {
       await fake.close();
     }
-  }, 180_000);
+  });
 
   it("an exit-2 PreToolUse hook blocks Claude's Write and its stderr reaches the model", async () => {
     const box = sandbox();
@@ -160,7 +160,7 @@ describe("real-client e2e harness", () => {
     } finally {
       await fake.close();
     }
-  }, 120_000);
+  });
 
   it("a blocking Stop hook makes Claude ask the model again; a step function sees why", async () => {
     const box = sandbox();
@@ -190,7 +190,7 @@ describe("real-client e2e harness", () => {
     } finally {
       await fake.close();
     }
-  }, 120_000);
+  });
 
   function codexSandbox(): Sandbox & { codexHome: string } {
     const box = sandbox();
@@ -238,7 +238,7 @@ describe("real-client e2e harness", () => {
     } finally {
       await fake.close();
     }
-  }, 120_000);
+  });
 
   it("runs Codex hooks without the bypass flag once trusted through the app-server", async () => {
     const box = codexSandbox();
@@ -260,5 +260,5 @@ describe("real-client e2e harness", () => {
     } finally {
       await fake.close();
     }
-  }, 120_000);
+  });
 });

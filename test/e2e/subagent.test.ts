@@ -16,7 +16,7 @@ const tierStart = Date.now();
 beforeAll(async () => {
   bins = await ensureClients();
   anthropic = await startAnthropicFake();
-}, 300_000);
+});
 
 afterAll(async () => {
   await anthropic?.close();
@@ -113,5 +113,5 @@ describe("a real Claude Code sub-agent", () => {
     }[];
     expect(sessions.some((s) => s.kind === "subagent" && s.client === "claude-code")).toBe(true);
     expect(anthropic.errors).toEqual([]);
-  }, 180_000);
+  });
 });

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git } from "../../src/git/run.js";
 import { PIN, THIN_BIN, tandem } from "../helpers/cli.js";
+import { patient } from "../helpers/patience.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 import type { MessagesRequest } from "./harness/anthropic-fake.js";
 
@@ -96,7 +97,7 @@ export function ledgerEvents(
 
 /** Polls `cond` until it holds; throws after `timeoutMs`. */
 export async function until(cond: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + patient(timeoutMs);
   while (!cond()) {
     if (Date.now() > deadline) throw new Error("timed out waiting");
     await new Promise((r) => setTimeout(r, 200));

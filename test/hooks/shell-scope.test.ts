@@ -122,5 +122,5 @@ describe("measuring a shell command", () => {
     expect(pre.code).toBe(0);
     expect(denied(pre)).toBeNull();
     expect(snapshots(root)).toEqual([{ scope: "named", dirty: { "a.txt": "missing" } }]);
-  }, 180_000);
+  });
 });

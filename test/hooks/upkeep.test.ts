@@ -4,6 +4,7 @@ import { readFailureLog } from "../../src/store/failure-log.js";
 import { corruptMarker } from "../../src/store/identity.js";
 import { upkeepStamp } from "../../src/store/upkeep.js";
 import { claudeWrite, denied, hook, ledger } from "../helpers/hooks.js";
+import { patient } from "../helpers/patience.js";
 import { writeFiles } from "../helpers/repo.js";
 import { asB, corruptTable, twoSessions } from "../helpers/store-faults.js";
 
@@ -11,7 +12,7 @@ import { asB, corruptTable, twoSessions } from "../helpers/store-faults.js";
 const BIG = { TANDEM_INLINE_AUDIT_BYTES: "0" };
 
 async function until(done: () => boolean, ms = 30_000): Promise<void> {
-  for (const end = Date.now() + ms; !done(); ) {
+  for (const end = Date.now() + patient(ms); !done(); ) {
     if (Date.now() > end) throw new Error("timed out");
     await new Promise((r) => setTimeout(r, 100));
   }

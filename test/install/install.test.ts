@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { patient } from "../helpers/patience.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 
 /**
@@ -22,7 +23,7 @@ function sh(cmd: string, args: string[], cwd: string, env: Record<string, string
     env: { ...process.env, ...env },
     input,
     encoding: "utf8",
-    timeout: 120_000,
+    timeout: patient(120_000),
   });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
@@ -80,7 +81,7 @@ beforeAll(() => {
   // The browser board's page (`tandem ui`), built at pack time: its diff renderer is a devDependency.
   for (const f of ["app.js", "app.css", "diff.js", "diff.css"])
     expect(list).toContain(`package/dist/ui/${f}`);
-}, 120_000);
+});
 
 afterAll(() => rmSync(dirname(tgz), { recursive: true, force: true }));
 
@@ -105,7 +106,7 @@ describe("installing the packed tarball", () => {
     expect(fired).toMatchObject({ code: 0, stderr: "" });
     expect(fired.stdout).toContain("additionalContext");
     expect(sh("tandem", ["init", "--check"], clone, env).stdout).toContain(".git/hooks/pre-commit: missing");
-  }, 240_000);
+  });
 
   it("as a devDependency: hooks call the project's node_modules/.bin/tandem, in a clone too", () => {
     const project = initRepo(join(tempDir(), "project"), { ".gitignore": "node_modules/\n" });
@@ -134,5 +135,5 @@ describe("installing the packed tarball", () => {
     expect(again).toMatchObject({ code: 0, stderr: "" });
     expect(again.stdout).toContain("additionalContext");
     expect(sh(bin, ["serve", "--stop"], clone, env).code).toBe(0);
-  }, 240_000);
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
 import { claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
+import { patient } from "../helpers/patience.js";
 import { bareWorld, stored } from "./remote-world.js";
 
 // The background rounds the hooks start are what this test is about.
@@ -20,7 +21,7 @@ function contextOf(r: { stdout: string }): string {
 }
 
 async function until(what: string, cond: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
+  const end = Date.now() + patient(ms);
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -64,5 +65,5 @@ describe("other checkouts' work at the gate", () => {
     expect(contextOf(start)).toMatch(
       /Agents in other checkouts of this repository[^\n]*\n- agent-\w+ \(claude-code\) in .*\/a on main: src\/x\.ts/,
     );
-  }, 180_000);
+  });
 });

@@ -102,7 +102,7 @@ describe("a round that cannot reach the remote", () => {
     } finally {
       silent.close();
     }
-  }, 180_000);
+  });
 
   it("starts nothing without a remote, and `tandem sync` says how to add one", () => {
     const repo = initRepo(join(tempDir(), "r"));

@@ -76,5 +76,5 @@ describe("the sync lock under a race", () => {
       expect({ round, won }).toEqual({ round, won: [holders[round]] });
       expect(mine.filter((l) => l === `${round} lost ${holders[round]}`)).toHaveLength(WORKERS - 1);
     }
-  }, 120_000);
+  });
 });

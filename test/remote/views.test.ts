@@ -94,7 +94,7 @@ describe("other checkouts in status, watch and doctor", () => {
       detail: expect.stringMatching(/^remote presence unknown since .*gone\.git/),
       fix: expect.stringMatching(/origin cannot be reached/),
     });
-  }, 180_000);
+  });
 
   it("has no Elsewhere section without a remote, and doctor says how to add one", () => {
     const repo = initRepo(join(tempDir(), "solo"));

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
+import { patient } from "../helpers/patience.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
 
 const A_BYTES: Record<string, string> = { "f.txt": "A's uncommitted edit\n", "n.txt": "A's new file\n" };
@@ -87,7 +88,7 @@ function runAsB(w: World, commandTemplate: string): Outcome {
     execFileSync("bash", ["-c", command], {
       cwd: w.repo,
       stdio: "ignore",
-      timeout: 20_000,
+      timeout: patient(20_000),
       env: {
         ...process.env,
         GIT_EDITOR: "true",

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
+import { patient } from "../helpers/patience.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
 
 /** A's state: what the index holds (staged) and what the files hold (unstaged on top). */
@@ -95,7 +96,7 @@ function runAsB(w: World, commandTemplate: string): string | null {
   );
   if (reason !== null) return reason;
   try {
-    execFileSync("bash", ["-c", command], { cwd: w.repo, stdio: "ignore", timeout: 20_000 });
+    execFileSync("bash", ["-c", command], { cwd: w.repo, stdio: "ignore", timeout: patient(20_000) });
   } catch {
     // A command that failed still ran: what it left behind is what counts.
   }

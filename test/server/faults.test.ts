@@ -73,7 +73,7 @@ describe("the resident server under a held write lock", () => {
     const after = await w.peerWrite("B", SERVER_ONLY);
     expect(denied(after)).toMatch(/f\.txt.*held by agent-/s);
     expect(liveServer(w.repo)?.pid).toBe(w.server.pid);
-  }, 180_000);
+  });
 
   it("refuses a gated write as 'store busy' once the configured bound has passed", async () => {
     const w = await served({ ".tandem/config.jsonc": '{ "agents": { "storeLockSeconds": 1 } }' });
@@ -86,7 +86,7 @@ describe("the resident server under a held write lock", () => {
     expect(reason).toMatch(/fuser .*Retry the same tool call in a moment/);
     expect(readFileSync(join(w.repo, "f.txt"), "utf8")).toBe("A's work\n");
     expect(liveServer(w.repo)?.pid).toBe(w.server.pid);
-  }, 180_000);
+  });
 
   it("does not make calls queued behind a refused one wait the bound again", async () => {
     const w = await served({ ".tandem/config.jsonc": '{ "agents": { "storeLockSeconds": 3 } }' });
@@ -97,7 +97,7 @@ describe("the resident server under a held write lock", () => {
     // The server answers one request at a time while SQLite waits: the second waits a tenth.
     const waits = reasons.map((r) => Number(/this call waited ([\d.]+) s/.exec(r)?.[1])).sort();
     expect(waits).toEqual([0.3, 3]);
-  }, 180_000);
+  });
 });
 
 describe("the resident server on a store damaged under it", () => {
@@ -112,7 +112,7 @@ describe("the resident server on a store damaged under it", () => {
     expect(readFileSync(join(w.repo, "f.txt"), "utf8")).toBe("A's work\n");
     expect(doctor(w.repo).stdout).toMatch(/✗ store: .*is corrupt/);
     await retire(w.repo, w.server.pid);
-  }, 180_000);
+  });
 });
 
 describe("a crash of the resident server", () => {
@@ -127,7 +127,7 @@ describe("a crash of the resident server", () => {
     expect(report.stdout).toMatch(
       /✗ resident server: 1 crash\(es\) since .*found by itself\): uncaught exception: injected fault/,
     );
-  }, 180_000);
+  });
 
   it("killed without a word is recorded by the next hook that finds it dead, and reported by doctor", async () => {
     const w = await served();
@@ -142,5 +142,5 @@ describe("a crash of the resident server", () => {
         `✗ resident server: 1 crash\\(es\\) since .*\\(pid ${w.server.pid}, found by a hook\\): .*died without cleaning up`,
       ),
     );
-  }, 180_000);
+  });
 });

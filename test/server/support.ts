@@ -9,6 +9,7 @@ import { openDb } from "../../src/store/db.js";
 import { type ServerRow, serverRow } from "../../src/store/server-row.js";
 import type { RunResult } from "../helpers/cli.js";
 import { TANDEM_BIN } from "../helpers/cli.js";
+import { patient } from "../helpers/patience.js";
 
 /** The thin client the build writes: the wired hook command. */
 export const THIN = fileURLToPath(new URL("../../dist/tandem", import.meta.url));
@@ -84,7 +85,7 @@ export function liveServer(repo: string): ServerRow | null {
 }
 
 export async function waitFor<T>(what: string, probe: () => T | null | false, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
+  const deadline = Date.now() + patient(ms);
   for (;;) {
     const got = probe();
     if (got) return got;

@@ -66,7 +66,7 @@ describe("gc and a concurrent capture", () => {
     const missing = referenced.filter((r) => !verifyBlob(blobs, r.blob));
     expect(missing).toEqual([]);
     expect(new Set(referenced.map((r) => r.blob))).toEqual(new Set(names));
-  }, 120_000);
+  });
 
   it("the sweep deletes the orphans nobody stores again", async () => {
     const stateDir = tempDir();

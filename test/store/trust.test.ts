@@ -109,7 +109,7 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
     expect(doctor(w.repo, "--reset").code).toBe(0);
     // Nothing was lost: A still holds its file.
     expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
-  }, 120_000);
+  });
 
   it("waits only agents.storeLockSeconds (or TANDEM_STORE_LOCK_SECONDS) for the lock", async () => {
     const w = twoSessions();
@@ -126,7 +126,7 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
     expect(denied(fromEnv)).toContain(
       "held past the 2 s agents.storeLockSeconds allows (this call waited 2 s)",
     );
-  }, 120_000);
+  });
 
   it("non-gated hooks fail open on a failing store, and each failure is recorded", async () => {
     const w = twoSessions();
@@ -145,7 +145,7 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
       ["hook claude-code user-prompt-submit", "open", "locked"],
       ["hook claude-code pre-tool-use", "open", "locked"],
     ]);
-  }, 120_000);
+  });
 
   it("damage no gate reads is found at the next session start, and from then on every gate refuses", () => {
     const w = twoSessions();

@@ -122,7 +122,7 @@ describe.each(Object.entries(CHILDREN))("crash matrix: a child with %s", (_label
       expect(again.stdout, point).toMatch(/already applied/);
       expect(targetState(dir, s.base)).toEqual(expected);
     }
-  }, 240_000);
+  });
 
   it.each(["capture:after-blob-write", "capture:before-record"])(
     "keeps the worktree when `sub run` dies at %s, and `sub capture` recovers everything",

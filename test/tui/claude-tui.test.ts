@@ -20,7 +20,7 @@ beforeAll(async () => {
   bins = await ensureClients();
   fake = await startAnthropicFake();
   fake.script(steps(claudeReply));
-}, 300_000);
+});
 
 afterEach(async () => {
   for (const t of open.splice(0)) await t.kill();
@@ -93,7 +93,7 @@ describe("Tandem inside the real Claude Code terminal UI", () => {
       return COMMAND_PATH.test(turn) ? "the ritual block shows Tandem's internal command line" : null;
     });
     expect(p.read("g.txt")).toBe("hello\n");
-  }, 120_000);
+  });
 
   it("ends the Tandem session when the person types /exit or closes the terminal", async () => {
     const p = initProject("claude-code", { onPath: true });
@@ -111,5 +111,5 @@ describe("Tandem inside the real Claude Code terminal UI", () => {
         sessions(p).some((s) => s.nativeId === before[0]!.nativeId && !s.live),
       );
     }
-  }, 120_000);
+  });
 });

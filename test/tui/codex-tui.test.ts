@@ -31,7 +31,7 @@ beforeAll(async () => {
   codexHome = mkdtempSync(join(tmpdir(), "tui-codex-home-"));
   p = initProject("codex");
   await prepare(p);
-}, 300_000);
+});
 
 afterEach(async () => {
   for (const t of open.splice(0)) await t.kill();
@@ -130,5 +130,5 @@ describe("Tandem inside the real Codex terminal UI", () => {
       // The ghost this guards against: hooks run under the daemon, which is still up.
       if (daemon) expect(codexDaemonPid(codexHome)).toBe(daemon);
     }
-  }, 240_000);
+  });
 });

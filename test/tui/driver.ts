@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { patient } from "../helpers/patience.js";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -114,7 +115,7 @@ export class Tui {
     { timeoutMs = 30_000, stableMs = 0 } = {},
   ): Promise<string> {
     const test = typeof want === "function" ? want : (s: string) => want.test(s);
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + patient(timeoutMs);
     let since: number | null = null;
     for (;;) {
       const text = this.screen();
@@ -183,7 +184,7 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function until(what: string, cond: () => boolean, timeoutMs = 30_000): Promise<number> {
   const start = Date.now();
   while (!cond()) {
-    if (Date.now() - start > timeoutMs)
+    if (Date.now() - start > patient(timeoutMs))
       throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
     await sleep(250);
   }

@@ -22,7 +22,7 @@ beforeAll(async () => {
   entry = await ensureGemini();
   fake = await startGeminiFake();
   fake.script(steps(geminiReply));
-}, 300_000);
+});
 
 afterEach(async () => {
   for (const t of open.splice(0)) await t.kill();
@@ -149,5 +149,5 @@ describe("Tandem inside the real Gemini CLI terminal UI", () => {
     // Not asserted: Gemini 0.61.0 sometimes prints its own debug line "Hook execution for
     // SessionEnd: 1 hooks executed successfully…" after its UI unmounts (issue 26, still open).
     ui.capture("after-quit");
-  }, 600_000);
+  });
 });

@@ -37,7 +37,7 @@ const open: Tui[] = [];
 beforeAll(async () => {
   bins = await ensureClients();
   geminiEntry = await ensureGemini();
-}, 600_000);
+});
 
 afterEach(async () => {
   for (const t of open.splice(0)) await t.kill();
@@ -108,7 +108,7 @@ describe("a real client's session that ends with an uncommitted file leaves it a
     } finally {
       await fake.close();
     }
-  }, 600_000);
+  });
 
   it("Codex, ended with /quit while its app-server daemon stays up", async () => {
     const fake = await startResponsesFake();
@@ -153,7 +153,7 @@ describe("a real client's session that ends with an uncommitted file leaves it a
       rmSync(codexHome, { recursive: true, force: true });
       await fake.close();
     }
-  }, 600_000);
+  });
 
   it("Gemini CLI, ended with /quit after running the ritual", async () => {
     const fake = await startGeminiFake();
@@ -200,5 +200,5 @@ describe("a real client's session that ends with an uncommitted file leaves it a
     } finally {
       await fake.close();
     }
-  }, 600_000);
+  });
 });

@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { patient } from "../helpers/patience.js";
 import { g, initRepo } from "../helpers/repo.js";
 
 /**
@@ -27,7 +28,7 @@ export interface PrefixMachine {
 }
 
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout: 240_000 });
+  const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout: patient(240_000) });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
   return r.stdout;
 }

@@ -83,7 +83,7 @@ beforeAll(async () => {
   bins = await ensureClients();
   m = prefixMachine();
   init = initFromPrefix(m, "claude-code,codex,gemini-cli");
-}, 600_000);
+});
 
 afterEach(async () => {
   for (const t of open.splice(0)) await t.kill();
@@ -169,7 +169,7 @@ describe("the ritual of a prefix install that a login shell cannot find", () => 
     } finally {
       await fake.close();
     }
-  }, 240_000);
+  });
 
   it("runs in Codex's default workspace-write sandbox with no approval prompt and no error", async () => {
     const fake: ResponsesFake = await startResponsesFake();
@@ -228,7 +228,7 @@ describe("the ritual of a prefix install that a login shell cannot find", () => 
       await stopCodexDaemon(codexHome);
       await fake.close();
     }
-  }, 300_000);
+  });
 
   it("runs in Gemini CLI's default approval mode with no approval prompt and no error", async () => {
     const entry = await ensureGemini();
@@ -270,5 +270,5 @@ describe("the ritual of a prefix install that a login shell cannot find", () => 
     } finally {
       await fake.close();
     }
-  }, 300_000);
+  });
 });

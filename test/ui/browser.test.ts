@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeWrite, hook } from "../helpers/hooks.js";
+import { patient } from "../helpers/patience.js";
 import { runScript } from "../subagents/sub-fixture.js";
 import { type Board, CHROMIUM_ARGS, chromiumPath, fileRepo, startBoard } from "./support.js";
 
@@ -78,7 +79,7 @@ describe("tandem ui in Chromium", () => {
       return 1;
     });
     write("sess-bob", "src/lib/new-file.ts");
-    await page.locator('.tree-file[data-path="src/lib/new-file.ts"]').waitFor({ timeout: 10_000 });
+    await page.locator('.tree-file[data-path="src/lib/new-file.ts"]').waitFor({ timeout: patient(10_000) });
     // The same document: a reload would have lost the marker.
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(marker);
   });
@@ -102,7 +103,10 @@ describe("tandem ui in Chromium", () => {
   it("renders a sub-agent's captured commit and uncommitted patch as highlighted side-by-side diffs", async () => {
     await view("4", "subagents");
     await page.locator('tr[data-sub="fixer"]').click();
-    await page.locator(".d2h-file-side-diff").first().waitFor({ timeout: 10_000 });
+    await page
+      .locator(".d2h-file-side-diff")
+      .first()
+      .waitFor({ timeout: patient(10_000) });
     const text = await page.locator(".sub-detail").textContent();
     expect(text).toContain("Commit: Fix the answer");
     expect(text).toContain("Uncommitted changes");
@@ -115,7 +119,10 @@ describe("tandem ui in Chromium", () => {
 
   it("shows the doctor's findings in Problems", async () => {
     await view("5", "problems");
-    await page.locator("ul.findings li").first().waitFor({ timeout: 20_000 });
+    await page
+      .locator("ul.findings li")
+      .first()
+      .waitFor({ timeout: patient(20_000) });
     expect(await page.locator(".view").textContent()).toContain("tandem init");
     await page.screenshot({ path: join(SHOTS, "problems.png") });
   });

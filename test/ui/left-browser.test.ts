@@ -4,6 +4,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
 import { claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { patient } from "../helpers/patience.js";
 import { type Board, CHROMIUM_ARGS, chromiumPath, fileRepo, startBoard } from "./support.js";
 
 /** Issue 26: the board shows left work, uncommitted files of sessions that ended (decision 0029). */
@@ -62,7 +63,7 @@ afterAll(async () => {
 describe("left work on the board", () => {
   it("lists each left file with its former owner, task, when it ended and the commands that settle it", async () => {
     const row = page.locator('.left-work tr[data-left="src/app.ts"]');
-    await row.waitFor({ timeout: 20_000 });
+    await row.waitFor({ timeout: patient(20_000) });
     expect(await page.locator(".left-work h2").textContent()).toBe("Left work of ended sessions (1)");
     const cells = await row.locator("td").allTextContents();
     expect(cells.slice(0, 5)).toEqual([
@@ -87,12 +88,12 @@ describe("left work on the board", () => {
       return 1;
     });
     const other = leavesWork("sess-birch", "README.md", "reword the readme");
-    await page.locator('.left-work tr[data-left="README.md"]').waitFor({ timeout: 20_000 });
+    await page.locator('.left-work tr[data-left="README.md"]').waitFor({ timeout: patient(20_000) });
     expect(await page.locator('.left-work tr[data-left="README.md"] td').nth(1).textContent()).toBe(other);
 
     const gone = tandem(["discard", "src/app.ts", "README.md", "--yes"], { cwd: repo, env: PERSON });
     expect(gone.stderr).toBe("");
-    await page.locator(".left-work").waitFor({ state: "detached", timeout: 20_000 });
+    await page.locator(".left-work").waitFor({ state: "detached", timeout: patient(20_000) });
     expect(await page.locator('nav button[data-view="claims"]').textContent()).toBe("2 Claims (0)");
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(marker);
   });

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
+import { patient } from "../helpers/patience.js";
 
 /** Quotes one word for the POSIX shell tmux runs the pane command with. */
 export const sq = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
@@ -49,7 +50,7 @@ export class Tmux {
 
   /** Polls the screen until `ok` holds; fails with the last screen seen, so a failure shows what was drawn. */
   async waitFor(what: string, ok: (screen: string) => boolean, timeoutMs = 15_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + patient(timeoutMs);
     let last = "";
     while (Date.now() < deadline) {
       last = this.screen();

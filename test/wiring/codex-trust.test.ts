@@ -38,7 +38,7 @@ describe("reporting Codex hook trust after init", () => {
     await trustCodexHooks({ bin: bins.codex, codexHome, cwd: dir });
     const after = await checkCodexTrust(dir, env, deps);
     expect(describeTrust(after)).toBe("Codex: all 6 Tandem hooks are trusted.");
-  }, 120_000);
+  });
 
   it("says how to trust later when codex is not on PATH", async () => {
     const report = await checkCodexTrust("/r", { PATH: tempDir() });

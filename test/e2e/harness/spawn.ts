@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { patient } from "../../helpers/patience.js";
 
 /**
  * Variables that would make a nested client think it is a subagent of the client running the tests,
@@ -62,7 +63,7 @@ export function runProcess(
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(child.pid);
-    }, opts.timeoutMs);
+    }, patient(opts.timeoutMs));
     child.on("error", (e) => {
       clearTimeout(timer);
       reject(new Error(`cannot start ${cmd}: ${e.message}`));
