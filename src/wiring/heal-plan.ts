@@ -31,6 +31,7 @@ export function statesOf(s: Snapshot): FileState[] {
     ...(s.codexRules ? [s.codexRules] : []),
     ...(s.codexLocal ? [s.codexLocal] : []),
     ...(s.geminiPolicy ? [s.geminiPolicy] : []),
+    ...Object.values(s.switches ?? {}),
     s.config,
     ...(s.gitHooks ? Object.values(s.gitHooks.files) : []),
   ];
@@ -43,11 +44,13 @@ export function withTexts(s: Snapshot, texts: ReadonlyMap<string, string>): Snap
   const moreHookFiles = Object.fromEntries(
     Object.entries(s.moreHookFiles ?? {}).map(([n, files]) => [n, files.map(swap)]),
   );
+  const switches = Object.fromEntries(Object.entries(s.switches ?? {}).map(([n, f]) => [n, swap(f)]));
   const hooks = s.gitHooks;
   return {
     ...s,
     settings,
     moreHookFiles,
+    switches,
     ...(s.claudeLocal ? { claudeLocal: swap(s.claudeLocal) } : {}),
     ...(s.codexRules ? { codexRules: swap(s.codexRules) } : {}),
     ...(s.codexLocal ? { codexLocal: swap(s.codexLocal) } : {}),
@@ -64,15 +67,20 @@ export function withTexts(s: Snapshot, texts: ReadonlyMap<string, string>): Snap
   };
 }
 
-/** Files to put back whole: removed, or unreadable to init, with an earlier content known. */
+/**
+ * Files to put back whole: removed, or unreadable to init, with an earlier content known. Never a
+ * client's hook switch: it holds nothing of Tandem's, and without it the hooks are on.
+ */
 function brokenFiles(
   s: Snapshot,
   plans: readonly FilePlan[],
   lastGood: (path: string) => string | null,
 ): Map<string, string> {
   const refused = new Set(plans.filter((p) => p.action === "refuse").map((p) => p.path));
+  const switches = new Set(Object.values(s.switches ?? {}).map((f) => f.path));
   const out = new Map<string, string>();
   for (const f of statesOf(s)) {
+    if (switches.has(f.path)) continue;
     const good = lastGood(f.path);
     if (good !== null && (f.text === null || refused.has(f.path))) out.set(f.path, good);
   }
