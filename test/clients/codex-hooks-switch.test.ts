@@ -85,10 +85,13 @@ describe("switching Codex's hooks back on in .codex/config.toml", () => {
 describe("the TOML reader under it", () => {
   it.each([
     ["strings of every kind", `a = "x # \\" y"\nb = 'c:\\\\p # q'\nc = """\nx "" \\" y"""\nd = '''it's'''\n`],
-    ["multi-line strings ending in quotes", 'a = """x"""""\nb = \'\'\'y\'\'\'\'\'\n'],
+    ["multi-line strings ending in quotes", "a = \"\"\"x\"\"\"\"\"\nb = '''y'''''\n"],
     ["arrays over lines with comments", "a = [\n  1, # one\n  [2, 3],\n  { x = 1 },\n]\n"],
     ["nested inline tables", "a = { b = { c = [1, 2] }, d = 'e' }\n"],
-    ["numbers and dates", "a = +1_000\nb = -inf\nc = 0xDEAD_BEEF\nd = 6.626e-34\ne = 1979-05-27 07:32:00Z\nf = 07:32:00\n"],
+    [
+      "numbers and dates",
+      "a = +1_000\nb = -inf\nc = 0xDEAD_BEEF\nd = 6.626e-34\ne = 1979-05-27 07:32:00Z\nf = 07:32:00\n",
+    ],
     ["arrays of tables", "[[bin]]\nname = 'a'\n[[bin]]\nname = 'b'\n[features]\n"],
     ["a byte order mark and no final newline", "\uFEFF[features]\ngoals = true"],
   ])("reads %s", (_n, text) => {
@@ -128,7 +131,10 @@ describe("what the real Codex 0.171.0 reads", () => {
     const project = join(tempDir(), "p");
     mkdirSync(join(project, ".codex"), { recursive: true });
     g(project, "init", "-q");
-    writeFileSync(join(home, "config.toml"), `[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\n`);
+    writeFileSync(
+      join(home, "config.toml"),
+      `[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\n`,
+    );
     writeFileSync(join(project, ".codex", "config.toml"), text);
     const r = spawnSync(codex, ["features", "list"], {
       cwd: project,
