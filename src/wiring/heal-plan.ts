@@ -68,8 +68,8 @@ export function withTexts(s: Snapshot, texts: ReadonlyMap<string, string>): Snap
 }
 
 /**
- * Files to put back whole: removed, or unreadable to init, with an earlier content known. Never a
- * client's hook switch: it holds nothing of Tandem's, and without it the hooks are on.
+ * Files to put back whole: removed, or unreadable to init, with an earlier content known. A
+ * client's hook switch never is: its plan writes nothing unless the text switches hooks off.
  */
 function brokenFiles(
   s: Snapshot,
@@ -77,10 +77,8 @@ function brokenFiles(
   lastGood: (path: string) => string | null,
 ): Map<string, string> {
   const refused = new Set(plans.filter((p) => p.action === "refuse").map((p) => p.path));
-  const switches = new Set(Object.values(s.switches ?? {}).map((f) => f.path));
   const out = new Map<string, string>();
   for (const f of statesOf(s)) {
-    if (switches.has(f.path)) continue;
     const good = lastGood(f.path);
     if (good !== null && (f.text === null || refused.has(f.path))) out.set(f.path, good);
   }
