@@ -93,6 +93,22 @@ export interface WiringFile {
 }
 
 /**
+ * A project file of the client's that `tandem init` does not write but whose settings can switch
+ * every hook off (docs/decisions/0046): init, `doctor` and the wiring's heal switch them back on,
+ * keeping everything else in the file.
+ */
+export interface HookSwitch {
+  /** Relative to the root; also one of the client's `wiring` files. */
+  file: string;
+  /**
+   * The text with the hooks switched back on, and one line per setting taken out; null when
+   * nothing in it switches them off, or the client could not read the file either (it then
+   * refuses to start and says why, which nobody misses). Pure.
+   */
+  switchOn(text: string): { text: string; changes: string[] } | null;
+}
+
+/**
  * How `tandem sub run --client <name>` starts the client headless (docs/product.md §7.1). The child
  * works alone in its own worktree, so it gets the mode that edits files without asking a human.
  */
@@ -149,6 +165,8 @@ export interface ClientSpec<N extends string = string> {
   settingsFile: string;
   /** Every project file that can turn its hooks on or off, the settings file first; agents may not edit them. */
   wiring: readonly WiringFile[];
+  /** A file of its own settings that can switch all its hooks off, which init and the heal switch back on. */
+  hookSwitch?: HookSwitch;
   /**
    * `nested`: `{hooks: {Event: [{matcher, hooks: [{type, command}]}]}}`; `flat`: Cursor's
    * `{version, hooks: {event: [{command}]}}`; `copilot`: `{version, hooks: {event: [{type, bash}]}}`;

@@ -2,6 +2,7 @@ import type { LoadedConfig } from "../config/load.js";
 import { checkAgentShell } from "./agent-shell-check.js";
 import { blobFindings } from "./blob-checks.js";
 import { configFindings } from "./config-checks.js";
+import { healFindings } from "./heal-check.js";
 import { historyFindings } from "./history-checks.js";
 import { hookErrorFinding } from "./hook-errors.js";
 import { checkLanding } from "./land-check.js";
@@ -39,6 +40,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     nodeFinding(),
     ...configFindings(t.loaded, t.root),
     ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir))),
+    ...healFindings(t.stateDir, t.since),
     ...shell,
     ...staleSessionFindings(t.stateDir, config.freshnessSeconds),
     ...leftWorkFindings({

@@ -32,7 +32,7 @@ import { syncSoon } from "./remote-sync.js";
 import { onStop } from "./stop.js";
 import { onPostTool } from "./tool-events.js";
 import { sessionStartUpkeep } from "./upkeep.js";
-import { healWiringOf } from "./wiring-heal.js";
+import { healWiringOf, withHealNotice } from "./wiring-heal.js";
 
 export type { HookRequest } from "./context.js";
 export type HookResult = Rendered;
@@ -171,7 +171,7 @@ async function run(read: ReadHook, input: HookInput, req: HookRequest): Promise<
     if (forged) return refuseForged(ctx, forged);
     healWiringOf(ctx);
     await leftWorkAtHook(ctx);
-    const verdict = await HANDLERS[input.kind](ctx);
+    const verdict = withHealNotice(ctx, await HANDLERS[input.kind](ctx));
     // Turns keep this checkout's presence on the remote fresh (at most every interval).
     if (input.kind === "prompt" || input.kind === "stop") syncSoon(ctx, false);
     return verdict;

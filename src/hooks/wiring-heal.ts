@@ -1,6 +1,12 @@
+import { ALLOW, type HookKind, type Verdict } from "../clients/types.js";
+import { append, write } from "../store/ledger.js";
+import { listEvents, type SessionRow, sessionById } from "../store/queries.js";
+import type { StoredEvent } from "../store/stored-event.js";
 import { healWiring } from "../wiring/heal.js";
+import { healNotice } from "../wiring/heal-notice.js";
+import { displayPath } from "../wiring/report.js";
 import type { HookCtx } from "./context.js";
-import { selfSession } from "./context.js";
+import { agentCmd, selfSession } from "./context.js";
 import { recordOpenFailure } from "./open-failure.js";
 
 /**
@@ -15,5 +21,82 @@ export function healWiringOf(ctx: HookCtx): void {
     });
   } catch (err) {
     recordOpenFailure(ctx, "checking Tandem's wiring failed", err);
+  }
+}
+
+/** Hooks whose answer may carry text for the model; Stop's and SessionEnd's never reach it. */
+const TELLING: ReadonlySet<HookKind> = new Set(["session-start", "prompt", "pre-tool", "post-tool"]);
+const PROBE = "tandem-context-probe";
+
+/**
+ * Whether this answer's context reaches the model, asked of the client's own renderer: a client
+ * that drops it on this event (Cursor's prompts, say) is told at a later hook instead.
+ */
+function carriesContext(ctx: HookCtx): boolean {
+  if (!TELLING.has(ctx.input.kind)) return false;
+  return ctx.client.render(ctx.input.kind, ctx.wired, { ...ALLOW, context: PROBE }).stdout.includes(PROBE);
+}
+
+interface Restored {
+  root: string;
+  file: string;
+  changes: string[];
+  lastCommandBy: string | null;
+  changedAt: number | null;
+}
+
+/**
+ * Heals since the session started that it was not told of: two reads by the event-kind index, the
+ * second only once a heal happened in its lifetime.
+ */
+function untoldHeals(ctx: HookCtx, self: SessionRow): StoredEvent[] {
+  const heals = listEvents(ctx.db, { kind: "wiring.restored", sinceSeq: self.started_seq });
+  if (heals.length === 0) return [];
+  const told = listEvents(ctx.db, { kind: "wiring.noticed", sinceSeq: heals[0]!.seq })
+    .filter((e) => e.session === self.id)
+    .reduce((upTo, e) => Math.max(upTo, (e.data as { upToSeq: number }).upToSeq), 0);
+  return heals.filter((h) => h.seq > told);
+}
+
+/** Inside the write transaction, so concurrent hooks of one session tell each heal once. */
+function takeHealNotice(ctx: HookCtx, self: SessionRow): string | null {
+  const heals = untoldHeals(ctx, self);
+  if (heals.length === 0) return null;
+  append(ctx.db, {
+    kind: "wiring.noticed",
+    session: self.id,
+    ts: ctx.now,
+    data: { upToSeq: heals[heals.length - 1]!.seq },
+  });
+  const seen = heals.map((e) => {
+    const d = e.data as Restored;
+    const by = d.lastCommandBy;
+    return {
+      file: displayPath(d.root, d.file),
+      changes: d.changes,
+      changedAt: d.changedAt,
+      lastCommandBy: by === null ? null : (sessionById(ctx.db, by)?.name ?? by),
+      lastCommandYours: by === self.id,
+    };
+  });
+  return healNotice(seen, `${agentCmd(ctx)} deinit`);
+}
+
+/**
+ * After the hook's own work: a session whose wiring was healed since it started is told once, in
+ * this answer, what was changed back and what to do instead (docs/decisions/0046). Observational:
+ * a failure is recorded and the answer goes out as it was.
+ */
+export function withHealNotice(ctx: HookCtx, verdict: Verdict): Verdict {
+  if (!verdict.allow || verdict.block || !carriesContext(ctx)) return verdict;
+  try {
+    const self = selfSession(ctx);
+    if (!self || untoldHeals(ctx, self).length === 0) return verdict;
+    const notice = write(ctx.db, () => takeHealNotice(ctx, self), "gating");
+    if (notice === null) return verdict;
+    return { ...verdict, context: verdict.context ? `${notice}\n\n${verdict.context}` : notice };
+  } catch (err) {
+    recordOpenFailure(ctx, "telling of a wiring heal failed", err);
+    return verdict;
   }
 }

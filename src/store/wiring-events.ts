@@ -4,7 +4,8 @@ const clients = () => z.array(z.string());
 
 /**
  * The wiring's own events (docs/decisions/0024): what `tandem init` recorded, what `deinit`
- * dropped, and each restoration of Tandem's entries after something else changed them.
+ * dropped, each restoration of Tandem's entries after something else changed them, and each
+ * session told of them.
  */
 export const WIRING_EVENT_SCHEMAS = {
   "wiring.recorded": () =>
@@ -33,4 +34,6 @@ export const WIRING_EVENT_SCHEMAS = {
       /** The blob keeping the bytes found in place of a file Tandem could not read, else null. */
       displaced: z.nullable(z.string()),
     }),
+  /** The session was told of every `wiring.restored` up to this seq (docs/decisions/0046). */
+  "wiring.noticed": () => z.object({ upToSeq: z.number() }),
 };

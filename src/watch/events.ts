@@ -89,6 +89,11 @@ const DESCRIBE: Record<string, Describe> = {
         : `${str(d.branch)}: ${str(d.message)}`,
   "land.conflicted": (d) =>
     `${str(d.branch)}: ${str(d.commit).slice(0, 10)} conflicts on ${list(d.paths).map(str).join(" ")}`,
+  "wiring.restored": (d, name, rel) =>
+    `${rel(d.file)} put back (${list(d.changes).map(str).join("; ")}) by ${
+      d.via === "server" ? "the server" : `${name(d.foundBy)}'s hook`
+    }${d.lastCommandBy ? `; last tool call before it: ${name(d.lastCommandBy)}` : ""}`,
+  "wiring.noticed": () => "told that the wiring was put back",
   "store.gc": (d) =>
     `${str(d.sessions)} session(s), ${str(d.events)} event(s), ${str(d.blobs)} blob(s) freed`,
 };
@@ -108,6 +113,7 @@ const TONES: Record<string, Tone> = {
   "land.pushed": "good",
   "land.refused": "bad",
   "land.conflicted": "bad",
+  "wiring.restored": "warn",
 };
 
 export function eventTone(ev: { kind: string; data: unknown }): Tone {

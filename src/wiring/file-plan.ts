@@ -5,7 +5,8 @@ export type Action = "create" | "update" | "unchanged" | "delete" | "keep" | "re
 
 export interface FilePlan {
   path: string;
-  kind: "settings" | "git-hook" | "config" | "rules";
+  /** `switch`: a client's own settings file that can switch its hooks off (ClientSpec.hookSwitch). */
+  kind: "settings" | "git-hook" | "config" | "rules" | "switch";
   client?: ClientName;
   action: Action;
   /** Text to write for create/update. */

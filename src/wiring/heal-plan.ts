@@ -31,6 +31,7 @@ export function statesOf(s: Snapshot): FileState[] {
     ...(s.codexRules ? [s.codexRules] : []),
     ...(s.codexLocal ? [s.codexLocal] : []),
     ...(s.geminiPolicy ? [s.geminiPolicy] : []),
+    ...Object.values(s.switches ?? {}),
     s.config,
     ...(s.gitHooks ? Object.values(s.gitHooks.files) : []),
   ];
@@ -43,11 +44,13 @@ export function withTexts(s: Snapshot, texts: ReadonlyMap<string, string>): Snap
   const moreHookFiles = Object.fromEntries(
     Object.entries(s.moreHookFiles ?? {}).map(([n, files]) => [n, files.map(swap)]),
   );
+  const switches = Object.fromEntries(Object.entries(s.switches ?? {}).map(([n, f]) => [n, swap(f)]));
   const hooks = s.gitHooks;
   return {
     ...s,
     settings,
     moreHookFiles,
+    switches,
     ...(s.claudeLocal ? { claudeLocal: swap(s.claudeLocal) } : {}),
     ...(s.codexRules ? { codexRules: swap(s.codexRules) } : {}),
     ...(s.codexLocal ? { codexLocal: swap(s.codexLocal) } : {}),
@@ -64,7 +67,10 @@ export function withTexts(s: Snapshot, texts: ReadonlyMap<string, string>): Snap
   };
 }
 
-/** Files to put back whole: removed, or unreadable to init, with an earlier content known. */
+/**
+ * Files to put back whole: removed, or unreadable to init, with an earlier content known. A
+ * client's hook switch never is: its plan writes nothing unless the text switches hooks off.
+ */
 function brokenFiles(
   s: Snapshot,
   plans: readonly FilePlan[],

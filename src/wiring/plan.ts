@@ -159,6 +159,17 @@ function rulesFilePlan(
       };
 }
 
+/** A client's hook switch (ClientSpec.hookSwitch): never created or removed, only switched back on. */
+function switchPlan(name: ClientName, state: FileState): FilePlan {
+  const client = CLIENTS[name];
+  const base = { path: state.path, kind: "switch" as const, client: name, executable: false };
+  const on = state.text === null ? null : (client.hookSwitch?.switchOn(state.text) ?? null);
+  // `after: null` keeps an untouched switch out of init's summary: it is the person's file.
+  if (on === null) return { ...base, action: "unchanged", after: null, changes: [], summary: "" };
+  const summary = `switched ${client.label}'s hooks back on`;
+  return { ...base, action: "update", after: on.text, changes: on.changes, summary };
+}
+
 function refused(base: Pick<FilePlan, "path" | "kind" | "executable">, reason: string): FilePlan {
   return { ...base, action: "refuse", after: null, changes: [], summary: "", reason };
 }
@@ -269,6 +280,7 @@ export function planInit(
             ),
           ],
     ),
+    ...(Object.entries(s.switches ?? {}) as [ClientName, FileState][]).map(([n, f]) => switchPlan(n, f)),
     ...(s.claudeLocal ? [localPlan(s.claudeLocal, rules.local, "init")] : []),
     ...(s.codexRules ? [codexRulesPlan(s.codexRules, codexRulesText(launcher))] : []),
     ...(s.codexLocal ? [codexRulesPlan(s.codexLocal, codexLocalRulesText(launcher, agent))] : []),

@@ -30,6 +30,8 @@ export interface Snapshot {
   codexLocal?: FileState;
   /** The user's `~/.gemini/policies/tandem.toml`, read when Gemini CLI is wired. */
   geminiPolicy?: FileState;
+  /** Each wired client's file that can switch its hooks off (ClientSpec.hookSwitch). */
+  switches?: Partial<Record<ClientName, FileState>>;
   config: FileState;
   /** Null with --no-git-hooks. */
   gitHooks: { dir: string; files: Record<GitHookName, FileState> } | null;
@@ -78,8 +80,11 @@ export function readSnapshot(
 ): Snapshot {
   const settings: Partial<Record<ClientName, FileState>> = {};
   const moreHookFiles: Partial<Record<ClientName, FileState[]>> = {};
+  const switches: Partial<Record<ClientName, FileState>> = {};
   for (const name of clients) {
     settings[name] = readState(join(root, CLIENTS[name].settingsFile));
+    const hookSwitch = CLIENTS[name].hookSwitch;
+    if (hookSwitch) switches[name] = readState(join(root, hookSwitch.file));
     const rest = hookFilePaths(name).filter((p) => p !== CLIENTS[name].settingsFile);
     if (rest.length > 0) moreHookFiles[name] = rest.map((p) => readState(join(root, p)));
   }
@@ -104,6 +109,7 @@ export function readSnapshot(
     ...claudeLocal,
     ...codexRules,
     ...gemini,
+    switches,
     config: readState(join(root, PROJECT_CONFIG)),
     gitHooks,
   };

@@ -1,5 +1,6 @@
 import { baseInput, fail, isObj, nestedAnswer, SILENT, str, toolFrom } from "../payload.js";
 import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "../types.js";
+import { CODEX_CONFIG, codexHooksOn } from "./hooks-switch.js";
 
 const SETTINGS = ".codex/hooks.json";
 
@@ -65,10 +66,11 @@ export const codex: ClientSpec<"codex"> = {
   wiring: [
     { file: SETTINGS, what: "Codex's hooks" },
     // `[features] hooks = false` here turns every Codex hook off (docs/clients.md §2.1).
-    { file: ".codex/config.toml", what: "Codex's hook settings" },
+    { file: CODEX_CONFIG, what: "Codex's hook settings" },
     // Any `*.rules` file here can let commands out of Codex's sandbox unasked (docs/clients.md §2.1).
     { file: ".codex/rules", what: "Codex's command rules", dir: true },
   ],
+  hookSwitch: { file: CODEX_CONFIG, switchOn: codexHooksOn },
   layout: "nested",
   events: EVENTS,
   sessionEnv: ["CODEX_THREAD_ID", "CODEX_SESSION_ID"],
