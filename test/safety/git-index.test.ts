@@ -17,6 +17,7 @@ import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { gitShim } from "../finalization/fixture.js";
 import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
 
@@ -242,5 +243,37 @@ describe("git add spelled another way, then a commit past the pre-commit hook", 
     expect(runAsB(w, command)).toBeNull();
     expect(g(w.repo, "show", "--name-only", "--format=", "HEAD").trim()).toBe("b.txt");
     expect(read(w.repo, "f.txt")).toBe(A_FILES.unstaged["f.txt"]);
+  });
+});
+
+describe("what the guard asks git", () => {
+  /** The git processes B's pre-tool hook runs for `git reset -q`, logged by a shim on PATH. */
+  function guardCalls(peerHoldsAFile: boolean): string[] {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), "tandem-git-index-calls-")));
+    try {
+      const repo = initRepo(join(base, "repo"), { "f.txt": "one\n" });
+      const a = fakeAgent();
+      const b = { ...fakeAgent(), CLAUDE_CODE_SESSION_ID: "B" };
+      if (peerHoldsAFile) {
+        const write = claudeWrite(repo, "A", "f.txt");
+        expect(denied(hook("claude-code", "pre-tool-use", write, { cwd: repo, env: a }))).toBeNull();
+        writeFiles(repo, { "f.txt": "A's edit\n" });
+      }
+      const shim = gitShim(base);
+      const payload = claudeBash(repo, "B", "git reset -q");
+      expect(
+        denied(hook("claude-code", "pre-tool-use", payload, { cwd: repo, env: { ...b, ...shim.env } })),
+      ).toBeNull();
+      return shim.calls().map((c) => c.split("\t")[1]!);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  }
+
+  it("asks nothing when no live peer owns a path, and what the reset would unstage when one does", () => {
+    const guard = (calls: string[]) =>
+      calls.filter((c) => c.includes("rev-parse --show-toplevel --show-prefix"));
+    expect(guard(guardCalls(false))).toEqual([]);
+    expect(guard(guardCalls(true))).toHaveLength(1);
   });
 });
