@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { gitShim } from "../finalization/fixture.js";
 import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
+import { patient } from "../helpers/patience.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
 
 /** A's two kinds of work: staged then changed again, or only edited (nothing staged). */
@@ -126,7 +127,7 @@ function runAsB(w: World, command: string): string | null {
     execFileSync("bash", ["-c", command], {
       cwd: w.repo,
       stdio: "ignore",
-      timeout: 20_000,
+      timeout: patient(20_000),
       env: { ...process.env, ...w.b, ...COMMITTER },
     });
   } catch {
