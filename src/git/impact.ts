@@ -13,6 +13,7 @@ import {
   CONFIG_KEYS,
   type Effect,
   type GitImpactPlan,
+  type Into,
   NONE,
   planGitImpact,
   type Rule,
@@ -57,7 +58,7 @@ export function gitImpact(call: GitCall, baseCwd: string, aliases: AliasReader =
   try {
     return impact(call, baseCwd, found, aliases);
   } catch (e) {
-    return { repoTop: found.top, atRisk: [], committed: [], unknown: reasonOf(e) };
+    return { ...result(found.top), unknown: reasonOf(e) };
   }
 }
 
@@ -105,14 +106,35 @@ function impact(
   if (effect.kind !== "rules") throw new Unworkable(effect.kind === "unknown" ? effect.reason : "no plan");
   const specs = readPathspec(effect.pathspec, cwd);
   const queries = specs.length === 0 ? whole : new ImpactQueries({ ...base, specs });
-  const paths = new Set<string>();
-  for (const r of effect.rules) for (const p of ruleResult(r, effect.rules, queries)) paths.add(p);
-  const sorted = [...paths].sort();
-  return effect.into === "committed" ? result(rp.top, [], sorted) : result(rp.top, sorted);
+  const into = new Map<Into, Set<string>>();
+  for (const r of effect.rules) {
+    const dest = r.into ?? effect.into;
+    const paths = into.get(dest) ?? new Set<string>();
+    for (const p of ruleResult(r, effect.rules, queries)) paths.add(p);
+    into.set(dest, paths);
+  }
+  const sorted = (dest: Into) => [...(into.get(dest) ?? [])].sort();
+  return {
+    repoTop: rp.top,
+    atRisk: sorted("atRisk"),
+    committed: sorted("committed"),
+    stagedLost: sorted("stagedLost"),
+    stages: sorted("stages"),
+    commitsIndex: effect.commitsIndex === true,
+    unknown: null,
+  };
 }
 
-function result(repoTop: string | null, atRisk: string[] = [], committed: string[] = []): GitImpact {
-  return { repoTop, atRisk, committed, unknown: null };
+function result(repoTop: string | null): GitImpact {
+  return {
+    repoTop,
+    atRisk: [],
+    committed: [],
+    stagedLost: [],
+    stages: [],
+    commitsIndex: false,
+    unknown: null,
+  };
 }
 
 /** Answers what the plan left open: the configuration it depends on, then branch or paths. */

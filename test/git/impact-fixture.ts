@@ -56,6 +56,9 @@ export function sharedDir(): () => string {
 export const words = (line: string) =>
   line === "" ? [] : line.split(" ").map((w) => w.replaceAll("␠", " "));
 
+/** What an impact holds besides at-risk and committed paths, when the command touches no staged work. */
+export const NO_INDEX = { stagedLost: [], stages: [], commitsIndex: false } as const;
+
 export function impactOf(repo: string, line: string, cwd = ""): GitImpact {
   return gitImpact({ cwd, args: words(line) }, repo);
 }

@@ -53,9 +53,8 @@ describe("shell hooks and git stash", () => {
     // A hook process starts the pre-tool-use's status before it has read the command; the
     // post-tool-use measures the named a.txt by its stamp, without git.
     expect(sub(plain)).toEqual(["status"]);
-    // The git guard asks what the stash would do to dirty files (rev-parse, status); the stash
-    // list itself costs no process.
-    expect(sub(stash)).toEqual(["rev-parse", "status", "status", "status"]);
+    // With no live peer the git guard asks git nothing; the stash list itself costs no process.
+    expect(sub(stash)).toEqual(["status", "status"]);
     expect(stash.filter((c) => / stash( |$)/.test(` ${c.split("\t")[1]}`))).toEqual([]);
     expect(savedStashes(root)).toEqual([JSON.stringify({ [root]: [] })]);
     const sha = g(root, "rev-parse", "refs/stash").trim();

@@ -74,6 +74,7 @@ describe("a destructive git command spelled another way is judged like its plain
     // xargs with input it cannot see: the most the subcommand can destroy.
     { spelling: "cat list | xargs git checkout", plain: "git checkout -f HEAD -- :/", opaque: true },
     { spelling: "git ls-files | xargs git clean", plain: "git clean -ffdx", opaque: true },
+    { spelling: "git ls-files -m | xargs git add", plain: "git add -A", opaque: true },
     // Plumbing under the porcelain.
     { spelling: "git read-tree -m -u HEAD~1", plain: "git read-tree -u -m HEAD~1" },
     { spelling: "git checkout-index -f -- a.txt", plain: "git checkout-index --force a.txt" },
@@ -91,13 +92,13 @@ describe("what git's own plumbing puts at risk", () => {
   it.each([
     ["git read-tree -u --reset HEAD", "*: SU + ? ∩ HEAD..HEAD"],
     ["git read-tree -m -u HEAD~1", "*: S + SU? ∩ HEAD..HEAD~1"],
-    ["git read-tree HEAD", "none"],
+    ["git read-tree HEAD", "unstage *: S"],
     ["git read-tree -u -m --dry-run HEAD", "none"],
     ["git checkout-index -a", "none"],
     ["git checkout-index -f -a", "*: U"],
     ["git checkout-index -f --stage=2 -a", "*: SU?"],
     ["git checkout-index -f --temp -a", "none"],
-    ["git update-index --force-remove a.txt", ":(literal)a.txt: S@ps"],
+    ["git update-index --force-remove a.txt", "unstage :(literal)a.txt: S@ps"],
     ["git update-index --refresh", "none"],
     ["git update-index --force-remove --stdin", "unknown"],
   ])("%s → %s", async (command, expected) => {

@@ -24,6 +24,15 @@ export interface GitImpact {
   atRisk: string[];
   /** A commit that skips the pre-commit hook (`-n`, `--no-verify`, `core.hooksPath`): the paths it would commit. */
   committed: string[];
+  /**
+   * Paths whose staged changes the command drops from the index or replaces (`reset`, `rm --cached`,
+   * `add` over a file changed since it was staged): the files stay, the staged version is gone.
+   */
+  stagedLost: string[];
+  /** Dirty paths a `git add` (or `update-index`) stages, for a later commit of the same line. */
+  stages: string[];
+  /** A commit that skips its hook and commits what the index holds, whatever an earlier call staged. */
+  commitsIndex: boolean;
   /** Why the effect could not be worked out; the caller then treats the command as opaque. */
   unknown: string | null;
 }

@@ -224,5 +224,7 @@ export function planCommit(args: readonly string[], globals: GitGlobals): Effect
     return NONE; // git refuses paths with -a
   else if (flag(a, "include")) rules = [rule(STAGED), rule(TRACKED, { kind: "dirty" }, true)];
   else rules = [rule(TRACKED, { kind: "dirty" }, true)]; // --only, the default with paths
-  return { kind: "rules", into: "committed", pathspec, rules };
+  // With paths and without --include (git's --only) the commit leaves the rest of the index out.
+  const commitsIndex = !hasPathspec(pathspec) || flag(a, "include");
+  return { kind: "rules", into: "committed", pathspec, rules, commitsIndex };
 }

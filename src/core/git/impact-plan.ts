@@ -15,7 +15,8 @@ import {
   planPull,
   planRebase,
 } from "./impact-history.js";
-import { planCheckoutIndex, planReadTree, planUpdateIndex } from "./impact-plumbing.js";
+import { planAdd, planUpdateIndex } from "./impact-index.js";
+import { planCheckoutIndex, planReadTree } from "./impact-plumbing.js";
 import { type Effect, NONE, unknown } from "./impact-rules.js";
 import {
   planCheckout,
@@ -29,18 +30,26 @@ import {
 } from "./impact-worktree.js";
 
 export { CONFIG_KEYS, type GitConfig } from "./impact-history.js";
-export { type Effect, NONE, type Pathspec, type Pick, type Rule, type Source } from "./impact-rules.js";
+export {
+  type Effect,
+  type Into,
+  NONE,
+  type Pathspec,
+  type Pick,
+  type Rule,
+  type Source,
+} from "./impact-rules.js";
 
 export interface GitImpactPlan {
   effect: Effect;
   globals: GitGlobals;
 }
 
-/** Subcommands that leave the working tree alone (they read, or write refs, objects, the index or config). */
+/** Subcommands that leave the working tree and staged changes alone (they read, or write refs, objects or config). */
 const HARMLESS = new Set(
   (
     "status log diff show branch tag rev-parse ls-files ls-tree ls-remote grep blame annotate describe " +
-    "shortlog remote fetch push add config reflog cat-file rev-list show-ref for-each-ref merge-base " +
+    "shortlog remote fetch push config reflog cat-file rev-list show-ref for-each-ref merge-base " +
     "name-rev var version help count-objects fsck check-ignore check-attr check-ref-format whatchanged " +
     "cherry range-diff diff-tree diff-files diff-index notes init clone gc prune repack maintenance " +
     "update-ref symbolic-ref hash-object write-tree commit-tree mktree mktag verify-commit verify-tag " +
@@ -65,6 +74,8 @@ const PLANNERS: Record<string, Planner> = {
   "cherry-pick": (args) => planPick("cherry-pick", args),
   revert: (args) => planPick("revert", args),
   apply: planApply,
+  add: planAdd,
+  stage: planAdd, // git's own other name for add
   am: planAm,
   commit: (args, globals) => planCommit(args, globals),
   "read-tree": planReadTree,

@@ -1,8 +1,8 @@
 /**
- * Plans for the plumbing commands that write the working tree or drop staged work:
- * `read-tree -u`, `checkout-index -f`, `update-index --force-remove`. They are judged
- * like the porcelain they stand under (`reset --hard`, `checkout .`, `rm --cached`
- * of a staged change).
+ * Plans for the plumbing commands that write the working tree or the index from a tree:
+ * `read-tree` and `checkout-index -f`. They are judged like the porcelain they stand
+ * under (`reset --hard`, a mixed `reset`, `checkout .`). `update-index` is planned with
+ * `add` (impact-index.ts).
  */
 import { flag, optionSpec, parseArgv, value } from "./argv.js";
 import {
@@ -11,13 +11,16 @@ import {
   changedSince,
   DIRTY,
   type Effect,
+  literalPaths,
   NONE,
   rule,
   STAGED,
+  stagedLostIn,
   TRACKED,
   UNSTAGED,
   UNTRACKED,
   unknown,
+  WHOLE_TREE,
 } from "./impact-rules.js";
 
 const READ_TREE = optionSpec(
@@ -26,28 +29,26 @@ const READ_TREE = optionSpec(
 const CHECKOUT_INDEX = optionSpec(
   "index/u quiet/q force/f all/a no-create/n prefix= stage= temp stdin/z? ignore-skip-worktree-bits",
 );
-const UPDATE_INDEX = optionSpec(
-  "add remove force-remove refresh really-refresh q unmerged ignore-missing ignore-submodules cacheinfo= index-info chmod= assume-unchanged skip-worktree fsmonitor-valid ignore-skip-worktree-entries again/g unresolve info-only force-untracked-cache split-index untracked-cache fsmonitor index-version= stdin -z verbose clear-resolve-undo",
-);
-
-/** Paths named as files (not pathspecs), relative to the command's directory. */
-const literal = (paths: readonly string[]) => ({
-  specs: paths.map((p) => `:(literal)${p}`),
-  fromFile: null,
-});
 
 /**
  * `read-tree -u`: with `--reset`, the index and the files become the tree's, like `reset --hard`;
  * with `-m` (one tree), staged changes are replaced and files that differ are rewritten (git
  * refuses over unstaged ones, which are counted anyway so the refusal names their owner).
+ * Without `-u` only the index is rewritten, like a mixed `reset`: every staged change goes (some
+ * merges of several trees refuse instead; counted anyway, as above).
  */
 export function planReadTree(args: readonly string[]): Effect {
   const parsed = parseArgv(args, READ_TREE);
   if (!parsed.ok) return unknown(`git read-tree: ${parsed.reason}`);
   const a = parsed.argv;
-  if (!flag(a, "-u") || flag(a, "-n", "dry-run")) return NONE; // the index only, or nothing
-  if (value(a, "prefix") !== undefined || value(a, "index-output") !== undefined)
-    return unknown("git read-tree --prefix/--index-output writes elsewhere");
+  if (flag(a, "-n", "dry-run")) return NONE;
+  if (value(a, "index-output") !== undefined)
+    return unknown("git read-tree --index-output writes an index file of its own choosing");
+  if (!flag(a, "-u")) {
+    // --prefix only adds entries under a directory the index does not have yet (git refuses otherwise).
+    return value(a, "prefix") !== undefined ? NONE : stagedLostIn(WHOLE_TREE, rule(STAGED));
+  }
+  if (value(a, "prefix") !== undefined) return unknown("git read-tree --prefix -u writes elsewhere");
   const trees = [...a.operands, ...(a.afterDashDash ?? [])];
   if (flag(a, "empty") && trees.length === 0) return atRisk(rule(TRACKED));
   if (trees.length !== 1) return unknown("git read-tree -u of several trees merges them");
@@ -73,22 +74,5 @@ export function planCheckoutIndex(args: readonly string[]): Effect {
   const paths = [...a.operands, ...(a.afterDashDash ?? [])];
   if (flag(a, "all")) return atRisk(rule(pick));
   if (paths.length === 0) return NONE;
-  return atRiskIn(literal(paths), rule(pick, { kind: "dirty" }, true));
-}
-
-/**
- * `update-index --force-remove PATHS`: the entries leave the index; the files stay, but a staged
- * change (and a newly added file's staged bytes) exists nowhere else. Writing entries from
- * outside (`--cacheinfo`, `--index-info`, `--stdin`) cannot be read from the words.
- */
-export function planUpdateIndex(args: readonly string[]): Effect {
-  const parsed = parseArgv(args, UPDATE_INDEX);
-  if (!parsed.ok) return unknown(`git update-index: ${parsed.reason}`);
-  const a = parsed.argv;
-  if (!flag(a, "force-remove")) return NONE;
-  if (flag(a, "stdin", "index-info") || value(a, "cacheinfo") !== undefined)
-    return unknown("git update-index --force-remove takes entries from outside its arguments");
-  const paths = [...a.operands, ...(a.afterDashDash ?? [])];
-  if (paths.length === 0) return NONE;
-  return atRiskIn(literal(paths), rule(STAGED, { kind: "dirty" }, true));
+  return atRiskIn(literalPaths(paths), rule(pick, { kind: "dirty" }, true));
 }

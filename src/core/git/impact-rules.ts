@@ -12,6 +12,11 @@ export interface Pick {
   unstaged?: boolean;
   untracked?: boolean;
   ignored?: boolean;
+  /**
+   * Staged, then changed again: the index differs from HEAD *and* from the working tree, so the
+   * staged version exists nowhere else. Staging the file again replaces it.
+   */
+  stagedThenChanged?: boolean;
 }
 
 export const STAGED: Pick = { staged: true };
@@ -19,6 +24,7 @@ export const UNSTAGED: Pick = { unstaged: true };
 export const TRACKED: Pick = { staged: true, unstaged: true };
 export const UNTRACKED: Pick = { untracked: true };
 export const DIRTY: Pick = { staged: true, unstaged: true, untracked: true };
+export const STAGED_THEN_CHANGED: Pick = { stagedThenChanged: true };
 
 /** The command's pathspecs (relative to its directory); none at all means the whole tree. */
 export interface Pathspec {
@@ -33,6 +39,11 @@ export const WHOLE_TREE: Pathspec = { specs: [], fromFile: null };
 export function pathspecOf(argv: ParsedArgv, specs: string[]): Pathspec {
   const file = value(argv, "pathspec-from-file");
   return { specs, fromFile: file === undefined ? null : { file, nul: flag(argv, "pathspec-file-nul") } };
+}
+
+/** Paths named as files, not pathspecs (plumbing takes them literally), relative to the command's directory. */
+export function literalPaths(paths: readonly string[]): Pathspec {
+  return { specs: paths.map((p) => `:(literal)${p}`), fromFile: null };
 }
 
 export function hasPathspec(p: Pathspec): boolean {
@@ -58,19 +69,31 @@ export type Source =
   /** Literal paths relative to the command's directory; `under` takes everything below them too. */
   | { kind: "paths"; paths: { path: string; under: boolean }[] };
 
+/**
+ * Where a rule's paths go: `atRisk`, files whose uncommitted bytes are overwritten or removed;
+ * `committed`, paths a commit that skips its hook would commit; `stagedLost`, paths whose staged
+ * changes are dropped from the index or replaced (the files stay); `stages`, paths `git add` stages.
+ */
+export type Into = "atRisk" | "committed" | "stagedLost" | "stages";
+
 export interface Rule {
   pick: Pick;
   source: Source;
   /** Limited to the command's pathspec (otherwise the whole tree). */
   scoped: boolean;
+  /** Where this rule's paths go, when not where the effect's go (`git add` also replaces staged versions). */
+  into?: Into;
 }
 
 export type Effect =
   | { kind: "none" }
   /** `alias`: the subcommand git does not know, which the repository's config may define as an alias. */
   | { kind: "unknown"; reason: string; alias?: string }
-  /** The union of the rules' paths goes into `atRisk` or, for a commit that skips its hook, `committed`. */
-  | { kind: "rules"; into: "atRisk" | "committed"; pathspec: Pathspec; rules: Rule[] }
+  /**
+   * Each rule's paths go `into` (its own or the effect's). `commitsIndex`: a commit that skips its
+   * hook and commits what the index holds, so also what an earlier `git add` of the line stages.
+   */
+  | { kind: "rules"; into: Into; pathspec: Pathspec; rules: Rule[]; commitsIndex?: boolean }
   /** `git checkout NAME …` without `--`: a branch switch when NAME names a commit, pathspecs otherwise. */
   | { kind: "ref-or-path"; name: string; guess: boolean; asRef: Effect; asPath: Effect }
   /** The effect depends on configuration (`pull.rebase`, `*.autostash`): plan again with it. */
@@ -89,6 +112,11 @@ export function rule(pick: Pick, source: Source = { kind: "dirty" }, scoped = fa
 /** Dirty entries at risk within the pathspec. */
 export function atRiskIn(pathspec: Pathspec, ...rules: Rule[]): Effect {
   return rules.length === 0 ? NONE : { kind: "rules", into: "atRisk", pathspec, rules };
+}
+
+/** Paths within the pathspec whose staged changes the command drops from the index. */
+export function stagedLostIn(pathspec: Pathspec, ...rules: Rule[]): Effect {
+  return rules.length === 0 ? NONE : { kind: "rules", into: "stagedLost", pathspec, rules };
 }
 
 /** Dirty entries at risk anywhere in the tree. */

@@ -28,6 +28,7 @@ import {
   pathspecOf,
   rule,
   STAGED,
+  stagedLostIn,
   TRACKED,
   UNSTAGED,
   UNTRACKED,
@@ -127,10 +128,19 @@ export function planRestore(args: readonly string[]): Effect {
   const a = parsed("restore", args, RESTORE);
   if (isEffect(a)) return a;
   const staged = flag(a, "staged");
-  if (staged && !flag(a, "worktree")) return NONE; // the index only
   const pathspec = pathspecOf(a, allOperands(a));
   if (!hasPathspec(pathspec) && !flag(a, "patch")) return NONE; // git refuses without paths
+  // The index only: its staged changes within the pathspec are replaced by the source's entries.
+  if (staged && !flag(a, "worktree")) return unstaging(pathspec);
   return restoreFrom(value(a, "source") ?? (staged ? "HEAD" : null), pathspec);
+}
+
+/**
+ * A command that rewrites index entries within the pathspec from a tree, leaving the files: a
+ * staged change there is dropped (an entry equal to HEAD's loses nothing: HEAD still has it).
+ */
+function unstaging(pathspec: Pathspec): Effect {
+  return stagedLostIn(pathspec, rule(STAGED, { kind: "dirty" }, hasPathspec(pathspec)));
 }
 
 export function planSwitch(args: readonly string[]): Effect {
@@ -150,14 +160,33 @@ export function planReset(args: readonly string[]): Effect {
   const a = parsed("reset", args, RESET);
   if (isEffect(a)) return a;
   const mode = lastOf(a, "soft", "mixed", "hard", "merge", "keep");
-  if (mode !== "hard" && mode !== "merge" && mode !== "keep") return NONE; // the index and HEAD only
+  if (mode === undefined || mode === "mixed") return mixedReset(a);
   const paths = a.operands.length > 1 || (a.afterDashDash?.length ?? 0) > 0;
   if (paths || value(a, "pathspec-from-file") !== undefined) return NONE; // git refuses paths here
+  if (mode === "soft") return NONE; // HEAD moves; the index and the files stay
   const target = a.operands[0] ?? "HEAD";
   if (mode === "hard") return atRisk(rule(TRACKED), changedSince(UNTRACKED, target));
   // --merge also drops staged changes the working tree matches; --keep refuses over any it would touch.
   if (mode === "merge") return atRisk(rule(STAGED), changedSince(DIRTY, target));
   return atRisk(changedSince(DIRTY, target));
+}
+
+/**
+ * A mixed reset (`git reset [TREE] [--] [PATHS]`, `-p`): index entries become TREE's, within the
+ * paths or everywhere. The first operand without `--` is a tree when it names a commit, else a path.
+ */
+function mixedReset(a: ParsedArgv): Effect {
+  const { operands, afterDashDash } = a;
+  const fromFile = value(a, "pathspec-from-file") !== undefined;
+  if (afterDashDash !== null || fromFile) {
+    if (operands.length > 1) return NONE; // git refuses: one tree at most before `--`
+    return unstaging(pathspecOf(a, afterDashDash ?? []));
+  }
+  if (operands.length === 0) return unstaging(WHOLE_TREE);
+  const [first, ...rest] = operands as [string, ...string[]];
+  const asRef = unstaging(spec(rest));
+  if (first === "-") return asRef;
+  return { kind: "ref-or-path", name: first, guess: false, asRef, asPath: unstaging(spec(operands)) };
 }
 
 export function planStash(args: readonly string[]): Effect {
@@ -215,9 +244,12 @@ export function planClean(args: readonly string[]): Effect {
 export function planRm(args: readonly string[]): Effect {
   const a = parsed("rm", args, RM);
   if (isEffect(a)) return a;
-  if (flag(a, "dry-run") || flag(a, "cached")) return NONE;
+  if (flag(a, "dry-run")) return NONE;
   const pathspec = pathspecOf(a, allOperands(a));
   if (!hasPathspec(pathspec)) return NONE;
+  // The entries leave the index, the files stay: a staged change is dropped (git refuses one that
+  // differs from both HEAD and the file without -f; counted anyway, as below).
+  if (flag(a, "cached")) return unstaging(pathspec);
   // Without -f git refuses to remove changed files; they are counted anyway, so the refusal names the owner.
   return atRiskIn(pathspec, rule(TRACKED, { kind: "dirty" }, true));
 }

@@ -12,7 +12,8 @@ export function picks(pick: Pick, e: StatusEntry): boolean {
     (!!pick.staged && e.staged) ||
     (!!pick.unstaged && e.unstaged) ||
     (!!pick.untracked && e.untracked) ||
-    (!!pick.ignored && e.ignored)
+    (!!pick.ignored && e.ignored) ||
+    (!!pick.stagedThenChanged && e.staged && e.unstaged)
   );
 }
 

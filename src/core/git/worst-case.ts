@@ -1,8 +1,9 @@
 /**
  * A git command whose arguments come from somewhere the reader cannot see (`… | xargs git
  * checkout`) is judged as the most its subcommand can destroy: these arguments stand in
- * for the unknown ones. A subcommand not listed only ever stages, reads, or is left to the
- * safety net.
+ * for the unknown ones (for `add`, staging everything: what a later commit past its hook
+ * takes, and every staged version changed since). A subcommand not listed only reads, or
+ * is left to the safety net.
  */
 const WORST: Record<string, string[]> = {
   checkout: ["-f", "HEAD", "--", ":/"],
@@ -14,6 +15,7 @@ const WORST: Record<string, string[]> = {
   rm: ["-r", "-f", "--", ":/"],
   "read-tree": ["--reset", "-u", "HEAD"],
   "checkout-index": ["-f", "-a"],
+  add: ["-A"],
 };
 
 /** The words standing in for `git SUB` with unknown arguments, or null when none are listed. */

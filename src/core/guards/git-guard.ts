@@ -13,6 +13,8 @@ export interface JudgedGitCall {
   command: string;
   atRisk: readonly string[];
   committed: readonly string[];
+  /** Paths whose staged changes the command drops or replaces (the files stay; the staged version goes). */
+  stagedLost: readonly string[];
   /** Set when the command works in another worktree (`git -C ../wt …`): paths are relative to it. */
   worktree?: string;
 }
@@ -21,7 +23,7 @@ export interface GitGuardFinding {
   command: string;
   path: string;
   holder: Holder;
-  effect: "overwrite" | "commit";
+  effect: "overwrite" | "commit" | "unstage";
   worktree?: string;
 }
 
@@ -46,6 +48,12 @@ export function judgeGitCalls(
       const holder = there.get(path);
       if (holder) out.push({ command: call.command, path, holder, effect: "commit", ...at });
     }
+    for (const path of call.stagedLost) {
+      const holder = there.get(path);
+      // A path whose bytes the same command overwrites is named once, for the worse of the two.
+      if (holder && !call.atRisk.includes(path))
+        out.push({ command: call.command, path, holder, effect: "unstage", ...at });
+    }
   }
   return out;
 }
@@ -60,21 +68,27 @@ function holderLine(f: GitGuardFinding, now: number): string {
 /** The denial the agent reads: which command, whose work, and what to do instead. */
 export function gitGuardMessage(findings: readonly GitGuardFinding[], now: number): string {
   const lines = ["Tandem refused this command before it ran; nothing was changed."];
-  const overwrite = findings.filter((f) => f.effect === "overwrite");
-  const commit = findings.filter((f) => f.effect === "commit");
-  for (const command of new Set(overwrite.map((f) => f.command))) {
-    lines.push(`\`${command}\` would overwrite or remove another live agent's uncommitted edits:`);
-    lines.push(...overwrite.filter((f) => f.command === command).map((f) => holderLine(f, now)));
-  }
-  for (const command of new Set(commit.map((f) => f.command))) {
-    lines.push(
-      `\`${command}\` skips the pre-commit hook and would commit files another live agent is editing:`,
-    );
-    lines.push(...commit.filter((f) => f.command === command).map((f) => holderLine(f, now)));
+  const heads: Record<GitGuardFinding["effect"], string> = {
+    overwrite: "would overwrite or remove another live agent's uncommitted edits:",
+    commit: "skips the pre-commit hook and would commit files another live agent is editing:",
+    unstage:
+      "would drop or replace what another live agent staged with `git add` (the staged version differs from HEAD, and git keeps no other copy of it; the files themselves stay):",
+  };
+  for (const effect of ["overwrite", "commit", "unstage"] as const) {
+    const of = findings.filter((f) => f.effect === effect);
+    for (const command of new Set(of.map((f) => f.command))) {
+      lines.push(`\`${command}\` ${heads[effect]}`);
+      lines.push(...of.filter((f) => f.command === command).map((f) => holderLine(f, now)));
+    }
   }
   const holders = [...new Set(findings.map((f) => f.holder.name))].join(", ");
+  const onlyIndex = findings.every((f) => f.effect === "unstage");
+  const examples = onlyIndex
+    ? "`git reset -- <your paths>`, `git restore --staged -- <your paths>`, `git add -- <your paths>`"
+    : "`git restore -- <your paths>`, `git stash push -- <your paths>`, `git commit -- <your paths>`";
+  const lost = onlyIndex ? "their staged changes exist nowhere else" : "their edits exist nowhere else";
   lines.push(
-    `What to do: limit the command to your own files (for example \`git restore -- <your paths>\`, \`git stash push -- <your paths>\`, \`git commit -- <your paths>\`), or wait until ${holders} commits, or ask the user. Do not work around this another way: their edits exist nowhere else.`,
+    `What to do: limit the command to your own files (for example ${examples}), or wait until ${holders} commits, or ask the user. Do not work around this another way: ${lost}.`,
   );
   return lines.join("\n");
 }

@@ -60,8 +60,8 @@ describe("restore", () => {
     ["restore .", ".: U@ps"],
     ["restore -- f", "f: U@ps"],
     ["restore --worktree f", "f: U@ps"],
-    ["restore --staged f", "none"],
-    ["restore -S f", "none"],
+    ["restore --staged f", "unstage f: S@ps"],
+    ["restore -S f", "unstage f: S@ps"],
     ["restore -SW f", "f: SU?@ps ∩ differs HEAD"],
     ["restore --staged --worktree f", "f: SU?@ps ∩ differs HEAD"],
     ["restore -s main~1 f", "f: SU?@ps ∩ differs main~1"],
@@ -127,12 +127,8 @@ describe("stash", () => {
 
 describe("reset", () => {
   table([
-    ["reset", "none"],
     ["reset --soft HEAD~1", "none"],
-    ["reset --mixed", "none"],
-    ["reset f", "none"],
-    ["reset -- f", "none"],
-    ["reset -p", "none"],
+    ["reset --soft -- f", "none"],
     ["reset --hard", "*: SU + ? ∩ HEAD..HEAD"],
     ["reset --hard HEAD~1", "*: SU + ? ∩ HEAD..HEAD~1"],
     ["reset -q --hard origin/main", "*: SU + ? ∩ HEAD..origin/main"],
@@ -166,7 +162,7 @@ describe("rm and mv", () => {
     ["rm f", "f: SU@ps"],
     ["rm -rf dir", "dir: SU@ps"],
     ["rm -r -f -- -f", "-f: SU@ps"],
-    ["rm --cached f", "none"],
+    ["rm --cached f", "unstage f: S@ps"],
     ["rm -n f", "none"],
     ["rm", "none"],
     ["rm --pathspec-from-file=list", "file:list: SU@ps"],

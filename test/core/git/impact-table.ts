@@ -2,6 +2,7 @@ import { expect, it } from "vitest";
 import {
   type Effect,
   type GitConfig,
+  type Into,
   type Pick,
   planGitImpact,
   type Rule,
@@ -9,8 +10,11 @@ import {
 
 /**
  * A plan in one line: `PATHSPEC: RULE + RULE`, a rule being the dirty entries it picks
- * (S staged, U unstaged, ? untracked, ! ignored; `@ps` within the pathspec) and, after
- * `∩`, the query naming the paths among which they are at risk.
+ * (S staged, U unstaged, ? untracked, ! ignored, S* staged then changed again; `@ps` within
+ * the pathspec) and, after `∩`, the query naming the paths among which they are at risk.
+ * A word before the pathspec says where the paths go when not at risk (`commit`, `unstage`:
+ * staged changes dropped, `stage`; `commit only`: a commit of its paths alone, not of what else the index holds); a rule
+ * whose paths go elsewhere than the plan's ends in `→ WORD`.
  */
 export function render(e: Effect): string {
   switch (e.kind) {
@@ -27,13 +31,26 @@ export function render(e: Effect): string {
         : e.pathspec.specs.length > 0
           ? e.pathspec.specs.join(",")
           : "*";
-      return `${e.into === "committed" ? "commit " : ""}${ps}: ${e.rules.map(renderRule).join(" + ")}`;
+      const rules = e.rules.map(
+        (r) => `${renderRule(r)}${r.into && r.into !== e.into ? ` → ${INTO[r.into]}` : ""}`,
+      );
+      const head = e.into === "committed" && !e.commitsIndex ? "commit only" : INTO[e.into];
+      return `${head ? `${head} ` : ""}${ps}: ${rules.join(" + ")}`;
     }
   }
 }
 
+/** Where a rule's paths go, as a word before the plan (none for `atRisk`). */
+const INTO: Record<Into, string> = {
+  atRisk: "",
+  committed: "commit",
+  stagedLost: "unstage",
+  stages: "stage",
+};
+
 function pickLetters(p: Pick): string {
-  return `${p.staged ? "S" : ""}${p.unstaged ? "U" : ""}${p.untracked ? "?" : ""}${p.ignored ? "!" : ""}`;
+  const letters = `${p.staged ? "S" : ""}${p.unstaged ? "U" : ""}${p.untracked ? "?" : ""}${p.ignored ? "!" : ""}`;
+  return `${letters}${p.stagedThenChanged ? "S*" : ""}`;
 }
 
 function renderRule(r: Rule): string {
