@@ -1,7 +1,7 @@
 import type { HeldClaim, Holder } from "../core/claims/decide.js";
 import { isLive } from "../core/sessions/liveness.js";
 import { livenessFacts } from "../sessions/liveness.js";
-import { claimsWithAcquiredTs } from "../store/claim-reads.js";
+import { claimsWithAcquiredTs } from "../store/claims/reads.js";
 import type { Db } from "../store/db.js";
 import { type SessionRow, sessionById } from "../store/queries.js";
 

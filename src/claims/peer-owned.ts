@@ -1,5 +1,5 @@
 import type { Holder } from "../core/claims/decide.js";
-import { ownerRows } from "../store/claim-reads.js";
+import { ownerRows } from "../store/claims/reads.js";
 import type { Db } from "../store/db.js";
 import { sessionById } from "../store/queries.js";
 import { groupOf, holderOf } from "./holders.js";

@@ -12,7 +12,7 @@ import { resolveCaller } from "../sessions/resolve.js";
 import { type Db, dbFile, openDb } from "../store/db.js";
 import { storeErrorOf } from "../store/failure.js";
 import { recordStoreFailure } from "../store/failure-log.js";
-import { append, write } from "../store/ledger.js";
+import { append, write } from "../store/ledger/append.js";
 import { allClaims, type ClaimRow, sessionById } from "../store/queries.js";
 import { verifyGateTables } from "../store/trust.js";
 import type { HookRequest } from "./context.js";

@@ -14,6 +14,7 @@ import { fileStamp } from "../git/status.js";
 import { keepAndWatch } from "../safety/keep.js";
 import { blobsDirOf } from "../safety/preserve.js";
 import { livenessFacts } from "../sessions/liveness.js";
+import { type SessionRow, sessionById } from "../store/queries.js";
 import {
   type KeptRow,
   newestKept,
@@ -21,8 +22,7 @@ import {
   owns,
   recentCalls,
   watchedFiles,
-} from "../store/kept.js";
-import { type SessionRow, sessionById } from "../store/queries.js";
+} from "../store/safety/kept.js";
 import { toolTargets } from "../targets/tool-targets.js";
 import type { HookCtx } from "./context.js";
 import { selfSession } from "./context.js";

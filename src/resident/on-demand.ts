@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../config/load.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
-import type { RequestOwner } from "../store/requests.js";
+import type { RequestOwner } from "../store/ledger/requests.js";
 import { noteDeadServer } from "./crashes.js";
 import { requestIdOf } from "./request-id.js";
 import { startServer } from "./start.js";

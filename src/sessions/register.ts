@@ -1,8 +1,8 @@
 import type { Db } from "../store/db.js";
-import type { EventData } from "../store/event-schemas.js";
-import { append } from "../store/ledger.js";
-import { pickSessionName } from "../store/names.js";
+import type { EventData } from "../store/events/schemas.js";
+import { append } from "../store/ledger/append.js";
 import { type SessionRow, sessionById, sessionByNative } from "../store/queries.js";
+import { pickSessionName } from "../store/sessions/names.js";
 
 export type SessionStart = Omit<EventData<"session.started">, "name">;
 

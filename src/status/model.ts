@@ -8,7 +8,7 @@ import { plural } from "../core/plural.js";
 import type { StatusModel } from "../core/ritual/status-box.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
-import { eventTs, hookErrorsAfterSeq } from "../store/event-reads.js";
+import { eventTs, hookErrorsAfterSeq } from "../store/events/reads.js";
 import { claimedPaths, type SessionRow } from "../store/queries.js";
 import { subagentRows } from "../subagents/lifecycle/rows.js";
 

@@ -1,6 +1,6 @@
 import type { Db } from "./db.js";
 import { stmt } from "./db.js";
-import type { StoredEvent } from "./stored-event.js";
+import type { StoredEvent } from "./events/stored.js";
 
 export interface SessionRow {
   id: string;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/queries.js";
-import { dumpProjections, rebuildProjections } from "../../src/store/rebuild.js";
+import { dumpProjections, rebuildProjections } from "../../src/store/repair/rebuild.js";
 import { doubleHolds, partialAcquisitions } from "../helpers/claim-checks.js";
 import { TANDEM_BIN } from "../helpers/cli.js";
 import { codexPatch } from "../helpers/hooks.js";

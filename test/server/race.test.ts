@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/queries.js";
-import { dumpProjections, rebuildProjections } from "../../src/store/rebuild.js";
+import { dumpProjections, rebuildProjections } from "../../src/store/repair/rebuild.js";
 import { doubleHolds, partialAcquisitions } from "../helpers/claim-checks.js";
 import { claudeWrite, codexPatch, denied } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";

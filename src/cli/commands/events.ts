@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { selectKinds } from "../../core/kind-glob.js";
 import { UsageError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
-import { EVENT_KINDS } from "../../store/event-schemas.js";
+import { EVENT_KINDS } from "../../store/events/schemas.js";
 import { allSessions, findSessions, listEvents, type SessionRow } from "../../store/queries.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
 import { eventLine, formatEventText } from "../format/events.js";

@@ -5,7 +5,7 @@ import { TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { resolveCaller } from "../../sessions/resolve.js";
 import type { Db } from "../../store/db.js";
-import { append, write } from "../../store/ledger.js";
+import { append, write } from "../../store/ledger/append.js";
 import { allClaims } from "../../store/queries.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
 import { callerSession } from "../session-opts.js";

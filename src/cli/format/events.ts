@@ -1,4 +1,4 @@
-import type { StoredEvent } from "../../store/projections.js";
+import type { StoredEvent } from "../../store/ledger/projections.js";
 import type { SessionRow } from "../../store/queries.js";
 
 export interface EventLine {

@@ -8,7 +8,7 @@ import { TandemError } from "../../errors.js";
 import { physicalResolver } from "../../facts/physical.js";
 import { fsTargetProbe, gatherRootFacts } from "../../facts/root-facts.js";
 import type { Db } from "../../store/db.js";
-import { append } from "../../store/ledger.js";
+import { append } from "../../store/ledger/append.js";
 import { sessionById } from "../../store/queries.js";
 import type { SubCtx } from "../shared/ctx.js";
 
