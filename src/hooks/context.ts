@@ -13,7 +13,7 @@ import { DIRECT_ACCESS, type StoreAccess } from "../store/access.js";
 import type { Db } from "../store/db.js";
 import { append } from "../store/ledger/append.js";
 import { bindRequest, type RequestOwner } from "../store/ledger/requests.js";
-import { type SessionRow, sessionByNative } from "../store/queries.js";
+import { type SessionRow, sessionByNative } from "../store/sessions/rows.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
 import { agentCommandOf } from "../wiring/agent-shell.js";
 

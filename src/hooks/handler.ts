@@ -18,7 +18,7 @@ import { StoreError, storeErrorOf } from "../store/failure.js";
 import { logFailure, recordStoreFailure } from "../store/failure-log.js";
 import { appendOne } from "../store/ledger/append.js";
 import { unbindRequest } from "../store/ledger/requests.js";
-import { sessionByNative } from "../store/queries.js";
+import { sessionByNative } from "../store/sessions/rows.js";
 import { toolTargets } from "../targets/tool-targets.js";
 import { type HookCtx, type HookRequest, hookRoot, openHookCtx } from "./context.js";
 import { forgedBy } from "./forgery.js";

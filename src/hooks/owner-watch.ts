@@ -14,7 +14,6 @@ import { fileStamp } from "../git/status.js";
 import { keepAndWatch } from "../safety/keep.js";
 import { blobsDirOf } from "../safety/preserve.js";
 import { livenessFacts } from "../sessions/liveness.js";
-import { type SessionRow, sessionById } from "../store/queries.js";
 import {
   type KeptRow,
   newestKept,
@@ -23,6 +22,7 @@ import {
   recentCalls,
   watchedFiles,
 } from "../store/safety/kept.js";
+import { type SessionRow, sessionById } from "../store/sessions/rows.js";
 import { toolTargets } from "../targets/tool-targets.js";
 import type { HookCtx } from "./context.js";
 import { selfSession } from "./context.js";

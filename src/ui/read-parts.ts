@@ -5,7 +5,7 @@ import { readRemoteView } from "../remote/view-data.js";
 import { RECENT_ENDED_MS, type SessionView, sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
 import { recentSessionEvents } from "../store/events/reads.js";
-import { lastSeqs } from "../store/queries.js";
+import { lastSeqs } from "../store/sessions/rows.js";
 import { recordRow } from "../subagents/lifecycle/rows.js";
 import { presentSubs } from "../subagents/shared/records.js";
 import { remoteRows, remoteSummary } from "../watch/elsewhere.js";

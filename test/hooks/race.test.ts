@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
-import { listEvents } from "../../src/store/queries.js";
+import { listEvents } from "../../src/store/events/list.js";
 import { dumpProjections, rebuildProjections } from "../../src/store/repair/rebuild.js";
 import { doubleHolds, partialAcquisitions } from "../helpers/claim-checks.js";
 import { TANDEM_BIN } from "../helpers/cli.js";

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
-import { listEvents } from "../../src/store/queries.js";
+import { listEvents } from "../../src/store/events/list.js";
 import { dumpProjections, rebuildProjections } from "../../src/store/repair/rebuild.js";
 import { tandem } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, denied } from "../helpers/hooks.js";

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
-import { listEvents } from "../../src/store/queries.js";
+import { listEvents } from "../../src/store/events/list.js";
 import { dumpProjections, rebuildProjections } from "../../src/store/repair/rebuild.js";
 import { doubleHolds, partialAcquisitions } from "../helpers/claim-checks.js";
 import { claudeWrite, codexPatch, denied } from "../helpers/hooks.js";

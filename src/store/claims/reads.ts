@@ -1,6 +1,6 @@
 import type { Db } from "../db.js";
 import { stmt } from "../db.js";
-import type { ClaimRow } from "../queries.js";
+import type { ClaimRow } from "./rows.js";
 
 /** Reads of who owns which paths: active claims, claims ever taken, and paths touched by commands. */
 

@@ -2,7 +2,7 @@
 import type { EventFilter } from "../../core/ui/event-filter.js";
 import type { Db } from "../db.js";
 import { stmt } from "../db.js";
-import { type EventRow, toEvent } from "../queries.js";
+import { type EventRow, toEvent } from "./list.js";
 import type { StoredEvent } from "./stored.js";
 
 const COLUMNS = "SELECT seq, ts, session_id, kind, data FROM events";

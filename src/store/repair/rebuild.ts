@@ -1,4 +1,5 @@
 import type { Db } from "../db.js";
+import type { EventRow } from "../events/list.js";
 import { project } from "../ledger/projections.js";
 import {
   HISTORY_PROJECTION_DDL,
@@ -8,7 +9,6 @@ import {
   SUBAGENT_PROJECTION_DDL,
   WORK_PROJECTION_DDL,
 } from "../migrations.js";
-import type { EventRow } from "../queries.js";
 
 /** Drops every projection and replays the whole ledger into fresh ones, in one transaction. */
 export function rebuildProjections(db: Db): number {

@@ -1,7 +1,7 @@
 /** The one statement that writes a whole `sessions` row: a new session, or one a compaction restores. */
 import type { Db } from "../db.js";
 import { stmt } from "../db.js";
-import type { SessionRow } from "../queries.js";
+import type { SessionRow } from "./rows.js";
 
 const COLUMNS = [
   "id",

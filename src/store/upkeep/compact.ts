@@ -3,7 +3,7 @@ import type { Db } from "../db.js";
 import { stmt } from "../db.js";
 import type { EventData } from "../events/schemas.js";
 import { append } from "../ledger/append.js";
-import { sessionById } from "../queries.js";
+import { sessionById } from "../sessions/rows.js";
 
 /**
  * Kinds whose whole effect is on their own session's rows (and, for claims, on the files it

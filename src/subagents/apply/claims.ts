@@ -9,7 +9,7 @@ import { physicalResolver } from "../../facts/physical.js";
 import { fsTargetProbe, gatherRootFacts } from "../../facts/root-facts.js";
 import type { Db } from "../../store/db.js";
 import { append } from "../../store/ledger/append.js";
-import { sessionById } from "../../store/queries.js";
+import { sessionById } from "../../store/sessions/rows.js";
 import type { SubCtx } from "../shared/ctx.js";
 
 /**

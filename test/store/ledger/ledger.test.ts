@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ensureSession } from "../../../src/sessions/register.js";
+import { allClaims } from "../../../src/store/claims/rows.js";
 import { openDb } from "../../../src/store/db.js";
+import { listEvents } from "../../../src/store/events/list.js";
 import { append, appendOne, write } from "../../../src/store/ledger/append.js";
 import { SCHEMA_VERSION } from "../../../src/store/migrations.js";
-import { allClaims, findSessions, listEvents } from "../../../src/store/queries.js";
 import { dumpProjections, rebuildProjections } from "../../../src/store/repair/rebuild.js";
+import { findSessions } from "../../../src/store/sessions/rows.js";
 import { generateLedger } from "../../helpers/ledger-gen.js";
 import { tempDir } from "../../helpers/repo.js";
 

@@ -1,6 +1,7 @@
-import type { Db } from "./db.js";
-import { stmt } from "./db.js";
-import type { StoredEvent } from "./events/stored.js";
+import type { Db } from "../db.js";
+import { stmt } from "../db.js";
+
+/** The `sessions` table: its row, and the reads that list or find sessions. */
 
 export interface SessionRow {
   id: string;
@@ -20,51 +21,6 @@ export interface SessionRow {
   last_seen: number;
   last_seq: number;
   ended_seq: number | null;
-}
-
-export interface ClaimRow {
-  worktree: string;
-  path: string;
-  session_id: string;
-  disposition: string;
-  root: string;
-  acquired_seq: number;
-}
-
-export interface EventFilter {
-  session?: string | undefined;
-  kind?: string | undefined;
-  sinceSeq?: number | undefined;
-  limit?: number | undefined;
-}
-
-/** An `events` row as stored. */
-export interface EventRow {
-  seq: number;
-  ts: number;
-  session_id: string | null;
-  kind: string;
-  data: string;
-}
-
-export function toEvent(row: EventRow): StoredEvent {
-  return { seq: row.seq, ts: row.ts, session: row.session_id, kind: row.kind, data: JSON.parse(row.data) };
-}
-
-export function listEvents(db: Db, filter: EventFilter = {}): StoredEvent[] {
-  const where: string[] = ["seq > ?"];
-  const args: unknown[] = [filter.sinceSeq ?? 0];
-  if (filter.session) {
-    where.push("session_id = ?");
-    args.push(filter.session);
-  }
-  if (filter.kind) {
-    where.push(filter.kind.endsWith(".*") ? "kind LIKE ?" : "kind = ?");
-    args.push(filter.kind.endsWith(".*") ? `${filter.kind.slice(0, -1)}%` : filter.kind);
-  }
-  const limit = filter.limit ? ` LIMIT ${Math.floor(filter.limit)}` : "";
-  const sql = `SELECT seq, ts, session_id, kind, data FROM events WHERE ${where.join(" AND ")} ORDER BY seq${limit}`;
-  return (stmt(db, sql).all(...args) as EventRow[]).map(toEvent);
 }
 
 /** Every session ever recorded: grows with history, for `sessions --all` and audits only. */
@@ -107,7 +63,6 @@ export function sessionByNative(db: Db, client: string, nativeId: string): Sessi
     | undefined;
 }
 
-/** `--session X`: the client's native id, the Tandem name, or the internal id. */
 /** Open sessions run by this agent process (a recorded start must match: pids are reused). */
 export function liveSessionsOfAgent(
   db: Db,
@@ -128,39 +83,10 @@ export function lastSeqs(db: Db, endedSince: number): Map<string, number> {
   return new Map(rows.map((r) => [r.id, r.last_seq]));
 }
 
+/** `--session X`: the client's native id, the Tandem name, or the internal id. */
 export function findSessions(db: Db, ref: string): SessionRow[] {
   return stmt(
     db,
     "SELECT * FROM sessions WHERE id = ? OR name = ? OR native_id = ? ORDER BY started_seq",
   ).all(ref, ref, ref) as SessionRow[];
-}
-
-export function claimsOf(db: Db, sessionId: string): ClaimRow[] {
-  return stmt(db, "SELECT * FROM claims WHERE session_id = ? ORDER BY worktree, path").all(
-    sessionId,
-  ) as ClaimRow[];
-}
-
-/** Where each of the session's claims is, and nothing else: a status of 1,000 claims reads only these. */
-export function claimedPaths(db: Db, sessionId: string): Pick<ClaimRow, "worktree" | "path">[] {
-  return stmt(db, "SELECT worktree, path FROM claims WHERE session_id = ? ORDER BY worktree, path").all(
-    sessionId,
-  ) as Pick<ClaimRow, "worktree" | "path">[];
-}
-
-export function allClaims(db: Db): ClaimRow[] {
-  return stmt(db, "SELECT * FROM claims ORDER BY worktree, path").all() as ClaimRow[];
-}
-
-export function maxSeq(db: Db): number {
-  return (stmt(db, "SELECT coalesce(max(seq), 0) AS m FROM events").get() as { m: number }).m;
-}
-
-/** Every worktree where some session claimed or touched a path (the places peers' work can be). */
-export function ownedWorktrees(db: Db): Set<string> {
-  const rows = stmt(
-    db,
-    "SELECT DISTINCT worktree FROM claims UNION SELECT DISTINCT worktree FROM touched WHERE unattributed = 0",
-  ).all() as { worktree: string }[];
-  return new Set(rows.map((r) => r.worktree));
 }
