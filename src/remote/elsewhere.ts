@@ -1,9 +1,9 @@
 import { elsewhereLines } from "../core/remote/elsewhere.js";
-import type { HookCtx } from "../hooks/context.js";
+import type { RemoteHookCtx } from "./hook-ctx.js";
 import { readRemoteView } from "./view-data.js";
 
 /** "Agents elsewhere: …" for a starting session, from the last sync (the views' reading); null when none. */
-export function elsewhereContext(ctx: HookCtx): string | null {
+export function elsewhereContext(ctx: RemoteHookCtx): string | null {
   if (!ctx.root.repo) return null;
   const view = readRemoteView(ctx.db, { stateDir: ctx.stateDir, config: ctx.config, now: ctx.now });
   const others = view.leases.filter((l) => !l.mine);

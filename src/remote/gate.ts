@@ -2,12 +2,12 @@ import { relative, sep } from "node:path";
 import { type LocalSide, leaseHolders, presenceHolders, type RemoteHolder } from "../core/remote/holders.js";
 import { parseLeases } from "../core/remote/leases.js";
 import { type RemoteVerdict, remoteVerdict } from "../core/remote/verdict.js";
-import type { HookCtx } from "../hooks/context.js";
 import { remoteLeasesRow, remotePresenceDocs } from "../store/remote/rows.js";
+import type { RemoteHookCtx } from "./hook-ctx.js";
 import { localSide } from "./local-side.js";
 
 /** The targets' paths relative to the repository's top, the form presence documents use. */
-function repoPaths(ctx: HookCtx, physical: readonly string[]): string[] {
+function repoPaths(ctx: RemoteHookCtx, physical: readonly string[]): string[] {
   const top = ctx.root.repo?.top;
   if (!top) return [];
   return physical
@@ -20,7 +20,7 @@ function repoPaths(ctx: HookCtx, physical: readonly string[]): string[] {
  * What other checkouts hold among the paths a write touches (docs/decisions/0014), read from the
  * store's copy of the remote's documents: no network and no git process on the hook's path.
  */
-export function remoteHoldersOf(ctx: HookCtx, physical: readonly string[]): RemoteHolder[] {
+export function remoteHoldersOf(ctx: RemoteHookCtx, physical: readonly string[]): RemoteHolder[] {
   if (!ctx.config.remoteEnabled || !ctx.root.repo) return [];
   const paths = repoPaths(ctx, physical);
   if (paths.length === 0) return [];
@@ -39,6 +39,6 @@ export function remoteHoldersOf(ctx: HookCtx, physical: readonly string[]): Remo
   ];
 }
 
-export function remoteGate(ctx: HookCtx, physical: readonly string[]): RemoteVerdict {
+export function remoteGate(ctx: RemoteHookCtx, physical: readonly string[]): RemoteVerdict {
   return remoteVerdict(remoteHoldersOf(ctx, physical), ctx.config.remoteClaims, ctx.now);
 }

@@ -1,8 +1,8 @@
 import { errorMessage } from "../errors.js";
-import type { HookCtx } from "../hooks/context.js";
-import { bundledEntry } from "../resident/on-demand.js";
 import { logFailure } from "../store/failure-log.js";
+import { bundledEntry } from "../version.js";
 import { startBackgroundSync } from "./background.js";
+import type { SyncHookCtx } from "./hook-ctx.js";
 
 /**
  * Keeps this checkout's presence on the remote current (docs/decisions/0014): `force` when a
@@ -10,14 +10,14 @@ import { startBackgroundSync } from "./background.js";
  * detached round does the network work; the hook never waits on it and never fails for it, and
  * starts it after its answer is written when the caller allows (`req.later`).
  */
-export function syncSoon(ctx: HookCtx, force: boolean): void {
+export function syncSoon(ctx: SyncHookCtx, force: boolean): void {
   if (!ctx.config.remoteEnabled || !ctx.root.repo) return;
   const start = () => startRound(ctx, force);
   if (ctx.req.later) ctx.req.later(start);
   else start();
 }
 
-function startRound(ctx: HookCtx, force: boolean): void {
+function startRound(ctx: SyncHookCtx, force: boolean): void {
   try {
     startBackgroundSync({
       entry: bundledEntry(),
