@@ -1,9 +1,9 @@
 import type { HeldClaim, Holder } from "../core/claims/decide.js";
 import { isLive } from "../core/sessions/liveness.js";
 import { livenessFacts } from "../sessions/liveness.js";
-import { claimsWithAcquiredTs } from "../store/claim-reads.js";
+import { claimsWithAcquiredTs } from "../store/claims/reads.js";
 import type { Db } from "../store/db.js";
-import { type SessionRow, sessionById } from "../store/queries.js";
+import { type SessionRow, sessionById } from "../store/sessions/rows.js";
 
 /** The top of a session's parent chain: a parent and its sub-agents form one group. */
 export function groupOf(db: Db, session: SessionRow): string {

@@ -12,9 +12,9 @@ import {
 import { isLive, UI_GONE_GRACE_MS } from "../core/sessions/liveness.js";
 import { dirtyPaths } from "../git/status.js";
 import { livenessFacts } from "../sessions/liveness.js";
+import { leftCandidateMarks } from "../store/claims/left.js";
 import type { Db } from "../store/db.js";
-import { leftCandidateMarks } from "../store/left.js";
-import { sessionById } from "../store/queries.js";
+import { sessionById } from "../store/sessions/rows.js";
 
 export interface LeftQuery {
   /** The coordination root the keys are relative to. */

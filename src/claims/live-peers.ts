@@ -1,6 +1,6 @@
 import type { PeerSummary } from "../core/ritual/start-context.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
-import { heldPathNames } from "../store/claim-reads.js";
+import { heldPathNames } from "../store/claims/reads.js";
 import type { Db } from "../store/db.js";
 
 /** Live sessions other than `self`, with the paths they hold; `views`: sessionViews() already read. */

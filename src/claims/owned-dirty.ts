@@ -1,5 +1,5 @@
 import { dirtyPaths } from "../git/status.js";
-import { releasedOrTouched } from "../store/claim-reads.js";
+import { releasedOrTouched } from "../store/claims/reads.js";
 import type { Db } from "../store/db.js";
 
 /**

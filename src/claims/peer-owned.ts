@@ -1,7 +1,7 @@
 import type { Holder } from "../core/claims/decide.js";
-import { ownerRows } from "../store/claim-reads.js";
+import { ownerRows } from "../store/claims/reads.js";
 import type { Db } from "../store/db.js";
-import { sessionById } from "../store/queries.js";
+import { sessionById } from "../store/sessions/rows.js";
 import { groupOf, holderOf } from "./holders.js";
 
 /** Who owns a path: a live session outside the caller's group that claimed or touched it. */

@@ -4,8 +4,8 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { blobReferences } from "../store/blob-refs.js";
-import { blobPath } from "../store/blobs.js";
+import { blobPath } from "../store/blobs/files.js";
+import { blobReferences } from "../store/blobs/refs.js";
 import { dbFile, openDb } from "../store/db.js";
 import type { Finding } from "./finding.js";
 

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { dbFile, openDb } from "../store/db.js";
-import { listEvents, sessionById } from "../store/queries.js";
+import { listEvents } from "../store/events/list.js";
+import { sessionById } from "../store/sessions/rows.js";
 import { displayPath } from "../wiring/report.js";
 import type { Finding } from "./finding.js";
 

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { gcSuggestion, type StoreSize } from "../core/upkeep/maintenance.js";
-import { listBlobs } from "../store/blobs.js";
+import { listBlobs } from "../store/blobs/files.js";
 import { dbFile, openDb } from "../store/db.js";
-import { eventCount, oldestEventTs } from "../store/event-reads.js";
-import { storeBytes } from "../store/upkeep.js";
+import { eventCount, oldestEventTs } from "../store/events/reads.js";
+import { storeBytes } from "../store/upkeep/stamp.js";
 import { sizeText } from "../subagents/lifecycle/report.js";
 import type { Finding } from "./finding.js";
 

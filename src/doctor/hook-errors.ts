@@ -1,5 +1,5 @@
 import type { Db } from "../store/db.js";
-import { hookErrorRows } from "../store/event-reads.js";
+import { hookErrorRows } from "../store/events/reads.js";
 import type { Finding } from "./finding.js";
 
 /** Doctor looks back one day by default: long enough to span a night, short enough that old, fixed errors fade. */

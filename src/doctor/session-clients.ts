@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { dbFile, openDb } from "../store/db.js";
-import { clientsWithSessions } from "../store/queries.js";
+import { clientsWithSessions } from "../store/sessions/rows.js";
 
 /** The clients with sessions in this repository's store; none when there is no store (nothing is created). */
 export function sessionClients(stateDir: string): string[] {

@@ -1,15 +1,15 @@
 import { statSync } from "node:fs";
 import { errorMessage } from "../errors.js";
 import { type Db, dbFile, openDb } from "../store/db.js";
-import { diagnoseTrust, openReadOnly, type TrustVerdict } from "../store/diagnose.js";
-import { rawEvents, type StoreCounts, storeCounts } from "../store/event-reads.js";
-import { checkEventData } from "../store/event-schemas.js";
+import { rawEvents, type StoreCounts, storeCounts } from "../store/events/reads.js";
+import { checkEventData } from "../store/events/schemas.js";
 import { describeProblem, type StoreProblem, storeErrorOf, storeFix } from "../store/failure.js";
 import { type FailureEntry, readFailureLog } from "../store/failure-log.js";
 import { markCorrupt } from "../store/identity.js";
 import { SCHEMA_VERSION } from "../store/migrations.js";
 import { integrityCheck, probeWrite, schemaVersionOf } from "../store/probes.js";
-import { dumpProjections, rebuildProjections } from "../store/rebuild.js";
+import { diagnoseTrust, openReadOnly, type TrustVerdict } from "../store/repair/diagnose.js";
+import { dumpProjections, rebuildProjections } from "../store/repair/rebuild.js";
 import type { Finding } from "./finding.js";
 import { type HookErrorRow, readHookErrors } from "./hook-errors.js";
 

@@ -6,11 +6,11 @@
  */
 import { dirname } from "node:path/posix";
 import { lexicalTarget } from "../core/paths/lexical.js";
-import type { LedgerPath } from "../store/claim-reads.js";
+import { LEDGER_TABLES, peerRowsIn, worktreesOf } from "../store/claims/peer-ranges.js";
+import type { LedgerPath } from "../store/claims/reads.js";
 import type { Db } from "../store/db.js";
-import { LEDGER_TABLES, peerRowsIn, worktreesOf } from "../store/peer-ranges.js";
 
-export type { LedgerPath } from "../store/claim-reads.js";
+export type { LedgerPath } from "../store/claims/reads.js";
 
 /** The lexical absolute path a ledger row names; null for a row whose root is not absolute. */
 export function absolute(r: LedgerPath): string | null {

@@ -13,9 +13,9 @@ import { resolveNormal, resolveTarget } from "../core/paths/target.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { physicalResolver } from "../facts/physical.js";
 import { fsTargetProbe } from "../facts/root-facts.js";
-import { ownedLedgerPaths } from "../store/claim-reads.js";
+import { ownedLedgerPaths } from "../store/claims/reads.js";
 import type { Db } from "../store/db.js";
-import { hasSessionStart, stashEvents } from "../store/event-reads.js";
+import { hasSessionStart, stashEvents } from "../store/events/reads.js";
 import type { LedgerPath } from "./peer-paths.js";
 
 export type { LedgerPath } from "./peer-paths.js";

@@ -11,9 +11,9 @@ import { ensureSession } from "../sessions/register.js";
 import { uiProcess } from "../sessions/ui.js";
 import { DIRECT_ACCESS, type StoreAccess } from "../store/access.js";
 import type { Db } from "../store/db.js";
-import { append } from "../store/ledger.js";
-import { type SessionRow, sessionByNative } from "../store/queries.js";
-import { bindRequest, type RequestOwner } from "../store/requests.js";
+import { append } from "../store/ledger/append.js";
+import { bindRequest, type RequestOwner } from "../store/ledger/requests.js";
+import { type SessionRow, sessionByNative } from "../store/sessions/rows.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
 import { agentCommandOf } from "../wiring/agent-shell.js";
 

@@ -3,7 +3,7 @@ import type { ClientSpec, HookInput } from "../clients/types.js";
 import { forger } from "../core/guards/forgery.js";
 import { discoverAgent } from "../sessions/discover.js";
 import type { Db } from "../store/db.js";
-import { liveSessionsOfAgent, sessionByNative } from "../store/queries.js";
+import { liveSessionsOfAgent, sessionByNative } from "../store/sessions/rows.js";
 import type { HookRequest } from "./context.js";
 
 /**

@@ -12,7 +12,7 @@ import type { GitCall } from "../core/git/call.js";
 import { type GitGuardFinding, type JudgedGitCall, judgeGitCalls } from "../core/guards/git-guard.js";
 import { relativeKey } from "../core/paths/lexical.js";
 import { aliasReader, gitImpact } from "../git/impact.js";
-import { ownedWorktrees } from "../store/queries.js";
+import { ownedWorktrees } from "../store/claims/rows.js";
 import type { HookCtx } from "./context.js";
 import { selfSession } from "./context.js";
 

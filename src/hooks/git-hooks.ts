@@ -9,11 +9,12 @@ import { errorMessage } from "../errors.js";
 import { git, splitZ } from "../git/run.js";
 import { dirtyPaths } from "../git/status.js";
 import { resolveCaller } from "../sessions/resolve.js";
+import { allClaims, type ClaimRow } from "../store/claims/rows.js";
 import { type Db, dbFile, openDb } from "../store/db.js";
 import { storeErrorOf } from "../store/failure.js";
 import { recordStoreFailure } from "../store/failure-log.js";
-import { append, write } from "../store/ledger.js";
-import { allClaims, type ClaimRow, sessionById } from "../store/queries.js";
+import { append, write } from "../store/ledger/append.js";
+import { sessionById } from "../store/sessions/rows.js";
 import { verifyGateTables } from "../store/trust.js";
 import type { HookRequest } from "./context.js";
 

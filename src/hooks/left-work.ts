@@ -11,9 +11,9 @@ import { type LeftItem, leftRefusal, leftToRefuse } from "../core/claims/left-wo
 import { inputDigest } from "../core/digest.js";
 import { noticeLeft } from "../safety/left-keep.js";
 import { blobsDirOf } from "../safety/preserve.js";
-import { append, write } from "../store/ledger.js";
-import { leftWarnedThisTurn } from "../store/left.js";
-import { sessionByNative } from "../store/queries.js";
+import { leftWarnedThisTurn } from "../store/claims/left.js";
+import { append, write } from "../store/ledger/append.js";
+import { sessionByNative } from "../store/sessions/rows.js";
 import type { ToolTargets } from "../targets/tool-targets.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { recordOpenFailure } from "./open-failure.js";

@@ -3,15 +3,16 @@ import { ALLOW, type Verdict } from "../clients/types.js";
 import { formatConfigProblem } from "../config/problems.js";
 import { sessionStartContext } from "../core/ritual/start-context.js";
 import { endsSession, type SessionEndFacts } from "../core/sessions/end.js";
+import { elsewhereContext } from "../remote/elsewhere.js";
+import { syncSoon } from "../remote/sync-soon.js";
 import { discoverAgent } from "../sessions/discover.js";
 import { processAlive } from "../sessions/proc.js";
-import { append, write } from "../store/ledger.js";
-import { claimsOf, type SessionRow, sessionById } from "../store/queries.js";
+import { claimsOf } from "../store/claims/rows.js";
+import { append, write } from "../store/ledger/append.js";
+import { type SessionRow, sessionById } from "../store/sessions/rows.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
 import { noticeLeftWork } from "./left-work.js";
 import { recordOpenFailure } from "./open-failure.js";
-import { elsewhereContext } from "./remote-context.js";
-import { syncSoon } from "./remote-sync.js";
 
 /**
  * session-start: register, then tell the agent who it is, the ritual, its live peers, and any

@@ -1,6 +1,6 @@
 import { ALLOW, type HookInput, type Rendered, type Verdict } from "../clients/types.js";
 import { DIRECT_ACCESS } from "../store/access.js";
-import { recordAnswer, requestState } from "../store/requests.js";
+import { recordAnswer, requestState } from "../store/ledger/requests.js";
 import type { HookRequest } from "./context.js";
 import { type ReadHook, stateDirOfRead } from "./read.js";
 

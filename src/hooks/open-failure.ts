@@ -1,5 +1,5 @@
 import { errorMessage } from "../errors.js";
-import { appendOne } from "../store/ledger.js";
+import { appendOne } from "../store/ledger/append.js";
 import type { HookCtx } from "./context.js";
 
 /**

@@ -21,8 +21,8 @@ import {
   owns,
   recentCalls,
   watchedFiles,
-} from "../store/kept.js";
-import { type SessionRow, sessionById } from "../store/queries.js";
+} from "../store/safety/kept.js";
+import { type SessionRow, sessionById } from "../store/sessions/rows.js";
 import { toolTargets } from "../targets/tool-targets.js";
 import type { HookCtx } from "./context.js";
 import { selfSession } from "./context.js";

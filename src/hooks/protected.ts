@@ -17,7 +17,7 @@ import {
   worktreeMessage,
 } from "../core/guards/worktree-peers.js";
 import { isInside } from "../core/paths/lexical.js";
-import { ownedWorktrees } from "../store/queries.js";
+import { ownedWorktrees } from "../store/claims/rows.js";
 import type { ToolTargets } from "../targets/tool-targets.js";
 import { agentCmd, type HookCtx, selfSession } from "./context.js";
 

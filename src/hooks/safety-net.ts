@@ -17,9 +17,9 @@ import {
   type PeerFile,
 } from "../core/safety/clobber.js";
 import { blobsDirOf, preserveFiles } from "../safety/preserve.js";
-import { append } from "../store/ledger.js";
-import { untoldClobbers, versionWithStamp } from "../store/preserved.js";
-import { type SessionRow, sessionById } from "../store/queries.js";
+import { append } from "../store/ledger/append.js";
+import { untoldClobbers, versionWithStamp } from "../store/safety/preserved.js";
+import { type SessionRow, sessionById } from "../store/sessions/rows.js";
 import type { HookCtx } from "./context.js";
 
 /** Whose live peers' claimed or touched paths of the root to ask about: all, or only `paths`. */

@@ -6,9 +6,7 @@ import type { GitCall } from "../core/git/call.js";
 import type { NamedClobber } from "../core/safety/clobber.js";
 import type { SnapshotScope } from "../core/safety/snapshot-scope.js";
 import { dirtyPaths, dirtySnapshotAsync, fileStamp, snapshotDelta } from "../git/status.js";
-import { claimHistoryPaths } from "../store/claim-reads.js";
-import type { Db } from "../store/db.js";
-import { append, write } from "../store/ledger.js";
+import { claimHistoryPaths } from "../store/claims/reads.js";
 import {
   endSnapshot,
   forgetSnapshots,
@@ -16,7 +14,9 @@ import {
   peerTreeCommandDuring,
   putShellSnapshot,
   snapshotState,
-} from "../store/shell-snapshots.js";
+} from "../store/claims/shell-snapshots.js";
+import type { Db } from "../store/db.js";
+import { append, write } from "../store/ledger/append.js";
 import { type HookCtx, hookSession, selfSession } from "./context.js";
 import { ownersFor, recordClobbers, rootKeyed } from "./safety-net.js";
 import {

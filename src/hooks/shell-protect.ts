@@ -8,7 +8,7 @@ import { peerOwned } from "../claims/peer-owned.js";
 import type { ToolCall } from "../clients/types.js";
 import type { ClaimTarget } from "../core/claims/decide.js";
 import { type SnapshotScope, snapshotScope } from "../core/safety/snapshot-scope.js";
-import type { SessionRow } from "../store/queries.js";
+import type { SessionRow } from "../store/sessions/rows.js";
 import type { ToolTargets } from "../targets/tool-targets.js";
 import type { HookCtx } from "./context.js";
 import { selfSession } from "./context.js";

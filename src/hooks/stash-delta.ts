@@ -10,7 +10,7 @@ import type { GitCall } from "../core/git/call.js";
 import { parseGlobals } from "../core/git/globals.js";
 import { type StashEntry, stashEntries } from "../git/stash.js";
 import type { Db } from "../store/db.js";
-import { append } from "../store/ledger.js";
+import { append } from "../store/ledger/append.js";
 import type { HookCtx } from "./context.js";
 
 /** Per repository top: the stash commits that existed before the command ran. */

@@ -1,6 +1,6 @@
 import { ALLOW, type Verdict } from "../clients/types.js";
 import { actorWarning } from "../core/safety/clobber.js";
-import { append, write } from "../store/ledger.js";
+import { append, write } from "../store/ledger/append.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
 import { type HookCtx, hookSession } from "./context.js";
 import { type OwnKeys, toolKeys, watchOwnedWork } from "./owner-watch.js";

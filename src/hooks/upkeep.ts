@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { upkeepPlan } from "../core/upkeep/maintenance.js";
 import { auditStore } from "../store/trust.js";
-import { lastUpkeep, markUpkeep, storeBytes } from "../store/upkeep.js";
+import { lastUpkeep, markUpkeep, storeBytes } from "../store/upkeep/stamp.js";
 import type { HookCtx } from "./context.js";
 
 /** The binary that runs this hook, when it runs from the bundle; tests importing sources have none. */

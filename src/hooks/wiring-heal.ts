@@ -1,7 +1,8 @@
 import { ALLOW, type HookKind, type Verdict } from "../clients/types.js";
-import { append, write } from "../store/ledger.js";
-import { listEvents, type SessionRow, sessionById } from "../store/queries.js";
-import type { StoredEvent } from "../store/stored-event.js";
+import { listEvents } from "../store/events/list.js";
+import type { StoredEvent } from "../store/events/stored.js";
+import { append, write } from "../store/ledger/append.js";
+import { type SessionRow, sessionById } from "../store/sessions/rows.js";
 import { healWiring } from "../wiring/heal.js";
 import { healNotice } from "../wiring/heal-notice.js";
 import { displayPath } from "../wiring/report.js";

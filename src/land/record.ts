@@ -1,6 +1,6 @@
 import type { LandResult } from "../core/land/result.js";
 import type { Db } from "../store/db.js";
-import { appendOne, type NewEvent } from "../store/ledger.js";
+import { appendOne, type NewEvent } from "../store/ledger/append.js";
 
 /** The event a finished landing leaves in the ledger (null: nothing happened worth one). */
 export function outcomeEvent(r: LandResult, session: string | null): NewEvent | null {

@@ -4,8 +4,9 @@ import { type MergeForecast, readMergeTree, type Side } from "../core/remote/for
 import { type PresenceDoc, parsePresence } from "../core/remote/presence.js";
 import { firstError } from "../core/remote/push-outcome.js";
 import { GitError, gitStatus } from "../git/run.js";
+import { claimsOf } from "../store/claims/rows.js";
 import type { Db } from "../store/db.js";
-import { claimsOf, openSessions } from "../store/queries.js";
+import { openSessions } from "../store/sessions/rows.js";
 import { listRefs, readDocs } from "./objects.js";
 
 /** The git side of `tandem conflicts`: fetch, read presence documents, ask merge-tree. */

@@ -2,9 +2,10 @@ import { ownedDirty } from "../claims/owned-dirty.js";
 import { PRESENCE_FORMAT, type PresenceDoc, type PresenceSession } from "../core/remote/presence.js";
 import { gitStatus } from "../git/run.js";
 import { sessionViews } from "../sessions/view.js";
-import { sessionWorktrees } from "../store/claim-reads.js";
+import { sessionWorktrees } from "../store/claims/reads.js";
+import { claimedPaths } from "../store/claims/rows.js";
 import type { Db } from "../store/db.js";
-import { claimedPaths, sessionById } from "../store/queries.js";
+import { sessionById } from "../store/sessions/rows.js";
 import type { CheckoutIdentity } from "./checkout.js";
 
 /** Where a directory sits in its repository: paths shared with other clones are repository-relative. */

@@ -4,7 +4,7 @@ import { type PresenceDoc, parsePresence, presenceText } from "../core/remote/pr
 import { type SyncStage, shouldPublish, staleCheckouts, syncFix } from "../core/remote/sync-plan.js";
 import { git, gitStatus } from "../git/run.js";
 import type { Db } from "../store/db.js";
-import { recordRound } from "../store/remote.js";
+import { recordRound } from "../store/remote/rows.js";
 import { checkoutIdentity } from "./checkout.js";
 import { type LeaseFailure, republishOwn } from "./leases.js";
 import { listRefs, readDocs, remoteOf, writeDocCommit } from "./objects.js";

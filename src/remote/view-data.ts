@@ -2,7 +2,7 @@ import type { Config } from "../config/schema.js";
 import { parseLeases } from "../core/remote/leases.js";
 import { type RemoteView, remoteView } from "../core/remote/remote-view.js";
 import type { Db } from "../store/db.js";
-import { remoteLeasesRow, remotePresenceDocs, remoteSyncState } from "../store/remote.js";
+import { remoteLeasesRow, remotePresenceDocs, remoteSyncState } from "../store/remote/rows.js";
 import { mayHaveRemote } from "./background.js";
 import { knownCheckout } from "./checkout.js";
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { errorMessage } from "../errors.js";
 import { processAlive } from "../sessions/proc.js";
 import { openDb } from "../store/db.js";
-import { serverRow } from "../store/server-row.js";
+import { serverRow } from "../store/server/row.js";
 import { addrFile } from "./paths.js";
 
 /**

@@ -1,20 +1,12 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { loadConfig } from "../config/load.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
-import type { RequestOwner } from "../store/requests.js";
+import type { RequestOwner } from "../store/ledger/requests.js";
+import { bundledEntry } from "../version.js";
 import { noteDeadServer } from "./crashes.js";
 import { requestIdOf } from "./request-id.js";
 import { startServer } from "./start.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-/** The `tandem` program this code runs in, when it runs from the bundle; tests importing sources have none. */
-export function bundledEntry(): string | null {
-  if (typeof __dirname !== "string") return null;
-  const entry = join(__dirname, "tandem.cjs");
-  return existsSync(entry) ? entry : null;
-}
 
 /**
  * The request the thin client may already have given the server (it sets TANDEM_THIN_REQUEST to

@@ -18,7 +18,7 @@ export function serverEnv(env: Readonly<Record<string, string | undefined>>): Re
 /**
  * Starts `tandem serve` for the repository at `root`, detached and without a terminal, its output
  * in the state directory's log. The server decides itself whether another already serves
- * (store/server-row.ts); this only avoids starting one per hook while the first comes up.
+ * (store/server/row.ts); this only avoids starting one per hook while the first comes up.
  */
 export function startServer(opts: {
   entry: string;

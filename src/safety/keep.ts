@@ -11,10 +11,10 @@ import {
   type StampStep,
   stampStep,
 } from "../core/safety/owner-versions.js";
-import { type BlobRef, ensureBlobsDir, syncBlob } from "../store/blobs.js";
+import { type BlobRef, ensureBlobsDir, syncBlob } from "../store/blobs/files.js";
 import type { Db } from "../store/db.js";
-import { clobberedSince, newestKept, nextVersion, touchedSince } from "../store/kept.js";
-import { append, write } from "../store/ledger.js";
+import { append, write } from "../store/ledger/append.js";
+import { clobberedSince, newestKept, nextVersion, touchedSince } from "../store/safety/kept.js";
 import { copyIntoBlobs } from "./preserve.js";
 
 export interface WatchRequest {

@@ -7,10 +7,10 @@ import { join } from "node:path";
 import { findLeftWork, type LeftQuery } from "../claims/left-work.js";
 import type { LeftItem } from "../core/claims/left-work.js";
 import { fileStamp } from "../git/status.js";
-import { type BlobRef, ensureBlobsDir } from "../store/blobs.js";
+import { type BlobRef, ensureBlobsDir } from "../store/blobs/files.js";
 import type { Db } from "../store/db.js";
-import { newestKept, nextVersion } from "../store/kept.js";
-import { append, write } from "../store/ledger.js";
+import { append, write } from "../store/ledger/append.js";
+import { newestKept, nextVersion } from "../store/safety/kept.js";
 import { copyIntoBlobs } from "./preserve.js";
 
 export interface LeftKeepRequest {

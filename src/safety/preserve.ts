@@ -8,12 +8,12 @@ import {
   ensureBlobsDir,
   writeBlob,
   writeBlobFromFile,
-} from "../store/blobs.js";
+} from "../store/blobs/files.js";
 import type { Db } from "../store/db.js";
-import { append, write } from "../store/ledger.js";
-import { newestPreserved } from "../store/preserved.js";
+import { append, write } from "../store/ledger/append.js";
+import { newestPreserved } from "../store/safety/preserved.js";
 
-export { newestPreserved, type PreservedRow } from "../store/preserved.js";
+export { newestPreserved, type PreservedRow } from "../store/safety/preserved.js";
 
 export function blobsDirOf(stateDir: string): string {
   return join(stateDir, "blobs");

@@ -10,17 +10,17 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileStamp } from "../git/status.js";
-import { blobPath, readBlob } from "../store/blobs.js";
+import { blobPath, readBlob } from "../store/blobs/files.js";
 import type { Db } from "../store/db.js";
-import { newestKept, nextVersion } from "../store/kept.js";
-import { append, write } from "../store/ledger.js";
+import { append, write } from "../store/ledger/append.js";
+import { newestKept, nextVersion } from "../store/safety/kept.js";
 import {
   lastClobberedVersion,
   lastOwnVersion,
   newestPreserved,
   type PreservedRow,
   versionsOf,
-} from "../store/preserved.js";
+} from "../store/safety/preserved.js";
 import { preserveFiles } from "./preserve.js";
 
 export interface RecoverRequest {
@@ -46,7 +46,7 @@ export interface RecoverResult {
   kept: number | null;
 }
 
-export { preservedPaths, versionsOf } from "../store/preserved.js";
+export { preservedPaths, versionsOf } from "../store/safety/preserved.js";
 
 /**
  * The version the newest clobber points at; but when the owner left a newer version of its own

@@ -2,7 +2,7 @@ import { resolveRoot, stateDirOf } from "../config/root.js";
 import { errorMessage } from "../errors.js";
 import { processAlive } from "../sessions/proc.js";
 import { dbFile, openDb } from "../store/db.js";
-import { serverRow } from "../store/server-row.js";
+import { serverRow } from "../store/server/row.js";
 import { BUILD } from "../version.js";
 import { serve } from "./serve.js";
 

@@ -3,7 +3,7 @@ import { dirname, relative } from "node:path";
 import { errorMessage } from "../errors.js";
 import type { StoreAccess } from "../store/access.js";
 import { type Db, dbFile } from "../store/db.js";
-import { wiringFiles } from "../store/wiring.js";
+import { wiringFiles } from "../store/wiring/rows.js";
 import { healWiring } from "../wiring/heal.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { LivenessFacts } from "../core/sessions/liveness.js";
-import type { SessionRow } from "../store/queries.js";
+import type { SessionRow } from "../store/sessions/rows.js";
 import { processAlive } from "./proc.js";
 
 /** The process facts of a session row, read now (a few /proc reads; none for an ended session). */

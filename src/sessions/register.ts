@@ -1,8 +1,8 @@
 import type { Db } from "../store/db.js";
-import type { EventData } from "../store/event-schemas.js";
-import { append } from "../store/ledger.js";
-import { pickSessionName } from "../store/names.js";
-import { type SessionRow, sessionById, sessionByNative } from "../store/queries.js";
+import type { EventData } from "../store/events/schemas.js";
+import { append } from "../store/ledger/append.js";
+import { pickSessionName } from "../store/sessions/names.js";
+import { type SessionRow, sessionById, sessionByNative } from "../store/sessions/rows.js";
 
 export type SessionStart = Omit<EventData<"session.started">, "name">;
 

@@ -2,8 +2,8 @@ import { CLIENTS } from "../clients/index.js";
 import { decideIdentity, type NamedVia } from "../core/sessions/identity.js";
 import { TandemError, UsageError } from "../errors.js";
 import type { Db } from "../store/db.js";
-import { append, write } from "../store/ledger.js";
-import { findSessions, openSessions, type SessionRow, sessionByNative } from "../store/queries.js";
+import { append, write } from "../store/ledger/append.js";
+import { findSessions, openSessions, type SessionRow, sessionByNative } from "../store/sessions/rows.js";
 import { ancestors, processAlive } from "./proc.js";
 import { sessionViews } from "./view.js";
 

@@ -1,7 +1,7 @@
 import { isLive } from "../core/sessions/liveness.js";
-import { claimCounts } from "../store/claim-reads.js";
+import { claimCounts } from "../store/claims/reads.js";
 import type { Db } from "../store/db.js";
-import { allSessions, currentSessions, type SessionRow } from "../store/queries.js";
+import { allSessions, currentSessions, type SessionRow } from "../store/sessions/rows.js";
 import { livenessFacts } from "./liveness.js";
 
 export interface SessionView {

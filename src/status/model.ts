@@ -7,9 +7,10 @@ import type { Config } from "../config/schema.js";
 import { plural } from "../core/plural.js";
 import type { StatusModel } from "../core/ritual/status-box.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
+import { claimedPaths } from "../store/claims/rows.js";
 import type { Db } from "../store/db.js";
-import { eventTs, hookErrorsAfterSeq } from "../store/event-reads.js";
-import { claimedPaths, type SessionRow } from "../store/queries.js";
+import { eventTs, hookErrorsAfterSeq } from "../store/events/reads.js";
+import type { SessionRow } from "../store/sessions/rows.js";
 import { subagentRows } from "../subagents/lifecycle/rows.js";
 
 function startedAt(db: Db, s: SessionRow): number {

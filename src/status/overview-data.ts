@@ -6,10 +6,10 @@ import { landingLine } from "../core/land/landing-line.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { sessionViews } from "../sessions/view.js";
 import { type Db, dbFile } from "../store/db.js";
-import { hookErrorsSinceTs, startTimes } from "../store/event-reads.js";
+import { hookErrorsSinceTs, startTimes } from "../store/events/reads.js";
 import { describeProblem, type StoreError, storeFix } from "../store/failure.js";
 import { readFailureLog } from "../store/failure-log.js";
-import { recentLandings } from "../store/land-history.js";
+import { recentLandings } from "../store/land/history.js";
 import { subagentRows } from "../subagents/lifecycle/rows.js";
 import { buildOverview, type Overview, type OverviewProblem } from "./overview.js";
 

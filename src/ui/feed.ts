@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { DeltaMessage, StateMessage, UiParts } from "../core/ui/protocol.js";
+import { maxSeq } from "../store/events/list.js";
 import { dataVersion } from "../store/probes.js";
-import { maxSeq } from "../store/queries.js";
 import type { UiContext } from "./context.js";
 import { eventsAfter, type Names, PAGE_MAX } from "./read-events.js";
 import { readParts, TurnCache } from "./read-parts.js";

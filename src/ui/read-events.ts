@@ -1,8 +1,8 @@
 import type { EventFilter } from "../core/ui/event-filter.js";
 import type { EventsPage, UiEvent } from "../core/ui/protocol.js";
 import type { Db } from "../store/db.js";
-import { eventPage, eventsSince, sessionNames } from "../store/event-pages.js";
-import type { StoredEvent } from "../store/projections.js";
+import { eventPage, eventsSince, sessionNames } from "../store/events/pages.js";
+import type { StoredEvent } from "../store/ledger/projections.js";
 import { eventDetail, eventTone } from "../watch/events.js";
 
 /** At most this many events per page or per delta: a burst larger than that is paged in by the list. */

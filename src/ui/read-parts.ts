@@ -4,8 +4,8 @@ import { sortSessions, type TurnState, turnState, type UiSession } from "../core
 import { readRemoteView } from "../remote/view-data.js";
 import { RECENT_ENDED_MS, type SessionView, sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
-import { recentSessionEvents } from "../store/event-reads.js";
-import { lastSeqs } from "../store/queries.js";
+import { recentSessionEvents } from "../store/events/reads.js";
+import { lastSeqs } from "../store/sessions/rows.js";
 import { recordRow } from "../subagents/lifecycle/rows.js";
 import { presentSubs } from "../subagents/shared/records.js";
 import { remoteRows, remoteSummary } from "../watch/elsewhere.js";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { type MboxCommit, splitMbox } from "../core/ui/mbox.js";
 import type { SubDetail } from "../core/ui/protocol.js";
-import { readBlob } from "../store/blobs.js";
+import { readBlob } from "../store/blobs/files.js";
 import type { Db } from "../store/db.js";
 import { recordRow } from "../subagents/lifecycle/rows.js";
 import { appliesOf, captureById, type SubRecord, subById } from "../subagents/shared/records.js";

@@ -1,5 +1,5 @@
 import { stopEventText, stopShown } from "../core/ritual/stop-shown.js";
-import type { StoredEvent } from "../store/projections.js";
+import type { StoredEvent } from "../store/ledger/projections.js";
 
 /** How an event reads at a glance; the renderer maps it to a colour. */
 export type Tone = "good" | "bad" | "warn" | "info" | "plain";

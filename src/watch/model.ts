@@ -5,8 +5,9 @@ import type { RemoteView } from "../core/remote/remote-view.js";
 import type { RemoteRow } from "../core/ui/board-rows.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
+import { allClaims } from "../store/claims/rows.js";
 import type { Db } from "../store/db.js";
-import { allClaims, listEvents, maxSeq } from "../store/queries.js";
+import { listEvents, maxSeq } from "../store/events/list.js";
 import { type SubagentRow, subagentRows } from "../subagents/lifecycle/rows.js";
 import { eventDetail, eventTone, type Tone } from "./events.js";
 

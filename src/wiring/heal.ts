@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from "node:fs";
 import type { ClientName } from "../clients/index.js";
-import { readBlob, writeBlob } from "../store/blobs.js";
+import { readBlob, writeBlob } from "../store/blobs/files.js";
 import type { Db } from "../store/db.js";
-import { append, write } from "../store/ledger.js";
+import { append, write } from "../store/ledger/append.js";
 import {
   lastToolSessionBefore,
   putWiringFile,
@@ -10,7 +10,7 @@ import {
   type WiringFileRow,
   wiringChoices,
   wiringFiles,
-} from "../store/wiring.js";
+} from "../store/wiring/rows.js";
 import { agentCommandFor } from "./agent-launch.js";
 import { writeAtomic } from "./apply.js";
 import { type HealStep, healPlan, staleFiles } from "./heal-plan.js";

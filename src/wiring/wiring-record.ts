@@ -3,16 +3,16 @@ import { join } from "node:path";
 import type { ClientName } from "../clients/index.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
 import { errorMessage } from "../errors.js";
-import { writeBlob } from "../store/blobs.js";
+import { writeBlob } from "../store/blobs/files.js";
 import { type Db, openDb } from "../store/db.js";
-import { append, write } from "../store/ledger.js";
+import { append, write } from "../store/ledger/append.js";
 import {
   dropWiring,
   putWiring,
   type WiringChoice,
   type WiringFileRow,
   wiringChoice,
-} from "../store/wiring.js";
+} from "../store/wiring/rows.js";
 import { statesOf } from "./heal-plan.js";
 import { readSnapshot } from "./snapshot.js";
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ensureSession } from "../../src/sessions/register.js";
 import { openDb } from "../../src/store/db.js";
-import { appendOne, write } from "../../src/store/ledger.js";
+import { appendOne, write } from "../../src/store/ledger/append.js";
 import { PIN, TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { generateLedger } from "../helpers/ledger-gen.js";
 import { patient } from "../helpers/patience.js";

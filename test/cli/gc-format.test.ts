@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatGc } from "../../src/cli/format/gc.js";
-import type { GcReport } from "../../src/store/gc.js";
+import type { GcReport } from "../../src/store/upkeep/gc.js";
 
 const empty: GcReport = {
   dryRun: false,

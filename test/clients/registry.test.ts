@@ -12,7 +12,7 @@ import { CLIENT_NAMES, CLIENTS } from "../../src/clients/index.js";
 import { isOwnedHookFile } from "../../src/clients/owned-file.js";
 import { ALLOWED, configFileSchema } from "../../src/config/schema.js";
 import { PROJECT_WIRING } from "../../src/core/guards/wiring.js";
-import { checkEventData } from "../../src/store/event-schemas.js";
+import { checkEventData } from "../../src/store/events/schemas.js";
 import { launchLine, parseClient } from "../../src/subagents/lifecycle/launch.js";
 import { configTemplate } from "../../src/wiring/project-config.js";
 import { PIN, tandem } from "../helpers/cli.js";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../src/config/schema.js";
 import { endTurnCheck } from "../../src/finalization/check.js";
 import { openDb } from "../../src/store/db.js";
-import { append, write as writeLedger } from "../../src/store/ledger.js";
+import { append, write as writeLedger } from "../../src/store/ledger/append.js";
 import { denied, ledger } from "../helpers/hooks.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 import { clonedRepo, commit, endTurn, endTurnText, gitShim, problems, write, writeAs } from "./fixture.js";

@@ -2,7 +2,7 @@
 
 import { ensureSession } from "../../src/sessions/register.js";
 import { openDb } from "../../src/store/db.js";
-import { append, write } from "../../src/store/ledger.js";
+import { append, write } from "../../src/store/ledger/append.js";
 
 const [stateDir, worker, countArg] = process.argv.slice(2);
 const count = Number(countArg);

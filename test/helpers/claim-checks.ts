@@ -1,4 +1,4 @@
-import type { StoredEvent } from "../../src/store/projections.js";
+import type { StoredEvent } from "../../src/store/ledger/projections.js";
 
 /** Replays the ledger and returns every moment two sessions held one path. */
 export function doubleHolds(events: StoredEvent[]): string[] {

@@ -1,12 +1,12 @@
-// Run as separate processes by the blob race test (test/store/gc-race.test.ts).
+// Run as separate processes by the blob race test (test/store/upkeep/gc-race.test.ts).
 //   writer STATE_DIR ID COUNT: stores the bytes of orphan i (i ≡ ID mod 4) again, as a capture or
 //     the safety net would, and records a preserved version naming it;
 //   gc STATE_DIR ROUNDS: runs `tandem gc`'s sweep over and over meanwhile.
 import { join } from "node:path";
-import { writeBlob } from "../../src/store/blobs.js";
+import { writeBlob } from "../../src/store/blobs/files.js";
 import { openDb } from "../../src/store/db.js";
-import { runGc } from "../../src/store/gc.js";
-import { append, write } from "../../src/store/ledger.js";
+import { append, write } from "../../src/store/ledger/append.js";
+import { runGc } from "../../src/store/upkeep/gc.js";
 import { orphanBytes } from "./gc-race-bytes.js";
 
 const [mode, stateDir, idArg, countArg] = process.argv.slice(2);

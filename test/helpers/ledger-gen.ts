@@ -1,6 +1,6 @@
 import { ensureSession } from "../../src/sessions/register.js";
 import type { Db } from "../../src/store/db.js";
-import { append, write } from "../../src/store/ledger.js";
+import { append, write } from "../../src/store/ledger/append.js";
 
 /** A small deterministic PRNG so generated ledgers are reproducible. */
 export function rng(seed: number): () => number {

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { utimesSync } from "node:fs";
 import { join } from "node:path";
 import { ensureSession } from "../../src/sessions/register.js";
-import { writeBlob } from "../../src/store/blobs.js";
+import { writeBlob } from "../../src/store/blobs/files.js";
 import type { Db } from "../../src/store/db.js";
-import { append, write } from "../../src/store/ledger.js";
+import { append, write } from "../../src/store/ledger/append.js";
 import { rng } from "./ledger-gen.js";
 
 /** The shape of a generated history; `yearShape()` is the issue's "a year of four agents". */

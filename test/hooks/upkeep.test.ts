@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readFailureLog } from "../../src/store/failure-log.js";
 import { corruptMarker } from "../../src/store/identity.js";
-import { upkeepStamp } from "../../src/store/upkeep.js";
+import { upkeepStamp } from "../../src/store/upkeep/stamp.js";
 import { claudeWrite, denied, hook, ledger } from "../helpers/hooks.js";
 import { patient } from "../helpers/patience.js";
 import { writeFiles } from "../helpers/repo.js";

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readBlob } from "../../src/store/blobs.js";
+import { readBlob } from "../../src/store/blobs/files.js";
 import { openDb } from "../../src/store/db.js";
 import { PIN, tandem } from "../helpers/cli.js";
 import { claudeBash, fakeAgent, hook, ledger } from "../helpers/hooks.js";

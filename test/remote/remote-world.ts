@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { openDb } from "../../src/store/db.js";
-import { type RemotePresenceRow, remotePresenceRows, remoteSyncState } from "../../src/store/remote.js";
+import { type RemotePresenceRow, remotePresenceRows, remoteSyncState } from "../../src/store/remote/rows.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 
 /** Clones of one bare remote, reached over file:// or over the git protocol (a real git daemon). */

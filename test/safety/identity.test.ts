@@ -4,7 +4,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
-import { listEvents } from "../../src/store/queries.js";
+import { listEvents } from "../../src/store/events/list.js";
 import type { RunResult } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, denied, type Payload } from "../helpers/hooks.js";
 import { initRepo } from "../helpers/repo.js";

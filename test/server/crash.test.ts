@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { requestIdOf } from "../../src/resident/request-id.js";
 import { openDb } from "../../src/store/db.js";
-import { listEvents } from "../../src/store/queries.js";
+import { listEvents } from "../../src/store/events/list.js";
 import { claudeWrite, codexPatch, denied } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
 import {

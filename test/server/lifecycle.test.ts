@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { callerPid } from "../../src/resident/on-demand.js";
 import { openDb } from "../../src/store/db.js";
-import { listEvents } from "../../src/store/queries.js";
+import { listEvents } from "../../src/store/events/list.js";
 import { claudeWrite, denied } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
 import { Agent } from "./agents.js";

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach } from "vitest";
 import { processAlive } from "../../src/sessions/proc.js";
 import { openDb } from "../../src/store/db.js";
-import { type ServerRow, serverRow } from "../../src/store/server-row.js";
+import { type ServerRow, serverRow } from "../../src/store/server/row.js";
 import type { RunResult } from "../helpers/cli.js";
 import { TANDEM_BIN } from "../helpers/cli.js";
 import { patient } from "../helpers/patience.js";

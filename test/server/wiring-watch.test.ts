@@ -3,7 +3,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
-import { listEvents } from "../../src/store/queries.js";
+import { listEvents } from "../../src/store/events/list.js";
 import { PIN, tandem } from "../helpers/cli.js";
 import { fakeAgent } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";

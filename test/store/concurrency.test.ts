@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
-import { checkEventData } from "../../src/store/event-schemas.js";
-import { listEvents } from "../../src/store/queries.js";
-import { dumpProjections, rebuildProjections } from "../../src/store/rebuild.js";
+import { listEvents } from "../../src/store/events/list.js";
+import { checkEventData } from "../../src/store/events/schemas.js";
+import { dumpProjections, rebuildProjections } from "../../src/store/repair/rebuild.js";
 import { bundleForTest } from "../helpers/bundle.js";
 import { tempDir } from "../helpers/repo.js";
 

@@ -11,7 +11,7 @@ import {
   verifyBlob,
   writeBlob,
   writeBlobFromFile,
-} from "../../src/store/blobs.js";
+} from "../../src/store/blobs/files.js";
 import { tempDir } from "../helpers/repo.js";
 
 const sha = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");

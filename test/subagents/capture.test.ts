@@ -18,7 +18,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git } from "../../src/git/run.js";
 import { gitToFile } from "../../src/git/stream.js";
-import { blobPath, readBlob, verifyBlob } from "../../src/store/blobs.js";
+import { blobPath, readBlob, verifyBlob } from "../../src/store/blobs/files.js";
 import {
   type CaptureOptions,
   type CaptureResult,

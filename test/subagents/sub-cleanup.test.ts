@@ -2,7 +2,7 @@ import { existsSync, readdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
-import { dumpProjections, rebuildProjections } from "../../src/store/rebuild.js";
+import { dumpProjections, rebuildProjections } from "../../src/store/repair/rebuild.js";
 import { tandem } from "../helpers/cli.js";
 import { g, tempDir, writeFiles } from "../helpers/repo.js";
 import { addTarget, expectOk, runScript, sub, subRepo } from "./sub-fixture.js";

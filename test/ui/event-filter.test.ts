@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { eventMatches, kindMatches, parseKind } from "../../src/core/ui/event-filter.js";
-import { filterSql } from "../../src/store/event-pages.js";
+import { filterSql } from "../../src/store/events/pages.js";
 
 describe("event filter", () => {
   const kinds: [string | null, string, boolean][] = [

@@ -3,7 +3,8 @@ import { holderOf } from "../../claims/holders.js";
 import { leaseLine } from "../../core/remote/remote-view.js";
 import { formatAge } from "../../core/sessions/liveness.js";
 import { readRemoteView } from "../../remote/view-data.js";
-import { allClaims, sessionById } from "../../store/queries.js";
+import { allClaims } from "../../store/claims/rows.js";
+import { sessionById } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
 
 interface ClaimsOptions {

@@ -10,7 +10,7 @@ import { remoteOf } from "../../remote/objects.js";
 import { addrFile } from "../../resident/paths.js";
 import { processAlive } from "../../sessions/proc.js";
 import { openDb } from "../../store/db.js";
-import { serverRow } from "../../store/server-row.js";
+import { serverRow } from "../../store/server/row.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -2,7 +2,7 @@ import { Command } from "commander";
 import { doctorChecks } from "../../doctor/checks.js";
 import { DEFAULT_SINCE_MS, parseSince } from "../../doctor/hook-errors.js";
 import type { Finding, StoreReport } from "../../doctor/store-checks.js";
-import { resetStore } from "../../store/reset.js";
+import { resetStore } from "../../store/repair/reset.js";
 import { findProject, type Io } from "../context.js";
 
 interface DoctorOptions {

@@ -2,8 +2,9 @@ import { Command, InvalidArgumentError } from "commander";
 import { selectKinds } from "../../core/kind-glob.js";
 import { UsageError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
-import { EVENT_KINDS } from "../../store/event-schemas.js";
-import { allSessions, findSessions, listEvents, type SessionRow } from "../../store/queries.js";
+import { listEvents } from "../../store/events/list.js";
+import { EVENT_KINDS } from "../../store/events/schemas.js";
+import { allSessions, findSessions, type SessionRow } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
 import { eventLine, formatEventText } from "../format/events.js";
 

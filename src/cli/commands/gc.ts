@@ -4,8 +4,8 @@ import { UsageError } from "../../errors.js";
 import { type Db, dbFile } from "../../store/db.js";
 import { StoreError, storeErrorOf } from "../../store/failure.js";
 import { recordStoreFailure } from "../../store/failure-log.js";
-import { runGc } from "../../store/gc.js";
 import { auditStore } from "../../store/trust.js";
+import { runGc } from "../../store/upkeep/gc.js";
 import { findProject, type Io, openProjectDb, type Project } from "../context.js";
 import { formatGc } from "../format/gc.js";
 

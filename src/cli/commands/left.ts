@@ -14,7 +14,7 @@ import { restoreToHead } from "../../git/restore.js";
 import { noticeLeft } from "../../safety/left-keep.js";
 import { blobsDirOf } from "../../safety/preserve.js";
 import type { Db } from "../../store/db.js";
-import { append, write } from "../../store/ledger.js";
+import { append, write } from "../../store/ledger/append.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
 import { ownSession } from "../session-opts.js";
 

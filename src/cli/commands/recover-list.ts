@@ -4,10 +4,10 @@ import { formatAge } from "../../core/sessions/liveness.js";
 import { TandemError } from "../../errors.js";
 import { blobsDirOf } from "../../safety/preserve.js";
 import { preservedPaths, versionsOf } from "../../safety/recover.js";
-import { blobPath } from "../../store/blobs.js";
+import { blobPath } from "../../store/blobs/files.js";
 import type { Db } from "../../store/db.js";
-import { preservingOwners } from "../../store/kept.js";
-import { type SessionRow, sessionById } from "../../store/queries.js";
+import { preservingOwners } from "../../store/safety/kept.js";
+import { type SessionRow, sessionById } from "../../store/sessions/rows.js";
 import type { Io, Project } from "../context.js";
 
 const WHY: Record<string, string> = {

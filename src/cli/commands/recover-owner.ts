@@ -9,8 +9,8 @@ import { TandemError } from "../../errors.js";
 import { noticeLeft } from "../../safety/left-keep.js";
 import { blobsDirOf } from "../../safety/preserve.js";
 import type { Db } from "../../store/db.js";
-import { preservingOwners } from "../../store/kept.js";
-import { type SessionRow, sessionById } from "../../store/queries.js";
+import { preservingOwners } from "../../store/safety/kept.js";
+import { type SessionRow, sessionById } from "../../store/sessions/rows.js";
 import type { Io, Project } from "../context.js";
 
 /**

@@ -7,7 +7,7 @@ import { blobsDirOf } from "../../safety/preserve.js";
 import { RecoverError, recoverFile } from "../../safety/recover.js";
 import { resolveCaller } from "../../sessions/resolve.js";
 import type { Db } from "../../store/db.js";
-import { findSessions, type SessionRow } from "../../store/queries.js";
+import { findSessions, type SessionRow } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb, type Project } from "../context.js";
 import { callerSession, ownSession } from "../session-opts.js";
 import { listEveryOwner, listVersions } from "./recover-list.js";

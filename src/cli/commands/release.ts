@@ -4,9 +4,9 @@ import { resolveTarget } from "../../core/paths/target.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { resolveCaller } from "../../sessions/resolve.js";
+import { allClaims } from "../../store/claims/rows.js";
 import type { Db } from "../../store/db.js";
-import { append, write } from "../../store/ledger.js";
-import { allClaims } from "../../store/queries.js";
+import { append, write } from "../../store/ledger/append.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
 import { callerSession } from "../session-opts.js";
 

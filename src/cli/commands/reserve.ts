@@ -7,7 +7,7 @@ import { physicalPath } from "../../facts/physical.js";
 import { checkoutHolder } from "../../remote/checkout.js";
 import { type LeaseResult, releaseRemote, reserveRemote } from "../../remote/leases.js";
 import { remoteOf } from "../../remote/objects.js";
-import { recordLeases } from "../../store/remote.js";
+import { recordLeases } from "../../store/remote/rows.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
 import { failureMessage, lostLine } from "../format/leases.js";
 import { ownSession } from "../session-opts.js";

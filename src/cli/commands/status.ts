@@ -16,8 +16,8 @@ import { readOverview } from "../../status/overview-data.js";
 import { type Db, dbFile } from "../../store/db.js";
 import { type StoreError, storeErrorOf } from "../../store/failure.js";
 import { identityFile, markCorrupt } from "../../store/identity.js";
-import { append, write } from "../../store/ledger.js";
-import type { SessionRow } from "../../store/queries.js";
+import { append, write } from "../../store/ledger/append.js";
+import type { SessionRow } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
 import { callerSession, ownSession } from "../session-opts.js";
 

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { append, write } from "../../store/ledger.js";
+import { append, write } from "../../store/ledger/append.js";
 import { findProject, type Io, openProjectDb, releaseProjectDb } from "../context.js";
 import { callerSession } from "../session-opts.js";
 

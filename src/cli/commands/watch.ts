@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from "commander";
 import type { Db } from "../../store/db.js";
-import { maxSeq } from "../../store/queries.js";
+import { maxSeq } from "../../store/events/list.js";
 import { watchLoop } from "../../watch/loop.js";
 import { type BoardConfig, boardModel } from "../../watch/model.js";
 import { renderBoard } from "../../watch/render.js";

@@ -1,5 +1,5 @@
-import type { StoredEvent } from "../../store/projections.js";
-import type { SessionRow } from "../../store/queries.js";
+import type { StoredEvent } from "../../store/ledger/projections.js";
+import type { SessionRow } from "../../store/sessions/rows.js";
 
 export interface EventLine {
   seq: number;

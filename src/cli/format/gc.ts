@@ -1,4 +1,4 @@
-import type { GcReport } from "../../store/gc.js";
+import type { GcReport } from "../../store/upkeep/gc.js";
 import { sizeText } from "../../subagents/lifecycle/report.js";
 
 /** What `tandem gc` freed (or, with --dry-run, would free), one line per kind of thing. */

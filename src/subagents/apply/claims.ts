@@ -8,8 +8,8 @@ import { TandemError } from "../../errors.js";
 import { physicalResolver } from "../../facts/physical.js";
 import { fsTargetProbe, gatherRootFacts } from "../../facts/root-facts.js";
 import type { Db } from "../../store/db.js";
-import { append } from "../../store/ledger.js";
-import { sessionById } from "../../store/queries.js";
+import { append } from "../../store/ledger/append.js";
+import { sessionById } from "../../store/sessions/rows.js";
 import type { SubCtx } from "../shared/ctx.js";
 
 /**

@@ -1,5 +1,5 @@
 import { processAlive } from "../../sessions/proc.js";
-import { applyWriter } from "../../store/subagents.js";
+import { applyWriter } from "../../store/subagents/rows.js";
 import type { SubCtx } from "../shared/ctx.js";
 import { short } from "../shared/ids.js";
 import { type ApplyRecord, applyOf } from "../shared/records.js";

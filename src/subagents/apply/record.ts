@@ -1,8 +1,8 @@
 import type { ClaimTarget } from "../../core/claims/decide.js";
 import { TandemError } from "../../errors.js";
 import { procInfo } from "../../sessions/proc.js";
-import type { EventData, EventKind } from "../../store/event-schemas.js";
-import { append, write } from "../../store/ledger.js";
+import type { EventData, EventKind } from "../../store/events/schemas.js";
+import { append, write } from "../../store/ledger/append.js";
 import type { Artifact } from "../capture/artifact.js";
 import type { SubCtx } from "../shared/ctx.js";
 import { applyOf } from "../shared/records.js";

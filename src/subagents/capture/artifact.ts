@@ -1,7 +1,7 @@
 import { ConflictMarkerScanner } from "../../core/git/conflict-markers.js";
 import { TandemError } from "../../errors.js";
-import { blobPath, readBlob, streamBlob } from "../../store/blobs.js";
-import { artifactsExpired } from "../../store/subagents.js";
+import { blobPath, readBlob, streamBlob } from "../../store/blobs/files.js";
+import { artifactsExpired } from "../../store/subagents/rows.js";
 import type { SubCtx } from "../shared/ctx.js";
 import { short } from "../shared/ids.js";
 import { type ApplyRecord, type CaptureRecord, recordedPatchPaths } from "../shared/records.js";

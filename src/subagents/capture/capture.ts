@@ -3,15 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConflictMarkerScanner } from "../../core/git/conflict-markers.js";
 import { GitError } from "../../git/run.js";
-import { blobTempPath, ensureBlobsDir, writeBlobFromFile } from "../../store/blobs.js";
-import type { CaptureResult } from "../../store/subagent-types.js";
+import { blobTempPath, ensureBlobsDir, writeBlobFromFile } from "../../store/blobs/files.js";
+import type { CaptureResult } from "../../store/subagents/types.js";
 import { inspectRange, locateRepo, type RepoInfo, streamFormatPatch } from "./git.js";
 import { operationFrom, readOperationFiles } from "./operation.js";
 import { PatchScanner } from "./patch-scan.js";
 import { snapshotWorktree } from "./snapshot.js";
 import { type DirtyState, dirtyBytes, readDirtyState } from "./status.js";
 
-export type { CaptureResult, Uncaptured, UncapturedReason } from "../../store/subagent-types.js";
+export type { CaptureResult, Uncaptured, UncapturedReason } from "../../store/subagents/types.js";
 
 export interface CaptureOptions {
   worktree: string;

@@ -2,9 +2,9 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { short } from "../shared/ids.js";
 
-export type { ChildOperation, InProgress } from "../../store/subagent-types.js";
+export type { ChildOperation, InProgress } from "../../store/subagents/types.js";
 
-import type { ChildOperation, InProgress } from "../../store/subagent-types.js";
+import type { ChildOperation, InProgress } from "../../store/subagents/types.js";
 
 /**
  * The state files of the worktree's git dir, by path relative to it: the file's text (a

@@ -1,4 +1,4 @@
-import { append, write } from "../../store/ledger.js";
+import { append, write } from "../../store/ledger/append.js";
 import { crashPoint } from "../../testing/crash.js";
 import { type SubCtx, scratchDirOf } from "../shared/ctx.js";
 import { newCaptureId } from "../shared/ids.js";

@@ -1,5 +1,5 @@
 import { errorMessage } from "../../errors.js";
-import { blobTempPath, ensureBlobsDir, writeBlobFromFile } from "../../store/blobs.js";
+import { blobTempPath, ensureBlobsDir, writeBlobFromFile } from "../../store/blobs/files.js";
 import { isAncestor } from "../shared/git.js";
 import type { SeriesRecord } from "../shared/records.js";
 import { inspectRange, streamFormatPatch } from "./git.js";

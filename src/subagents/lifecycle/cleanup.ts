@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, realpathSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { gitStatus } from "../../git/run.js";
-import { verifyBlob } from "../../store/blobs.js";
-import { append, write } from "../../store/ledger.js";
+import { verifyBlob } from "../../store/blobs/files.js";
+import { append, write } from "../../store/ledger/append.js";
 import { subRunning } from "../apply/apply.js";
 import { captureWorktree } from "../capture/capture.js";
 import type { SubCtx } from "../shared/ctx.js";

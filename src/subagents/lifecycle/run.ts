@@ -1,7 +1,7 @@
 import { CLIENTS } from "../../clients/index.js";
 import { childTrustEnv } from "../../facts/gemini-trust.js";
 import { procInfo } from "../../sessions/proc.js";
-import { append, appendOne, write } from "../../store/ledger.js";
+import { append, appendOne, write } from "../../store/ledger/append.js";
 import { applySub } from "../apply/apply.js";
 import { type ApplyOutcome, outcome } from "../apply/types.js";
 import { recordCapture } from "../capture/record.js";

@@ -1,6 +1,6 @@
 import { UsageError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
-import { type SubRecord, subById, subsNamed } from "../../store/subagents.js";
+import { type SubRecord, subById, subsNamed } from "../../store/subagents/rows.js";
 
 export type {
   ApplyRecord,
@@ -9,7 +9,7 @@ export type {
   PreApply,
   SeriesRecord,
   SubRecord,
-} from "../../store/subagents.js";
+} from "../../store/subagents/rows.js";
 export {
   allSubs,
   appliesOf,
@@ -21,7 +21,7 @@ export {
   presentSubs,
   recordedPatchPaths,
   subById,
-} from "../../store/subagents.js";
+} from "../../store/subagents/rows.js";
 
 /** `ID` on the command line: the sub-agent id, else its `--name` (the newest one still present wins). */
 export function findSub(db: Db, ref: string): SubRecord {

@@ -1,0 +1,39 @@
+import type { Db } from "../db.js";
+import { stmt } from "../db.js";
+
+/** The `claims` table: its row, and each session's or every claim in path order. */
+
+export interface ClaimRow {
+  worktree: string;
+  path: string;
+  session_id: string;
+  disposition: string;
+  root: string;
+  acquired_seq: number;
+}
+
+export function claimsOf(db: Db, sessionId: string): ClaimRow[] {
+  return stmt(db, "SELECT * FROM claims WHERE session_id = ? ORDER BY worktree, path").all(
+    sessionId,
+  ) as ClaimRow[];
+}
+
+/** Where each of the session's claims is, and nothing else: a status of 1,000 claims reads only these. */
+export function claimedPaths(db: Db, sessionId: string): Pick<ClaimRow, "worktree" | "path">[] {
+  return stmt(db, "SELECT worktree, path FROM claims WHERE session_id = ? ORDER BY worktree, path").all(
+    sessionId,
+  ) as Pick<ClaimRow, "worktree" | "path">[];
+}
+
+export function allClaims(db: Db): ClaimRow[] {
+  return stmt(db, "SELECT * FROM claims ORDER BY worktree, path").all() as ClaimRow[];
+}
+
+/** Every worktree where some session claimed or touched a path (the places peers' work can be). */
+export function ownedWorktrees(db: Db): Set<string> {
+  const rows = stmt(
+    db,
+    "SELECT DISTINCT worktree FROM claims UNION SELECT DISTINCT worktree FROM touched WHERE unattributed = 0",
+  ).all() as { worktree: string }[];
+  return new Set(rows.map((r) => r.worktree));
+}

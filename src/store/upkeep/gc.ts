@@ -1,0 +1,212 @@
+import { join } from "node:path";
+import {
+  BLOB_GRACE_MS,
+  blobsToDelete,
+  preservedToExpire,
+  sessionsToCompact,
+  subagentsToExpire,
+} from "../../core/upkeep/retention.js";
+import { listBlobs, removeStaleTempFiles, sweepBlob } from "../blobs/files.js";
+import type { Db } from "../db.js";
+import { append, write } from "../ledger/append.js";
+import { compactSession } from "./compact.js";
+import {
+  endedSessionFacts,
+  preservedFacts,
+  preservedKey,
+  referencedBlobs,
+  subagentFacts,
+} from "./gc-facts.js";
+import { storeBytes } from "./stamp.js";
+
+export interface GcOptions {
+  stateDir: string;
+  olderThanMs: number;
+  dryRun: boolean;
+  /** Also rewrite the whole file (blocks every writer while it runs); see docs/decisions/0012. */
+  fullVacuum?: boolean;
+  now?: number;
+  /** Events per write transaction: small, so hooks waiting for the lock get in between. */
+  batchEvents?: number;
+}
+
+export interface GcReport {
+  dryRun: boolean;
+  cutoff: number;
+  sessions: number;
+  events: number;
+  preserved: number;
+  subagents: number;
+  blobs: number;
+  blobBytes: number;
+  dbBytesBefore: number;
+  dbBytesAfter: number;
+  /** Pages SQLite keeps for reuse (the file does not shrink without incremental or full vacuum). */
+  freeBytes: number;
+  vacuum: "incremental" | "full" | "none";
+}
+
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Runs `work` in short write transactions until it reports nothing left, resting as long as
+ * each took (at least 10 ms) so a hook waiting for the write lock gets it between them.
+ */
+function inSlices(db: Db, work: () => boolean, between?: (slice: number) => void): void {
+  for (let slice = 1; ; slice++) {
+    const started = performance.now();
+    const more = write(db, work);
+    if (!more) return;
+    between?.(slice);
+    pause(Math.max(10, performance.now() - started));
+  }
+}
+
+const chunks = <T>(xs: readonly T[], n: number): T[][] =>
+  Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
+
+/**
+ * `tandem gc` (docs/decisions/0012): compacts ended sessions older than the bound, expires the
+ * artifacts and preserved bytes nobody can need, deletes blobs no record references, and
+ * gives the space back, in slices that keep hooks answering. A dry run decides the same and
+ * changes nothing.
+ */
+export function runGc(db: Db, opts: GcOptions): GcReport {
+  const now = opts.now ?? Date.now();
+  const cutoff = now - opts.olderThanMs;
+  const blobsDir = join(opts.stateDir, "blobs");
+  const before = storeBytes(opts.stateDir);
+  const sessionFacts = endedSessionFacts(db, cutoff);
+  const sessions = sessionsToCompact(sessionFacts, cutoff);
+  const compactable = new Map(sessionFacts.map((s) => [s.id, s.compactable]));
+  const subs = subagentsToExpire(subagentFacts(db), cutoff);
+  const preserved = preservedToExpire(preservedFacts(db, cutoff), cutoff);
+  const report: GcReport = {
+    dryRun: opts.dryRun,
+    cutoff,
+    sessions: sessions.length,
+    events: sessions.reduce((n, id) => n + (compactable.get(id) ?? 0), 0),
+    preserved: preserved.length,
+    subagents: subs.length,
+    blobs: 0,
+    blobBytes: 0,
+    dbBytesBefore: before,
+    dbBytesAfter: before,
+    freeBytes: 0,
+    vacuum: "none",
+  };
+  if (opts.dryRun) {
+    const referenced = referencedBlobs(db, {
+      subagents: new Set(subs),
+      preserved: new Set(preserved.map(preservedKey)),
+    });
+    const doomed = blobsToDelete(listBlobs(blobsDir), referenced, now);
+    report.blobs = doomed.length;
+    report.blobBytes = doomed.reduce((n, b) => n + b.bytes, 0);
+    report.freeBytes = freeBytes(db);
+    return report;
+  }
+  const done = compactAll(db, sessions, cutoff, now, opts.batchEvents ?? 500);
+  report.sessions = done.sessions;
+  report.events = done.events;
+  write(db, () => {
+    for (const ids of chunks(subs, 500))
+      append(db, { kind: "subagents.expired", session: null, ts: now, data: { ids } });
+    for (const versions of chunks(preserved, 500))
+      append(db, { kind: "work.expired", session: null, ts: now, data: { versions } });
+  });
+  // Read after the expiry is committed: a record added since names a blob touched within the grace.
+  const referenced = referencedBlobs(db);
+  for (const b of blobsToDelete(listBlobs(blobsDir), referenced, now)) {
+    const freed = sweepBlob(blobsDir, b.name, BLOB_GRACE_MS);
+    if (freed > 0) report.blobs++;
+    report.blobBytes += freed;
+  }
+  removeStaleTempFiles(blobsDir, 86_400_000, now);
+  report.vacuum = giveSpaceBack(db, opts.fullVacuum === true);
+  report.freeBytes = freeBytes(db);
+  report.dbBytesAfter = storeBytes(opts.stateDir);
+  write(db, () =>
+    append(db, {
+      kind: "store.gc",
+      session: null,
+      ts: now,
+      data: {
+        olderThanMs: opts.olderThanMs,
+        sessions: report.sessions,
+        events: report.events,
+        preserved: report.preserved,
+        subagents: report.subagents,
+        blobs: report.blobs,
+        blobBytes: report.blobBytes,
+        dbBytesBefore: report.dbBytesBefore,
+        dbBytesAfter: report.dbBytesAfter,
+      },
+    }),
+  );
+  return report;
+}
+
+/** Compacts the sessions a few at a time (about `batch` events per transaction). */
+function compactAll(
+  db: Db,
+  sessions: readonly string[],
+  cutoff: number,
+  now: number,
+  batch: number,
+): { sessions: number; events: number } {
+  let next = 0;
+  let removed = 0;
+  let compacted = 0;
+  inSlices(db, () => {
+    // A session skipped on the re-check still counts as work done, so a slice always ends.
+    for (let work = 0; next < sessions.length && work < batch; ) {
+      const n = compactSession(db, sessions[next++]!, cutoff, now);
+      removed += n;
+      if (n > 0) compacted++;
+      work += Math.max(n, 1);
+    }
+    return next < sessions.length;
+  });
+  return { sessions: compacted, events: removed };
+}
+
+function freeBytes(db: Db): number {
+  const pages = db.pragma("freelist_count", { simple: true }) as number;
+  return pages * (db.pragma("page_size", { simple: true }) as number);
+}
+
+/**
+ * Checkpoints the WAL and returns free pages to the filesystem: incrementally, a slice at a
+ * time, when the store was created for it; a full VACUUM (which also switches it to
+ * incremental) only when asked, because it holds the write lock for the whole rewrite.
+ * Checkpoints are PASSIVE, never waiting for or blocking a hook; the WAL this connection
+ * leaves is cut back to 4 MB once a checkpoint has caught up with it.
+ */
+function giveSpaceBack(db: Db, full: boolean): GcReport["vacuum"] {
+  db.pragma(`journal_size_limit = ${4 * 1024 * 1024}`);
+  db.pragma("wal_checkpoint(PASSIVE)");
+  let vacuum: GcReport["vacuum"] = "none";
+  if (full) {
+    db.pragma("auto_vacuum = INCREMENTAL");
+    db.exec("VACUUM");
+    vacuum = "full";
+  } else if ((db.pragma("auto_vacuum", { simple: true }) as number) === 2) {
+    inSlices(
+      db,
+      () => {
+        db.pragma("incremental_vacuum(256)");
+        return (db.pragma("freelist_count", { simple: true }) as number) > 0;
+      },
+      // Keep the WAL short as pages move: a long one makes every reader slower.
+      (slice) => {
+        if (slice % 16 === 0) db.pragma("wal_checkpoint(PASSIVE)");
+      },
+    );
+    vacuum = "incremental";
+  }
+  db.pragma("wal_checkpoint(PASSIVE)");
+  return vacuum;
+}

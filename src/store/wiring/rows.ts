@@ -1,0 +1,97 @@
+import { type Db, stmt } from "../db.js";
+
+/** How `tandem init` wired one coordination root: what the healer re-plans from. */
+export interface WiringChoice {
+  root: string;
+  launcher: string;
+  clients: string[];
+  gitHooks: boolean;
+}
+
+/** One wiring file as Tandem last wrote or accepted it. */
+export interface WiringFileRow {
+  path: string;
+  root: string;
+  /** Stat stamp (`wiringStamp` in src/wiring/wiring-record.ts); "-" when the file did not exist. */
+  stamp: string;
+  /** Blob of its content then; null when it did not exist. */
+  blob: string | null;
+}
+
+export function wiringChoices(db: Db): WiringChoice[] {
+  const rows = stmt(
+    db,
+    "SELECT root, launcher, clients, git_hooks FROM wiring_roots ORDER BY root",
+  ).all() as {
+    root: string;
+    launcher: string;
+    clients: string;
+    git_hooks: number;
+  }[];
+  return rows.map((r) => ({
+    root: r.root,
+    launcher: r.launcher,
+    clients: JSON.parse(r.clients) as string[],
+    gitHooks: r.git_hooks === 1,
+  }));
+}
+
+export function wiringChoice(db: Db, root: string): WiringChoice | null {
+  return wiringChoices(db).find((c) => c.root === root) ?? null;
+}
+
+/** Every recorded file: the whole per-hook read when nothing changed. */
+export function wiringFiles(db: Db): WiringFileRow[] {
+  return stmt(db, "SELECT path, root, stamp, blob FROM wiring_files ORDER BY path").all() as WiringFileRow[];
+}
+
+/** Replaces a root's record (inside the caller's transaction). */
+export function putWiring(db: Db, choice: WiringChoice, files: readonly WiringFileRow[]): void {
+  dropWiring(db, choice.root);
+  stmt(db, "INSERT INTO wiring_roots (root, launcher, clients, git_hooks) VALUES (?, ?, ?, ?)").run(
+    choice.root,
+    choice.launcher,
+    JSON.stringify(choice.clients),
+    choice.gitHooks ? 1 : 0,
+  );
+  for (const f of files) putWiringFile(db, f);
+}
+
+export function putWiringFile(db: Db, f: WiringFileRow): void {
+  stmt(db, "INSERT OR REPLACE INTO wiring_files (path, root, stamp, blob) VALUES (?, ?, ?, ?)").run(
+    f.path,
+    f.root,
+    f.stamp,
+    f.blob,
+  );
+}
+
+/** Forgets a root's wiring: nothing heals it any more (`tandem deinit`). */
+export function dropWiring(db: Db, root: string): void {
+  stmt(db, "DELETE FROM wiring_files WHERE root = ?").run(root);
+  stmt(db, "DELETE FROM wiring_roots WHERE root = ?").run(root);
+}
+
+/**
+ * The session of the last tool call asked for at or before `ts`: for an opaque write, the best
+ * guess at who made it. Walks back from the newest event by the kind index; a heal is rare.
+ */
+export function lastToolSessionBefore(db: Db, ts: number): string | null {
+  const row = stmt(
+    db,
+    `SELECT session_id FROM events WHERE kind = 'tool.requested' AND ts <= ? AND session_id IS NOT NULL
+     ORDER BY seq DESC LIMIT 1`,
+  ).get(ts) as { session_id: string } | undefined;
+  return row?.session_id ?? null;
+}
+
+/** Blobs the wiring still needs (gc keeps them): last accepted contents and displaced bytes. */
+export function wiringBlobs(db: Db): string[] {
+  const files = stmt(db, "SELECT blob FROM wiring_files WHERE blob IS NOT NULL").all() as { blob: string }[];
+  const displaced = stmt(
+    db,
+    `SELECT json_extract(data, '$.displaced') AS blob FROM events
+     WHERE kind = 'wiring.restored' AND json_extract(data, '$.displaced') IS NOT NULL`,
+  ).all() as { blob: string }[];
+  return [...files, ...displaced].map((r) => r.blob);
+}
