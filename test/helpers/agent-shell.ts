@@ -27,19 +27,55 @@ export function agentShell(): { CLAUDE_PID: string } {
   return { CLAUDE_PID: pid };
 }
 
+interface AgentCall {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  input?: string;
+}
+
+function request(agent: { CLAUDE_PID: string }, file: string, args: string[], opts: AgentCall) {
+  const socket = sockets.get(agent.CLAUDE_PID);
+  if (!socket) throw new Error(`pid ${agent.CLAUDE_PID} is not an agent started by agentShell()`);
+  return {
+    socket,
+    body: JSON.stringify({ file, args, cwd: opts.cwd, env: opts.env, input: opts.input ?? "" }),
+  };
+}
+
 /** Runs `file args` as a child of the agent started by `agentShell()`; waits for it. */
 export function runInAgent(
   agent: { CLAUDE_PID: string },
   file: string,
   args: string[],
-  opts: { cwd: string; env: Record<string, string | undefined>; input?: string },
+  opts: AgentCall,
 ): RunResult {
-  const socket = sockets.get(agent.CLAUDE_PID);
-  if (!socket) throw new Error(`pid ${agent.CLAUDE_PID} is not an agent started by agentShell()`);
-  const request = JSON.stringify({ file, args, cwd: opts.cwd, env: opts.env, input: opts.input ?? "" });
-  const res = spawnSync(process.execPath, [CALL, socket], { input: request, encoding: "utf8" });
+  const { socket, body } = request(agent, file, args, opts);
+  const res = spawnSync(process.execPath, [CALL, socket], { input: body, encoding: "utf8" });
   if (res.status !== 0) throw new Error(`the agent shell did not answer: ${res.stderr}`);
   return JSON.parse(res.stdout) as RunResult;
+}
+
+/** `runInAgent` without blocking this process: for a test whose fake model server answers from it. */
+export function runInAgentAsync(
+  agent: { CLAUDE_PID: string },
+  file: string,
+  args: string[],
+  opts: AgentCall,
+): Promise<RunResult> {
+  const { socket, body } = request(agent, file, args, opts);
+  return new Promise((resolve, reject) => {
+    const call = spawn(process.execPath, [CALL, socket], { stdio: ["pipe", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    call.stdout.on("data", (c: Buffer) => out.push(c));
+    call.stderr.on("data", (c: Buffer) => err.push(c));
+    call.on("error", reject);
+    call.on("close", (code) => {
+      if (code !== 0) reject(new Error(`the agent shell did not answer: ${Buffer.concat(err).toString()}`));
+      else resolve(JSON.parse(Buffer.concat(out).toString("utf8")) as RunResult);
+    });
+    call.stdin.end(body);
+  });
 }
 
 afterAll(() => {
