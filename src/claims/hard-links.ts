@@ -3,8 +3,8 @@ import { join } from "node:path";
 import type { ClaimTarget } from "../core/claims/decide.js";
 import { type FileId, type HeldFile, type LinkedTarget, otherNames } from "../core/claims/hard-links.js";
 import type { Db } from "../store/db.js";
-import { readSnapshot } from "../store/ledger.js";
-import type { SessionRow } from "../store/queries.js";
+import { readSnapshot } from "../store/ledger/append.js";
+import type { SessionRow } from "../store/sessions/rows.js";
 import { groupOf, loadHeld } from "./holders.js";
 
 /** A regular file's identity when it has other names (hard links); null otherwise. */
