@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { linkedNames } from "../claims/hard-links.js";
 import { groupOf, loadHeld } from "../claims/holders.js";
 import { ALLOW, type ToolCall, type Verdict } from "../clients/types.js";
 import {
@@ -204,13 +205,16 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   }
   const left = leftGate(ctx, tool, found, plan.claim);
   if (left) return left;
-  const cleanFacts = gatherCleanFacts(ctx, plan.claim);
+  // A file with other names (a hard link anyone made) is written under each of them: judge them all.
+  const links = linkedNames(ctx.db, plan.claim, selfSession(ctx), ctx.now, ctx.config.freshnessSeconds);
+  const targets = links.length > 0 ? [...plan.claim, ...links] : plan.claim;
+  const cleanFacts = gatherCleanFacts(ctx, targets);
   const decision = record(ctx, tool, found.raws, (caller, group) => {
     const loaded = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);
     const held = cleanFacts.size > 0 ? withTrustedClean(loaded, claimStamps(ctx), cleanFacts) : loaded;
     return decideClaims({
       caller: { id: caller, group },
-      targets: plan.claim,
+      targets,
       refused: plan.refused,
       held,
       now: ctx.now,

@@ -70,7 +70,11 @@ function elsewhere(top: string, path: string): boolean {
   return false;
 }
 
-/** A symlink, or a file that other names share (made by `ln` in an earlier call, or by anyone). */
+/**
+ * A symlink, or a file that other names share (made by `ln` in an earlier call, or by anyone).
+ * Other names a live peer holds were judged with the claims already (claims/hard-links.ts); the
+ * rest cannot be found cheaply, so the command is measured on the whole tree.
+ */
 function linked(abs: string): boolean {
   const stat = lstatSync(abs, { throwIfNoEntry: false });
   return stat !== undefined && (stat.isSymbolicLink() || (stat.isFile() && stat.nlink > 1));

@@ -99,6 +99,40 @@ export function ancestors(pid: number, max = 32): ProcInfo[] {
   return out;
 }
 
+/**
+ * The terminal session a process runs in: its session (equal values mean one session) and whether
+ * it has a controlling terminal. A process that calls setsid(2) leaves its session and its terminal
+ * behind, and no process can join a session it did not start (decision 0045). Null when gone.
+ */
+export interface TerminalFacts {
+  session: string;
+  tty: boolean;
+}
+
+export function terminalOf(pid: number): TerminalFacts | null {
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  let stat: string | null = null;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT" && process.platform === "linux") return null;
+  }
+  if (stat !== null) {
+    // After comm: state ppid pgrp session tty_nr …; tty_nr 0 is "no controlling terminal".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (exited(fields[0]) || fields[3] === undefined || fields[4] === undefined) return null;
+    return { session: `proc:${fields[3]}`, tty: fields[4] !== "0" };
+  }
+  return parseTerminalLine(runPs(["-o", "stat=,sess=,tty=", "-p", String(pid)]).trim());
+}
+
+/** One line of `ps -o stat=,sess=,tty=`: ps shows `?` (Linux) or `??` (BSD, macOS) for no terminal. */
+export function parseTerminalLine(line: string): TerminalFacts | null {
+  const m = /^(\S+)\s+(\S+)\s+(\S+)$/.exec(line);
+  if (!m || exited(m[1])) return null;
+  return { session: `ps:${m[2]}`, tty: !/^\?+$/.test(m[3]!) };
+}
+
 /** The argument vector of a process (Linux /proc only; null elsewhere or when it is gone). */
 export function commandLine(pid: number): string[] | null {
   try {

@@ -1,10 +1,12 @@
 import { CLIENTS } from "../clients/index.js";
-import { decideIdentity, type NamedVia } from "../core/sessions/identity.js";
+import { type CallerPlace, decideIdentity, type NamedVia } from "../core/sessions/identity.js";
+import { isLive } from "../core/sessions/liveness.js";
 import { TandemError, UsageError } from "../errors.js";
 import type { Db } from "../store/db.js";
 import { append, write } from "../store/ledger/append.js";
 import { findSessions, openSessions, type SessionRow, sessionByNative } from "../store/sessions/rows.js";
-import { ancestors, processAlive } from "./proc.js";
+import { livenessFacts } from "./liveness.js";
+import { ancestors, processAlive, terminalOf } from "./proc.js";
 import { sessionViews } from "./view.js";
 
 export interface ResolveRequest {
@@ -90,24 +92,51 @@ function runsWithin(s: SessionRow, agent: SessionRow): boolean {
   return ancestors(s.agent_pid, 24).some((p) => p.pid === agent.agent_pid);
 }
 
+/**
+ * Where a caller with no agent among its ancestors runs (core/sessions/identity.ts): a terminal no
+ * live agent's process shares its session with, or not. A session is a process's for life unless
+ * it starts its own (and loses its terminal), so a process an agent's command left behind keeps
+ * the agent's session or has no terminal. Costs a /proc read per live agent process, and only
+ * here: an un-nested caller naming a session for a command that writes.
+ */
+function placeOf(pid: number, open: SessionRow[]): CallerPlace {
+  const me = terminalOf(pid);
+  if (!me?.tty) return "none";
+  for (const s of open) {
+    for (const [p, start] of [
+      [s.agent_pid, s.agent_pid_start],
+      [s.ui_pid, s.ui_pid_start],
+    ] as const) {
+      if (p && processAlive(p, start) && terminalOf(p)?.session === me.session) return "agent-session";
+    }
+  }
+  return "terminal";
+}
+
 /** A named session judged against the ancestry (core/sessions/identity.ts): it stands, is overruled, or is refused. */
 function judged(
   db: Db,
   req: ResolveRequest,
   n: { s: SessionRow; via: NamedVia },
   above: SessionRow[][],
+  open: SessionRow[],
 ): Resolved {
   const nearest = above[0] ?? [];
+  // Only an un-nested caller that writes for the session it names needs to show where it runs.
+  const outside = nearest.length === 0 && req.command !== undefined;
+  const namedLive = outside && isLive(livenessFacts(n.s), Date.now(), req.freshnessSeconds);
+  const place = namedLive ? placeOf(req.pid, open) : "terminal";
   const verdict = decideIdentity({
     named: { id: n.s.id, name: n.s.name, via: n.via },
     nearest,
     enclosing: above.slice(1).some((level) => level.some((s) => s.id === n.s.id)),
     within: nearest.length > 0 && runsWithin(n.s, nearest[0]!),
     command: req.command ?? null,
+    place,
+    namedLive,
   });
   if (!verdict.allow) {
-    const data = { claimed: n.s.id, actual: nearest[0]!.id, command: req.command!, via: n.via };
-    write(db, () => append(db, { kind: "identity.refused", session: nearest[0]!.id, data }));
+    refused(db, req, n, nearest[0] ?? null, place);
     throw new TandemError(verdict.reason);
   }
   if (verdict.acts === "named") return { session: n.s, via: n.via };
@@ -116,6 +145,24 @@ function judged(
     via: "process",
     ...(verdict.rule === "ancestry" ? { note: verdict.note } : {}),
   };
+}
+
+/** Records the refusal: who was named, and the agent the caller runs inside, or where it ran instead. */
+function refused(
+  db: Db,
+  req: ResolveRequest,
+  n: { s: SessionRow; via: NamedVia },
+  actual: SessionRow | null,
+  place: CallerPlace,
+): void {
+  const data = {
+    claimed: n.s.id,
+    actual: actual?.id ?? null,
+    command: req.command!,
+    via: n.via,
+    ...(place === "terminal" ? {} : { place, pid: req.pid }),
+  };
+  write(db, () => append(db, { kind: "identity.refused", session: actual?.id ?? null, data }));
 }
 
 /**
@@ -128,7 +175,7 @@ export function resolveCaller(db: Db, req: ResolveRequest): Resolved | null {
   const open = openSessions(db);
   const above = agentsAbove(req.pid, open);
   const n = named(db, req, above);
-  if (n) return judged(db, req, n, above);
+  if (n) return judged(db, req, n, above, open);
   if (above.length > 0) return { session: above[0]![0]!, via: "process" };
   if (!req.allowSingleLive) return null;
   const live = sessionViews(db, req.freshnessSeconds).filter((s) => s.live);

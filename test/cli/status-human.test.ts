@@ -2,8 +2,9 @@ import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildOverview, renderOverview } from "../../src/status/overview.js";
+import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
-import { claudeWrite, fakeAgent, hook } from "../helpers/hooks.js";
+import { claudeWrite, hook } from "../helpers/hooks.js";
 import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 import { canMakeReadOnly, foreignStore, makeReadOnly } from "../helpers/store-faults.js";
 
@@ -12,11 +13,10 @@ const PLAIN = { TANDEM_SESSION: undefined, CLAUDE_CODE_SESSION_ID: undefined, CO
 
 function withAgent(): string {
   const repo = initRepo(join(tempDir(), "repo"));
-  const agent = fakeAgent();
+  const agent = agentShell();
   hook("claude-code", "pre-tool-use", claudeWrite(repo, "sess-A", "a.ts"), { cwd: repo, env: agent });
-  expect(
-    tandem(["task", "fix the parser"], { cwd: repo, env: { CLAUDE_CODE_SESSION_ID: "sess-A" } }).code,
-  ).toBe(0);
+  const env = { CLAUDE_CODE_SESSION_ID: "sess-A" };
+  expect(tandem(["task", "fix the parser"], { cwd: repo, env, inside: agent }).code).toBe(0);
   return repo;
 }
 

@@ -3,8 +3,9 @@ import { chmodSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { shellQuote } from "../../src/core/shell/quote.js";
+import { agentShell, runInAgent } from "../helpers/agent-shell.js";
 import { PINNED, TANDEM_BIN, tandem } from "../helpers/cli.js";
-import { fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { hook, ledger } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /**
@@ -77,7 +78,7 @@ describe("the command agents are told to run, in a login shell", () => {
     const { repo, env } = bashrcOnlyTandem();
     tandem(["init", "--command", "tandem", "--clients", "claude-code"], { cwd: repo, env });
     const launcher = join(realpathSync(repo), ".git/tandem/bin/tandem");
-    const agent = fakeAgent();
+    const agent = agentShell();
     const start = hook(
       "claude-code",
       "session-start",
@@ -90,17 +91,13 @@ describe("the command agents are told to run, in a login shell", () => {
     expect(context).not.toContain(PINNED);
     const told = /run `(.+) status`/.exec(context)![1]!;
     expect(told).toBe(launcher);
-    // As the agent's login shell runs it (`--session` stands for the client's process ancestry).
-    const ritual = loginShell(
-      `${told} task "tidy up" --session A && ${told} status --end-turn --session A`,
-      repo,
-      {
-        ...env,
-        ...agent,
-      },
-    );
+    // As the agent's login shell runs it: a child of the agent's process, which says whose it is.
+    const ritual = runInAgent(agent, "bash", ["-lc", `${told} task "tidy up" && ${told} status --end-turn`], {
+      cwd: repo,
+      env: { ...env, ...agent },
+    });
     expect(ritual.stderr).toBe("");
-    expect(ritual.status).toBe(0);
+    expect(ritual.code).toBe(0);
     const kinds = ledger(repo).events.map((e) => e.kind);
     expect(kinds).toEqual(expect.arrayContaining(["task.set", "status.checked"]));
   });

@@ -2,8 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_NAMES } from "../../src/clients/index.js";
+import { agentShell, runInAgentAsync } from "../helpers/agent-shell.js";
 import { TANDEM_BIN, tandem } from "../helpers/cli.js";
-import { claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
+import { claudeWrite, denied, hook } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
 import {
   type ChatRequest,
@@ -14,7 +15,6 @@ import {
 import { type Gate, gate } from "./harness/gate.js";
 import { ensureQwenCode } from "./harness/install-clients.js";
 import { linkQwen, qwenEnv, runQwen } from "./harness/run-qwen.js";
-import { runProcess } from "./harness/spawn.js";
 import { claims, initProject, ledgerEvents, type Project, until } from "./support.js";
 
 /**
@@ -62,8 +62,10 @@ const quoteStatus = (r: ChatRequest): CopilotReply => ({ text: `Done.\n${r.lastT
 
 /** A Claude Code session of the project, driven through the hook CLI, with a live agent process. */
 function standInPeer(p: Project) {
-  const env = fakeAgent();
+  const env = agentShell();
   return {
+    /** Its agent process: commands run inside it are the peer's own shell commands. */
+    agent: env,
     /** Claims and writes `file` as Claude's Write would. */
     holds(file: string): void {
       const r = hook("claude-code", "pre-tool-use", claudeWrite(p.repo, "PEER", file), { cwd: p.repo, env });
@@ -169,7 +171,8 @@ describe("real Qwen Code in a repository wired for every client", () => {
   it("runs as a sub-agent in its own worktree; its commit and uncommitted file are applied back once", async () => {
     const p = initProject(CLIENT_NAMES.join(","));
     linkQwen(entry, p.path.split(":")[0]!);
-    standInPeer(p).holds("notes.txt");
+    const peer = standInPeer(p);
+    peer.holds("notes.txt");
     let dir = "";
     fake.script(
       [
@@ -188,14 +191,19 @@ describe("real Qwen Code in a repository wired for every client", () => {
     );
     const env = qwenEnv(join(p.base, "qwen-home"), fake.url, { ...p.env, TANDEM_SESSION: "PEER" });
     const args = ["sub", "run", "--client", "qwen-code", "--name", "builder", "--timeout", "150", "--json"];
-    const run = await runProcess(process.execPath, [TANDEM_BIN, ...args, "--", "build the feature"], {
-      cwd: p.repo,
-      env,
-      timeoutMs: 200_000,
-    });
+    // The peer's own shell runs it: its agent process is the sub-agent's parent's (decision 0045).
+    const run = await runInAgentAsync(
+      peer.agent,
+      process.execPath,
+      [TANDEM_BIN, ...args, "--", "build the feature"],
+      {
+        cwd: p.repo,
+        env,
+      },
+    );
     const report = JSON.parse(run.stdout);
     const log = join(p.repo, ".git", "tandem", "subagents", `${report.id}.log`);
-    expect(run.exitCode, `${run.stderr}\n${existsSync(log) ? readFileSync(log, "utf8") : ""}`).toBe(0);
+    expect(run.code, `${run.stderr}\n${existsSync(log) ? readFileSync(log, "utf8") : ""}`).toBe(0);
     // The child worked in its own worktree, not in the project.
     expect(dir).not.toBe("");
     expect(dir).not.toBe(p.repo);
@@ -205,13 +213,13 @@ describe("real Qwen Code in a repository wired for every client", () => {
     });
     expect(p.read("feature.ts")).toBeNull();
 
-    const apply = tandem(["sub", "apply", "builder"], { cwd: p.repo, env });
+    const apply = tandem(["sub", "apply", "builder"], { cwd: p.repo, env, inside: peer.agent });
     expect(apply.code, apply.stderr).toBe(0);
     expect(g(p.repo, "log", "--format=%s", "-1").trim()).toBe("Add feature");
     expect(p.read("feature.ts")).toBe("export const feature = true;\n");
     expect(p.read("draft.md")).toBe("draft, not committed\n");
     // Exactly once: a second apply finds the capture already in the project and adds nothing.
-    const again = tandem(["sub", "apply", "builder"], { cwd: p.repo, env });
+    const again = tandem(["sub", "apply", "builder"], { cwd: p.repo, env, inside: peer.agent });
     expect(`${again.stdout}${again.stderr}`).toMatch(/already applied/);
     expect(g(p.repo, "log", "--format=%s").match(/^Add feature$/gm)).toHaveLength(1);
     const sessions = JSON.parse(tandem(["sessions", "--all", "--json"], { cwd: p.repo }).stdout) as {

@@ -1,14 +1,15 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
-import { claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { claudeWrite, denied, hook, ledger } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** A holds f.txt; B is another live Claude session with its own agent process. */
 function world() {
   const repo = initRepo(join(tempDir(), "repo"));
-  const a = fakeAgent();
-  const b = fakeAgent();
+  const a = agentShell();
+  const b = agentShell();
   expect(
     denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo, env: a })),
   ).toBeNull();
@@ -23,25 +24,31 @@ function world() {
 describe("only a claim's owner releases it", () => {
   it("refuses B's `tandem release --session A` and keeps A's claim", () => {
     const w = world();
-    const r = tandem(["release", "f.txt", "--session", "A"], { cwd: w.repo, env: w.bShell });
+    const r = tandem(["release", "f.txt", "--session", "A"], { cwd: w.repo, env: w.bShell, inside: w.b });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/only a claim's owner releases it.*--force/s);
+    expect(r.stderr).toMatch(/runs inside agent-\S+'s agent process but names session agent-\S+/);
     expect(ledger(w.repo).claims).toContainEqual({ path: "f.txt", holder: "A" });
   });
 
-  it("releases with --force and records who forced it", () => {
+  it("asks a person for --force, then releases and records who forced it", () => {
     const w = world();
-    const r = tandem(["release", "f.txt", "--session", "A", "--force"], { cwd: w.repo, env: w.bShell });
+    const asked = tandem(["release", "f.txt", "--session", "A"], { cwd: w.repo, terminal: true });
+    expect(asked.code).toBe(1);
+    expect(asked.stderr).toMatch(/only a claim's owner releases it.*--force/s);
+    const r = tandem(["release", "f.txt", "--session", "A", "--force"], { cwd: w.repo, terminal: true });
     expect(r.code).toBe(0);
     expect(ledger(w.repo).claims).not.toContainEqual({ path: "f.txt", holder: "A" });
     const ev = ledger(w.repo).events.find((e) => e.kind === "claim.released")!;
-    expect(ev.data).toMatchObject({ path: "f.txt", reason: "forced" });
-    expect((ev.data as { forcedBy: string }).forcedBy).not.toBe(ev.session);
+    expect(ev.data).toMatchObject({ path: "f.txt", reason: "forced", forcedBy: "person" });
   });
 
   it("lets A release its own claim without --force", () => {
     const w = world();
-    const r = tandem(["release", "f.txt"], { cwd: w.repo, env: { ...w.a, CLAUDE_CODE_SESSION_ID: "A" } });
+    const r = tandem(["release", "f.txt"], {
+      cwd: w.repo,
+      env: { ...w.a, CLAUDE_CODE_SESSION_ID: "A" },
+      inside: w.a,
+    });
     expect(r.code).toBe(0);
     expect(ledger(w.repo).claims).toEqual([{ path: "g.txt", holder: "B" }]);
   });

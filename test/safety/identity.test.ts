@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import type { RunResult } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, denied, type Payload } from "../helpers/hooks.js";
 import { initRepo } from "../helpers/repo.js";
 import { Agent } from "../server/agents.js";
-import { cleanEnv, type Env, run, scratch, startServer, stateDir, THIN } from "../server/support.js";
+import { cleanEnv, type Env, run, scratch, startServer, stateDir, THIN, waitFor } from "../server/support.js";
 
 /**
  * Issue 25 item 2: a command run inside agent B's process that names session A acts as B, and
@@ -40,7 +40,7 @@ function hookAs(agent: Agent, w: { repo: string; env: Env }, event: string, payl
 }
 
 /** A holds f.txt with uncommitted bytes; B is a second live Claude session in the same checkout. */
-async function world(way: Way): Promise<World> {
+async function world(way: Way, opts: { bTerminal?: boolean } = {}): Promise<World> {
   const repo = initRepo(join(scratch(), "repo"), { "f.txt": "committed\n" });
   const bin = join(scratch(), "bin");
   mkdirSync(bin);
@@ -48,7 +48,8 @@ async function world(way: Way): Promise<World> {
   if (way === "server") await startServer(repo);
   const env = cleanEnv({ PATH: `${bin}:${process.env.PATH}`, ...WAYS[way] });
   const dir = scratch("tandem-agents-");
-  const w = { repo, env, a: Agent.start("claude", dir), b: Agent.start("claude", dir) };
+  const b = Agent.start("claude", dir, { terminal: opts.bTerminal ?? false });
+  const w = { repo, env, a: Agent.start("claude", dir), b };
   const write = claudeWrite(repo, "A", "f.txt");
   expect(denied(await hookAs(w.a, w, "pre-tool-use", write))).toBeNull();
   writeFileSync(join(repo, "f.txt"), "A's precious edit\n");
@@ -56,6 +57,18 @@ async function world(way: Way): Promise<World> {
   const prompt = { session_id: "B", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "tidy up" };
   await hookAs(w.b, w, "user-prompt-submit", prompt);
   return w;
+}
+
+/**
+ * COMMAND as a person types it into a terminal: `script` gives it a new session whose controlling
+ * terminal is a pseudo-terminal; its output goes to files, not through the terminal.
+ */
+async function atTerminal(w: { repo: string; env: Env }, command: string): Promise<RunResult> {
+  const dir = scratch("tandem-person-");
+  const line = `${command} >${dir}/out 2>${dir}/err`;
+  const r = await run("script", ["-qec", line, "/dev/null"], { cwd: w.repo, env: w.env });
+  const read = (f: string) => readFileSync(join(dir, f), "utf8");
+  return { code: r.code, stdout: read("out"), stderr: read("err") };
 }
 
 /** `sh -c COMMAND` as B's tool call would run it: a child of B's process. */
@@ -84,8 +97,12 @@ function ledger(repo: string) {
     const denials = listEvents(db)
       .filter((e) => e.kind === "claim.denied")
       .flatMap((e) => (e.data as { refused: { reason: string }[] }).refused);
+    const places = listEvents(db)
+      .filter((e) => e.kind === "identity.refused")
+      .map((e) => (e.data as { place?: string }).place);
     const nameOf = (native: string) => names.find((s) => s.native === native)!.name;
-    return { claims, refused, taskOfA: names.find((s) => s.native === "A")?.task ?? null, nameOf, denials };
+    const taskOfA = names.find((s) => s.native === "A")?.task ?? null;
+    return { claims, refused, places, taskOfA, nameOf, denials };
   } finally {
     db.close();
   }
@@ -163,13 +180,76 @@ describe.each(["node", "server"] as Way[])("a command inside B naming session A 
     expect(refusals).toHaveLength(3);
   });
 
-  it("still lets a person's shell, with no agent among its ancestors, name A", async () => {
+  it("still lets a person's shell, at a terminal with no agent among its ancestors, name A", async () => {
     const w = await world(way);
-    const r = await run(THIN, ["release", "f.txt"], { cwd: w.repo, env: { ...w.env, TANDEM_SESSION: "A" } });
-    expect(r.stderr).toBe("");
-    expect(r.stdout).toBe("released f.txt\n");
+    const r = await atTerminal(w, "TANDEM_SESSION=A tandem release f.txt");
+    expect(r).toEqual({ code: 0, stdout: "released f.txt\n", stderr: "" });
     expect(ledger(w.repo).claims).toEqual([]);
     expect(ledger(w.repo).refused).toEqual([]);
+  });
+});
+
+/**
+ * Issue 25 item 2, decision 0045: a command inside B that leaves B's process tree is re-parented to
+ * init, so its ancestry shows no agent. The release for A hides in a script file, where the hook's
+ * text rule cannot see it; B's command only starts it, detached, and returns.
+ */
+const LEAVING_B: [string, (script: string) => string][] = [
+  ["setsid -f", (x) => `setsid -f sh ${x}`],
+  ["a double fork", (x) => `(sh ${x} &)`],
+  ["nohup … & from a subshell that ends", (x) => `sh -c 'nohup sh ${x} >/dev/null 2>&1 &'`],
+];
+
+/** A script that releases f.txt for A, its outcome in files beside it; returns the script and a wait for the outcome. */
+function releaseForA(): { script: string; outcome: () => Promise<RunResult> } {
+  const dir = scratch("tandem-detached-");
+  const script = join(dir, "x.sh");
+  writeFileSync(
+    script,
+    `TANDEM_SESSION=A tandem release f.txt >${dir}/out 2>${dir}/err\necho $? >${dir}/code.tmp\nmv ${dir}/code.tmp ${dir}/code\n`,
+  );
+  const read = (f: string) => readFileSync(join(dir, f), "utf8");
+  const outcome = async () => {
+    await waitFor("the detached script to finish", () => existsSync(join(dir, "code")), 120_000);
+    return { code: Number(read("code")), stdout: read("out"), stderr: read("err") };
+  };
+  return { script, outcome };
+}
+
+describe.each(["node", "server"] as Way[])("a command that leaves B's process tree (%s path)", (way) => {
+  it.each(LEAVING_B)(
+    "%s: its release for A is refused and recorded, and A keeps its claim",
+    async (_how, detach) => {
+      const w = await world(way);
+      const { script, outcome } = releaseForA();
+      expect((await inB(w, detach(script))).code).toBe(0);
+      const r = await outcome();
+      expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: "" });
+      expect(r.stderr).toMatch(/runs outside every agent's process and has no terminal/);
+      expect(r.stderr).toMatch(/`tandem release` changed nothing and the attempt was recorded/);
+      expect(r.stderr).toMatch(/A person: run it from your terminal/);
+      const l = ledger(w.repo);
+      expect(l.refused).toEqual([
+        { claimed: "A", actual: undefined, command: "release", via: "TANDEM_SESSION" },
+      ]);
+      expect(l.places).toEqual(["none"]);
+      expect(l.claims).toEqual([{ path: "f.txt", holder: "A" }]);
+      expect(denied(await hookAs(w.b, w, "pre-tool-use", claudeWrite(w.repo, "B", "f.txt")))).toMatch(
+        /f\.txt/,
+      );
+      expect(readFileSync(join(w.repo, "f.txt"), "utf8")).toBe("A's precious edit\n");
+    },
+  );
+
+  it("refuses it too when B runs in a terminal and what it left behind keeps B's terminal session", async () => {
+    const w = await world(way, { bTerminal: true });
+    const { script, outcome } = releaseForA();
+    expect((await inB(w, `(sh ${script} &)`)).code).toBe(0);
+    const r = await outcome();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/runs outside every agent's process but in a live agent's terminal session/);
+    expect(ledger(w.repo).places).toEqual(["agent-session"]);
+    expect(ledger(w.repo).claims).toEqual([{ path: "f.txt", holder: "A" }]);
   });
 });
 

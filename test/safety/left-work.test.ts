@@ -5,8 +5,9 @@ import { loadConfig } from "../../src/config/load.js";
 import { resolveRoot, stateDirOf } from "../../src/config/root.js";
 import { openDb } from "../../src/store/db.js";
 import { readParts, TurnCache } from "../../src/ui/read-parts.js";
+import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
-import { claudeBash, claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { claudeBash, claudeWrite, denied, hook, ledger } from "../helpers/hooks.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 
 /** Issue 26 deliverable 1: uncommitted work of a session that ended is left work, first-class. */
@@ -18,7 +19,7 @@ interface World {
 
 function world(): World {
   const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n", "README.md": "hi\n" });
-  return { repo, agents: { A: fakeAgent(), B: fakeAgent() } };
+  return { repo, agents: { A: agentShell(), B: agentShell() } };
 }
 
 const as = (w: World, who: string, extra: Record<string, string> = {}) => ({
@@ -60,7 +61,8 @@ function write(w: World, who: string, file: string, text: string): string | null
 function aLeavesWork(w: World): string {
   sessionStart(w, "A");
   prompt(w, "A");
-  expect(tandem(["task", "fix the parser", "--session", "A"], { cwd: w.repo }).code).toBe(0);
+  const task = ["task", "fix the parser", "--session", "A"];
+  expect(tandem(task, { cwd: w.repo, inside: w.agents.A }).code).toBe(0);
   expect(write(w, "A", "f.txt", "A's unfinished parser\n")).toBeNull();
   end(w, "A");
   return sessionName(w, "A");
@@ -198,7 +200,7 @@ describe("left work: uncommitted files of a session that ended", () => {
     const w = world();
     aLeavesWork(w);
     prompt(w, "B");
-    const r = tandem(["adopt", "f.txt", "--session", "B"], { cwd: w.repo });
+    const r = tandem(["adopt", "f.txt", "--session", "B"], { cwd: w.repo, inside: w.agents.B });
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/adopted f\.txt, left by .* holds it now/);
     expect(ledger(w.repo).claims.map((c) => c.path)).toEqual(["f.txt"]);
@@ -206,6 +208,7 @@ describe("left work: uncommitted files of a session that ended", () => {
     const check = tandem(["status", "--end-turn", "--session", "B"], {
       cwd: w.repo,
       env: { TANDEM_REQUIRE_GIT_FINALIZATION: "1" },
+      inside: w.agents.B,
     });
     expect(check.code).toBe(1);
     expect(check.stderr).toContain("f.txt");
@@ -216,7 +219,7 @@ describe("left work: uncommitted files of a session that ended", () => {
     const w = world();
     aLeavesWork(w);
     prompt(w, "B");
-    const notLeft = tandem(["adopt", "README.md", "--session", "B"], { cwd: w.repo });
+    const notLeft = tandem(["adopt", "README.md", "--session", "B"], { cwd: w.repo, inside: w.agents.B });
     expect(notLeft.code).toBe(1);
     expect(notLeft.stderr).toMatch(/README\.md: not left work .* `tandem status` lists left work/);
     const person = tandem(["adopt", "f.txt"], { cwd: w.repo });
@@ -260,7 +263,7 @@ describe("left work: uncommitted files of a session that ended", () => {
     const w = world();
     aLeavesWork(w);
     expect(ledger(w.repo).claims).toEqual([]);
-    w.agents.A = fakeAgent();
+    w.agents.A = agentShell();
     sessionStart(w, "A", "resume");
     expect(ledger(w.repo).claims.map((c) => c.path)).toEqual(["f.txt"]);
     expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");

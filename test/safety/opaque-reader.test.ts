@@ -203,12 +203,13 @@ const CASES: [string, Case][] = [
       expected: "refused",
     },
   ],
+  // A's file under another name: judged as A's file (decision 0045), not left to the net.
   [
     "a hard link made by hand before, written now",
     {
       command: "echo x > h",
       before: { made: (w) => linkSync(join(w.repo, "f.txt"), join(w.repo, "h")) },
-      expected: "recovered",
+      expected: "refused",
     },
   ],
 ];

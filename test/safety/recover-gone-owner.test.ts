@@ -6,8 +6,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
-import { claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { claudeWrite, denied, hook, ledger } from "../helpers/hooks.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 
 const PERSON = { TANDEM_SESSION: undefined, CLAUDE_CODE_SESSION_ID: undefined, CODEX_THREAD_ID: undefined };
@@ -19,7 +20,7 @@ interface World {
 
 function world(): World {
   const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n" });
-  return { repo, agents: { A: fakeAgent(), B: fakeAgent(), C: fakeAgent() } };
+  return { repo, agents: { A: agentShell(), B: agentShell(), C: agentShell() } };
 }
 
 const as = (w: World, who: string) => ({ cwd: w.repo, env: { ...w.agents[who] } });
@@ -44,7 +45,7 @@ function write(w: World, who: string, text: string): string | null {
 function writesAndEnds(w: World, who: string, task: string, text: string): string {
   hookAs(w, who, "session-start", { hook_event_name: "SessionStart", source: "startup" });
   hookAs(w, who, "user-prompt-submit", { hook_event_name: "UserPromptSubmit", prompt: "go" });
-  expect(tandem(["task", task, "--session", who], { cwd: w.repo }).code).toBe(0);
+  expect(tandem(["task", task, "--session", who], { cwd: w.repo, inside: w.agents[who]! }).code).toBe(0);
   if (write(w, who, text) !== null) expect(write(w, who, text)).toBeNull();
   const end = hookAs(w, who, "session-end", { hook_event_name: "SessionEnd", reason: "prompt_input_exit" });
   expect(end.code).toBe(0);

@@ -11,6 +11,20 @@ const DRIVER = fileURLToPath(new URL("./agent-driver.mjs", import.meta.url));
 const running: ChildProcess[] = [];
 
 /**
+ * Becomes the leader of a new session whose controlling terminal is a new pseudo-terminal, then
+ * execs argv[1] (same pid). The terminal's other end stays open in the agent, so it never hangs up.
+ */
+const WITH_TERMINAL = [
+  "import fcntl, os, sys, termios",
+  "master, slave = os.openpty()",
+  "os.setsid()",
+  "fcntl.ioctl(slave, termios.TIOCSCTTY, 0)",
+  "os.close(slave)",
+  "os.set_inheritable(master, True)",
+  "os.execv(sys.argv[1], sys.argv[1:])",
+].join("\n");
+
+/**
  * A live stand-in for an agent client: a Node process whose name is the client's (`codex`,
  * `cursor`, `claude`), so Tandem discovers it as the agent behind the hooks and the commands it
  * runs, exactly as it discovers the real client: hooks run as its children.
@@ -27,12 +41,19 @@ export class Agent {
     });
   }
 
-  /** An agent process named `name`; its launcher lives in `dir`. */
-  static start(name: string, dir: string): Agent {
+  /**
+   * An agent process named `name`; its launcher lives in `dir`. With `terminal`, it runs as a
+   * client started from a person's terminal does: the leader of its own session with a controlling
+   * terminal (a fresh pseudo-terminal), which the commands it runs inherit; its pipes stay as they are.
+   */
+  static start(name: string, dir: string, opts: { terminal?: boolean } = {}): Agent {
     const bin = join(dir, `agent-${name}-${running.length}`);
     mkdirSync(bin, { recursive: true });
     symlinkSync(process.execPath, join(bin, name));
-    const child = spawn(join(bin, name), [DRIVER], { stdio: ["pipe", "pipe", "inherit"] });
+    const stdio: ["pipe", "pipe", "inherit"] = ["pipe", "pipe", "inherit"];
+    const child = opts.terminal
+      ? spawn("python3", ["-c", WITH_TERMINAL, join(bin, name), DRIVER], { stdio })
+      : spawn(join(bin, name), [DRIVER], { stdio });
     running.push(child);
     return new Agent(child);
   }

@@ -1,6 +1,12 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { parsePsLine, processAlive, procInfo } from "../../src/sessions/proc.js";
+import {
+  parsePsLine,
+  parseTerminalLine,
+  processAlive,
+  procInfo,
+  terminalOf,
+} from "../../src/sessions/proc.js";
 
 /** Starts `sleep 30` as the un-reaping parent of an exited child; returns both pids. */
 async function parentOfZombie(): Promise<{ parent: number; zombie: number; stop: () => void }> {
@@ -51,3 +57,42 @@ describe("process facts", () => {
     expect(b?.start).toBe(a?.start);
   });
 });
+
+describe("a process's terminal session", () => {
+  it.each([
+    ["Ss   15672 ?", { session: "ps:15672", tty: false }],
+    ["Rs+   9129 pts/0", { session: "ps:9129", tty: true }],
+    ["S    402 ??", { session: "ps:402", tty: false }],
+    ["Ss+ 402 ttys001", { session: "ps:402", tty: true }],
+    ["Z    402 ?", null],
+    ["", null],
+  ])("reads the ps line %j", (line, want) => {
+    expect(parseTerminalLine(line)).toEqual(want);
+  });
+
+  it("tells a process with a controlling terminal from one started in a new session without one", async () => {
+    const inTerminal = spawn("script", ["-qfec", "sleep 30", "/dev/null"], { stdio: "ignore" });
+    const detached = spawn("setsid", ["sleep", "30"], { stdio: "ignore" });
+    try {
+      // script's child (the shell, then sleep) leads a session on the new pseudo-terminal.
+      let leader: number | undefined;
+      for (let i = 0; i < 200 && leader === undefined; i++) {
+        leader = childOf(inTerminal.pid!);
+        if (leader === undefined) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(terminalOf(leader!)).toEqual({ session: `proc:${leader}`, tty: true });
+      expect(terminalOf(detached.pid!)).toEqual({ session: `proc:${detached.pid}`, tty: false });
+      expect(terminalOf(process.pid)?.session).not.toBe(`proc:${detached.pid}`);
+    } finally {
+      inTerminal.kill();
+      detached.kill();
+    }
+  });
+});
+
+/** The first child of `pid` (Linux /proc). */
+function childOf(pid: number): number | undefined {
+  const r = spawnSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
+  const first = r.stdout.trim().split("\n")[0];
+  return first ? Number(first) : undefined;
+}

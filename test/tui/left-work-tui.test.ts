@@ -61,7 +61,7 @@ async function liveSession(p: Project, client: string): Promise<SessionInfo> {
 
 /** The person names the task from their shell (this fake model does not run the ritual). */
 function declareTask(p: Project, s: SessionInfo): void {
-  const r = tandem(["task", TASK, "--session", s.name], { cwd: p.repo });
+  const r = tandem(["task", TASK, "--session", s.name], { cwd: p.repo, terminal: true });
   expect(r.code, r.stderr).toBe(0);
 }
 

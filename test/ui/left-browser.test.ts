@@ -2,8 +2,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
-import { claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { claudeWrite, denied, hook, ledger } from "../helpers/hooks.js";
 import { patient } from "../helpers/patience.js";
 import { type Board, CHROMIUM_ARGS, chromiumPath, fileRepo, startBoard } from "./support.js";
 
@@ -21,7 +22,7 @@ let owner: string;
 
 /** A Claude session starts, declares its task, writes `file` through its hooks and ends (/exit). */
 function leavesWork(session: string, file: string, task: string): string {
-  const env = fakeAgent();
+  const env = agentShell();
   const as = { cwd: repo, env };
   hook(
     "claude-code",
@@ -29,7 +30,7 @@ function leavesWork(session: string, file: string, task: string): string {
     { session_id: session, cwd: repo, hook_event_name: "SessionStart" },
     as,
   );
-  expect(tandem(["task", task, "--session", session], { cwd: repo }).code).toBe(0);
+  expect(tandem(["task", task, "--session", session], { cwd: repo, inside: env }).code).toBe(0);
   const write = claudeWrite(repo, session, file, `${session}'s work\n`);
   expect(denied(hook("claude-code", "pre-tool-use", write, as))).toBeNull();
   writeFileSync(join(repo, file), `${session}'s work\n`);

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { boardModel } from "../../src/watch/model.js";
+import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
 import { claudeWrite, codexPatch, fakeAgent, hook } from "../helpers/hooks.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
@@ -39,9 +40,9 @@ describe("boardModel", () => {
 
   it("reads sessions, claims and recent events, naming holders and stripping the root", () => {
     const repo = repoWithIdentity();
-    const A = fakeAgent();
+    const A = agentShell();
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "sess-A", "src/a.ts"), { cwd: repo, env: A });
-    tandem(["task", "port the parser"], { cwd: repo, env: { CLAUDE_CODE_SESSION_ID: "sess-A" } });
+    tandem(["task", "port the parser"], { cwd: repo, env: { CLAUDE_CODE_SESSION_ID: "sess-A" }, inside: A });
     const patch = "*** Begin Patch\n*** Add File: src/a.ts\n+c\n*** End Patch\n";
     hook("codex", "pre-tool-use", codexPatch(repo, "sess-C", patch), { cwd: repo, env: fakeAgent() });
 
@@ -68,10 +69,12 @@ describe("boardModel", () => {
 
   it("shows a sub-agent with its capture and apply state, and its parent by name", () => {
     const repo = repoWithIdentity();
-    hook("claude-code", "pre-tool-use", claudeWrite(repo, "parent", "p.ts"), { cwd: repo, env: fakeAgent() });
+    const agent = agentShell();
+    hook("claude-code", "pre-tool-use", claudeWrite(repo, "parent", "p.ts"), { cwd: repo, env: agent });
     const env = { TANDEM_SESSION: "parent" };
     const script = "echo one > one.txt && git add one.txt && git commit -qm one && echo dirty > two.txt";
-    const run = tandem(["sub", "run", "--name", "helper", "--", "sh", "-c", script], { cwd: repo, env });
+    const sub = ["sub", "run", "--name", "helper", "--", "sh", "-c", script];
+    const run = tandem(sub, { cwd: repo, env, inside: agent });
     expect(run.code, run.stderr).toBe(0);
 
     const before = board(repo);
@@ -89,7 +92,7 @@ describe("boardModel", () => {
     ]);
     expect(before.subagents[0]!.capture).toMatch(/^1 commit \+ \d+ B uncommitted$/);
 
-    expect(tandem(["sub", "apply", "helper"], { cwd: repo, env }).code).toBe(0);
+    expect(tandem(["sub", "apply", "helper"], { cwd: repo, env, inside: agent }).code).toBe(0);
     expect(board(repo).subagents[0]!.apply).toBe("applied");
   });
 });

@@ -13,6 +13,11 @@ export interface ClaimTarget extends ClaimKey {
   raw: string;
   disposition: "git" | "output";
   root: string;
+  /**
+   * Set on another name of a file the tool named (a hard link, core/claims/hard-links.ts): the
+   * named path. Judged against the claims like the named one, never acquired: the named one is.
+   */
+  linkOf?: string;
 }
 
 /** A target refused before any claim was considered (outside the roots, symlink escape, invalid root…). */
@@ -105,7 +110,7 @@ export function decideClaims(req: ClaimRequest): ClaimDecision {
   );
   return {
     allow: true,
-    acquire: targets.filter((t) => !mine.has(`${t.worktree}\0${t.path}`)),
+    acquire: targets.filter((t) => t.linkOf === undefined && !mine.has(`${t.worktree}\0${t.path}`)),
     takeovers: [...takeovers.values()],
   };
 }

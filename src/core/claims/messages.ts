@@ -4,9 +4,12 @@ import type { ClaimDecision, Conflict } from "./decide.js";
 function conflictLine(c: Conflict, now: number): string {
   const h = c.claim.holder;
   const task = h.task ? `task "${h.task}"` : "no task declared";
+  const seen = `${h.client}, ${task}, last seen ${formatAge(now - h.lastSeen)} ago`;
+  if (c.target.linkOf !== undefined)
+    return `- ${c.target.linkOf}: the same file as ${c.target.path} (a hard link: writing one name writes both), held by ${h.name} (${seen})`;
   const held = c.claim.path === c.target.path ? "" : ` (it holds ${c.claim.path})`;
   // Repository-relative, as the holder's claim is named, whatever form the tool gave (Edit: absolute).
-  return `- ${c.target.path}: held by ${h.name} (${h.client}, ${task}, last seen ${formatAge(now - h.lastSeen)} ago)${held}`;
+  return `- ${c.target.path}: held by ${h.name} (${seen})${held}`;
 }
 
 /** The denial text the agent reads: every refused target, who holds it, and what to do. */

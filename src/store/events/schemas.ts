@@ -110,12 +110,16 @@ const EVENT_SCHEMAS = {
     }),
   /**
    * A command inside one agent's process named another session for something that writes for it
-   * (release, task, end of turn, reservation); nothing was done (decision 0021).
+   * (release, task, end of turn, reservation); nothing was done (decision 0021). With no agent
+   * among its ancestors and no person's terminal, `actual` is null and `place`/`pid` say where it
+   * ran (decision 0045).
    */
   "identity.refused": () =>
     z.object({
       claimed: z.string(),
-      actual: z.string(),
+      actual: z.nullable(z.string()),
+      place: z.optional(z.enum(["none", "agent-session"])),
+      pid: z.optional(z.number()),
       command: z.string(),
       via: z.enum(["flag", "TANDEM_SESSION", "client-env"]),
     }),

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { decideIdentity, type IdentityFacts, type NamedVia } from "../../../src/core/sessions/identity.js";
+import {
+  type CallerPlace,
+  decideIdentity,
+  type IdentityFacts,
+  type NamedVia,
+} from "../../../src/core/sessions/identity.js";
 
 const A = { id: "a", name: "agent-a" };
 const B = { id: "b", name: "agent-b" };
@@ -9,8 +14,13 @@ const facts = (
   via: NamedVia,
   nearest: { id: string; name: string }[],
   command: string | null,
-  { enclosing = false, within = false } = {},
-): IdentityFacts => ({ named: { ...A, via }, nearest, enclosing, within, command });
+  {
+    enclosing = false,
+    within = false,
+    place = "terminal",
+    namedLive = true,
+  }: { enclosing?: boolean; within?: boolean; place?: CallerPlace; namedLive?: boolean } = {},
+): IdentityFacts => ({ named: { ...A, via }, nearest, enclosing, within, command, place, namedLive });
 
 describe("who a command that names session A acts for", () => {
   const cases: [string, IdentityFacts, string, string | null][] = [
@@ -83,5 +93,76 @@ describe("who a command that names session A acts for", () => {
     expect(reason).toMatch(/`tandem release` changed nothing/);
     expect(reason).toMatch(/Run it without TANDEM_SESSION to act as agent-b/);
     expect(reason).not.toMatch(/set TANDEM_SESSION/);
+  });
+});
+
+describe("a caller with no agent among its ancestors (decision 0045)", () => {
+  const cases: [string, IdentityFacts, string, string | null][] = [
+    [
+      "a person's terminal naming live A, releasing",
+      facts("TANDEM_SESSION", [], "release", { place: "terminal" }),
+      "person",
+      "named",
+    ],
+    [
+      "a process with no terminal (setsid, a job) naming live A, releasing",
+      facts("TANDEM_SESSION", [], "release", { place: "none" }),
+      "detached",
+      null,
+    ],
+    [
+      "a process with no terminal naming live A by --session, ending the turn",
+      facts("flag", [], "status --end-turn", { place: "none" }),
+      "detached",
+      null,
+    ],
+    [
+      "a process with no terminal naming live A by Claude's variable, setting a task",
+      facts("client-env", [], "task", { place: "none" }),
+      "detached",
+      null,
+    ],
+    [
+      "a process left in a live agent's terminal session naming A, reserving",
+      facts("flag", [], "reserve", { place: "agent-session" }),
+      "detached",
+      null,
+    ],
+    [
+      "a process with no terminal naming A, only reading",
+      facts("TANDEM_SESSION", [], null, { place: "none" }),
+      "person",
+      "named",
+    ],
+    [
+      "a process with no terminal naming a session that is no longer live, releasing",
+      facts("TANDEM_SESSION", [], "release", { place: "none", namedLive: false }),
+      "person",
+      "named",
+    ],
+    [
+      "B's shell with no terminal naming its own session (the ancestry decides, not the terminal)",
+      facts("TANDEM_SESSION", [A], "release", { place: "none" }),
+      "own",
+      "named",
+    ],
+  ];
+  it.each(cases)("%s: %s", (_what, f, rule, acts) => {
+    const v = decideIdentity(f);
+    expect(v.rule).toBe(rule);
+    expect(v.allow ? v.acts : null).toBe(acts);
+  });
+
+  it("says where the command ran, that nothing changed, and what a person and a script do instead", () => {
+    const none = decideIdentity(facts("TANDEM_SESSION", [], "release", { place: "none" }));
+    const reason = none.allow ? "" : none.reason;
+    expect(reason).toMatch(/runs outside every agent's process and has no terminal/);
+    expect(reason).toMatch(/names the live session agent-a \(by TANDEM_SESSION\)/);
+    expect(reason).toMatch(/`tandem release` changed nothing and the attempt was recorded/);
+    expect(reason).toMatch(/A person: run it from your terminal/);
+    expect(reason).toMatch(/A script an agent runs: run it in the foreground/);
+    expect(reason).not.toMatch(/set TANDEM_SESSION/);
+    const shared = decideIdentity(facts("flag", [], "task", { place: "agent-session" }));
+    expect(shared.allow ? "" : shared.reason).toMatch(/in a live agent's terminal session/);
   });
 });
