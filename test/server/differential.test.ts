@@ -29,7 +29,8 @@ import { cleanEnv, type Env, scratch, startServer, TANDEM_BIN, THIN } from "./su
  * random session ids (`ses_…`, renamed in order of appearance); the two repositories' paths; ages
  * in messages ("seen 3s ago", "21s old": they measure the run's speed), with the padding and line
  * wrapping an age's width shifts; file modification times inside work stamps; and digests of tool
- * inputs, which hash the absolute paths the inputs name. Nothing else: the agents are the same
+ * inputs, which hash the absolute paths the inputs name; the pid of a refused caller outside every agent
+ * (decision 0045), a process of its own in each run. Nothing else: the agents are the same
  * processes in both runs, so agent and UI pids and start stamps must match, and commits are made
  * with fixed dates, so their hashes match. The server run has no Node to fall back to, so every
  * call in it was answered by the server.
@@ -218,6 +219,9 @@ function normalizer(repo: string, base: string): (value: unknown) => unknown {
       return text(v);
     }
     if (Array.isArray(v)) return v.map((x) => deep(x));
+    // A refused caller outside every agent is recorded by its own pid: a fresh process per call.
+    if (key === "data" && v && typeof v === "object" && "place" in v && "pid" in v)
+      return deep({ ...v, pid: "<caller pid>" });
     if (v && typeof v === "object")
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x, k)]));
     return v;
