@@ -1,13 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentShell, runInAgentAsync } from "../helpers/agent-shell.js";
 import { TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { claudeWrite, hook } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
 import { type CopilotFake, type CopilotReply, startCopilotFake } from "./harness/copilot-fake.js";
 import { ensureCline } from "./harness/install-clients.js";
 import { writeClineHome } from "./harness/run-cline.js";
-import { clientEnv, runProcess } from "./harness/spawn.js";
+import { clientEnv } from "./harness/spawn.js";
 import { initProject } from "./support.js";
 
 let bin: string;
@@ -30,7 +31,11 @@ describe("tandem sub run --client cline with the real Cline CLI", () => {
   it("runs the built-in launch line in the sub-agent's worktree; its commit and its draft are applied back once", async () => {
     const p = initProject("claude-code,cline");
     // The parent: a live Claude Code session of the project.
-    hook("claude-code", "pre-tool-use", claudeWrite(p.repo, "parent-session", "notes.txt"), { cwd: p.repo });
+    const parent = agentShell();
+    hook("claude-code", "pre-tool-use", claudeWrite(p.repo, "parent-session", "notes.txt"), {
+      cwd: p.repo,
+      env: parent,
+    });
     const home = join(p.base, "cline-home");
     writeClineHome(home, fake.url);
     fake.script(
@@ -52,7 +57,9 @@ describe("tandem sub run --client cline with the real Cline CLI", () => {
       CLINE_SESSION_BACKEND_MODE: undefined,
       TANDEM_SESSION: "parent-session",
     });
-    const run = await runProcess(
+    // The parent's own shell runs it: its agent is the sub-agent's parent (decision 0045).
+    const run = await runInAgentAsync(
+      parent,
       process.execPath,
       [
         TANDEM_BIN,
@@ -66,12 +73,12 @@ describe("tandem sub run --client cline with the real Cline CLI", () => {
         "150",
         "--json",
       ].concat(["--", "build-the-feature: add feature.ts and a draft"]),
-      { cwd: p.repo, env, timeoutMs: 240_000 },
+      { cwd: p.repo, env },
     );
     const report = JSON.parse(run.stdout);
     const log = join(p.repo, ".git", "tandem", "subagents", `${report.id}.log`);
     const logText = existsSync(log) ? readFileSync(log, "utf8") : "(no log)";
-    expect(run.exitCode, `${run.stderr}\n${logText}`).toBe(0);
+    expect(run.code, `${run.stderr}\n${logText}`).toBe(0);
     // The child ran in its own worktree, not the parent's checkout.
     expect(p.read("feature.ts")).toBeNull();
     expect(report).toMatchObject({
@@ -80,14 +87,14 @@ describe("tandem sub run --client cline with the real Cline CLI", () => {
       capture: { commitCount: 1, hadUncommittedChanges: true, uncaptured: [] },
     });
 
-    const apply = tandem(["sub", "apply", "builder"], { cwd: p.repo, env });
+    const apply = tandem(["sub", "apply", "builder"], { cwd: p.repo, env, inside: parent });
     expect(apply.code, apply.stderr).toBe(0);
     expect(g(p.repo, "log", "--format=%s", "-1").trim()).toBe("Add feature");
     expect(p.read("feature.ts")).toBe("export const feature = true;\n");
     expect(g(p.repo, "status", "--porcelain", "--", "draft.md").trim()).toBe("?? draft.md");
     expect(p.read("draft.md")).toBe("draft, not committed\n");
     // Applied exactly once: applying again brings nothing more.
-    const again = tandem(["sub", "apply", "builder"], { cwd: p.repo, env });
+    const again = tandem(["sub", "apply", "builder"], { cwd: p.repo, env, inside: parent });
     expect(again.code, again.stderr).toBe(0);
     expect(
       g(p.repo, "log", "--format=%s")

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_NAMES } from "../../src/clients/index.js";
+import { agentShell, runInAgentAsync } from "../helpers/agent-shell.js";
 import { TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
 import { g, writeFiles } from "../helpers/repo.js";
@@ -9,7 +10,6 @@ import { type ChatRequest, type CopilotFake, startCopilotFake } from "./harness/
 import { gate } from "./harness/gate.js";
 import { ensureOpencode } from "./harness/install-clients.js";
 import { opencodeEnv, runOpencode } from "./harness/run-opencode.js";
-import { runProcess } from "./harness/spawn.js";
 import { claims, initProject, ledgerEvents, type Project, until } from "./support.js";
 
 /**
@@ -123,9 +123,10 @@ describe("a real opencode sub-agent", () => {
   it("commits one file and leaves another uncommitted; both come back to the parent", async () => {
     const p = initProject("claude-code,opencode");
     const home = join(p.base, "opencode-home");
+    const parent = agentShell();
     hook("claude-code", "pre-tool-use", claudeWrite(p.repo, "parent-session", "notes.txt"), {
       cwd: p.repo,
-      env: fakeAgent(),
+      env: parent,
     });
     writeFiles(p.repo, {
       ".tandem/config.jsonc": JSON.stringify({
@@ -151,21 +152,23 @@ describe("a real opencode sub-agent", () => {
     );
     const env = opencodeEnv(home, fake.url, { ...p.env, TANDEM_SESSION: "parent-session" });
     const args = ["sub", "run", "--client", "opencode", "--name", "builder", "--timeout", "200", "--json"];
-    const run = await runProcess(process.execPath, [TANDEM_BIN, ...args, "--", "build the feature"], {
-      cwd: p.repo,
-      env,
-      timeoutMs: 300_000,
-    });
+    // The parent's own shell runs it: its agent is the sub-agent's parent (decision 0045).
+    const run = await runInAgentAsync(
+      parent,
+      process.execPath,
+      [TANDEM_BIN, ...args, "--", "build the feature"],
+      { cwd: p.repo, env },
+    );
     const report = JSON.parse(run.stdout || "{}");
     const log = join(p.repo, ".git", "tandem", "subagents", `${report.id}.log`);
     const why = `${run.stderr}\n${existsSync(log) ? readFileSync(log, "utf8").slice(-3000) : "(no log)"}`;
-    expect(run.exitCode, why).toBe(0);
+    expect(run.code, why).toBe(0);
     expect(report).toMatchObject({
       name: "builder",
       childExitCode: 0,
       capture: { commitCount: 1, hadUncommittedChanges: true, uncaptured: [] },
     });
-    const apply = tandem(["sub", "apply", "builder"], { cwd: p.repo, env });
+    const apply = tandem(["sub", "apply", "builder"], { cwd: p.repo, env, inside: parent });
     expect(apply.code, apply.stderr).toBe(0);
     expect(g(p.repo, "log", "--format=%s", "-1").trim()).toBe("Add feature");
     expect(p.read("feature.ts")).toBe("export const feature = true;\n");

@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentShell, runInAgentAsync } from "../helpers/agent-shell.js";
 import { TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { claudeWrite, hook } from "../helpers/hooks.js";
 import { g, writeFiles } from "../helpers/repo.js";
 import { type AnthropicFake, type MessagesRequest, startAnthropicFake } from "./harness/anthropic-fake.js";
 import { type ClientBins, ensureClients } from "./harness/install-clients.js";
-import { clientEnv, runProcess } from "./harness/spawn.js";
+import { clientEnv } from "./harness/spawn.js";
 import { initProject, lastToolResult } from "./support.js";
 
 let bins: ClientBins;
@@ -27,7 +28,11 @@ describe("a real Claude Code sub-agent", () => {
   it("commits one file and leaves another uncommitted; both come back to the parent", async () => {
     const p = initProject("claude-code");
     // The parent is a live agent session of the project.
-    hook("claude-code", "pre-tool-use", claudeWrite(p.repo, "parent-session", "notes.txt"), { cwd: p.repo });
+    const parent = agentShell();
+    hook("claude-code", "pre-tool-use", claudeWrite(p.repo, "parent-session", "notes.txt"), {
+      cwd: p.repo,
+      env: parent,
+    });
     writeFiles(p.repo, {
       ".tandem/config.jsonc": JSON.stringify({
         subagents: {
@@ -71,7 +76,9 @@ describe("a real Claude Code sub-agent", () => {
       TANDEM_SESSION: "parent-session",
     });
     // Asynchronously: the fake model server answers from this very process.
-    const run = await runProcess(
+    // The parent's own shell runs it: its agent is the sub-agent's parent (decision 0045).
+    const run = await runInAgentAsync(
+      parent,
       process.execPath,
       [
         TANDEM_BIN,
@@ -87,20 +94,18 @@ describe("a real Claude Code sub-agent", () => {
         "--",
         "build the feature",
       ],
-      { cwd: p.repo, env, timeoutMs: 150_000 },
+      { cwd: p.repo, env },
     );
     const report = JSON.parse(run.stdout);
     const log = join(p.repo, ".git", "tandem", "subagents", `${report.id}.log`);
-    expect(run.exitCode, `${run.stderr}\n${existsSync(log) ? readFileSync(log, "utf8") : "(no log)"}`).toBe(
-      0,
-    );
+    expect(run.code, `${run.stderr}\n${existsSync(log) ? readFileSync(log, "utf8") : "(no log)"}`).toBe(0);
     expect(report).toMatchObject({
       name: "builder",
       childExitCode: 0,
       capture: { commitCount: 1, hadUncommittedChanges: true, uncaptured: [] },
     });
 
-    const apply = tandem(["sub", "apply", "builder"], { cwd: p.repo, env });
+    const apply = tandem(["sub", "apply", "builder"], { cwd: p.repo, env, inside: parent });
     expect(apply.code, apply.stderr).toBe(0);
     expect(g(p.repo, "log", "--format=%s", "-1").trim()).toBe("Add feature");
     expect(p.read("feature.ts")).toBe("export const feature = true;\n");
