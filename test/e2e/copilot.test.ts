@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runInAgentAsync } from "../helpers/agent-shell.js";
 import { TANDEM_BIN, THIN_BIN, tandem } from "../helpers/cli.js";
 import { patient } from "../helpers/patience.js";
 import { g } from "../helpers/repo.js";
@@ -9,7 +10,7 @@ import { peerHolds } from "../tui/world.js";
 import { type ChatRequest, type CopilotFake, startCopilotFake } from "./harness/copilot-fake.js";
 import { ensureCopilot } from "./harness/install-clients.js";
 import { copilotEnv, runCopilot } from "./harness/run-copilot.js";
-import { killGroup, runProcess } from "./harness/spawn.js";
+import { killGroup } from "./harness/spawn.js";
 import { claims, initProject, ledgerEvents, newSessionId, type Project } from "./support.js";
 
 let bin: string;
@@ -173,7 +174,7 @@ describe("real Copilot CLI beside a live Claude Code peer", () => {
   it("captures a Copilot sub-agent's commit and uncommitted file and applies them", async () => {
     const p = initProject("claude-code,copilot-cli");
     symlinkSync(bin, join(p.path.split(":")[0]!, "copilot"));
-    peerHolds(p, "notes.txt");
+    const peer = peerHolds(p, "notes.txt");
     let dir = "";
     fake.script(
       [
@@ -215,19 +216,16 @@ describe("real Copilot CLI beside a live Claude Code peer", () => {
       "--",
       "build the feature",
     ];
-    const run = await runProcess(process.execPath, [TANDEM_BIN, ...args], {
-      cwd: p.repo,
-      env,
-      timeoutMs: 150_000,
-    });
+    // The peer's own shell runs it: its agent is the sub-agent's parent (decision 0045).
+    const run = await runInAgentAsync(peer, process.execPath, [TANDEM_BIN, ...args], { cwd: p.repo, env });
     const report = JSON.parse(run.stdout);
     const log = join(p.repo, ".git", "tandem", "subagents", `${report.id}.log`);
-    expect(run.exitCode, `${run.stderr}\n${existsSync(log) ? readFileSync(log, "utf8") : ""}`).toBe(0);
+    expect(run.code, `${run.stderr}\n${existsSync(log) ? readFileSync(log, "utf8") : ""}`).toBe(0);
     expect(report).toMatchObject({
       childExitCode: 0,
       capture: { commitCount: 1, hadUncommittedChanges: true },
     });
-    const apply = tandem(["sub", "apply", "builder"], { cwd: p.repo, env });
+    const apply = tandem(["sub", "apply", "builder"], { cwd: p.repo, env, inside: peer });
     expect(apply.code, apply.stderr).toBe(0);
     expect(g(p.repo, "log", "--format=%s", "-1").trim()).toBe("Add feature");
     expect(p.read("draft.md")).toBe("draft, not committed\n");

@@ -2,8 +2,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { commandLine } from "../../src/sessions/proc.js";
 import type { Project } from "../e2e/support.js";
+import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
-import { fakeAgent, hook } from "../helpers/hooks.js";
+import { hook } from "../helpers/hooks.js";
 import { until } from "./driver.js";
 
 export interface SessionInfo {
@@ -20,8 +21,9 @@ export function sessions(p: Project): SessionInfo[] {
 }
 
 /** A live peer (a stand-in agent process) that wrote `file` and so holds it. */
-export function peerHolds(p: Project, file: string): void {
-  const env = fakeAgent();
+/** A peer agent (session PEER) holds `file`, dirty; returns its agent, whose shell can run commands. */
+export function peerHolds(p: Project, file: string): { CLAUDE_PID: string } {
+  const env = agentShell();
   const payload = {
     session_id: "PEER",
     cwd: p.repo,
@@ -41,6 +43,7 @@ export function peerHolds(p: Project, file: string): void {
       env,
     },
   );
+  return env;
 }
 
 /** Variables a person's terminal would have, plus the project's PATH and git identity. */
