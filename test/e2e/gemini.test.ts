@@ -1,13 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentShell, runInAgentAsync } from "../helpers/agent-shell.js";
 import { TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { claudeWrite, denied, hook } from "../helpers/hooks.js";
 import { g, writeFiles } from "../helpers/repo.js";
 import { type GeminiFake, type GeminiRequest, startGeminiFake } from "./harness/gemini-fake.js";
 import { ensureGemini } from "./harness/install-clients.js";
 import { GEMINI_MODEL, geminiEnv, runGemini, writeGeminiHome } from "./harness/run-gemini.js";
-import { runProcess } from "./harness/spawn.js";
 import { claims, initProject, ledgerEvents, type Project, until } from "./support.js";
 
 let entry: string;
@@ -119,7 +119,11 @@ describe("a real Gemini CLI sub-agent", () => {
     const home = join(p.base, "gemini-home");
     // Only the project is trusted: its child's worktree, elsewhere, gets that trust from `sub run`.
     writeGeminiHome(home, [p.repo]);
-    hook("claude-code", "pre-tool-use", claudeWrite(p.repo, "parent-session", "notes.txt"), { cwd: p.repo });
+    const parent = agentShell();
+    hook("claude-code", "pre-tool-use", claudeWrite(p.repo, "parent-session", "notes.txt"), {
+      cwd: p.repo,
+      env: parent,
+    });
     writeFiles(p.repo, {
       ".tandem/config.jsonc": JSON.stringify({
         subagents: {
@@ -143,21 +147,26 @@ describe("a real Gemini CLI sub-agent", () => {
     );
     const env = geminiEnv(home, fake.url, { ...p.env, TANDEM_SESSION: "parent-session" });
     const args = ["sub", "run", "--client", "gemini-cli", "--name", "builder", "--timeout", "90", "--json"];
-    const run = await runProcess(process.execPath, [TANDEM_BIN, ...args, "--", "build the feature"], {
-      cwd: p.repo,
-      env,
-      timeoutMs: 150_000,
-    });
+    // The parent's own shell runs it: its agent is the sub-agent's parent (decision 0045).
+    const run = await runInAgentAsync(
+      parent,
+      process.execPath,
+      [TANDEM_BIN, ...args, "--", "build the feature"],
+      {
+        cwd: p.repo,
+        env,
+      },
+    );
     const report = JSON.parse(run.stdout);
     const log = join(p.repo, ".git", "tandem", "subagents", `${report.id}.log`);
     const why = `${run.stderr}\n${existsSync(log) ? readFileSync(log, "utf8") : "(no log)"}`;
-    expect(run.exitCode, why).toBe(0);
+    expect(run.code, why).toBe(0);
     expect(report).toMatchObject({
       name: "builder",
       childExitCode: 0,
       capture: { commitCount: 1, hadUncommittedChanges: true, uncaptured: [] },
     });
-    const apply = tandem(["sub", "apply", "builder"], { cwd: p.repo, env });
+    const apply = tandem(["sub", "apply", "builder"], { cwd: p.repo, env, inside: parent });
     expect(apply.code, apply.stderr).toBe(0);
     expect(g(p.repo, "log", "--format=%s", "-1").trim()).toBe("Add feature");
     expect(p.read("feature.ts")).toBe("export const feature = true;\n");
