@@ -4,7 +4,7 @@
 // `node -e 0` in the same rounds; then `tandem gc` on that year: what it frees, and a hook's latency
 // while it runs.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,7 +23,7 @@ function repoFixture(work, name) {
 }
 
 /** Bundles the generator (TypeScript sources) and appends a year to `repo`'s store. */
-function generateYear(work, repo) {
+function generateYear(work, repo, inCheckout) {
   const gen = join(work, "gen-history.cjs");
   buildSync({
     entryPoints: [here("./gen-history.ts")],
@@ -35,7 +35,10 @@ function generateYear(work, repo) {
     logLevel: "warning",
   });
   const env = { ...process.env, NODE_PATH: here("../node_modules") };
-  const out = execFileSync(process.execPath, [gen, join(repo, ".git", "tandem")], { env, encoding: "utf8" });
+  // The year lived in this checkout (its claim history and touched paths are the checkout's), unless
+  // BENCH_HISTORY_WORKTREE=other keeps it under the generator's own path, as the first tables had it.
+  const args = [gen, join(repo, ".git", "tandem"), ...(inCheckout ? ["", realpathSync(repo)] : [])];
+  const out = execFileSync(process.execPath, args, { env, encoding: "utf8" });
   return JSON.parse(out);
 }
 
@@ -203,7 +206,8 @@ export function historyBench(bin, rounds) {
   const env = { ...process.env, XDG_CONFIG_HOME: join(work, "xdg") };
   const fresh = repoFixture(work, "fresh");
   const year = repoFixture(work, "year");
-  const made = generateYear(work, year);
+  const inCheckout = process.env.BENCH_HISTORY_WORKTREE !== "other";
+  const made = generateYear(work, year, inCheckout);
   liveState(bin, fresh, env);
   liveState(bin, year, env);
   waitForUpkeep(year);
@@ -231,6 +235,9 @@ export function historyBench(bin, rounds) {
     "holding a file and the measured session holding one. session-start and session-end use a new session",
     "each round. No gc has run. The year's first session start launched the daily background check",
     "(decision 0012); the rounds start once it has finished.",
+    inCheckout
+      ? `The year was lived in the measured checkout (${made.moved.toLocaleString("en")} cells moved from the generator's worktree path to it).`
+      : "The year stays under the generator's own worktree path (BENCH_HISTORY_WORKTREE=other): the checkout's hooks see none of its claim history or touched paths.",
     `${rounds} rounds from ${startedAt}; load average (1/5/15 min) ${loadBefore} before the rounds, ${loadAfter} after.`,
     "",
     historyTable(result),
