@@ -50,14 +50,25 @@ const writeTool = (repo, file) => ({
   tool_use_id: "t1",
 });
 
-/** The live part, the same in both stores: a peer holding a file, the measured session holding one. */
+/**
+ * The live part, the same in both stores: a peer holding a file, the measured session holding one.
+ * Returns the size of the measured session's session-start answer: the context its agent is given.
+ */
 function liveState(bin, repo, env) {
+  // Room for any answer: its size is what is reported, whatever it is.
   const hook = (event, input) =>
-    execFileSync(process.execPath, [bin, "hook", "claude-code", event], { cwd: repo, env, input });
+    execFileSync(process.execPath, [bin, "hook", "claude-code", event], {
+      cwd: repo,
+      env,
+      input,
+      maxBuffer: 1 << 30,
+    });
+  let started = 0;
   for (const s of ["bench-peer", "bench-live"]) {
-    hook("session-start", payload(repo, s, "SessionStart", { source: "startup" }));
+    started = hook("session-start", payload(repo, s, "SessionStart", { source: "startup" })).length;
     hook("pre-tool-use", payload(repo, s, "PreToolUse", writeTool(repo, `${s}.txt`)));
   }
+  return started;
 }
 
 /**
@@ -103,6 +114,7 @@ function cases(bin, repo, env, label) {
       cwd: repo,
       env,
       input: payload(repo, id, "SessionStart", { source: "startup" }),
+      stdio: ["pipe", "ignore", "pipe"],
     });
     endCase.input = payload(repo, id, "SessionEnd", { reason: "exit" });
   };
@@ -208,8 +220,7 @@ export function historyBench(bin, rounds) {
   const year = repoFixture(work, "year");
   const inCheckout = process.env.BENCH_HISTORY_WORKTREE !== "other";
   const made = generateYear(work, year, inCheckout);
-  liveState(bin, fresh, env);
-  liveState(bin, year, env);
+  const startBytes = { fresh: liveState(bin, fresh, env), year: liveState(bin, year, env) };
   waitForUpkeep(year);
   const load = () =>
     loadavg()
@@ -239,6 +250,7 @@ export function historyBench(bin, rounds) {
       ? `The year was lived in the measured checkout (${made.moved.toLocaleString("en")} cells moved from the generator's worktree path to it).`
       : "The year stays under the generator's own worktree path (BENCH_HISTORY_WORKTREE=other): the checkout's hooks see none of its claim history or touched paths.",
     `${rounds} rounds from ${startedAt}; load average (1/5/15 min) ${loadBefore} before the rounds, ${loadAfter} after.`,
+    `session-start's answer (the context the agent is given) for the measured session: ${startBytes.fresh.toLocaleString("en")} bytes on the fresh store, ${startBytes.year.toLocaleString("en")} on the year.`,
     "",
     historyTable(result),
     "",
