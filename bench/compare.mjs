@@ -200,7 +200,8 @@ export async function compareBench(bin, rounds) {
     const loadBefore = load();
     const startedAt = new Date().toISOString();
     const result = compare(nodeZero(fixtures[0].env, fixtures[0].repo), interleaved, rounds);
-    const shares = await serverShares(served, rounds);
+    // Posting costs a few ms, so the servers' share takes five times the rounds for a steadier ratio.
+    const shares = await serverShares(served, rounds * 5);
     const loadAfter = load();
     const byName = new Map(result.cases.map((c) => [c.name, c]));
     const names = [...new Set(result.cases.map((c) => caseName(c.name)))];
@@ -220,7 +221,7 @@ export async function compareBench(bin, rounds) {
       "",
       pairTable(byName, names),
       "",
-      `The servers' own time, the same requests posted to each server's socket from the bench process, ${rounds} rounds:`,
+      `The servers' own time, the same requests posted to each server's socket from the bench process, ${rounds * 5} rounds:`,
       "",
       pairTable(shareCases, shareNames),
       "",
