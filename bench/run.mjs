@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compareBench } from "./compare.mjs";
 import { endTurnBench } from "./end-turn.mjs";
 import { historyBench } from "./history.mjs";
 import { benchHooks } from "./hooks.mjs";
@@ -18,8 +19,8 @@ import { uiBench } from "./ui.mjs";
 import { versionsBench } from "./versions.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,subagents,history,remote,ui runs some sections and only prints
-// them: RESULTS.md is written by a full run alone.
+// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,compare,subagents,history,remote,ui runs some sections and
+// only prints them: RESULTS.md is written by a full run alone.
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (section) => only === null || only.has(section);
 const bin = fileURLToPath(new URL("../dist/tandem.cjs", import.meta.url));
@@ -79,6 +80,12 @@ const report = [
   wanted("server") ? await serverBench(bin, ROUNDS) : "",
   // Issue 25: the Write pair keeping a new version each time, server and Node (about a minute).
   wanted("versions") ? await versionsBench(bin, Math.min(ROUNDS, 20)) : "",
+  // Issue 27: the hook cases on BENCH_BASE_BIN's build and on this one, in the same rounds (skipped,
+  // with a line on stderr, when BENCH_BASE_BIN is unset); at least 20 rounds unless BENCH_COMPARE_ROUNDS
+  // says otherwise; a few minutes.
+  wanted("compare")
+    ? await compareBench(bin, Number(process.env.BENCH_COMPARE_ROUNDS ?? Math.max(ROUNDS, 20)))
+    : "",
   // Each round moves 50 MB through git several times: a few rounds are plenty.
   wanted("subagents") ? subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 5) }) : "",
   // Generating the year takes about half a minute; each round runs every command on both stores.
