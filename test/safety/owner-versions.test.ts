@@ -121,19 +121,24 @@ describe("every version an owner leaves is kept, and watched afterwards", () => 
     expect(read(w)).toBe("A's edit\n");
   });
 
-  it("B writes through a hard link a person made: B's own post-tool records it, A is told and recovers", () => {
+  it("B's write through a hard link a person made is refused up front, naming A's file (decision 0045)", () => {
     const w = world();
     execFileSync("ln", ["f.txt", "h"], { cwd: w.repo });
     writeAsA(w, "A's edit, shared by the link\n");
-    const post = runAsB(w, "echo B > h");
-    expect(read(w)).toBe("B\n");
-    expect(post).not.toMatch(/error/i);
-    // A file with other names puts the command under the net, which records the clobber for A.
-    const forA = events(w, "work.clobbered").filter((c) => c.path === "f.txt");
-    expect(forA).toHaveLength(1);
+    const pre = hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", "echo B > h"), env(w, "B"));
+    expect(denied(pre)).toMatch(/the same file as f\.txt/);
+    expect(read(w)).toBe("A's edit, shared by the link\n");
+  });
+
+  it("a person's write through a hard link is noticed at A's next hook: A is told and recovers", () => {
+    const w = world();
+    execFileSync("ln", ["f.txt", "h"], { cwd: w.repo });
+    writeAsA(w, "A's edit, shared by the link\n");
+    // A person's terminal runs no hook: only the watch afterwards can see it.
+    writeFileSync(join(w.repo, "h"), "person\n");
+    expect(read(w)).toBe("person\n");
     expectToldAndRecovered(w, prompt(w, "A"), "A's edit, shared by the link\n");
-    // The recovery replaced f.txt with a new file: the link keeps B's bytes.
-    expect(readFileSync(join(w.repo, "h"), "utf8")).toBe("B\n");
+    expect(events(w, "work.clobbered").filter((c) => c.path === "f.txt")).toHaveLength(1);
   });
 
   it("records nothing when A's file changes only through A's own tool calls, or is only touched", () => {
