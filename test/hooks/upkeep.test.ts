@@ -25,7 +25,8 @@ describe("session-start upkeep on a big store", () => {
     const start = { session_id: "C", cwd: w.repo, hook_event_name: "SessionStart", source: "startup" };
     expect(hook("claude-code", "session-start", start, { cwd: w.repo, env: BIG }).code).toBe(0);
     expect(existsSync(upkeepStamp(w.stateDir))).toBe(true);
-    await until(() => existsSync(corruptMarker(w.stateDir)));
+    // The background run marks the store, then logs the failure: wait for both.
+    await until(() => existsSync(corruptMarker(w.stateDir)) && readFailureLog(w.stateDir).length > 0);
     expect(readFailureLog(w.stateDir).map((e) => [e.source, e.failed, e.problem])).toEqual([
       ["gc --auto", "closed", "corrupt"],
     ]);
