@@ -6,29 +6,20 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { blobPath } from "../store/blobs/files.js";
 import { blobReferences } from "../store/blobs/refs.js";
-import { dbFile, openDb } from "../store/db.js";
 import type { Finding } from "./finding.js";
+import { readStore } from "./read-store.js";
 
 const SHOWN = 5;
 
 export function blobFindings(stateDir: string): Finding[] {
-  if (!existsSync(dbFile(stateDir))) return [];
-  let db: ReturnType<typeof openDb>;
-  try {
-    db = openDb(stateDir);
-  } catch {
-    return []; // the store checks report an unreadable store
-  }
   const blobsDir = join(stateDir, "blobs");
-  let missing: string[];
-  let total: number;
-  try {
+  const found = readStore(stateDir, (db) => {
     const refs = blobReferences(db);
-    total = refs.length;
-    missing = refs.filter((r) => !existsSync(blobPath(blobsDir, r.blob))).map((r) => r.what);
-  } finally {
-    db.close();
-  }
+    const missing = refs.filter((r) => !existsSync(blobPath(blobsDir, r.blob))).map((r) => r.what);
+    return { missing, total: refs.length };
+  });
+  if (found === null) return [];
+  const { missing, total } = found;
   if (missing.length === 0)
     return [{ level: "ok", check: "blobs", detail: `all ${total} stored copies present` }];
   const more = missing.length > SHOWN ? `, and ${missing.length - SHOWN} more` : "";

@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs";
-import { dbFile, openDb } from "../store/db.js";
 import { listEvents } from "../store/events/list.js";
 import { sessionById } from "../store/sessions/rows.js";
 import { displayPath } from "../wiring/report.js";
 import type { Finding } from "./finding.js";
+import { readStore } from "./read-store.js";
 
 /**
  * The wiring's heals since `since` (docs/decisions/0046): each time something other than
@@ -59,30 +58,23 @@ interface Restored {
 }
 
 export function healFindings(stateDir: string, since: number): Finding[] {
-  if (!existsSync(dbFile(stateDir))) return [];
-  let db: ReturnType<typeof openDb>;
-  try {
-    db = openDb(stateDir);
-  } catch {
-    return []; // the store checks report an unreadable store
-  }
-  try {
-    const name = (id: string | null) => (id === null ? null : (sessionById(db, id)?.name ?? id));
-    // `wiring.restored` is rare: read by its kind index, then by time.
-    const heals = listEvents(db, { kind: "wiring.restored" })
-      .filter((e) => e.ts >= since)
-      .map((e) => {
-        const d = e.data as Restored;
-        return {
-          ts: e.ts,
-          file: displayPath(d.root, d.file),
-          changes: d.changes,
-          foundBy: name(d.foundBy),
-          lastCommandBy: name(d.lastCommandBy),
-        };
-      });
-    return [healFinding(heals, since)];
-  } finally {
-    db.close();
-  }
+  return (
+    readStore(stateDir, (db) => {
+      const name = (id: string | null) => (id === null ? null : (sessionById(db, id)?.name ?? id));
+      // `wiring.restored` is rare: read by its kind index, then by time.
+      const heals = listEvents(db, { kind: "wiring.restored" })
+        .filter((e) => e.ts >= since)
+        .map((e) => {
+          const d = e.data as Restored;
+          return {
+            ts: e.ts,
+            file: displayPath(d.root, d.file),
+            changes: d.changes,
+            foundBy: name(d.foundBy),
+            lastCommandBy: name(d.lastCommandBy),
+          };
+        });
+      return [healFinding(heals, since)];
+    }) ?? []
+  );
 }

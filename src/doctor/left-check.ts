@@ -1,8 +1,7 @@
-import { existsSync } from "node:fs";
 import { findLeftWork } from "../claims/left-work.js";
 import { leftLine, leftWhatToDo } from "../core/claims/left-work.js";
-import { dbFile, openDb } from "../store/db.js";
 import type { Finding } from "./finding.js";
+import { readStore } from "./read-store.js";
 
 export interface LeftTarget {
   stateDir: string;
@@ -17,22 +16,15 @@ export interface LeftTarget {
  * end-turn check covers. One finding per file, each with its commands.
  */
 export function leftWorkFindings(t: LeftTarget): Finding[] {
-  if (!existsSync(dbFile(t.stateDir))) return [];
-  let db: ReturnType<typeof openDb>;
-  try {
-    db = openDb(t.stateDir);
-  } catch {
-    return []; // the store checks report an unreadable store
-  }
-  try {
-    const q = { worktree: t.root, repoTop: t.repoTop, now: t.now, freshnessSeconds: t.freshnessSeconds };
-    return findLeftWork(db, q).left.map((i) => ({
-      level: "problem" as const,
-      check: "left work",
-      detail: `${leftLine(i, t.now)}: uncommitted, and no live session's end-turn check covers it`,
-      fix: leftWhatToDo(i.path, i.owner.name),
-    }));
-  } finally {
-    db.close();
-  }
+  return (
+    readStore(t.stateDir, (db) => {
+      const q = { worktree: t.root, repoTop: t.repoTop, now: t.now, freshnessSeconds: t.freshnessSeconds };
+      return findLeftWork(db, q).left.map((i) => ({
+        level: "problem" as const,
+        check: "left work",
+        detail: `${leftLine(i, t.now)}: uncommitted, and no live session's end-turn check covers it`,
+        fix: leftWhatToDo(i.path, i.owner.name),
+      }));
+    }) ?? []
+  );
 }

@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs";
 import { plural } from "../core/plural.js";
 import { formatAge } from "../core/sessions/liveness.js";
 import { sessionViews } from "../sessions/view.js";
-import { dbFile, openDb } from "../store/db.js";
 import type { Finding } from "./finding.js";
+import { readStore } from "./read-store.js";
 
 export function nodeFinding(version = process.versions.node): Finding {
   const major = Number(version.split(".")[0]);
@@ -23,23 +22,16 @@ export function staleSessionFindings(
   freshnessSeconds: number,
   now = Date.now(),
 ): Finding[] {
-  if (!existsSync(dbFile(stateDir))) return [];
-  let db: ReturnType<typeof openDb>;
-  try {
-    db = openDb(stateDir);
-  } catch {
-    return []; // the store checks report an unreadable store
-  }
-  try {
-    return sessionViews(db, freshnessSeconds, now)
-      .filter((s) => !s.live && !s.ended && s.claims > 0)
-      .map((s) => ({
-        level: "info" as const,
-        check: "sessions",
-        detail: `${s.name} (${s.client}) is stale (last seen ${formatAge(now - s.lastSeen)} ago) and still holds ${plural(s.claims, "claim")}; they no longer block anyone`,
-        fix: `if its work is finished, release them: \`tandem release --session ${s.name} <paths>\` (see \`tandem claims --all\`)`,
-      }));
-  } finally {
-    db.close();
-  }
+  return (
+    readStore(stateDir, (db) => {
+      return sessionViews(db, freshnessSeconds, now)
+        .filter((s) => !s.live && !s.ended && s.claims > 0)
+        .map((s) => ({
+          level: "info" as const,
+          check: "sessions",
+          detail: `${s.name} (${s.client}) is stale (last seen ${formatAge(now - s.lastSeen)} ago) and still holds ${plural(s.claims, "claim")}; they no longer block anyone`,
+          fix: `if its work is finished, release them: \`tandem release --session ${s.name} <paths>\` (see \`tandem claims --all\`)`,
+        }));
+    }) ?? []
+  );
 }
