@@ -4,7 +4,7 @@
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { parseStatus, type StatusReport, statusPaths } from "../core/git/status.js";
+import { parseStatus, type StatusReport, statusPaths, withinPathspecs } from "../core/git/status.js";
 import { GitError, type GitOptions, git, gitStatusAsync } from "./run.js";
 
 /** A pathspec that matches exactly this path, whatever characters it contains. */
@@ -52,6 +52,9 @@ export const OWN_PATHSPECS = {
   GIT_ICASE_PATHSPECS: "0",
 };
 
+/** More pathspecs than this and a status reads the whole tree instead (readStatus). */
+export const PATHSPEC_LIMIT = 1000;
+
 /** The status of the working tree at `top`; `before` goes ahead of `status` (e.g. `-c` settings). */
 export function readStatus(
   top: string,
@@ -59,6 +62,12 @@ export function readStatus(
   opts: GitOptions & { before?: readonly string[] } = {},
 ): StatusReport {
   const { before = [], ...gitOpts } = opts;
+  // Past this many pathspecs the argument list nears the kernel's limit (E2BIG): the whole tree is
+  // read once and the named paths picked from it.
+  if (q.paths && q.paths.length > PATHSPEC_LIMIT) {
+    const whole = readStatus(top, { ...q, paths: undefined }, opts);
+    return { ...whole, records: withinPathspecs(whole.records, q.paths) };
+  }
   const env = q.paths ? { ...OWN_PATHSPECS, ...gitOpts.env } : gitOpts.env;
   return parseStatus(git(top, [...before, ...statusArgs(q)], { ...gitOpts, env }));
 }

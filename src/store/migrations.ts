@@ -221,6 +221,17 @@ export const HISTORY_PROJECTION_DDL = [
    )`,
 ];
 
+/**
+ * Left work's candidates (decision 0029): the claim-history rows that can still make a path left
+ * work (held, or released only by their session's end). Settled and committed rows drop out of it,
+ * so finding left work costs what is open, not a year of history. A projection index: `doctor
+ * --rebuild` recreates it from this list.
+ */
+export const LEFT_PROJECTION_DDL = [
+  `CREATE INDEX claim_history_open ON claim_history (worktree, path)
+     WHERE released_seq IS NULL OR release_reason = 'session_end'`,
+];
+
 /** The stash entries a shell command that runs `git stash` saw before it ran (JSON, or null). */
 const STASH_SNAPSHOT_DDL = ["ALTER TABLE shell_snapshots ADD COLUMN stashes TEXT"];
 
@@ -306,6 +317,7 @@ export const MIGRATIONS: readonly string[][] = [
   REMOTE_DDL,
   SNAPSHOT_SCOPE_DDL,
   WIRING_DDL,
+  LEFT_PROJECTION_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -137,3 +137,26 @@ export function statusEntries(records: readonly StatusRecord[]): StatusEntry[] {
 export function statusPaths(records: readonly StatusRecord[]): string[] {
   return statusEntries(records).map((e) => e.path);
 }
+
+/** Whether `path` is one of `set`, or lies below one of them (a pathspec naming a directory). */
+function underAny(path: string, set: ReadonlySet<string>): boolean {
+  for (let p = path.replace(/\/$/, ""); p !== ""; p = p.slice(0, Math.max(0, p.lastIndexOf("/")))) {
+    if (set.has(p)) return true;
+  }
+  return false;
+}
+
+/**
+ * The records a status limited to literal `paths` would have given, picked from a whole-tree
+ * status: a path named or below a named directory, and a wholly ignored `dir/` holding a named path.
+ */
+export function withinPathspecs(records: readonly StatusRecord[], paths: readonly string[]): StatusRecord[] {
+  const set = new Set(paths.map((p) => p.replace(/\/$/, "")));
+  const holds = (dir: string) => paths.some((p) => p.startsWith(dir));
+  return records.filter(
+    (r) =>
+      underAny(r.path, set) ||
+      (r.kind === "renamed" && underAny(r.origPath, set)) ||
+      (r.kind === "ignored" && r.path.endsWith("/") && holds(r.path)),
+  );
+}

@@ -67,11 +67,17 @@ export function sessionStartContext(c: SessionContextInput): string {
   return lines.join("\n");
 }
 
+/** The most left-work lines an agent's start context carries; the rest are counted, not listed. */
+export const START_LEFT_LINES = 20;
+
 /** Left work is nobody's until someone adopts it: a write over it is refused once, then proceeds. */
 function leftLines(left: readonly LeftItem[], cmd: string | undefined, now: number): string[] {
   if (left.length === 0) return [];
+  const shown = left.slice(0, START_LEFT_LINES);
+  const more = left.length - shown.length;
   return [
     "Left work (uncommitted files of sessions that ended; do not overwrite them unasked):",
-    ...left.map((i) => `- ${leftLine(i, now)}; ${leftWhatToDo(i.path, i.owner.name, cmd)}`),
+    ...shown.map((i) => `- ${leftLine(i, now)}; ${leftWhatToDo(i.path, i.owner.name, cmd)}`),
+    ...(more > 0 ? [`- and ${more} more: \`${cmd ?? "tandem"} status\` lists them all.`] : []),
   ];
 }

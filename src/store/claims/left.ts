@@ -9,7 +9,9 @@ import { type Db, stmt } from "../db.js";
 const HOLD = `CASE WHEN h.released_seq IS NULL THEN 'held'
   WHEN h.release_reason = 'session_end' THEN 'session_end' ELSE 'released' END`;
 
-const SOME = "(? IS NULL OR path IN (SELECT value FROM json_each(?)))";
+const some = (alias: string) => `(? IS NULL OR ${alias}.path IN (SELECT value FROM json_each(?)))`;
+const SOME_C = some("c");
+const SOME_T = some("t");
 
 /**
  * Every mark on the paths of `worktree` where a session not seen since `quietSince` (or ended)
@@ -23,20 +25,34 @@ export function leftCandidateMarks(
   paths: readonly string[] | null,
 ): OwnerMark[] {
   const list = paths ? JSON.stringify(paths) : null;
+  // Driven by this worktree's open rows (claim_history_open, touched_by_path), each owner looked up
+  // by key: the cost follows what is still open here, not how many sessions ever ended.
   return stmt(
     db,
-    `WITH gone AS (SELECT id FROM sessions WHERE ended_seq IS NOT NULL OR last_seen < ?),
-     cand AS (
-       SELECT path FROM claim_history WHERE worktree = ? AND ${SOME}
-          AND (released_seq IS NULL OR release_reason = 'session_end') AND session_id IN gone
-       UNION SELECT path FROM touched WHERE worktree = ? AND ${SOME} AND unattributed = 0
-          AND session_id IN gone)
+    `WITH cand AS (
+       SELECT c.path FROM claim_history c JOIN sessions s ON s.id = c.session_id
+        WHERE c.worktree = ? AND (c.released_seq IS NULL OR c.release_reason = 'session_end')
+          AND (s.ended_seq IS NOT NULL OR s.last_seen < ?) AND ${SOME_C}
+       UNION SELECT t.path FROM touched t JOIN sessions s ON s.id = t.session_id
+        WHERE t.worktree = ? AND t.unattributed = 0
+          AND (s.ended_seq IS NOT NULL OR s.last_seen < ?) AND ${SOME_T})
      SELECT h.path, h.session_id AS session, h.last_seq AS seq, ${HOLD} AS hold
        FROM claim_history h WHERE h.worktree = ? AND h.path IN cand
      UNION ALL
      SELECT t.path, t.session_id, t.first_seq, 'touched' FROM touched t
       WHERE t.worktree = ? AND t.unattributed = 0 AND t.path IN cand`,
-  ).all(quietSince, worktree, list, list, worktree, list, list, worktree, worktree) as OwnerMark[];
+  ).all(
+    worktree,
+    quietSince,
+    list,
+    list,
+    worktree,
+    quietSince,
+    list,
+    list,
+    worktree,
+    worktree,
+  ) as OwnerMark[];
 }
 
 /** The paths a `claim.denied` for left work named to `session` since its newest prompt. */

@@ -3,6 +3,7 @@ import type { EventRow } from "../events/list.js";
 import { project } from "../ledger/projections.js";
 import {
   HISTORY_PROJECTION_DDL,
+  LEFT_PROJECTION_DDL,
   PROJECTION_DDL,
   PROJECTION_TABLES,
   SESSION_UI_DDL,
@@ -21,6 +22,7 @@ export function rebuildProjections(db: Db): number {
       ...SUBAGENT_PROJECTION_DDL,
       ...WORK_PROJECTION_DDL,
       ...HISTORY_PROJECTION_DDL,
+      ...LEFT_PROJECTION_DDL,
     ];
     for (const sql of ddl) db.exec(sql);
     // Read in pages: better-sqlite3 cannot write while an iterator is open on the same connection.

@@ -2,8 +2,13 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseStatus, type StatusRecord, statusEntries } from "../../../src/core/git/status.js";
-import { readStatus, statusArgs } from "../../../src/git/status.js";
+import {
+  parseStatus,
+  type StatusRecord,
+  statusEntries,
+  withinPathspecs,
+} from "../../../src/core/git/status.js";
+import { PATHSPEC_LIMIT, readStatus, statusArgs } from "../../../src/git/status.js";
 import { g, initRepo, tempDir, writeFiles } from "../../helpers/repo.js";
 
 const H = "1".repeat(40);
@@ -228,5 +233,52 @@ describe("readStatus over a real repository", () => {
     const paths = ["with space.txt", "new\nline.txt", "-dash.txt", "*.txt"];
     const report = readStatus(dir, { paths });
     expect(report.records.map((r) => r.path).sort()).toEqual(["new\nline.txt", "with space.txt"]);
+  });
+
+  it("answers for more paths than one argument list holds by reading the whole tree once", () => {
+    const dir = repo();
+    // 60,000 long names: past the kernel's argument limit (E2BIG) as pathspecs.
+    const filler = Array.from({ length: 60_000 }, (_, i) => `${"deep/".repeat(6)}never-${i}.txt`);
+    const paths = ["with space.txt", "dir", "*.txt", "x.log", ...filler];
+    expect(paths.length).toBeGreaterThan(PATHSPEC_LIMIT);
+    const report = readStatus(dir, { paths, ignored: "traditional" });
+    expect(report.records.map((r) => r.path).sort()).toEqual([
+      "dir/-new file.txt",
+      "with space.txt",
+      "x.log",
+    ]);
+  });
+});
+
+describe("withinPathspecs", () => {
+  const rec = (kind: "untracked" | "ignored", path: string): StatusRecord => ({ kind, path });
+  it.each<[string, StatusRecord[], string[], string[]]>([
+    ["keeps a named path and drops another", [rec("untracked", "a"), rec("untracked", "b")], ["a"], ["a"]],
+    ["keeps what lies below a named directory", [rec("untracked", "d/e/f")], ["d"], ["d/e/f"]],
+    ["a named directory with a trailing slash", [rec("untracked", "d/f")], ["d/"], ["d/f"]],
+    ["does not take a name's prefix for its directory", [rec("untracked", "ab/c")], ["a"], []],
+    [
+      "keeps a wholly ignored directory that holds a named path",
+      [rec("ignored", "build/")],
+      ["build/x.o"],
+      ["build/"],
+    ],
+    ["drops a wholly ignored directory holding nothing named", [rec("ignored", "build/")], ["src/x"], []],
+    ["reads glob characters as plain names", [rec("untracked", "x.txt")], ["*.txt"], []],
+  ])("%s", (_name, records, paths, kept) => {
+    expect(withinPathspecs(records, paths).map((r) => r.path)).toEqual(kept);
+  });
+
+  it("keeps a rename whose source alone is named", () => {
+    const moved: StatusRecord = {
+      kind: "renamed",
+      xy: "R.",
+      sub: "N...",
+      path: "new.txt",
+      origPath: "old.txt",
+      modes: M,
+      hashes: { head: H, index: I },
+    };
+    expect(withinPathspecs([moved], ["old.txt"])).toEqual([moved]);
   });
 });
