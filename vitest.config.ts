@@ -1,19 +1,40 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Files that only call pure functions and build their own data: they share one process per worker
+ * instead of starting one each (a quarter-second a file, ~80 files). Everything that drives git,
+ * clients, servers or the built binary keeps a process of its own.
+ */
+const SHARED_PROCESS = [
+  "test/core/**/*.test.ts",
+  "test/targets/**/*.test.ts",
+  "test/config/**/*.test.ts",
+  "test/facts/**/*.test.ts",
+  "test/docs/**/*.test.ts",
+  "test/sessions/**/*.test.ts",
+];
+
+/** What both projects share (the root's global setup runs once, so it is not repeated here). */
+const shared = {
+  // Timeouts only catch a hang: tests assert behaviour, never elapsed time, and a busy 2-core
+  // machine runs the slowest real-client and git tests several times slower than a quiet one. One
+  // bound for every test (none sets a shorter one); waits inside tests stretch with the machine's
+  // load (test/helpers/patience.ts).
+  testTimeout: 600_000,
+  hookTimeout: 600_000,
+  pool: "forks" as const,
+  setupFiles: ["test/setup-env.ts"],
+};
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    // Timeouts only catch a hang: tests assert behaviour, never elapsed time, and a busy 2-core
-    // machine runs the slowest real-client and git tests several times slower than a quiet one. One
-    // bound for every test (none sets a shorter one); waits inside tests stretch with the machine's
-    // load (test/helpers/patience.ts).
-    testTimeout: 600_000,
-    hookTimeout: 600_000,
-    pool: "forks",
     // Vitest's default on a 2-core machine is one worker; most files wait on git, clients and child
     // processes, so two halve the wall time (a full run with two passed under a load average of 5).
     maxWorkers: 2,
     globalSetup: ["test/global-setup.ts"],
-    setupFiles: ["test/setup-env.ts"],
+    projects: [
+      { test: { ...shared, name: "unit", include: SHARED_PROCESS, isolate: false } },
+      { test: { ...shared, name: "system", include: ["test/**/*.test.ts"], exclude: SHARED_PROCESS } },
+    ],
   },
 });

@@ -13,9 +13,22 @@ export function tempDir(prefix = "tandem-test-"): string {
   return dir;
 }
 
+/**
+ * A client a test drove can leave a process behind for a moment that still writes into its home
+ * (Gemini CLI relaunches itself): removal retries, and a directory still busy after that is
+ * reported, not failed on — cleaning up is not the behaviour under test.
+ */
+function removeDir(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch (err) {
+    console.warn(`tempDir: could not remove ${dir}: ${(err as Error).message}`);
+  }
+}
+
 afterEach(() => {
   for (const dir of made.splice(0)) {
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir);
     // A temp dir used as a state dir has the store's identity files beside it.
     for (const beside of [".store-id", ".corrupt", ".hook-errors.log"])
       rmSync(`${dir}${beside}`, { force: true });

@@ -308,7 +308,8 @@ async function runLane(
 
 /**
  * Two independent lanes, each a repository's day: the recorded payloads with the first three
- * generated sessions, and the other three sessions. Both paths of both lanes run at once (the
+ * generated sessions, and the other three sessions, one turn each (sized to finish on a busy
+ * machine: the recorded clients' calls are most of the day). Both paths of both lanes run at once (the
  * box's two cores); within a lane, calls run one after another in a fixed order, in step on both paths.
  */
 const LANES: ((repo: string, base: string) => Step[])[] = [
@@ -316,12 +317,12 @@ const LANES: ((repo: string, base: string) => Step[])[] = [
     ...recordedSteps(repo, base, { "claude-code": "FC", codex: "FX" }),
     ...geminiRecordedSteps(repo, base, "FG", nativeOf.FG!, "FC"),
     ...opencodeRecordedSteps(repo, base, "FO", "FC"),
-    ...generatedSteps(repo, ACTORS.slice(0, 3), 2),
+    ...generatedSteps(repo, ACTORS.slice(0, 3), 1),
   ],
   (repo, base) => [
     ...qwenRecordedSteps(repo, base, "FQ", "FC"),
     ...clineRecordedSteps(repo, base, "FL"),
-    ...generatedSteps(repo, ACTORS.slice(3), 2),
+    ...generatedSteps(repo, ACTORS.slice(3), 1),
   ],
 ];
 
