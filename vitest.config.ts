@@ -29,8 +29,9 @@ const shared = {
 export default defineConfig({
   test: {
     // Vitest's default on a 2-core machine is one worker; most files wait on git, clients and child
-    // processes, so two halve the wall time (a full run with two passed under a load average of 5).
-    maxWorkers: 2,
+    // processes rather than compute, so three overlap that waiting: a quiet full run took 827 s with
+    // two and 594 s with three (waits stretch with load: test/helpers/patience.ts).
+    maxWorkers: 3,
     globalSetup: ["test/global-setup.ts"],
     projects: [
       { test: { ...shared, name: "unit", include: SHARED_PROCESS, isolate: false } },
