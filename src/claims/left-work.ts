@@ -7,6 +7,7 @@ import {
   type LeftOwner,
   leftWork,
   type OwnerMark,
+  type SettledMark,
   settledMarks,
 } from "../core/claims/left-work.js";
 import { isLive, UI_GONE_GRACE_MS } from "../core/sessions/liveness.js";
@@ -31,7 +32,7 @@ export interface LeftQuery {
 export interface LeftFound {
   left: LeftItem[];
   /** Gone owners' marks on files clean now: to settle (only when git answered). */
-  clean: { owner: string; path: string }[];
+  clean: SettledMark[];
 }
 
 const NONE: LeftFound = { left: [], clean: [] };
@@ -92,8 +93,11 @@ export function findLeftWork(db: Db, q: LeftQuery): LeftFound {
     q,
     gone.map((m) => m.path),
   );
+  // A lookup for a write's targets leaves held claims to the claim gate, which takes a gone
+  // holder's claim over and records the takeover.
+  const clean = dirty.known ? settledMarks(marks, owners, dirty.has) : [];
   return {
     left: leftWork(marks, owners, dirty.has),
-    clean: dirty.known ? settledMarks(marks, owners, dirty.has) : [],
+    clean: q.paths ? clean.filter((m) => !m.held) : clean,
   };
 }

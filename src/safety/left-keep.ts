@@ -5,12 +5,13 @@
  */
 import { join } from "node:path";
 import { findLeftWork, type LeftQuery } from "../claims/left-work.js";
-import type { LeftItem } from "../core/claims/left-work.js";
+import type { LeftItem, SettledMark } from "../core/claims/left-work.js";
 import { fileStamp } from "../git/status.js";
 import { type BlobRef, ensureBlobsDir } from "../store/blobs/files.js";
 import type { Db } from "../store/db.js";
 import { append, write } from "../store/ledger/append.js";
 import { newestKept, nextVersion } from "../store/safety/kept.js";
+import { sessionById } from "../store/sessions/rows.js";
 import { copyIntoBlobs } from "./preserve.js";
 
 export interface LeftKeepRequest {
@@ -18,7 +19,7 @@ export interface LeftKeepRequest {
   blobsDir: string;
   worktree: string;
   left: readonly LeftItem[];
-  clean: readonly { owner: string; path: string }[];
+  clean: readonly SettledMark[];
   /** The session whose hook or command found it; null for a person. */
   actor: string | null;
   now: number;
@@ -74,15 +75,22 @@ export function keepLeftWork(req: LeftKeepRequest): number {
   );
 }
 
+/**
+ * Inside the write lock: an owner seen since the lookup came back (its hook may be writing the file
+ * now), so its marks stay as they are; the next lookup judges them again.
+ */
 function settle(req: LeftKeepRequest): void {
-  const byOwner = new Map<string, string[]>();
-  for (const c of req.clean) byOwner.set(c.owner, [...(byOwner.get(c.owner) ?? []), c.path]);
-  for (const [owner, paths] of byOwner) {
+  const byOwner = new Map<string, SettledMark[]>();
+  for (const c of req.clean) byOwner.set(c.owner, [...(byOwner.get(c.owner) ?? []), c]);
+  for (const [owner, marks] of byOwner) {
+    if (sessionById(req.db, owner)?.last_seen !== marks[0]?.seen) continue;
+    const paths = [...new Set(marks.map((m) => m.path))];
+    const held = [...new Set(marks.filter((m) => m.held).map((m) => m.path))];
     append(req.db, {
       kind: "work.settled",
       session: req.actor,
       ts: req.now,
-      data: { worktree: req.worktree, owner, paths: [...new Set(paths)], reason: "clean" },
+      data: { worktree: req.worktree, owner, paths, reason: "clean", ...(held.length ? { held } : {}) },
     });
   }
 }

@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import { resolveRoot, stateDirOf } from "../../src/config/root.js";
+import { keepLeftWork } from "../../src/safety/left-keep.js";
 import { openDb } from "../../src/store/db.js";
+import { sessionByNative } from "../../src/store/sessions/rows.js";
 import { readParts, TurnCache } from "../../src/ui/read-parts.js";
 import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
@@ -269,6 +271,46 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
     prompt(w, "B");
     expect(write(w, "B", "f.txt", "B's rewrite\n")).toMatch(/held by|holds|claim/i);
+  });
+
+  it("releases a gone session's claim on a file that is clean again: no claim stays, and a later edit by hand is nobody's left work", async () => {
+    const w = world();
+    const fresh = { TANDEM_FRESHNESS: "1" };
+    sessionStart(w, "A");
+    expect(write(w, "A", "f.txt", "committed\n")).toBeNull();
+    expect(ledger(w.repo).claims).toEqual([{ path: "f.txt", holder: "A" }]);
+    process.kill(Number(w.agents.A!.CLAUDE_PID));
+    const settled = () => ledger(w.repo).events.filter((e) => e.kind === "work.settled");
+    for (let i = 0; i < 300 && settled().length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      tandem(["status"], { cwd: w.repo, env: fresh });
+    }
+    expect(settled().map((e) => e.data)).toEqual([
+      expect.objectContaining({ paths: ["f.txt"], held: ["f.txt"], reason: "clean" }),
+    ]);
+    expect(ledger(w.repo).claims).toEqual([]);
+    writeFileSync(join(w.repo, "f.txt"), "a person's edit\n");
+    expect(tandem(["status"], { cwd: w.repo, env: fresh }).stdout).not.toContain("Left work");
+  });
+
+  it("leaves a gone owner's marks alone when it was seen again after the lookup", () => {
+    const w = world();
+    sessionStart(w, "A");
+    expect(write(w, "A", "f.txt", "committed\n")).toBeNull();
+    const db = openDb(join(w.repo, ".git", "tandem"));
+    try {
+      const a = sessionByNative(db, "claude-code", "A")!;
+      const stale = { owner: a.id, path: "f.txt", held: true, seen: a.last_seen - 1 };
+      const blobsDir = join(w.repo, ".git", "tandem", "blobs");
+      const req = { db, blobsDir, worktree: w.repo, left: [], actor: null, now: Date.now() };
+      keepLeftWork({ ...req, clean: [stale] });
+      expect(ledger(w.repo).events.filter((e) => e.kind === "work.settled")).toEqual([]);
+      keepLeftWork({ ...req, clean: [{ ...stale, seen: a.last_seen }] });
+    } finally {
+      db.close();
+    }
+    expect(ledger(w.repo).events.filter((e) => e.kind === "work.settled")).toHaveLength(1);
+    expect(ledger(w.repo).claims).toEqual([]);
   });
 
   it("is settled once committed: a later edit by hand is nobody's left work", () => {

@@ -70,19 +70,33 @@ export function leftWork(
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
+/** A gone owner's mark to settle: `held` when its claim is still held; `seen` its last_seen then. */
+export interface SettledMark {
+  owner: string;
+  path: string;
+  held: boolean;
+  seen: number;
+}
+
 /**
  * A gone owner's marks on files that are clean now: the work was committed or thrown away, so
- * they are settled and not looked at again (a later edit by hand is nobody's left work).
+ * they are settled and not looked at again (a later edit by hand is nobody's left work). A claim
+ * the gone owner still holds on a clean file is settled too, and released: nothing of it is at
+ * risk, and left standing it would cost a `git status` at every lookup for as long as nobody
+ * took it over.
  */
 export function settledMarks(
   marks: readonly OwnerMark[],
   owners: ReadonlyMap<string, LeftOwner>,
   dirty: (path: string) => boolean,
-): { owner: string; path: string }[] {
-  return marks
-    .filter((m) => m.hold !== "released" && m.hold !== "held" && !dirty(m.path))
-    .filter((m) => owners.get(m.session)?.live === false)
-    .map((m) => ({ owner: m.session, path: m.path }));
+): SettledMark[] {
+  const out: SettledMark[] = [];
+  for (const m of marks) {
+    const owner = owners.get(m.session);
+    if (m.hold === "released" || dirty(m.path) || owner?.live !== false) continue;
+    out.push({ owner: m.session, path: m.path, held: m.hold === "held", seen: owner.at });
+  }
+  return out;
 }
 
 /**

@@ -187,6 +187,8 @@ const EVENT_SCHEMAS = {
       owner: z.string(),
       paths: z.array(relPath()),
       reason: z.enum(["clean", "discarded"]),
+      /** Of `paths`, those whose claim the owner still held: released by this settle. */
+      held: z.optional(z.array(relPath())),
     }),
   ...SUBAGENT_EVENT_SCHEMAS,
   ...HISTORY_EVENT_SCHEMAS,

@@ -145,6 +145,17 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
       claim.run(ev.seq, `left_${w.reason}`, w.owner, w.worktree, p);
       touch.run(w.owner, w.worktree, p);
     }
+    // A claim the gone owner still held on a clean file ends with the settle.
+    const held = stmt(
+      db,
+      `UPDATE claim_history SET released_seq = ?, release_reason = ? WHERE session_id = ? AND worktree = ?
+         AND path = ? AND released_seq IS NULL`,
+    );
+    const live = stmt(db, "DELETE FROM claims WHERE session_id = ? AND worktree = ? AND path = ?");
+    for (const p of w.held ?? []) {
+      held.run(ev.seq, `left_${w.reason}`, w.owner, w.worktree, p);
+      live.run(w.owner, w.worktree, p);
+    }
   },
   ...SUBAGENT_PROJECTORS,
   ...HISTORY_PROJECTORS,

@@ -92,18 +92,22 @@ describe("leftWork", () => {
 });
 
 describe("settledMarks", () => {
-  it("settles a gone owner's marks on clean files only, never a claim still held or a live owner's", () => {
+  it("settles a gone owner's marks on clean files only, its held claims among them, never a live owner's or a released one", () => {
     const marks = [
       mark("clean", "gone", 1, "session_end"),
       mark("touched", "gone", 2, "touched"),
       mark("dirty", "gone", 3, "session_end"),
       mark("held", "gone", 4, "held"),
-      mark("mine", "live", 5, "touched"),
+      mark("dirty-held", "gone", 5, "held"),
+      mark("mine", "live", 6, "touched"),
+      mark("given-up", "gone2", 7, "released"),
+      mark("unknown", "nobody", 8, "held"),
     ];
-    const dirty = (p: string) => p === "dirty";
+    const dirty = (p: string) => p.startsWith("dirty");
     expect(settledMarks(marks, owners, dirty)).toEqual([
-      { owner: "gone", path: "clean" },
-      { owner: "gone", path: "touched" },
+      { owner: "gone", path: "clean", held: false, seen: 0 },
+      { owner: "gone", path: "touched", held: false, seen: 0 },
+      { owner: "gone", path: "held", held: true, seen: 0 },
     ]);
   });
 });
