@@ -18,6 +18,7 @@ import { listEvents } from "../../src/store/events/list.js";
 import { claudeWrite, codexPatch, denied } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
 import {
+  answeringServer,
   cleanEnv,
   type Env,
   gone,
@@ -220,7 +221,7 @@ describe("a server that should not answer", () => {
     expect(denied(r)).toBeNull();
     expect(spy.runs()).toBe(1);
     await waitFor("the stale server to stop", () => gone(stale.pid));
-    const fresh = await waitFor("a server of this build", () => liveServer(repo));
+    const fresh = await waitFor("a server of this build", () => answeringServer(repo));
     expect(fresh.build).toBe(currentBuild());
     // And it serves: a client that cannot fall back is answered.
     const served = await thinHook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), {

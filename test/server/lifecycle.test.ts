@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,9 +10,9 @@ import { claudeWrite, denied } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
 import { Agent } from "./agents.js";
 import {
+  answeringServer,
   cleanEnv,
   gone,
-  liveServer,
   registered,
   scratch,
   serveCommand,
@@ -53,9 +53,7 @@ describe("tandem serve", () => {
     const loser = await Promise.race(pair.map((c) => exited(c).then(() => c)));
     expect(loser.exitCode).toBe(3);
     const winner = pair.find((c) => c !== loser)!;
-    // Registration comes before listening: the published address says it answers.
-    const addr = join(stateDir(repo), "serve.addr");
-    const row = await waitFor("the winner to serve", () => existsSync(addr) && liveServer(repo));
+    const row = await waitFor("the winner to serve", () => answeringServer(repo));
     expect(row.pid).toBe(winner.pid);
     expect(winner.exitCode).toBeNull();
     await exited(loser);

@@ -84,6 +84,15 @@ export function liveServer(repo: string): ServerRow | null {
   return row && processAlive(row.pid, row.pid_start) ? row : null;
 }
 
+/**
+ * The live server of `repo` once it answers: it registers before it listens, and logs "serving …"
+ * only after its address is published, so the log line is the sign a hook can reach it.
+ */
+export function answeringServer(repo: string): ServerRow | null {
+  const row = liveServer(repo);
+  return row && serverOutput(repo).includes(`pid ${row.pid})`) ? row : null;
+}
+
 export async function waitFor<T>(what: string, probe: () => T | null | false, ms = 60_000): Promise<T> {
   const deadline = Date.now() + patient(ms);
   for (;;) {
