@@ -12,6 +12,7 @@
 // because Node 20 loads it faster than ESM, and that cost is paid per hook.
 import { randomBytes } from "node:crypto";
 import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -79,7 +80,31 @@ await Promise.all([
   ),
 ]);
 chmodSync("dist/tandem.cjs", 0o755);
-const thin = readFileSync("src/thin/tandem.sh", "utf8").replace("@BUILD@", buildId);
+
+/** The variables the thin client forwards, from the config table and the client registry. */
+async function forwardedEnv() {
+  const out = await build({
+    entryPoints: ["src/config/forwarded-env.ts"],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    write: false,
+    logLevel: "warning",
+  });
+  const mod = { exports: {} };
+  new Function("module", "exports", "require", out.outputFiles[0].text)(
+    mod,
+    mod.exports,
+    createRequire(import.meta.url),
+  );
+  const names = mod.exports.forwardedEnv();
+  if (!names.every((n) => /^[A-Z_][A-Z0-9_]*$/.test(n)))
+    throw new Error(`not a variable name in ${names.join(" ")}`);
+  return names;
+}
+const thin = readFileSync("src/thin/tandem.sh", "utf8")
+  .replace("@BUILD@", buildId)
+  .replace("@FORWARDED@", (await forwardedEnv()).join(" "));
 writeFileSync("dist/tandem", thin, { mode: 0o755 });
 chmodSync("dist/tandem", 0o755);
 // V8 would reject code caches of the previous bundles anyway; start clean.
