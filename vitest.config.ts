@@ -12,6 +12,7 @@ const SHARED_PROCESS = [
   "test/facts/**/*.test.ts",
   "test/docs/**/*.test.ts",
   "test/sessions/**/*.test.ts",
+  "test/rules/**/*.test.ts",
 ];
 
 /** What both projects share (the root's global setup runs once, so it is not repeated here). */

@@ -12,8 +12,13 @@
 // because Node 20 loads it faster than ESM, and that cost is paid per hook.
 import { randomBytes } from "node:crypto";
 import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
 import { build } from "esbuild";
 
+/** Where the bundles go: dist/, or TANDEM_BUILD_OUT (a test builds a release copy elsewhere). */
+const OUT = process.env.TANDEM_BUILD_OUT || "dist";
+const SEAMS = process.env.TANDEM_TEST_SEAMS === "1";
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 // One id per build, shared by the bundles and the thin client: a server answers its own build only.
 const buildId = `${pkg.version}+${Date.now().toString(36)}.${randomBytes(3).toString("hex")}`;
@@ -36,6 +41,19 @@ const splitHalves = {
   },
 };
 
+/**
+ * Test seams (src/testing/crash.ts: crash points, injected faults) are in the bundles only when
+ * TANDEM_TEST_SEAMS=1 (the suite's global setup); a release build links the inert twin instead.
+ */
+const releaseSeams = {
+  name: "release-seams",
+  setup(b) {
+    b.onResolve({ filter: /\/testing\/crash\.js$/ }, () => ({
+      path: resolve("src/testing/crash-release.ts"),
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: "node",
@@ -50,24 +68,25 @@ const common = {
   define: { __TANDEM_VERSION__: JSON.stringify(pkg.version), __TANDEM_BUILD__: JSON.stringify(buildId) },
   legalComments: "none",
   logLevel: "warning",
+  plugins: SEAMS ? [] : [releaseSeams],
 };
 
 await Promise.all([
   build({
     ...common,
     entryPoints: ["src/main.ts"],
-    outfile: "dist/tandem.cjs",
+    outfile: `${OUT}/tandem.cjs`,
     banner: { js: "#!/usr/bin/env node" },
-    plugins: [splitHalves],
+    plugins: [...common.plugins, splitHalves],
   }),
-  build({ ...common, entryPoints: ["src/hooks/process.ts"], outfile: "dist/hook.cjs" }),
-  build({ ...common, entryPoints: ["src/cli/full.ts"], outfile: "dist/cli.cjs" }),
-  build({ ...common, entryPoints: ["src/cli/light.ts"], outfile: "dist/cli-light.cjs" }),
-  build({ ...common, entryPoints: ["src/server/main.ts"], outfile: "dist/server.cjs" }),
+  build({ ...common, entryPoints: ["src/hooks/process.ts"], outfile: `${OUT}/hook.cjs` }),
+  build({ ...common, entryPoints: ["src/cli/full.ts"], outfile: `${OUT}/cli.cjs` }),
+  build({ ...common, entryPoints: ["src/cli/light.ts"], outfile: `${OUT}/cli-light.cjs` }),
+  build({ ...common, entryPoints: ["src/server/main.ts"], outfile: `${OUT}/server.cjs` }),
   ...["app", "diff"].map((name) =>
     build({
       entryPoints: [`src/ui/page/${name === "app" ? "main" : "diff-entry"}.ts`],
-      outfile: `dist/ui/${name}.js`,
+      outfile: `${OUT}/ui/${name}.js`,
       bundle: true,
       platform: "browser",
       format: "iife",
@@ -78,9 +97,33 @@ await Promise.all([
     }),
   ),
 ]);
-chmodSync("dist/tandem.cjs", 0o755);
-const thin = readFileSync("src/thin/tandem.sh", "utf8").replace("@BUILD@", buildId);
-writeFileSync("dist/tandem", thin, { mode: 0o755 });
-chmodSync("dist/tandem", 0o755);
+chmodSync(`${OUT}/tandem.cjs`, 0o755);
+
+/** The variables the thin client forwards, from the config table and the client registry. */
+async function forwardedEnv() {
+  const out = await build({
+    entryPoints: ["src/config/forwarded-env.ts"],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    write: false,
+    logLevel: "warning",
+  });
+  const mod = { exports: {} };
+  new Function("module", "exports", "require", out.outputFiles[0].text)(
+    mod,
+    mod.exports,
+    createRequire(import.meta.url),
+  );
+  const names = mod.exports.forwardedEnv();
+  if (!names.every((n) => /^[A-Z_][A-Z0-9_]*$/.test(n)))
+    throw new Error(`not a variable name in ${names.join(" ")}`);
+  return names;
+}
+const thin = readFileSync("src/thin/tandem.sh", "utf8")
+  .replace("@BUILD@", buildId)
+  .replace("@FORWARDED@", (await forwardedEnv()).join(" "));
+writeFileSync(`${OUT}/tandem`, thin, { mode: 0o755 });
+chmodSync(`${OUT}/tandem`, 0o755);
 // V8 would reject code caches of the previous bundles anyway; start clean.
-for (const f of readdirSync("dist")) if (f.endsWith(".v8cache")) rmSync(`dist/${f}`, { force: true });
+for (const f of readdirSync(OUT)) if (f.endsWith(".v8cache")) rmSync(`${OUT}/${f}`, { force: true });

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { PROJECT_WIRING } from "../config/project-wiring.js";
 import { GIT_HOOK_NAMES } from "../core/git/hook-names.js";
 import { hooksDirOf, hooksPathSetting } from "../core/git/hooks-path.js";
 import type { WiringFacts } from "../core/guards/wiring.js";
@@ -43,13 +44,15 @@ export function hookWiringFacts(
 ): WiringFacts {
   const repo = ctx.root.repo;
   const tops = repo && repo.top !== ctx.root.root ? [ctx.root.root, repo.top] : [ctx.root.root];
-  if (!repo || paths.length === 0) return { tops, commonDir: null, hooksDir: null };
+  if (!repo || paths.length === 0)
+    return { projectFiles: PROJECT_WIRING, tops, commonDir: null, hooksDir: null };
   const physical = (p: string | null): string | null => {
     if (p === null) return null;
     const r = physicalOf(p);
     return r.ok ? r.path : p;
   };
   return {
+    projectFiles: PROJECT_WIRING,
     tops,
     commonDir: physical(repo.commonDir),
     hooksDir: physical(hooksDir(repo.top, repo.commonDir, paths, ctx.req.env.HOME)),

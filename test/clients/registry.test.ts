@@ -10,8 +10,9 @@ import { describe, expect, it } from "vitest";
 import { clientsTable } from "../../src/clients/docs-table.js";
 import { CLIENT_NAMES, CLIENTS } from "../../src/clients/index.js";
 import { isOwnedHookFile } from "../../src/clients/owned-file.js";
+import { forwardedEnv } from "../../src/config/forwarded-env.js";
+import { PROJECT_WIRING } from "../../src/config/project-wiring.js";
 import { ALLOWED, configFileSchema } from "../../src/config/schema.js";
-import { PROJECT_WIRING } from "../../src/core/guards/wiring.js";
 import { checkEventData } from "../../src/store/events/schemas.js";
 import { launchLine, parseClient } from "../../src/subagents/lifecycle/launch.js";
 import { configTemplate } from "../../src/wiring/project-config.js";
@@ -122,12 +123,11 @@ describe("every registered client is in every list derived from the registry", (
   });
 
   it("the thin client forwards each client's session and UI variables, so the server tells its agents apart", () => {
-    const thin = readFileSync(join(process.cwd(), "src", "thin", "tandem.sh"), "utf8");
-    const forwarded = /forwarded='([^']*)'/.exec(thin)![1]!.split(/\s+/);
+    const forwarded = forwardedEnv();
     for (const c of Object.values(CLIENTS)) {
       const vars = [...c.sessionEnv, ...(c.ui?.kind === "env-pid" ? [c.ui.variable] : [])];
       for (const v of vars)
-        expect(forwarded, `${c.name}: ${v} is not forwarded by src/thin/tandem.sh`).toContain(v);
+        expect(forwarded, `${c.name}: ${v} is not forwarded (src/config/forwarded-env.ts)`).toContain(v);
     }
   });
 

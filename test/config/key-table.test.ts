@@ -9,6 +9,7 @@ import {
   generatedPart,
   withTable,
 } from "../../src/config/docs-table.js";
+import { forwardedEnv } from "../../src/config/forwarded-env.js";
 import { CONFIG_KEYS, SETTING_KEYS } from "../../src/config/keys.js";
 import { loadConfig } from "../../src/config/load.js";
 import { configTemplate } from "../../src/wiring/project-config.js";
@@ -67,12 +68,16 @@ describe("the key table", () => {
   });
 
   it("gives every variable a spelling to read, and the thin client forwards it to the server", () => {
-    const thin = read("src/thin/tandem.sh");
-    const forwarded = /forwarded='([^']*)'/.exec(thin)![1]!.split(/\s+/);
+    const forwarded = forwardedEnv();
     for (const def of CONFIG_KEYS.filter((d) => d.env)) {
       expect(def.type.env, def.key).toBeDefined();
-      expect(forwarded, `${def.env} is not forwarded by src/thin/tandem.sh`).toContain(def.env);
+      expect(forwarded, `${def.env} is not forwarded (src/config/forwarded-env.ts)`).toContain(def.env);
     }
+  });
+
+  it("builds the thin client with exactly the derived list of forwarded variables", () => {
+    const built = /^forwarded='([^']*)'$/m.exec(read("dist/tandem"))?.[1]?.split(" ");
+    expect(built).toEqual(forwardedEnv());
   });
 
   it("puts every setting in the template with its default (or example) and its variable", () => {

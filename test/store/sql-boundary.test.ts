@@ -24,6 +24,24 @@ describe("the SQL boundary (issue 27, deliverable 2)", () => {
     expect(sqlFindings("// select the newest claim, then update it")).toEqual([]);
   });
 
+  it.each<[string, string[]]>([
+    ['db.exec("create table t (a)")', ["SQL statement", ".exec("]],
+    ["`select a from t where b = ?`", ["SQL statement"]],
+    ["'insert or ignore into t values (1)'", ["SQL statement"]],
+    ['"update claims set path = ?"', ["SQL statement"]],
+    ['"delete from events"', ["SQL statement"]],
+    ['"DROP INDEX IF EXISTS x"', ["SQL statement"]],
+    ['"alter table t add column c"', ["SQL statement"]],
+    ['run("BEGIN IMMEDIATE")', ["SQL statement"]],
+    ['"pragma journal_mode"', ["SQL statement"]],
+    ['"select the file to keep"', []],
+    ['"Update the config, then commit"', []],
+    ['"delete it from the board"', []],
+    ["process.exec(cmd)", []],
+  ])("finds SQL in any case in a string literal: %s", (text, want) => {
+    expect(sqlFindings(text)).toEqual(want);
+  });
+
   it("keeps every SQL statement and prepared statement inside src/store/", () => {
     const outside = tsFiles(SRC)
       .map((file) => relative(SRC, file).split("\\").join("/"))
@@ -34,5 +52,10 @@ describe("the SQL boundary (issue 27, deliverable 2)", () => {
       });
     // Move the statement into a typed query function under src/store/ and call that.
     expect(outside).toEqual([]);
+  });
+
+  it("sees the statements that are inside the store (the scan is not blind)", () => {
+    const inside = tsFiles(join(SRC, "store")).filter((f) => sqlFindings(readFileSync(f, "utf8")).length > 0);
+    expect(inside.length).toBeGreaterThan(20);
   });
 });

@@ -1,6 +1,4 @@
-import { CLIENTS } from "../../clients/index.js";
 import type { WiringFile } from "../../clients/types.js";
-import { PROJECT_CONFIG } from "../../config/root.js";
 import { GIT_HOOK_NAMES } from "../git/hook-names.js";
 import { isInside, normalizeAbsolute } from "../paths/lexical.js";
 
@@ -16,12 +14,6 @@ export const ALLOW_WIRING_ENV = "TANDEM_ALLOW_WIRING_EDITS";
 
 export type WiringRow = WiringFile;
 
-/** The project's wiring files: each client's (ClientSpec.wiring, in its folder), then Tandem's config. */
-export const PROJECT_WIRING: readonly WiringRow[] = [
-  ...Object.values(CLIENTS).flatMap((c) => c.wiring),
-  { file: PROJECT_CONFIG, what: "Tandem's project configuration" },
-];
-
 /**
  * A shell command that hands the permission to a process it starts (`TANDEM_ALLOW_WIRING_EDITS=1
  * claude -p …`, `export …`): only the person starting an agent may give it.
@@ -32,6 +24,8 @@ export function grantsWiringEdits(command: string): boolean {
 
 /** Where the wiring of one checkout lives; every path is physical and absolute. */
 export interface WiringFacts {
+  /** The project's wiring files relative to a top (config/project-wiring.ts derives them). */
+  projectFiles: readonly WiringRow[];
   /** The coordination root and the top of its working tree (often the same directory). */
   tops: readonly string[];
   /** Git's common directory: `<common>/hooks` is where git looks for hooks by default. */
@@ -59,7 +53,7 @@ function gitHooks(dir: string, where: string): WiringHit[] {
 export function wiringFiles(facts: WiringFacts): WiringHit[] {
   const out: WiringHit[] = [];
   for (const top of new Set(facts.tops)) {
-    for (const row of PROJECT_WIRING) out.push({ ...row, file: inDir(top, row.file) });
+    for (const row of facts.projectFiles) out.push({ ...row, file: inDir(top, row.file) });
   }
   if (facts.commonDir !== null) {
     out.push(...gitHooks(inDir(facts.commonDir, "hooks"), ""));

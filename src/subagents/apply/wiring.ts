@@ -1,5 +1,6 @@
 import { isAbsolute, join, relative } from "node:path";
 import { enclosingWorkTrees } from "../../config/git-discovery.js";
+import { PROJECT_WIRING } from "../../config/project-wiring.js";
 import { type WiringChange, type WiringFacts, wiringMatcher } from "../../core/guards/wiring.js";
 import { errorMessage } from "../../errors.js";
 import { gitHooksDir } from "../../wiring/snapshot.js";
@@ -17,6 +18,7 @@ function factsFor(top: string, root: string): WiringFacts {
   const inside = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
   const tree = enclosingWorkTrees(top)[0];
   return {
+    projectFiles: PROJECT_WIRING,
     tops: inside ? [top, join(top, rel)] : [top],
     commonDir: tree?.commonDir ?? null,
     hooksDir: gitHooksDir(top),

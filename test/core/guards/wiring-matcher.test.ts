@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PROJECT_WIRING } from "../../../src/config/project-wiring.js";
 import {
   type WiringFacts,
   type WiringHit,
@@ -20,9 +21,14 @@ function scan(facts: WiringFacts, path: string): WiringHit | null {
 }
 
 const FACTS: WiringFacts[] = [
-  { tops: ["/w/repo"], commonDir: "/w/repo/.git", hooksDir: null },
-  { tops: ["/w/repo/sub", "/w/repo"], commonDir: "/w/main/.git", hooksDir: "/w/repo/.githooks" },
-  { tops: ["/"], commonDir: "/.git", hooksDir: null },
+  { projectFiles: PROJECT_WIRING, tops: ["/w/repo"], commonDir: "/w/repo/.git", hooksDir: null },
+  {
+    projectFiles: PROJECT_WIRING,
+    tops: ["/w/repo/sub", "/w/repo"],
+    commonDir: "/w/main/.git",
+    hooksDir: "/w/repo/.githooks",
+  },
+  { projectFiles: PROJECT_WIRING, tops: ["/"], commonDir: "/.git", hooksDir: null },
 ];
 
 const PIECES = [

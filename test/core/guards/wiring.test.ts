@@ -1,14 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { CLIENTS } from "../../../src/clients/index.js";
+import { PROJECT_WIRING } from "../../../src/config/project-wiring.js";
 import { hooksDirOf, hooksPathSetting } from "../../../src/core/git/hooks-path.js";
 import { planTargets, type TargetFacts, type WiringGuard } from "../../../src/core/guards/target-plan.js";
-import { PROJECT_WIRING, type WiringFacts, wiringFile } from "../../../src/core/guards/wiring.js";
+import { type WiringFacts, wiringFile } from "../../../src/core/guards/wiring.js";
 import type { Classification } from "../../../src/core/paths/roots.js";
 
-const FACTS: WiringFacts = { tops: ["/w/proj"], commonDir: "/w/proj/.git", hooksDir: null };
+const FACTS: WiringFacts = {
+  projectFiles: PROJECT_WIRING,
+  tops: ["/w/proj"],
+  commonDir: "/w/proj/.git",
+  hooksDir: null,
+};
 const WITH_ROOT_BELOW_TOP: WiringFacts = { ...FACTS, tops: ["/w/proj/app", "/w/proj"] };
 const HOOKS_PATH: WiringFacts = { ...FACTS, hooksDir: "/w/proj/.githooks" };
-const LINKED: WiringFacts = { tops: ["/w/wt"], commonDir: "/w/proj/.git", hooksDir: null };
+const LINKED: WiringFacts = {
+  projectFiles: PROJECT_WIRING,
+  tops: ["/w/wt"],
+  commonDir: "/w/proj/.git",
+  hooksDir: null,
+};
 
 describe("wiringFile", () => {
   it.each<[string, WiringFacts, string, string | null]>([
