@@ -25,10 +25,20 @@ function argv(line: string): string[] {
 describe("the README", () => {
   const commands = readmeCommands();
 
-  it("shows npm ci and npm test as its first two commands", () => {
+  it("puts the user's path first (install, init, demo) and the developers' npm ci and npm test last", () => {
     const text = readFileSync(join(process.cwd(), "README.md"), "utf8");
-    const first = [...text.matchAll(/```sh\n([\s\S]*?)```/g)][0]![1]!.trim().split("\n");
-    expect(first.map((l) => l.split("#")[0]!.trim())).toEqual(["npm ci", "npm test"]);
+    const sections = text.split(/^## /m).slice(1);
+    const titles = sections.map((s) => s.split("\n")[0]!);
+    expect(titles.slice(0, 3)).toEqual([
+      "Install",
+      "Set up a repository: `tandem init`",
+      "See it work: `tandem demo`",
+    ]);
+    expect(commands.slice(0, 2).map((c) => argv(c)[0])).toEqual(["init", "demo"]);
+    // Development is the last section, and its commands are the two a contributor runs.
+    expect(titles.at(-1)).toBe("Development");
+    const dev = /```sh\n([\s\S]*?)```/.exec(sections.at(-1)!)![1]!.trim().split("\n");
+    expect(dev.map((l) => l.split("#")[0]!.trim())).toEqual(["npm ci", "npm test"]);
   });
 
   it("shows every command at least once", () => {

@@ -5,9 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeWrite, hook } from "../helpers/hooks.js";
 import { patient } from "../helpers/patience.js";
 import { runScript } from "../subagents/sub-fixture.js";
-import { type Board, CHROMIUM_ARGS, chromiumPath, fileRepo, startBoard } from "./support.js";
+import {
+  type Board,
+  CHROMIUM_ARGS,
+  chromiumPath,
+  DOC_IMAGES,
+  docShot,
+  fileRepo,
+  startBoard,
+} from "./support.js";
 
-/** Screenshots land here on every run (git-ignored); docs/images/ui-sessions.png is a kept copy. */
+/** Screenshots land here on every run (git-ignored); the README's three are written to docs/images/. */
 const SHOTS = join(process.cwd(), "test-results", "ui");
 
 let repo: string;
@@ -62,7 +70,7 @@ describe("tandem ui in Chromium", () => {
     await alice.focus();
     await page.keyboard.press("Enter");
     await page.locator("tr.detail ul.recent li", { hasText: "claim.acquired" }).first().waitFor();
-    await page.screenshot({ path: join(SHOTS, "sessions.png") });
+    await docShot(page, "ui-sessions.png");
   });
 
   it("shows the claims as a tree with each file's holder", async () => {
@@ -70,7 +78,7 @@ describe("tandem ui in Chromium", () => {
     const file = page.locator('.tree-file[data-path="src/app.ts"]');
     await file.waitFor();
     expect(await file.locator(".holder").textContent()).toMatch(/^agent-/);
-    await page.screenshot({ path: join(SHOTS, "claims.png") });
+    await docShot(page, "ui-claims.png");
   });
 
   it("shows a claim made while the page is open, without a reload", async () => {
@@ -114,7 +122,7 @@ describe("tandem ui in Chromium", () => {
     expect(await page.locator(".sub-detail .hljs-number, .sub-detail .hljs-keyword").count()).toBeGreaterThan(
       0,
     );
-    await page.screenshot({ path: join(SHOTS, "subagents.png"), fullPage: false });
+    await page.screenshot({ path: join(DOC_IMAGES, "ui-subagents.png"), fullPage: false });
   });
 
   it("shows the doctor's findings in Problems", async () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Page } from "playwright-core";
 import { TANDEM_BIN } from "../helpers/cli.js";
 import { g, initRepo } from "../helpers/repo.js";
 
@@ -112,4 +113,35 @@ export function ask(
     req.on("error", reject);
     req.end();
   });
+}
+
+/**
+ * The README's pictures: the browser tests write them on every run, so they show the product as
+ * it is (a changed picture is a change to commit, never a failure).
+ */
+export const DOC_IMAGES = join(import.meta.dirname, "..", "..", "docs", "images");
+
+const escapeHtml = (s: string): string =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** A page showing `text` as a terminal window titled `title` shows it, for a screenshot of `.term`. */
+export function terminalPage(title: string, text: string): string {
+  return `<!doctype html><meta charset="utf-8"><style>
+body{margin:0;padding:16px;background:#fff;font-family:sans-serif}
+.term{display:inline-block;border-radius:8px;overflow:hidden;box-shadow:0 2px 10px #0004;max-width:1100px}
+.bar{background:#3b3f45;color:#ddd;font-size:13px;padding:6px 12px}
+pre{margin:0;padding:12px 16px;background:#1e2127;color:#e6e6e6;font:14px/1.4 "DejaVu Sans Mono",monospace;white-space:pre-wrap}
+</style><div class="term"><div class="bar">${escapeHtml(title)}</div><pre>${escapeHtml(text)}</pre></div>`;
+}
+
+/** A screenshot of the board for the README, cut below the view's content (at most the viewport). */
+export async function docShot(page: Page, name: string): Promise<void> {
+  const bottom = await page.evaluate(() => {
+    const view = document.querySelector("main .view");
+    const kids = view ? [...view.querySelectorAll("*")] : [];
+    return Math.max(120, ...kids.map((k) => k.getBoundingClientRect().bottom));
+  });
+  const size = page.viewportSize() ?? { width: 1280, height: 800 };
+  const height = Math.min(size.height, Math.ceil(bottom) + 24);
+  await page.screenshot({ path: join(DOC_IMAGES, name), clip: { x: 0, y: 0, width: size.width, height } });
 }
