@@ -35,7 +35,10 @@ export function physicalRoot(root: string): string {
 /** This repository's file name (pure): readable name first, then a key no other path shares. */
 export function policyFileName(physical: string): string {
   const key = createHash("sha256").update(physical).digest("hex").slice(0, 12);
-  const name = basename(physical).replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 40) || "repo";
+  const name =
+    basename(physical)
+      .replace(/[^A-Za-z0-9._-]+/g, "_")
+      .slice(0, 40) || "repo";
   return `tandem-${name}-${key}.toml`;
 }
 

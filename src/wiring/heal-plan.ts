@@ -143,7 +143,11 @@ export const FIGHT_LIMIT = 3;
  * heal would only start a rewrite loop (issue 42), so the file is left for a person to settle.
  */
 export function contested(found: string | null, lastFound: readonly (string | null)[]): boolean {
-  return found !== null && lastFound.length >= FIGHT_LIMIT && lastFound.slice(0, FIGHT_LIMIT).every((f) => f === found);
+  return (
+    found !== null &&
+    lastFound.length >= FIGHT_LIMIT &&
+    lastFound.slice(0, FIGHT_LIMIT).every((f) => f === found)
+  );
 }
 
 /** Recorded files whose stat stamp is no longer the one recorded. */

@@ -136,13 +136,25 @@ function healRoot(
   for (const step of steps) {
     const found = contentBlob(step.path);
     const why =
-      step.text === null ? (step.unhealable ?? "") : contested(found, lastFound(db, step.path, FIGHT_LIMIT)) ? CONTESTED : null;
+      step.text === null
+        ? (step.unhealable ?? "")
+        : contested(found, lastFound(db, step.path, FIGHT_LIMIT))
+          ? CONTESTED
+          : null;
     if (why !== null) {
       unhealable.add(step.path);
       result.unhealable.push({ file: step.path, reason: why });
       continue;
     }
-    restore(db, stateDir, choice.root, step, opts, found, tellingOf(snapshot, step.path, rows.has(step.path)));
+    restore(
+      db,
+      stateDir,
+      choice.root,
+      step,
+      opts,
+      found,
+      tellingOf(snapshot, step.path, rows.has(step.path)),
+    );
     result.restored.push({ file: step.path, changes: step.changes });
   }
   // The new state is the accepted one: a legitimate edit stays, and is not looked at again.
