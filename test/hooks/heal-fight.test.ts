@@ -1,9 +1,10 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/events/list.js";
-import { geminiPolicyFile, geminiPolicyText } from "../../src/wiring/gemini-policy.js";
+import { dropWiringFile, putWiringFile, wiringFiles } from "../../src/store/wiring/rows.js";
+import { geminiPolicyFile, geminiPolicyText, legacyPolicyFile } from "../../src/wiring/gemini-policy.js";
 import { FIGHT_LIMIT } from "../../src/wiring/heal-plan.js";
 import { PIN, tandem } from "../helpers/cli.js";
 import { fakeAgent, hook } from "../helpers/hooks.js";
@@ -56,5 +57,40 @@ describe("a healer that meets another writer", () => {
     ]);
     expect(told).not.toContain("yours");
     expect(prompt()).not.toMatch(/changed it back/);
+  });
+});
+
+describe("a record of an older Tandem, which shared one Gemini rule file", () => {
+  it("forgets the shared file, writes the repository's own without announcing it, and leaves the shared one", () => {
+    const base = tempDir();
+    const repo = initRepo(join(base, "repo"));
+    const env = { ...NO_CODEX, GEMINI_CLI_HOME: join(base, "home"), ...fakeAgent() };
+    const init = tandem(["init", ...PIN, "--clients", "claude-code,gemini-cli"], { cwd: repo, env });
+    expect(init.code, init.stderr).toBe(0);
+    const own = geminiPolicyFile(env, repo);
+    const text = readFileSync(own, "utf8");
+    const shared = legacyPolicyFile(env);
+    // What the older version recorded: the shared file, not the repository's own.
+    const stateDir = join(repo, ".git", "tandem");
+    const db = openDb(stateDir);
+    dropWiringFile(db, own);
+    putWiringFile(db, { path: shared, root: repo, stamp: "-", blob: null });
+    db.close();
+    rmSync(own);
+    // Another repository's older Tandem writes the shared file: this repository's record sees it change.
+    const theirs = "# Written by `tandem init`; `tandem deinit` deletes it.\n[[rule]]\n";
+    writeFileSync(shared, theirs);
+    const start = { session_id: "g", cwd: repo, hook_event_name: "SessionStart", source: "startup" };
+    expect(hook("gemini-cli", "session-start", start, { cwd: repo, env }).code).toBe(0);
+
+    expect(readFileSync(own, "utf8")).toBe(text);
+    expect(readFileSync(shared, "utf8")).toBe(theirs);
+    const after = openDb(stateDir, { readonly: true });
+    const rows = wiringFiles(after).map((r) => r.path);
+    const heals = listEvents(after, { kind: "wiring.restored" });
+    after.close();
+    expect(rows).toContain(own);
+    expect(rows).not.toContain(shared);
+    expect(heals).toEqual([]);
   });
 });
