@@ -44,6 +44,7 @@ interface Restored {
   changes: string[];
   lastCommandBy: string | null;
   changedAt: number | null;
+  byTandem?: boolean;
 }
 
 /**
@@ -78,6 +79,7 @@ function takeHealNotice(ctx: HookCtx, self: SessionRow): string | null {
       changedAt: d.changedAt,
       lastCommandBy: by === null ? null : (sessionById(ctx.db, by)?.name ?? by),
       lastCommandYours: by === self.id,
+      byTandem: d.byTandem === true,
     };
   });
   return healNotice(seen, `${agentCmd(ctx)} deinit`);

@@ -134,6 +134,22 @@ export function healPlan(
   return steps;
 }
 
+/** How many restorations in a row may find the very same bytes before the healer stops fighting. */
+export const FIGHT_LIMIT = 3;
+
+/**
+ * Whether another writer keeps putting the same content back (another Tandem with its own idea of
+ * the file, a sync tool): the last `FIGHT_LIMIT` restorations each found exactly `found`. Then a
+ * heal would only start a rewrite loop (issue 42), so the file is left for a person to settle.
+ */
+export function contested(found: string | null, lastFound: readonly (string | null)[]): boolean {
+  return (
+    found !== null &&
+    lastFound.length >= FIGHT_LIMIT &&
+    lastFound.slice(0, FIGHT_LIMIT).every((f) => f === found)
+  );
+}
+
 /** Recorded files whose stat stamp is no longer the one recorded. */
 export function staleFiles<T extends { path: string; stamp: string }>(
   rows: readonly T[],

@@ -4,6 +4,8 @@ import { readBlob, writeBlob } from "../store/blobs/files.js";
 import type { Db } from "../store/db.js";
 import { append, write } from "../store/ledger/append.js";
 import {
+  dropWiringFile,
+  lastFound,
   lastToolSessionBefore,
   putWiringFile,
   type WiringChoice,
@@ -13,8 +15,9 @@ import {
 } from "../store/wiring/rows.js";
 import { agentCommandFor } from "./agent-launch.js";
 import { writeAtomic } from "./apply.js";
-import { type HealStep, healPlan, staleFiles } from "./heal-plan.js";
-import { readSnapshot } from "./snapshot.js";
+import { isOurPolicyFile, policyHomeOf } from "./gemini-policy.js";
+import { contested, FIGHT_LIMIT, type HealStep, healPlan, staleFiles, statesOf } from "./heal-plan.js";
+import { readSnapshot, type Snapshot } from "./snapshot.js";
 import { blobsDirOf, currentRow, wiringStamp } from "./wiring-record.js";
 
 /**
@@ -63,6 +66,31 @@ function contentBlob(path: string): string | null {
   }
 }
 
+/** The environment to read a root's files with: Gemini's home as init recorded it, not the healer's own. */
+function envOf(rows: Iterable<WiringFileRow>, root: string): NodeJS.ProcessEnv {
+  for (const r of rows) {
+    const home = r.root === root ? policyHomeOf(r.path) : null;
+    if (home !== null) return { ...process.env, GEMINI_CLI_HOME: home };
+  }
+  return process.env;
+}
+
+const CONTESTED = `something keeps writing the same content back (${FIGHT_LIMIT} restorations in a row found it): another Tandem, a sync tool or a script; Tandem leaves it as it is. Stop that writer, then run \`tandem init\``;
+
+/** What one restoration tells: whether it is news to agents, and whether a Tandem wrote what it found. */
+interface Telling {
+  /** The file was recorded before: a file new to this version of Tandem is written, not announced. */
+  announce: boolean;
+  /** The content found is a Tandem policy file: no agent's tool call is to blame for it. */
+  byTandem: boolean;
+}
+
+function tellingOf(s: Snapshot, path: string, recorded: boolean): Telling {
+  const policy = s.geminiPolicy;
+  const byTandem = policy?.path === path && policy.text !== null && isOurPolicyFile(policy.text);
+  return { announce: recorded, byTandem };
+}
+
 function healRoot(
   db: Db,
   stateDir: string,
@@ -87,7 +115,16 @@ function healRoot(
       return null; // Swept or damaged: heal from the file as found.
     }
   };
-  const snapshot = readSnapshot(choice.root, choice.clients as ClientName[], choice.gitHooks);
+  const snapshot = readSnapshot(
+    choice.root,
+    choice.clients as ClientName[],
+    choice.gitHooks,
+    envOf(rows.values(), choice.root),
+  );
+  // A recorded file that is no longer wiring (the shared Gemini rule of an older Tandem): forgotten.
+  const known = new Set(statesOf(snapshot).map((f) => f.path));
+  const gone = new Set(stale.filter((r) => !known.has(r.path)).map((r) => r.path));
+  for (const path of gone) dropWiringFile(db, path);
   const record = {
     command: choice.launcher,
     clients: choice.clients as ClientName[],
@@ -97,15 +134,32 @@ function healRoot(
   const steps = healPlan(snapshot, choice.launcher, record, lastGood, agent);
   const unhealable = new Set<string>();
   for (const step of steps) {
-    if (step.text === null) {
+    const found = contentBlob(step.path);
+    const why =
+      step.text === null
+        ? (step.unhealable ?? "")
+        : contested(found, lastFound(db, step.path, FIGHT_LIMIT))
+          ? CONTESTED
+          : null;
+    if (why !== null) {
       unhealable.add(step.path);
-      result.unhealable.push({ file: step.path, reason: step.unhealable ?? "" });
-    } else restore(db, stateDir, choice.root, step, opts);
+      result.unhealable.push({ file: step.path, reason: why });
+      continue;
+    }
+    restore(
+      db,
+      stateDir,
+      choice.root,
+      step,
+      opts,
+      found,
+      tellingOf(snapshot, step.path, rows.has(step.path)),
+    );
+    result.restored.push({ file: step.path, changes: step.changes });
   }
-  for (const step of steps)
-    if (step.text !== null) result.restored.push({ file: step.path, changes: step.changes });
   // The new state is the accepted one: a legitimate edit stays, and is not looked at again.
   for (const path of new Set([...stale.map((r) => r.path), ...steps.map((s) => s.path)])) {
+    if (gone.has(path)) continue;
     const before = rows.get(path);
     if (unhealable.has(path))
       putWiringFile(db, { path, root: choice.root, stamp: wiringStamp(path), blob: before?.blob ?? null });
@@ -117,11 +171,20 @@ function mtimeOf(path: string): number | null {
   return statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? null;
 }
 
-function restore(db: Db, stateDir: string, root: string, step: HealStep, opts: HealOptions): void {
+function restore(
+  db: Db,
+  stateDir: string,
+  root: string,
+  step: HealStep,
+  opts: HealOptions,
+  found: string | null,
+  telling: Telling,
+): void {
   const changedAt = mtimeOf(step.path);
   const displaced =
     step.displaced === null ? null : writeBlob(blobsDirOf(stateDir), Buffer.from(step.displaced)).sha256;
   writeAtomic(step.path, step.text!, step.executable);
+  if (!telling.announce) return;
   append(db, {
     kind: "wiring.restored",
     session: null,
@@ -131,9 +194,11 @@ function restore(db: Db, stateDir: string, root: string, step: HealStep, opts: H
       changes: step.changes,
       foundBy: opts.foundBy(),
       via: opts.via,
-      lastCommandBy: lastToolSessionBefore(db, Math.ceil(changedAt ?? Date.now())),
+      lastCommandBy: telling.byTandem ? null : lastToolSessionBefore(db, Math.ceil(changedAt ?? Date.now())),
       changedAt: changedAt === null ? null : Math.round(changedAt),
       displaced,
+      found,
+      ...(telling.byTandem ? { byTandem: true } : {}),
     },
   });
 }

@@ -10,7 +10,7 @@ import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } fr
 import { copilotFormat, copilotWanted } from "./copilot-json.js";
 import { flatFormat, flatWanted } from "./cursor-json.js";
 import type { Action, FilePlan } from "./file-plan.js";
-import { geminiPolicyText, isOurPolicyFile } from "./gemini-policy.js";
+import { geminiPolicyText, isOurPolicyFile, legacyIsMine, policyCommands } from "./gemini-policy.js";
 import { hasRegion, installRegion, regionLines, removeRegion } from "./git-hooks.js";
 import { type InitRecord, withRecord } from "./init-record.js";
 import { anchored } from "./launcher.js";
@@ -159,6 +159,27 @@ function rulesFilePlan(
       };
 }
 
+/**
+ * The shared policy file of an older Tandem (decision 0048): deleted when it allows only commands
+ * agents here are told, else not listed at all, since it is another repository's.
+ */
+function legacyPlans(s: Snapshot, commands: readonly string[]): FilePlan[] {
+  const state = s.geminiLegacy;
+  if (!state || state.text === null || !legacyIsMine(state.text, commands)) return [];
+  return [
+    {
+      path: state.path,
+      kind: "rules",
+      client: "gemini-cli",
+      executable: false,
+      action: "delete",
+      after: null,
+      changes: ["the rule file every repository shared"],
+      summary: "the shared rule file of an older Tandem; this repository's rule has its own file now",
+    },
+  ];
+}
+
 /** A client's hook switch (ClientSpec.hookSwitch): never created or removed, only switched back on. */
 function switchPlan(name: ClientName, state: FileState): FilePlan {
   const client = CLIENTS[name];
@@ -294,13 +315,17 @@ export function planInit(
           ),
         ]
       : []),
+    ...legacyPlans(s, policyCommands(launcher, s.root, agent)),
     configPlan(s.config, "init", record),
     ...gitHookPlans(s, (n, state) => gitHookInstall(n, state, anchored(launcher, "git", s.root))),
   ];
 }
 
-/** Removes exactly what init adds, and keeps the project config. */
-export function planDeinit(s: Snapshot): FilePlan[] {
+/**
+ * Removes exactly what init adds, and keeps the project config. `commands` are those agents here
+ * are told: the shared policy file of an older Tandem goes only when it allows nothing else.
+ */
+export function planDeinit(s: Snapshot, commands: readonly string[] = []): FilePlan[] {
   return [
     ...clientsOf(s).flatMap((n) =>
       CLIENTS[n].layout === "files"
@@ -311,6 +336,7 @@ export function planDeinit(s: Snapshot): FilePlan[] {
     ...(s.codexRules ? [codexRulesPlan(s.codexRules, null)] : []),
     ...(s.codexLocal ? [codexRulesPlan(s.codexLocal, null)] : []),
     ...(s.geminiPolicy ? [rulesFilePlan(s.geminiPolicy, null, "gemini-cli", isOurPolicyFile)] : []),
+    ...legacyPlans(s, commands),
     configPlan(s.config, "deinit"),
     ...gitHookPlans(s, (_n, state) => gitHookRemove(state)),
   ];

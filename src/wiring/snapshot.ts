@@ -8,7 +8,7 @@ import { GIT_HOOK_NAMES, type GitHookName } from "../core/git/hook-names.js";
 import { TandemError } from "../errors.js";
 import { git } from "../git/run.js";
 import { LOCAL_SETTINGS } from "./allow-rules.js";
-import { geminiPolicyFile } from "./gemini-policy.js";
+import { geminiPolicyFile, legacyPolicyFile } from "./gemini-policy.js";
 
 /** The current content of every file init or deinit may touch; the planners read nothing else. */
 export interface FileState {
@@ -28,8 +28,13 @@ export interface Snapshot {
   codexRules?: FileState;
   /** `.codex/rules/tandem-local.rules` (this clone's rule), read when Codex is wired. */
   codexLocal?: FileState;
-  /** The user's `~/.gemini/policies/tandem.toml`, read when Gemini CLI is wired. */
+  /** This repository's own `~/.gemini/policies/tandem-<name>-<key>.toml`, read when Gemini CLI is wired. */
   geminiPolicy?: FileState;
+  /**
+   * The shared `~/.gemini/policies/tandem.toml` of an older Tandem (decision 0048): init removes it
+   * when it is this repository's, and nothing else touches it, so it is neither recorded nor healed.
+   */
+  geminiLegacy?: FileState;
   /** Each wired client's file that can switch its hooks off (ClientSpec.hookSwitch). */
   switches?: Partial<Record<ClientName, FileState>>;
   config: FileState;
@@ -101,7 +106,9 @@ export function readSnapshot(
         codexLocal: readState(join(root, CODEX_LOCAL_RULES)),
       }
     : {};
-  const gemini = settings["gemini-cli"] ? { geminiPolicy: readState(geminiPolicyFile(env)) } : {};
+  const gemini = settings["gemini-cli"]
+    ? { geminiPolicy: readState(geminiPolicyFile(env, root)), geminiLegacy: readState(legacyPolicyFile(env)) }
+    : {};
   return {
     root,
     settings,

@@ -2,6 +2,7 @@ import { appendFileSync, readFileSync, realpathSync, rmSync, writeFileSync } fro
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
+import { geminiPolicyFile } from "../../src/wiring/gemini-policy.js";
 import { type AnthropicFake, type ClaudeReply, startAnthropicFake } from "../e2e/harness/anthropic-fake.js";
 import { type GeminiReply, type GeminiRequest, startGeminiFake } from "../e2e/harness/gemini-fake.js";
 import { type ClientBins, ensureClients, ensureGemini } from "../e2e/harness/install-clients.js";
@@ -122,8 +123,8 @@ describe("the ritual of a prefix install that a login shell cannot find", () => 
     expect(readFileSync(join(m.repo, ".claude/settings.local.json"), "utf8")).toContain(
       `Bash(${launcher} task:*)`,
     );
-    // Gemini's allow rule is the user's policy (decision 0031): it names the launcher agents are told.
-    const policy = readFileSync(join(m.home, ".gemini/policies/tandem.toml"), "utf8");
+    // Gemini's allow rule is the user's policy (decisions 0031, 0048): it names the launcher agents are told.
+    const policy = readFileSync(geminiPolicyFile({ GEMINI_CLI_HOME: m.home }, m.repo), "utf8");
     expect(policy).toContain(`"${launcher} task", "${launcher} status"`);
   });
 

@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PIN } from "../helpers/cli.js";
@@ -82,9 +82,13 @@ describe("tandem init --clients gemini-cli", () => {
   it("writes the ritual's allow rule as a user policy of Gemini's, checks it, and deinit deletes it", () => {
     const { dir, home } = project();
     const env = { HOME: home, GEMINI_CLI_HOME: undefined };
-    const policy = join(home, ".gemini/policies/tandem.toml");
     expect(run(["init", "--command", "tandem", ...gemini], dir, env).code).toBe(0);
+    // One file per repository (decision 0048), named after it and keyed by its path.
+    const files = readdirSync(join(home, ".gemini/policies"));
+    expect(files).toEqual([expect.stringMatching(/^tandem-repo-[0-9a-f]{12}\.toml$/)]);
+    const policy = join(home, ".gemini/policies", files[0]!);
     const text = read(policy)!;
+    expect(text).toContain(`# Repository: ${realpathSync(dir)}`);
     expect(text).toContain('toolName = "run_shell_command"');
     // No `tandem` on this login PATH: agents are told the repository launcher (decision 0030), so
     // the rule names its commands after the launcher's own.

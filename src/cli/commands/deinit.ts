@@ -1,8 +1,11 @@
 import { Command } from "commander";
 import { clientsOptionHelp } from "../../clients/index.js";
+import { resolveRoot, stateDirOf } from "../../config/root.js";
+import { agentCommandFor } from "../../wiring/agent-launch.js";
 import { applyPlans } from "../../wiring/apply.js";
+import { policyCommands } from "../../wiring/gemini-policy.js";
 import { unexcludeLocalFiles } from "../../wiring/local-exclude.js";
-import { initRoot, parseClients } from "../../wiring/options.js";
+import { initRoot, parseClients, readRecordedInit } from "../../wiring/options.js";
 import { planDeinit } from "../../wiring/plan.js";
 import { formatJson, formatSummary } from "../../wiring/report.js";
 import { readSnapshot } from "../../wiring/snapshot.js";
@@ -19,10 +22,17 @@ interface DeinitOptions {
   root?: string;
 }
 
+/** The commands agents here are told: an older Tandem's shared Gemini rule goes only if it allows no others. */
+function ownCommands(root: string, env: Io["env"]): string[] {
+  const launcher = readRecordedInit(root)?.command ?? "tandem";
+  const stateDir = stateDirOf(resolveRoot({ cwd: root, env }));
+  return policyCommands(launcher, root, agentCommandFor(root, stateDir, launcher));
+}
+
 function runDeinit(io: Io, opts: DeinitOptions): void {
   const clients = parseClients(opts.clients);
   const root = initRoot(io.cwd, opts.root, io.env);
-  const plans = planDeinit(readSnapshot(root, clients, opts.gitHooks, io.env));
+  const plans = planDeinit(readSnapshot(root, clients, opts.gitHooks, io.env), ownCommands(root, io.env));
   if (reportRefusals(io, root, plans)) return;
   const mode = opts.dryRun ? "dry-run" : "write";
   // The healer's record goes first: nothing puts back what deinit removes.

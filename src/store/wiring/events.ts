@@ -33,6 +33,10 @@ export const WIRING_EVENT_SCHEMAS = {
       changedAt: z.nullable(z.number()),
       /** The blob keeping the bytes found in place of a file Tandem could not read, else null. */
       displaced: z.nullable(z.string()),
+      /** SHA-256 of the bytes found (null when removed): repeats show another writer fighting (issue 42). */
+      found: z.optional(z.nullable(z.string())),
+      /** What was found is a file a Tandem wrote (another repository's or install's): no agent to blame. */
+      byTandem: z.optional(z.boolean()),
     }),
   /** The session was told of every `wiring.restored` up to this seq (docs/decisions/0046). */
   "wiring.noticed": () => z.object({ upToSeq: z.number() }),

@@ -95,3 +95,21 @@ export function wiringBlobs(db: Db): string[] {
   ).all() as { blob: string }[];
   return [...files, ...displaced].map((r) => r.blob);
 }
+
+/** Forgets one file: it is no longer part of any wiring (an older Tandem's shared file, say). */
+export function dropWiringFile(db: Db, path: string): void {
+  stmt(db, "DELETE FROM wiring_files WHERE path = ?").run(path);
+}
+
+/**
+ * The content hash each of the last `n` restorations of `path` found, newest first (null where the
+ * file was gone or no hash was recorded): the healer's check that it is not fighting another writer.
+ */
+export function lastFound(db: Db, path: string, n: number): (string | null)[] {
+  const rows = stmt(
+    db,
+    `SELECT json_extract(data, '$.found') AS blob FROM events
+     WHERE kind = 'wiring.restored' AND json_extract(data, '$.file') = ? ORDER BY seq DESC LIMIT ?`,
+  ).all(path, Math.floor(n)) as { blob: string | null }[];
+  return rows.map((r) => r.blob);
+}
