@@ -5,6 +5,7 @@ import { demoCommand } from "./commands/demo.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { gcCommand } from "./commands/gc.js";
 import { initCommand } from "./commands/init.js";
+import { jailCommand } from "./commands/jail.js";
 import { landCommand } from "./commands/land.js";
 import { adoptCommand, discardCommand } from "./commands/left.js";
 import { recoverCommand } from "./commands/recover.js";
@@ -32,6 +33,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   gcCommand,
   syncCommand,
   landCommand,
+  jailCommand,
   demoCommand,
   subCommand,
   watchCommand,

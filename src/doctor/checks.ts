@@ -5,6 +5,7 @@ import { configFindings } from "./config-checks.js";
 import { healFindings } from "./heal-check.js";
 import { historyFindings } from "./history-checks.js";
 import { hookErrorFinding } from "./hook-errors.js";
+import { jailFinding } from "./jail-check.js";
 import { checkLanding } from "./land-check.js";
 import { leftWorkFindings } from "./left-check.js";
 import { checkRemote } from "./remote-check.js";
@@ -38,6 +39,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
   const shell = checkAgentShell(t.root, t.stateDir, t.env);
   const other = [
     nodeFinding(),
+    jailFinding(t.env),
     ...configFindings(t.loaded, t.root),
     ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir))),
     ...healFindings(t.stateDir, t.since),

@@ -1,0 +1,89 @@
+import { statSync } from "node:fs";
+import { Command } from "commander";
+import { jailCandidates, type MountPlan, mountPlan } from "../../core/jail/plan.js";
+import { UsageError } from "../../errors.js";
+import { jailFacts, physical } from "../../jail/facts.js";
+import { runJailed } from "../../jail/run.js";
+import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
+import { ownSession } from "../session-opts.js";
+
+interface JailOptions {
+  session?: string;
+  plan?: boolean;
+  root?: string;
+}
+
+function realOrNull(path: string): string | null {
+  const real = physical(path);
+  return statSync(real, { throwIfNoEntry: false }) ? real : null;
+}
+
+/** The mount plan for the caller (or `--session`), read from the store and the disk. */
+function planFor(io: Io, project: Project, session: string | undefined): MountPlan {
+  const db = openProjectDb(project, { create: false }, io);
+  const now = Date.now();
+  const facts = (() => {
+    if (!db) return null;
+    try {
+      const self = ownSession(db, io, project, session, null)?.session ?? null;
+      return jailFacts({
+        db,
+        resolved: project.resolved,
+        stateDir: project.stateDir,
+        self,
+        freshnessSeconds: project.loaded.config.freshnessSeconds,
+        now,
+        env: io.env,
+      });
+    } finally {
+      releaseProjectDb(io, db);
+    }
+  })();
+  const candidates = jailCandidates(
+    facts ?? {
+      root: project.resolved.root,
+      peers: [],
+      stateDir: physical(project.stateDir),
+      commonDir: project.resolved.repo ? physical(project.resolved.repo.commonDir) : null,
+      install: [physical(process.execPath)],
+      wiring: [],
+    },
+  );
+  const real = new Map(candidates.map((c) => [c.path, realOrNull(c.path)]));
+  return mountPlan(candidates, real, project.resolved.root);
+}
+
+function planText(plan: MountPlan): string {
+  const lines = plan.binds.map((b) => `read-only ${JSON.stringify(b.path)}: ${b.reasons.join("; ")}`);
+  for (const s of plan.skipped) lines.push(`not bound ${JSON.stringify(s.path)} (${s.reason}): ${s.why}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function jailCommand(io: Io): Command {
+  return new Command("jail")
+    .description(
+      "Run a command where the kernel refuses writes to live peers' uncommitted files, Tandem's state, its installation and the hook wiring (Linux)",
+    )
+    .argument("[command...]", "the command and its arguments, after --")
+    .option("--session <id>", "the session the command runs for (default: the calling agent's)")
+    .option("--plan", "print what would be read-only, and why, instead of running anything")
+    .addHelpText(
+      "after",
+      "\nThe command's output and exit code pass through; 125 means the jail could not be set up and the command did not run.\n\nExamples:\n  tandem jail -- npm test\n  tandem jail --plan\n",
+    )
+    .action(async (command: string[], _o: JailOptions, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<JailOptions>();
+      const project = findProject(io, opts.root);
+      const plan = planFor(io, project, opts.session);
+      if (opts.plan) {
+        io.out(planText(plan));
+        return;
+      }
+      if (command.length === 0)
+        throw new UsageError("name the command to run after --: `tandem jail -- npm test`");
+      const paths = plan.binds.map((b) => b.path);
+      const files = paths.filter((p) => statSync(p, { throwIfNoEntry: false })?.isFile());
+      const run = runJailed(paths, files, command, { cwd: io.cwd, env: process.env });
+      io.exitCode = await run.code;
+    });
+}

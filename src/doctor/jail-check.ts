@@ -1,0 +1,17 @@
+import { probeJail } from "../jail/probe.js";
+import type { Finding } from "./finding.js";
+
+/**
+ * Whether the kernel can guard agents' commands here (`tandem jail`, docs/decisions/0054). Not a
+ * problem when it cannot yet: the hooks' reader still guards; the finding says what is missing.
+ */
+export function jailFinding(env: Readonly<Record<string, string | undefined>>): Finding {
+  const v = probeJail(env);
+  return v.ok
+    ? {
+        level: "ok",
+        check: "kernel guard",
+        detail: "available (`tandem jail` can run commands read-only to peers' work)",
+      }
+    : { level: "info", check: "kernel guard", detail: `not available: ${v.why}`, fix: v.fix };
+}

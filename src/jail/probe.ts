@@ -1,0 +1,64 @@
+/**
+ * Whether the kernel will jail here: a trial jail makes a temp file read-only and tries to write
+ * it (src/core/jail/probe.ts says what the answer means). Used by `tandem doctor`.
+ */
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { jailArgv } from "../core/jail/argv.js";
+import { type ProbeFacts, type ProbeVerdict, probeVerdict } from "../core/jail/probe.js";
+
+const TOOLS = ["unshare", "mount", "setpriv", "mkfifo"] as const;
+
+function onPath(name: string, path: string): boolean {
+  return path.split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+function readSetting(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    return null;
+  }
+}
+
+/** Runs the trial: exit 0 from inside means the write failed and the bytes stayed. */
+function trial(): ProbeFacts["trial"] {
+  const dir = mkdtempSync(join(tmpdir(), "tandem-jail-probe-"));
+  const file = join(dir, "probe.txt");
+  try {
+    writeFileSync(file, "kept\n");
+    const { file: exe, args } = jailArgv(
+      [file],
+      ["sh", "-c", 'if (echo x > "$0") 2>/dev/null; then exit 3; fi', file],
+    );
+    const r = spawnSync(exe, args, { encoding: "utf8", timeout: 10_000 });
+    const kept = readFileSync(file, "utf8") === "kept\n";
+    return { code: r.status, stderr: r.stderr ?? r.error?.message ?? "", readOnly: r.status === 0 && kept };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function probeJail(env: Readonly<Record<string, string | undefined>> = process.env): ProbeVerdict {
+  const linux = process.platform === "linux";
+  const missing = linux ? TOOLS.filter((t) => !onPath(t, env.PATH ?? "")) : [];
+  return probeVerdict({
+    platform: process.platform,
+    missing,
+    trial: linux && missing.length === 0 ? trial() : null,
+    sysctl: {
+      maxUserNs: readSetting("/proc/sys/user/max_user_namespaces"),
+      unprivClone: readSetting("/proc/sys/kernel/unprivileged_userns_clone"),
+      apparmorRestrict: readSetting("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"),
+    },
+  });
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { type ProbeFacts, probeVerdict } from "../../../src/core/jail/probe.js";
+
+const base: ProbeFacts = {
+  platform: "linux",
+  missing: [],
+  trial: { code: 0, stderr: "", readOnly: true },
+  sysctl: { maxUserNs: "15000", unprivClone: null, apparmorRestrict: null },
+};
+
+describe("probe verdict", () => {
+  const cases: [string, Partial<ProbeFacts>, RegExp | null][] = [
+    ["a trial that refused the write", {}, null],
+    ["macOS", { platform: "darwin", trial: null }, /needs Linux; this is darwin/],
+    ["util-linux missing", { missing: ["unshare", "setpriv"], trial: null }, /unshare, setpriv not found/],
+    [
+      "user namespaces off",
+      {
+        trial: { code: 1, stderr: "unshare: Operation not permitted", readOnly: false },
+        sysctl: { maxUserNs: "0", unprivClone: null, apparmorRestrict: null },
+      },
+      /max_user_namespaces = 0/,
+    ],
+    [
+      "Debian's switch off",
+      {
+        trial: { code: 1, stderr: "", readOnly: false },
+        sysctl: { maxUserNs: "9", unprivClone: "0", apparmorRestrict: null },
+      },
+      /unprivileged_userns_clone = 0/,
+    ],
+    [
+      "Ubuntu's AppArmor restriction",
+      {
+        trial: { code: 1, stderr: "", readOnly: false },
+        sysctl: { maxUserNs: "9", unprivClone: null, apparmorRestrict: "1" },
+      },
+      /AppArmor/,
+    ],
+    [
+      "a container refusing the mount",
+      { trial: { code: 125, stderr: "mount: permission denied\nmore", readOnly: false } },
+      /trial jail failed: mount: permission denied \(/,
+    ],
+    [
+      "a write that got through",
+      { trial: { code: 0, stderr: "", readOnly: false } },
+      /did not refuse a write/,
+    ],
+  ];
+  it.each(cases)("%s", (_name, over, why) => {
+    const v = probeVerdict({ ...base, ...over });
+    if (why === null) expect(v).toEqual({ ok: true });
+    else {
+      expect(v.ok).toBe(false);
+      if (!v.ok) {
+        expect(v.why).toMatch(why);
+        expect(v.fix.length).toBeGreaterThan(10);
+      }
+    }
+  });
+});
