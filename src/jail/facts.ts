@@ -6,6 +6,7 @@ import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { groupOf } from "../claims/holders.js";
 import { peerOwned } from "../claims/peer-owned.js";
+import { PROJECT_WIRING } from "../config/project-wiring.js";
 import type { ResolvedRoot } from "../config/root.js";
 import { wiringFiles } from "../core/guards/wiring.js";
 import type { JailFacts, JailPeer } from "../core/jail/plan.js";
@@ -17,7 +18,7 @@ import { ownedWorktrees } from "../store/claims/rows.js";
 import type { Db } from "../store/db.js";
 import type { SessionRow } from "../store/sessions/rows.js";
 import { allSessions } from "../store/sessions/rows.js";
-import { geminiPolicyFile } from "../wiring/gemini-policy.js";
+import { geminiPolicyDir } from "../wiring/gemini-policy.js";
 import { runningScript } from "../wiring/hook-command.js";
 import { gitHooksDir } from "../wiring/snapshot.js";
 
@@ -153,8 +154,9 @@ export function jailFacts(ask: JailAsk): JailFacts {
     hooksDir = null;
   }
   const wiring = [
-    ...wiringFiles({ tops, commonDir, hooksDir }),
-    { file: geminiPolicyFile(ask.env), what: "Gemini CLI's Tandem policy" },
+    ...wiringFiles({ projectFiles: PROJECT_WIRING, tops, commonDir, hooksDir }),
+    // The whole directory: a new file there could allow any command as surely as ours does.
+    { file: geminiPolicyDir(ask.env), what: "Gemini CLI's user policies" },
   ];
   return {
     root,
