@@ -11,7 +11,12 @@ import { g, initRepo, tempDir } from "../helpers/repo.js";
 
 /** Issue 42 item 3: no bypass an agent can use, and a submodule's commits are checked too. */
 
-const IDENTITY = { GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@t" };
+const IDENTITY = {
+  GIT_AUTHOR_NAME: "T",
+  GIT_AUTHOR_EMAIL: "t@t",
+  GIT_COMMITTER_NAME: "T",
+  GIT_COMMITTER_EMAIL: "t@t",
+};
 
 /** A superproject `app` wired by `tandem init`, with the initialised submodule `vendor/lib`. */
 function superproject() {
@@ -99,13 +104,20 @@ describe("an agent cannot commit a live peer's file, in a submodule or with TAND
   it("B's TANDEM_BYPASS=1 is not honoured by the hook, and the attempt is recorded", () => {
     const w = peersInSubmodule();
     const before = commits(w.sub);
-    const r = runInAgent(w.B, "git", ["commit", "-qam", "bypass"], { cwd: w.sub, env: env(w.B, { TANDEM_BYPASS: "1" }) });
+    const r = runInAgent(w.B, "git", ["commit", "-qam", "bypass"], {
+      cwd: w.sub,
+      env: env(w.B, { TANDEM_BYPASS: "1" }),
+    });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain("TANDEM_BYPASS=1 is not honoured inside an agent session");
     expect(commits(w.sub)).toBe(before);
     const guarded = ledger(w.app).events.filter((e) => e.kind === "commit.guarded");
     expect(guarded.map((e) => e.data)).toEqual([
-      { outcome: "refused", paths: [{ path: "x.c", holder: expect.stringMatching(/^agent-/) }], bypassRefused: true },
+      {
+        outcome: "refused",
+        paths: [{ path: "x.c", holder: expect.stringMatching(/^agent-/) }],
+        bypassRefused: true,
+      },
     ]);
   });
 
@@ -118,7 +130,9 @@ describe("an agent cannot commit a live peer's file, in a submodule or with TAND
     const w = peersInSubmodule();
     const r = hook("claude-code", "pre-tool-use", claudeBash(w.app, "B", command), { cwd: w.app, env: w.B });
     const reason = denied(r);
-    expect(reason).toContain("skips the pre-commit hook and would commit files another live agent is editing");
+    expect(reason).toContain(
+      "skips the pre-commit hook and would commit files another live agent is editing",
+    );
     expect(reason).toContain("vendor/lib/x.c");
     expect(reason).toContain("TANDEM_BYPASS=1 git");
   });

@@ -63,14 +63,14 @@ export function judgeCommit(
 }
 
 /**
- * The variables an agent's shell carries (docs/CLIENTS: Claude's CLAUDECODE and AI_AGENT, each
- * client's session variable, TANDEM_SESSION): when the store cannot be read, the only sign of
- * an agent left. `sessionVars` are the clients' session variables (ClientSpec.sessionEnv).
+ * The variables an agent's shell carries (TANDEM_SESSION, Claude's CLAUDE_PID, each client's
+ * session variable; all of them forwarded by the thin client): when the store cannot be read, the
+ * only sign of an agent left. `sessionVars` are the clients' ClientSpec.sessionEnv.
  */
 export function agentEnvironment(
   env: Readonly<Record<string, string | undefined>>,
   sessionVars: readonly string[],
 ): boolean {
-  const markers = ["TANDEM_SESSION", "CLAUDECODE", "AI_AGENT", ...sessionVars];
+  const markers = ["TANDEM_SESSION", "CLAUDE_PID", ...sessionVars];
   return markers.some((name) => Boolean(env[name]));
 }

@@ -72,11 +72,10 @@ describe("the pre-commit verdict: TANDEM_BYPASS is a person's switch (decision 0
   });
 
   it.each([
-    [{ CLAUDECODE: "1" }, true],
+    [{ CLAUDE_PID: "4242" }, true],
     [{ CODEX_THREAD_ID: "t" }, true],
     [{ TANDEM_SESSION: "agent-wren" }, true],
-    [{ AI_AGENT: "claude-code_2_agent" }, true],
-    [{ CLAUDECODE: "" }, false],
+    [{ CODEX_THREAD_ID: "" }, false],
     [{ HOME: "/home/me", TANDEM_BYPASS: "1" }, false],
   ])("an agent's shell is known by its variables when the store is unreadable: %o → %s", (env, is) => {
     expect(agentEnvironment(env, ["CODEX_THREAD_ID"])).toBe(is);
