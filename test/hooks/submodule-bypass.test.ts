@@ -137,6 +137,22 @@ describe("an agent cannot commit a live peer's file, in a submodule or with TAND
     expect(reason).toContain("TANDEM_BYPASS=1 git");
   });
 
+  it("a submodule without Tandem's pre-commit: the pre-tool hook judges B's plain commit there like --no-verify", () => {
+    const w = peersInSubmodule();
+    const bash = (command: string) =>
+      denied(hook("claude-code", "pre-tool-use", claudeBash(w.app, "B", command), { cwd: w.app, env: w.B }));
+    // With the hook in place the hook judges the commit: the pre-tool hook lets it run.
+    expect(bash("git -C vendor/lib commit -qam x")).toBeNull();
+    rmSync(join(w.hooks, "pre-commit")); // as for a submodule initialised after `tandem init`
+    for (const command of ["git -C vendor/lib commit -qam x", "cd vendor/lib && git commit -qam x"]) {
+      const reason = bash(command);
+      expect(reason).toContain("skips the pre-commit hook");
+      expect(reason).toContain("vendor/lib/x.c");
+    }
+    // B's own file alone is not A's: allowed.
+    expect(bash("git -C vendor/lib commit -qm y -- y.c")).toBeNull();
+  });
+
   it("a person at a terminal is told of TANDEM_BYPASS, and it lets their commit through with a record", () => {
     const w = peersInSubmodule();
     // A person whose shell names session B (a variable left over), at a terminal of their own.
