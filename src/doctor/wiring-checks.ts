@@ -22,6 +22,7 @@ import { readRecordedInit } from "../wiring/options.js";
 import { type FilePlan, planInit } from "../wiring/plan.js";
 import { driftLines } from "../wiring/report.js";
 import { readSnapshot } from "../wiring/snapshot.js";
+import { withSubmoduleHooks } from "../wiring/submodules.js";
 import { copilotTrustFinding } from "./copilot-trust-check.js";
 import type { Finding } from "./finding.js";
 import { geminiTrustFinding } from "./gemini-trust.js";
@@ -182,7 +183,7 @@ export async function checkWiring(
   findings.push(launcherFinding(root, env, expected));
   let plans: FilePlan[];
   try {
-    const snapshot = readSnapshot(root, expected.clients, expected.gitHooks, env);
+    const snapshot = withSubmoduleHooks(readSnapshot(root, expected.clients, expected.gitHooks, env));
     // The allow rules must name the command agents are told, which the state directory decides.
     const agent = stateDir === undefined ? undefined : agentCommandFor(root, stateDir, expected.launcher);
     plans = planInit(snapshot, expected.launcher, undefined, agent).filter((p) => p.kind !== "config");

@@ -15,6 +15,7 @@ import { aliasReader, gitImpact } from "../git/impact.js";
 import { ownedWorktrees } from "../store/claims/rows.js";
 import type { HookCtx } from "./context.js";
 import { selfSession } from "./context.js";
+import { judgedAsUnhooked } from "./unhooked-commit.js";
 
 export interface GitGuardResult {
   findings: GitGuardFinding[];
@@ -55,9 +56,10 @@ export function guardGitCalls(ctx: HookCtx, calls: readonly GitCall[]): GitGuard
   // peer's work, so git is not asked at all (a plain `git reset` costs nothing when alone).
   if (here.size === 0 && ![...worktrees()].some((w) => isOtherWorktree(ctx, w, worktrees)))
     return { findings: [], unknown };
+  const ownTop = ctx.root.repo?.top ?? ctx.root.root;
   for (const call of calls) {
     // Aliases are resolved by the planner, so `git a f` with `alias.a=add` stages like `git add f`.
-    const impact = gitImpact(call, cwd, aliases);
+    const impact = gitImpact(judgedAsUnhooked(call, cwd, ownTop), cwd, aliases);
     if (impact.unknown !== null) {
       unknown.push(`${commandText(call)}: ${impact.unknown}`);
       continue;

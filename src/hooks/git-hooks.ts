@@ -1,14 +1,16 @@
 import { join } from "node:path";
 import { groupOf, holderOf } from "../claims/holders.js";
+import { CLIENTS } from "../clients/index.js";
 import type { Rendered as HookResult } from "../clients/types.js";
 import { enclosingWorkTrees } from "../config/git-discovery.js";
 import { loadConfig } from "../config/load.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
 import { overlaps } from "../core/claims/decide.js";
+import { agentEnvironment, type Committer, type HeldFile, judgeCommit } from "../core/guards/commit-guard.js";
 import { errorMessage } from "../errors.js";
 import { git, splitZ } from "../git/run.js";
 import { dirtyPaths } from "../git/status.js";
-import { resolveCaller } from "../sessions/resolve.js";
+import { atPersonsTerminal, type Resolved, resolveCaller } from "../sessions/resolve.js";
 import { allClaims, type ClaimRow } from "../store/claims/rows.js";
 import { type Db, dbFile, openDb } from "../store/db.js";
 import { storeErrorOf } from "../store/failure.js";
@@ -18,6 +20,7 @@ import { sessionById } from "../store/sessions/rows.js";
 import { verifyGateTables } from "../store/trust.js";
 import type { HookRequest } from "./context.js";
 
+const CLIENT_SESSION_VARS = Object.values(CLIENTS).flatMap((c) => c.sessionEnv);
 const OK: HookResult = { exitCode: 0, stdout: "", stderr: "" };
 type Env = HookRequest["env"];
 
@@ -130,13 +133,8 @@ function stagedPaths(ctx: GitHookCtx, env: Env): string[] {
   return splitZ(out).map((p) => join(ctx.repoTop, p));
 }
 
-interface Contamination {
-  path: string;
-  holder: string;
-}
-
-function contamination(ctx: GitHookCtx, staged: string[], committerGroup: string | null): Contamination[] {
-  const found: Contamination[] = [];
+function contamination(ctx: GitHookCtx, staged: string[], committerGroup: string | null): HeldFile[] {
+  const found: HeldFile[] = [];
   for (const c of allClaims(ctx.db)) {
     const s = sessionById(ctx.db, c.session_id);
     if (!s) continue;
@@ -150,6 +148,13 @@ function contamination(ctx: GitHookCtx, staged: string[], committerGroup: string
   return found;
 }
 
+/** Who commits, as the verdict reads it; the terminal is looked at only for a session named by env. */
+function committerOf(ctx: GitHookCtx, resolved: Resolved | null): Committer {
+  if (resolved === null) return null;
+  if (resolved.via === "process") return { via: "process" };
+  return { via: "named", atPersonsTerminal: atPersonsTerminal(ctx.db, ctx.req.pid) };
+}
+
 /** pre-commit: refuse an agent's commit of files another live session holds (docs/product.md §4.4). */
 function guardCommit(ctx: GitHookCtx): HookResult {
   verifyGateTables(ctx.db, dbFile(ctx.stateDir));
@@ -161,9 +166,9 @@ function guardCommit(ctx: GitHookCtx): HookResult {
   });
   const group = committer ? groupOf(ctx.db, committer.session) : null;
   const found = contamination(ctx, stagedPaths(ctx, ctx.req.env), group);
-  if (found.length === 0) return OK;
   const bypass = ctx.req.env.TANDEM_BYPASS === "1";
-  const outcome = committer === null ? "warned" : bypass ? "bypassed" : "refused";
+  const verdict = found.length === 0 ? null : judgeCommit(found, committerOf(ctx, committer), bypass);
+  if (verdict === null) return OK;
   write(
     ctx.db,
     () =>
@@ -171,34 +176,27 @@ function guardCommit(ctx: GitHookCtx): HookResult {
         kind: "commit.guarded",
         session: committer?.session.id ?? null,
         ts: ctx.now,
-        data: { outcome, paths: found },
+        data: {
+          outcome: verdict.outcome,
+          paths: found,
+          ...(verdict.bypassRefused ? { bypassRefused: true } : {}),
+        },
       }),
     "gating",
   );
-  const list = found.map((f) => `  ${f.path} (held by ${f.holder})`).join("\n");
-  if (outcome === "refused") {
-    return {
-      exitCode: 1,
-      stdout: "",
-      stderr: `tandem: commit refused: these staged files are being edited by another live agent session:\n${list}\nUnstage them (git restore --staged <path>) and commit only your own files; set TANDEM_BYPASS=1 to override (recorded).\n`,
-    };
-  }
-  const who =
-    committer === null ? "this commit could not be attributed to an agent session" : "TANDEM_BYPASS=1 is set";
-  return {
-    ...OK,
-    stderr: `tandem: warning: ${who}; it includes files another live agent session holds:\n${list}\n`,
-  };
+  return { exitCode: verdict.outcome === "refused" ? 1 : 0, stdout: "", stderr: verdict.message };
 }
 
 /**
  * A failure of the hook itself. An unusable store refuses the commit (it
- * cannot be checked for a peer's files) unless TANDEM_BYPASS=1; everything else
+ * cannot be checked for a peer's files) unless a person sets TANDEM_BYPASS=1; everything else
  * lets git go on. Either way a store failure is logged for `tandem doctor`.
  */
 function failed(name: string, req: HookRequest, at: Located | null, err: unknown): HookResult {
   const store = at ? storeErrorOf(err, dbFile(at.stateDir)) : null;
-  const refuse = name === "pre-commit" && store !== null && req.env.TANDEM_BYPASS !== "1";
+  // Without the store no session can be resolved: an agent is known by its shell's variables.
+  const agent = agentEnvironment(req.env, CLIENT_SESSION_VARS);
+  const refuse = name === "pre-commit" && store !== null && (agent || req.env.TANDEM_BYPASS !== "1");
   if (at && store) {
     recordStoreFailure(at.stateDir, store, {
       source: `git-hook ${name}`,
@@ -210,7 +208,7 @@ function failed(name: string, req: HookRequest, at: Located | null, err: unknown
     return {
       exitCode: 1,
       stdout: "",
-      stderr: `tandem: commit refused: Tandem cannot check it against other sessions' claimed files. ${errorMessage(err)} Set TANDEM_BYPASS=1 to commit anyway (recorded).\n`,
+      stderr: `tandem: commit refused: Tandem cannot check it against other sessions' claimed files. ${errorMessage(err)}${agent ? " Tell the user; only a person may commit past this check." : " Set TANDEM_BYPASS=1 to commit anyway (recorded)."}\n`,
     };
   }
   return { ...OK, stderr: `tandem: ${name} hook skipped: ${errorMessage(err)}\n` };

@@ -113,6 +113,11 @@ function placeOf(pid: number, open: SessionRow[]): CallerPlace {
   return "terminal";
 }
 
+/** Whether `pid` runs at a terminal no live agent shares (decision 0045): a person's, for a person's switches. */
+export function atPersonsTerminal(db: Db, pid: number): boolean {
+  return placeOf(pid, openSessions(db)) === "terminal";
+}
+
 /** A named session judged against the ancestry (core/sessions/identity.ts): it stands, is overruled, or is refused. */
 function judged(
   db: Db,

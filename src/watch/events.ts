@@ -41,7 +41,7 @@ const DESCRIBE: Record<string, Describe> = {
   "hook.error": (d) => `${str(d.client)} ${str(d.event)}: ${str(d.message)}`,
   "identity.refused": (d, name) => `${str(d.command)} named ${name(d.claimed)} (${str(d.via)}); refused`,
   "commit.guarded": (d, name) =>
-    `${str(d.outcome)} ${list(d.paths)
+    `${str(d.outcome)}${d.bypassRefused ? " (TANDEM_BYPASS ignored)" : ""} ${list(d.paths)
       .map((p) => `${str((p as Data).path)}@${name((p as Data).holder)}`)
       .join(" ")}`.trim(),
   "subagent.created": (d) => `${str(d.name ?? d.id)} (${str(d.client)}) on ${str(d.branch)}`,

@@ -240,9 +240,11 @@ function gitHookRemove(state: FileState): FilePlan {
       };
 }
 
+/** The repository's git hooks, then each submodule's (git runs a submodule's own for a commit in it). */
 function gitHookPlans(s: Snapshot, plan: (name: GitHookName, state: FileState) => FilePlan): FilePlan[] {
-  const hooks = s.gitHooks;
-  return hooks ? GIT_HOOK_NAMES.map((n) => plan(n, hooks.files[n])) : [];
+  if (!s.gitHooks) return [];
+  const dirs = [s.gitHooks, ...(s.submoduleHooks ?? [])];
+  return dirs.flatMap((hooks) => GIT_HOOK_NAMES.map((n) => plan(n, hooks.files[n])));
 }
 
 function clientsOf(s: Snapshot): ClientName[] {

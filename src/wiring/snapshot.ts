@@ -40,9 +40,11 @@ export interface Snapshot {
   config: FileState;
   /** Null with --no-git-hooks. */
   gitHooks: { dir: string; files: Record<GitHookName, FileState> } | null;
+  /** The initialised submodules' own hooks (`withSubmoduleHooks`, src/wiring/submodules.ts). */
+  submoduleHooks?: { dir: string; files: Record<GitHookName, FileState> }[];
 }
 
-function readState(path: string): FileState {
+export function readState(path: string): FileState {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

@@ -132,24 +132,26 @@ describe("git hooks", () => {
     expect(r.stderr).toMatch(/could not be attributed.*\n\s+README\.md/);
   });
 
-  it("pre-commit only warns a human, and TANDEM_BYPASS=1 lets an agent through with a record", () => {
+  it("pre-commit only warns a human, and an agent's TANDEM_BYPASS=1 is refused and recorded", () => {
     const repo = initRepo(join(tempDir(), "repo"));
     installGitHooks(repo);
     claimAndWrite(repo, "A", "a.txt", "a\n");
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "c.txt"), { cwd: repo, env: agentEnv("B") });
     g(repo, "add", "a.txt");
+    // No terminal of a person's: the switch is not B's to use (decision 0050).
     const bypass = commit(repo, { CLAUDE_CODE_SESSION_ID: "B", TANDEM_BYPASS: "1" }, "-m", "bypass");
-    expect(bypass.status).toBe(0);
-    expect(bypass.stderr).toMatch(/TANDEM_BYPASS=1 is set/);
-    // The bypassed commit released A's claim; A edits the file again.
-    claimAndWrite(repo, "A", "a.txt", "a again\n");
-    g(repo, "add", "a.txt");
+    expect(bypass.status).not.toBe(0);
+    expect(bypass.stderr).toMatch(/TANDEM_BYPASS=1 is not honoured/);
     const human = commit(repo, {}, "-m", "human");
     expect(human.status).toBe(0);
+    expect(human.stderr).toMatch(/could not be attributed/);
     expect(
       ledger(repo)
         .events.filter((e) => e.kind === "commit.guarded")
-        .map((e) => (e.data as { outcome: string }).outcome),
-    ).toEqual(["bypassed", "warned"]);
+        .map((e) => e.data as { outcome: string; bypassRefused?: boolean }),
+    ).toEqual([
+      expect.objectContaining({ outcome: "refused", bypassRefused: true }),
+      expect.objectContaining({ outcome: "warned" }),
+    ]);
   });
 });

@@ -174,7 +174,7 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
     expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
   });
 
-  it("an agent's commit fails closed on a broken store; TANDEM_BYPASS=1 commits, recorded", () => {
+  it("an agent's commit fails closed on a broken store, TANDEM_BYPASS=1 too; a person's commits, recorded", () => {
     const w = twoSessions();
     installGitHooks(w.repo);
     writeFiles(w.repo, { "mine.txt": "B's work\n" });
@@ -183,15 +183,24 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
     const commit = (env: Record<string, string>) =>
       spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@t", "commit", "-q", "-m", "b"], {
         cwd: w.repo,
-        env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent", CLAUDE_CODE_SESSION_ID: "B", ...w.b, ...env },
+        env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent", ...env },
         encoding: "utf8",
       });
-    const refused = commit({});
+    const agent = { CLAUDE_CODE_SESSION_ID: "B", ...w.b };
+    const refused = commit(agent);
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toMatch(/commit refused: .*has disappeared.*tandem doctor.*TANDEM_BYPASS=1/);
+    expect(refused.stderr).toMatch(
+      /commit refused: .*has disappeared.*tandem doctor.*only a person may commit/,
+    );
+    // The switch is a person's (decision 0050): an agent is neither told of it nor let through.
+    expect(refused.stderr).not.toContain("TANDEM_BYPASS");
+    expect(commit({ ...agent, TANDEM_BYPASS: "1" }).status).toBe(1);
     expect(git(w.repo, ["log", "--format=%s"]).trim()).toBe("initial");
+    expect(commit({}).stderr).toMatch(/TANDEM_BYPASS=1/);
     expect(commit({ TANDEM_BYPASS: "1" }).status).toBe(0);
     expect(readFailureLog(w.stateDir).map((e) => [e.source, e.failed, e.problem])).toEqual([
+      ["git-hook pre-commit", "closed", "missing"],
+      ["git-hook pre-commit", "closed", "missing"],
       ["git-hook pre-commit", "closed", "missing"],
       ["git-hook pre-commit", "open", "missing"],
       ["git-hook post-commit", "open", "missing"],

@@ -9,6 +9,7 @@ import { initRoot, parseClients, readRecordedInit } from "../../wiring/options.j
 import { planDeinit } from "../../wiring/plan.js";
 import { formatJson, formatSummary } from "../../wiring/report.js";
 import { readSnapshot } from "../../wiring/snapshot.js";
+import { withSubmoduleHooks } from "../../wiring/submodules.js";
 import { unwire } from "../../wiring/wiring-record.js";
 import type { Io } from "../context.js";
 import { leftBehind } from "./deinit-notes.js";
@@ -32,7 +33,8 @@ function ownCommands(root: string, env: Io["env"]): string[] {
 function runDeinit(io: Io, opts: DeinitOptions): void {
   const clients = parseClients(opts.clients);
   const root = initRoot(io.cwd, opts.root, io.env);
-  const plans = planDeinit(readSnapshot(root, clients, opts.gitHooks, io.env), ownCommands(root, io.env));
+  const snapshot = withSubmoduleHooks(readSnapshot(root, clients, opts.gitHooks, io.env));
+  const plans = planDeinit(snapshot, ownCommands(root, io.env));
   if (reportRefusals(io, root, plans)) return;
   const mode = opts.dryRun ? "dry-run" : "write";
   // The healer's record goes first: nothing puts back what deinit removes.

@@ -32,6 +32,7 @@ import {
 } from "../../wiring/report.js";
 import { ritualGaps } from "../../wiring/ritual-gaps.js";
 import { readSnapshot } from "../../wiring/snapshot.js";
+import { withSubmoduleHooks } from "../../wiring/submodules.js";
 import { rewire } from "../../wiring/wiring-record.js";
 import type { Io } from "../context.js";
 
@@ -88,7 +89,7 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
   const shell = mode === "write" ? probeAgentShell(io, root, stateDir, choice.launcher) : null;
   const agent = agentCommandFor(root, stateDir, choice.launcher);
   const plans = planInit(
-    readSnapshot(root, clients, record.gitHooks, io.env),
+    withSubmoduleHooks(readSnapshot(root, clients, record.gitHooks, io.env)),
     choice.launcher,
     record,
     agent,

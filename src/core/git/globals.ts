@@ -109,6 +109,13 @@ function splitInline(arg: string): [string, string | undefined] {
   return eq === -1 || !arg.startsWith("--") ? [arg, undefined] : [arg.slice(0, eq), arg.slice(eq + 1)];
 }
 
+/**
+ * Put before a git command's words when its environment sets TANDEM_BYPASS (the pre-commit hook's
+ * person-only switch, decision 0050): read below as config from the environment that moves the
+ * hooks away, so an agent's bypassed commit is judged like `--no-verify`. Never passed to git.
+ */
+export const BYPASS_GLOBAL = "--config-env=core.hooksPath=TANDEM_BYPASS";
+
 /** Whether the command line switches the hooks off (`-c core.hooksPath=…`, from a value or the environment). */
 export function hooksRedirected(globals: GitGlobals): boolean {
   return globals.config.some((c) => c.key === "core.hookspath");

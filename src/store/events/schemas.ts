@@ -135,6 +135,8 @@ const EVENT_SCHEMAS = {
     z.object({
       outcome: z.enum(["allowed", "refused", "warned", "bypassed"]),
       paths: z.array(z.object({ path: z.string(), holder: z.string() })),
+      /** An agent set TANDEM_BYPASS=1, which only a person may (decision 0050): refused and kept here. */
+      bypassRefused: z.optional(z.boolean()),
     }),
   /** A version of a live session's uncommitted file, copied into the blob store (docs/safety-net.md). */
   "work.preserved": () =>

@@ -4,6 +4,7 @@
  * what it would overwrite. `git rm` and `git mv` also name their operands as write
  * targets. Read-only subcommands add nothing; any other subcommand is opaque.
  */
+import { BYPASS_GLOBAL } from "../../core/git/globals.js";
 import { tandemRefPush } from "../../core/guards/tandem-refs.js";
 import { has, parseArgs } from "./args.js";
 import { addAll, type CommandContext, type Handler } from "./handler.js";
@@ -53,7 +54,8 @@ const GIT_TARGETS: Record<string, Handler> = {
 export function handleGit(args: Arg[], ctx: CommandContext): void {
   // The command's own aliases first, then its environment's location, then the words given.
   const aliases = ctx.walker.gitAliasArgs();
-  const globals: string[] = [...aliases, ...locationFromEnv(ctx)];
+  const bypass = bypassFromEnv(ctx);
+  const globals: string[] = [...aliases, ...(bypass ? [BYPASS_GLOBAL] : []), ...locationFromEnv(ctx)];
   // `-C DIR` is folded into where the call runs, each one relative to the one before.
   let scope = ctx.scope;
   let i = 0;
@@ -81,7 +83,30 @@ export function handleGit(args: Arg[], ctx: CommandContext): void {
     else globals.push(arg, value);
   }
   const [sub, ...rest] = args.slice(i);
-  if (sub !== undefined && sub !== null) runSubcommand(sub, rest, globals, { ...ctx, scope }, aliases.length);
+  // The marker is not the command's: hidden from the refusal, which shows the variable instead.
+  const hidden = aliases.length + (bypass ? 1 : 0);
+  if (sub !== undefined && sub !== null) runSubcommand(sub, rest, globals, { ...ctx, scope }, hidden, bypass);
+}
+
+/** The environment as the command gets it: exported variables, then its own assignments. */
+function commandEnv(ctx: CommandContext): Map<string, Arg> {
+  const env = new Map<string, Arg>();
+  for (const [name, v] of ctx.scope.vars) if (v.exported) env.set(name, v.value);
+  for (const [name, value] of ctx.env) env.set(name, value);
+  return env;
+}
+
+/**
+ * `TANDEM_BYPASS=1 git commit`, `env TANDEM_BYPASS=1 git …`, `export TANDEM_BYPASS=1; git …`, the
+ * same inside `bash -c`: the hook's person-only switch, so the call is judged as skipping the hook.
+ * A value known only at run time counts. Returns how it reads in a refusal, or null.
+ */
+function bypassFromEnv(ctx: CommandContext): string | null {
+  const env = commandEnv(ctx);
+  if (!env.has("TANDEM_BYPASS")) return null;
+  const value = env.get("TANDEM_BYPASS");
+  if (value === null) return "TANDEM_BYPASS=…";
+  return value === "1" ? "TANDEM_BYPASS=1" : null;
 }
 
 /**
@@ -89,9 +114,7 @@ export function handleGit(args: Arg[], ctx: CommandContext): void {
  * command line's own (which win). A value known only at run time is judged as this repository.
  */
 function locationFromEnv(ctx: CommandContext): string[] {
-  const env = new Map<string, Arg>();
-  for (const [name, v] of ctx.scope.vars) if (v.exported) env.set(name, v.value);
-  for (const [name, value] of ctx.env) env.set(name, value);
+  const env = commandEnv(ctx);
   const words: string[] = [];
   for (const [option, name] of Object.entries(GIT_LOCATION)) {
     const value = env.get(name);
@@ -102,7 +125,14 @@ function locationFromEnv(ctx: CommandContext): string[] {
 }
 
 /** `hidden`: how many leading words of `globals` the command did not write (its own aliases). */
-function runSubcommand(sub: string, args: Arg[], globals: string[], ctx: CommandContext, hidden = 0): void {
+function runSubcommand(
+  sub: string,
+  args: Arg[],
+  globals: string[],
+  ctx: CommandContext,
+  hidden = 0,
+  bypass: string | null = null,
+): void {
   if (sub === "config") {
     gitConfig(args, ctx);
     return;
@@ -122,7 +152,7 @@ function runSubcommand(sub: string, args: Arg[], globals: string[], ctx: Command
   if (words.includes(null) || setsGitEnvironment(ctx)) ctx.walker.markOpaque();
   if (words.includes(null)) return;
   const call = { cwd: ctx.scope.cwd, args: [...globals, sub, ...(words as string[])] };
-  const text = ["git", ...call.args.slice(hidden)].join(" ");
+  const text = [...(bypass ? [bypass] : []), "git", ...call.args.slice(hidden)].join(" ");
   ctx.walker.addGitCall(hidden > 0 ? { ...call, text } : call);
 }
 

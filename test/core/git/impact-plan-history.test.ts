@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { BYPASS_GLOBAL } from "../../../src/core/git/globals.js";
 import { type GitConfig, planGitImpact, revisionsToCheck } from "../../../src/core/git/impact-plan.js";
 import { plan, table, words } from "./impact-table.js";
 
@@ -49,6 +50,8 @@ describe("commit", () => {
     ["-c core.hookspath commit -m msg", "commit *: S"],
     ["-c Core.HooksPath=x commit -a", "commit *: SU"],
     ["--config-env=core.hooksPath=HOOKS commit", "commit *: S"],
+    // TANDEM_BYPASS in the command's environment (decision 0050): judged like --no-verify.
+    [`${BYPASS_GLOBAL} commit -am msg`, "commit *: SU"],
     ["-c user.name=x commit -m msg", "none"],
     ["commit -n -C HEAD --amend", "commit *: S"],
     ["commit -n -m", "unknown"],
