@@ -5,6 +5,7 @@ import { enclosingWorkTrees } from "../config/git-discovery.js";
 import { loadConfig } from "../config/load.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
 import { overlaps } from "../core/claims/decide.js";
+import type { StoreNotice } from "../core/store/notice.js";
 import { errorMessage } from "../errors.js";
 import { git, splitZ } from "../git/run.js";
 import { dirtyPaths } from "../git/status.js";
@@ -191,6 +192,11 @@ function guardCommit(ctx: GitHookCtx): HookResult {
   };
 }
 
+/** What a person reads when their commit cannot be checked: what is wrong, on its own line, and the fix. */
+function storeRefusal(n: StoreNotice): string {
+  return `tandem: commit refused: Tandem cannot check it against other sessions' claimed files, because its store\n  ${n.what}\nFix: ${n.fix}.\n`;
+}
+
 /**
  * A failure of the hook itself. An unusable store refuses the commit (it
  * cannot be checked for a peer's files) unless TANDEM_BYPASS=1; everything else
@@ -210,7 +216,7 @@ function failed(name: string, req: HookRequest, at: Located | null, err: unknown
     return {
       exitCode: 1,
       stdout: "",
-      stderr: `tandem: commit refused: Tandem cannot check it against other sessions' claimed files. ${errorMessage(err)} Set TANDEM_BYPASS=1 to commit anyway (recorded).\n`,
+      stderr: `${storeRefusal(store.notice)}Set TANDEM_BYPASS=1 to commit anyway (recorded).\n`,
     };
   }
   return { ...OK, stderr: `tandem: ${name} hook skipped: ${errorMessage(err)}\n` };
