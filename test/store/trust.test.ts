@@ -188,7 +188,9 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
       });
     const refused = commit({});
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toMatch(/commit refused: .*\n {2}.*state\.db has disappeared .*\nFix: .*tandem doctor --reset.*\nSet TANDEM_BYPASS=1/);
+    expect(refused.stderr).toMatch(
+      /commit refused: .*\n {2}.*state\.db has disappeared .*\nFix: .*tandem doctor --reset.*\nSet TANDEM_BYPASS=1/,
+    );
     expect(git(w.repo, ["log", "--format=%s"]).trim()).toBe("initial");
     expect(commit({ TANDEM_BYPASS: "1" }).status).toBe(0);
     expect(readFailureLog(w.stateDir).map((e) => [e.source, e.failed, e.problem])).toEqual([
