@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { isLight } from "./cli/light-names.js";
+import { asksForHelp, isLight } from "./cli/light-names.js";
 import { type Loaded, loadWithCodeCache } from "./code-cache.js";
 import { VERSION } from "./version.js";
 
@@ -37,7 +37,8 @@ async function main(argv: string[]): Promise<number> {
     ? load<CliHalf>("cli-light.cjs", key, () => require("./cli/light.js"))
     : load<CliHalf>("cli.cjs", key, () => require("./cli/full.js"));
   const code = await half.exports.runCli(argv).finally(half.save);
-  if (isLight(argv)) half.exports.startServerOnDemand(process.env, process.cwd());
+  // Help starts nothing: a server started for it would sit idle for half an hour.
+  if (isLight(argv) && !asksForHelp(argv)) half.exports.startServerOnDemand(process.env, process.cwd());
   return code;
 }
 

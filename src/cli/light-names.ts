@@ -4,6 +4,8 @@
  * doctor, sub-agents, watch, help) loads the full one. Kept apart so main.ts can read it without
  * loading either bundle.
  */
+export { asksForHelp } from "../core/help-flag.js";
+
 export const LIGHT_COMMANDS = ["status", "task", "claims", "release", "sessions", "events"] as const;
 
 /** The command word of an argument list: the first word that is not a global option or its value. */

@@ -1,15 +1,17 @@
 import { statSync } from "node:fs";
+import { RESETTABLE, STORE_CONSEQUENCE } from "../core/store/notice.js";
 import { errorMessage } from "../errors.js";
 import { type Db, dbFile, openDb } from "../store/db.js";
 import { rawEvents, type StoreCounts, storeCounts } from "../store/events/reads.js";
 import { checkEventData } from "../store/events/schemas.js";
-import { describeProblem, type StoreProblem, storeErrorOf, storeFix } from "../store/failure.js";
+import { describeProblem, StoreError, type StoreProblem, storeErrorOf, storeFix } from "../store/failure.js";
 import { type FailureEntry, readFailureLog } from "../store/failure-log.js";
 import { markCorrupt } from "../store/identity.js";
 import { SCHEMA_VERSION } from "../store/migrations.js";
 import { integrityCheck, probeWrite, schemaVersionOf } from "../store/probes.js";
 import { diagnoseTrust, openReadOnly, type TrustVerdict } from "../store/repair/diagnose.js";
 import { dumpProjections, rebuildProjections } from "../store/repair/rebuild.js";
+import { assertWritable } from "../store/write-access.js";
 import type { Finding } from "./finding.js";
 import { type HookErrorRow, readHookErrors } from "./hook-errors.js";
 
@@ -25,15 +27,12 @@ export interface StoreReport {
   hookErrors: HookErrorRow[] | null;
 }
 
-const RESET_FIX = "run `tandem doctor --reset`: it moves the damaged store aside (kept) and starts a new one";
+const RESET_FIX = storeFix("corrupt", "");
 
-/** What `--reset` does about each problem it can fix. */
-function resetFix(problem: StoreProblem): string {
-  if (problem === "missing")
-    return "put the deleted state.db back if you can; otherwise run `tandem doctor --reset` to acknowledge the loss and start a new store (the claims it held are gone)";
-  if (problem === "replaced")
-    return "put this repository's own state.db back if you can; otherwise run `tandem doctor --reset`: it moves the unknown store aside (kept) and starts a new one";
-  return RESET_FIX;
+/** A store failure as a finding: the words and fix every surface gives (core/store/notice.ts). */
+function failureFinding(check: string, e: StoreError): Finding {
+  const n = e.notice;
+  return { level: "problem", check, detail: `${n.what}; ${STORE_CONSEQUENCE}`, fix: n.fix };
 }
 
 function integrityMessages(db: Db, file: string): string[] {
@@ -89,19 +88,14 @@ function rebuild(db: Db): NonNullable<StoreReport["rebuild"]> {
 }
 
 function untrustedFinding(file: string, v: Extract<TrustVerdict, { trusted: false }>): Finding {
-  const resettable = v.problem === "corrupt" || v.problem === "missing" || v.problem === "replaced";
-  return {
-    level: "problem",
-    check: "store",
-    detail: `${file} ${describeProblem(v.problem)} (${v.detail}); gated edits and commits are refused until this is fixed`,
-    fix: resettable ? resetFix(v.problem) : storeFix(v.problem, file).replace(/^nothing was changed\. /, ""),
-  };
+  return failureFinding("store", new StoreError(v.problem, file, v.detail));
 }
 
 /** Whether hooks can write: a write transaction that is rolled back, waiting at most a second for a lock. */
 function writable(stateDir: string, file: string): { finding: Finding; db: Db | null } {
   let db: Db | null = null;
   try {
+    assertWritable(file);
     db = openDb(stateDir, { lockSeconds: 1 });
     probeWrite(db);
     return { finding: { level: "ok", check: "writable", detail: "hooks can write the store" }, db };
@@ -109,7 +103,7 @@ function writable(stateDir: string, file: string): { finding: Finding; db: Db | 
     db?.close();
     const e = storeErrorOf(err, file);
     if (!e) throw err;
-    return { finding: { level: "problem", check: "writable", detail: e.message }, db: null };
+    return { finding: failureFinding("writable", e), db: null };
   }
 }
 
@@ -123,9 +117,9 @@ export function recordedFailures(stateDir: string, file: string): Finding[] {
     const p = problem as StoreProblem;
     const what = problem === "error" ? "failed" : `failed because the store ${describeProblem(p)}`;
     const fix =
-      problem === "error" || p === "corrupt" || p === "missing" || p === "replaced"
+      problem === "error" || RESETTABLE.includes(p)
         ? "`tandem doctor --reset` acknowledges these records (the log is kept)"
-        : `${storeFix(p, file).replace(/^nothing was changed\. /, "")} Then \`tandem doctor --reset\` acknowledges these records (the log is kept).`;
+        : `${storeFix(p, file)}; then \`tandem doctor --reset\` acknowledges these records (the log is kept)`;
     return {
       level: "problem" as const,
       check: "hook failures",
@@ -193,12 +187,11 @@ function inspect(stateDir: string, file: string, report: StoreReport, opts: Stor
   } catch (err) {
     const e = storeErrorOf(err, file);
     if (e?.lasting) markCorrupt(stateDir, e.detail);
-    report.findings.push({
-      level: "problem",
-      check: "store",
-      detail: e ? `${file} ${describeProblem(e.problem)} (${e.detail})` : errorMessage(err),
-      fix: e?.problem === "corrupt" ? RESET_FIX : "see the message",
-    });
+    report.findings.push(
+      e
+        ? failureFinding("store", e)
+        : { level: "problem", check: "store", detail: errorMessage(err), fix: "see the message" },
+    );
     return;
   }
   const probe = writable(stateDir, file);

@@ -7,6 +7,7 @@ import { loadConfig } from "../config/load.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
 import { overlaps } from "../core/claims/decide.js";
 import { agentEnvironment, type Committer, type HeldFile, judgeCommit } from "../core/guards/commit-guard.js";
+import type { StoreNotice } from "../core/store/notice.js";
 import { errorMessage } from "../errors.js";
 import { git, splitZ } from "../git/run.js";
 import { dirtyPaths } from "../git/status.js";
@@ -187,6 +188,11 @@ function guardCommit(ctx: GitHookCtx): HookResult {
   return { exitCode: verdict.outcome === "refused" ? 1 : 0, stdout: "", stderr: verdict.message };
 }
 
+/** What a person reads when their commit cannot be checked: what is wrong, on its own line, and the fix. */
+function storeRefusal(n: StoreNotice): string {
+  return `tandem: commit refused: Tandem cannot check it against other sessions' claimed files, because its store\n  ${n.what}\nFix: ${n.fix}.\n`;
+}
+
 /**
  * A failure of the hook itself. An unusable store refuses the commit (it
  * cannot be checked for a peer's files) unless a person sets TANDEM_BYPASS=1; everything else
@@ -204,12 +210,11 @@ function failed(name: string, req: HookRequest, at: Located | null, err: unknown
       failed: refuse ? "closed" : "open",
     });
   }
-  if (refuse) {
-    return {
-      exitCode: 1,
-      stdout: "",
-      stderr: `tandem: commit refused: Tandem cannot check it against other sessions' claimed files. ${errorMessage(err)}${agent ? " Tell the user; only a person may commit past this check." : " Set TANDEM_BYPASS=1 to commit anyway (recorded)."}\n`,
-    };
+  if (refuse && store) {
+    const last = agent
+      ? "Tell the user; only a person may commit past this check."
+      : "Set TANDEM_BYPASS=1 to commit anyway (recorded).";
+    return { exitCode: 1, stdout: "", stderr: `${storeRefusal(store.notice)}${last}\n` };
   }
   return { ...OK, stderr: `tandem: ${name} hook skipped: ${errorMessage(err)}\n` };
 }

@@ -47,7 +47,7 @@ const HANDLERS: Record<HookKind, (ctx: HookCtx) => Verdict | Promise<Verdict>> =
   other: onOther,
 };
 
-const USAGE = `tandem: usage: tandem hook <${clientAlternatives()}> <event> (payload on stdin)\n`;
+export const HOOK_USAGE = `tandem: usage: tandem hook <${clientAlternatives()}> <event> (payload on stdin)\n`;
 
 interface Failure {
   message: string;
@@ -228,7 +228,7 @@ export function handleHook(
 }
 
 async function handleCall(req: HookRequest, read: ReadHook | null): Promise<HookResult> {
-  if (!read) return { exitCode: 2, stdout: "", stderr: USAGE };
+  if (!read) return { exitCode: 2, stdout: "", stderr: HOOK_USAGE };
   const { client, cliEvent, wired, kind, parsed, input } = read;
   if ("skip" in parsed) return client.render(kind, wired, ALLOW);
   // A client's payload on an event we do not wire is a newer client's event: allowed as

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
+import { asksForHelp } from "../core/help-flag.js";
 import { callerPid, fallbackRequest, startServerOnDemand } from "../resident/on-demand.js";
-import { type HookResult, handleGitHook, handleHook } from "./handler.js";
+import { HOOK_USAGE, type HookResult, handleGitHook, handleHook } from "./handler.js";
 
 function readStdin(): string {
   try {
@@ -23,6 +24,7 @@ export async function runHookProcess(argv: string[]): Promise<number> {
     request: fallbackRequest(env),
     later: (task: () => void) => void after.push(task),
   };
+  if (asksForHelp(rest)) return printUsage(kind, req);
   const result: HookResult =
     kind === "git-hook" ? await handleGitHook(req) : await handleHook({ ...req, stdin: readStdin() });
   if (result.stdout) process.stdout.write(result.stdout);
@@ -30,4 +32,17 @@ export async function runHookProcess(argv: string[]): Promise<number> {
   for (const task of after) task();
   startServerOnDemand(env, req.cwd);
   return result.exitCode;
+}
+
+/**
+ * `tandem hook --help`: the usage on stdout, exit 0; no payload is read, no store opened, no server
+ * started. A git hook with no name answers its usage before it looks for a repository.
+ */
+async function printUsage(
+  kind: string | undefined,
+  req: Parameters<typeof handleGitHook>[0],
+): Promise<number> {
+  const usage = kind === "git-hook" ? (await handleGitHook({ ...req, args: [] })).stderr : HOOK_USAGE;
+  process.stdout.write(usage.replace(/^tandem: usage: /, "Usage: "));
+  return 0;
 }

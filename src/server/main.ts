@@ -1,10 +1,9 @@
 import { resolveRoot, stateDirOf } from "../config/root.js";
 import { errorMessage } from "../errors.js";
 import { processAlive } from "../sessions/proc.js";
-import { dbFile, openDb } from "../store/db.js";
-import { serverRow } from "../store/server/row.js";
 import { BUILD } from "../version.js";
 import { serve } from "./serve.js";
+import { readServerRow, stopServer } from "./stop.js";
 
 const USAGE = "usage: tandem serve [--root <dir>] [--status | --stop]\n";
 const HELP = `Usage: tandem serve [--root <dir>] [--status | --stop]
@@ -66,41 +65,25 @@ export async function runServe(argv: string[], out: Write, err: Write): Promise<
   }
   if (args.action === "serve") {
     const log = (line: string) => err(`${new Date().toISOString()} tandem serve: ${line}\n`);
-    return serve({ root, stateDir, build: BUILD, env: process.env, log });
+    // A store it cannot register in (read-only, corrupt): said in its own words, not as a crash.
+    return serve({ root, stateDir, build: BUILD, env: process.env, log }).catch((e: unknown) => {
+      log(`cannot serve: ${errorMessage(e)}`);
+      return 1;
+    });
   }
-  const row = readRow(stateDir);
-  const live = row && processAlive(row.pid, row.pid_start) ? row : null;
-  if (args.action === "status") {
-    out(
-      live
-        ? `Serving ${root}: pid ${live.pid}, build ${live.build}, socket ${live.socket}, since ${new Date(live.started).toISOString()}.\n`
-        : `No server for ${root}; the next hook starts one (hooks answer through Node meanwhile).\n`,
-    );
-    return live ? 0 : 1;
-  }
-  if (!live) {
-    out(`No server for ${root}.\n`);
-    return 0;
-  }
-  process.kill(live.pid, "SIGTERM");
-  for (let i = 0; i < 100 && processAlive(live.pid, live.pid_start); i++) await sleep(50);
-  if (processAlive(live.pid, live.pid_start)) {
-    err(`tandem: the server (pid ${live.pid}) did not stop within 5 s\n`);
+  if (args.action === "stop") return stopServer(root, stateDir, out, err);
+  let row: ReturnType<typeof readServerRow>;
+  try {
+    row = readServerRow(stateDir);
+  } catch (e) {
+    err(`tandem: cannot tell whether a server runs for ${root}: ${errorMessage(e)}\n`);
     return 1;
   }
-  out(`Stopped the server of ${root} (pid ${live.pid}).\n`);
-  return 0;
+  const live = row && processAlive(row.pid, row.pid_start) ? row : null;
+  out(
+    live
+      ? `Serving ${root}: pid ${live.pid}, build ${live.build}, socket ${live.socket}, since ${new Date(live.started).toISOString()}.\n`
+      : `No server for ${root}; the next hook starts one (hooks answer through Node meanwhile).\n`,
+  );
+  return live ? 0 : 1;
 }
-
-function readRow(stateDir: string) {
-  const { existsSync } = process.getBuiltinModule("node:fs");
-  if (!existsSync(dbFile(stateDir))) return null;
-  const db = openDb(stateDir, { readonly: true });
-  try {
-    return serverRow(db);
-  } finally {
-    db.close();
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -119,14 +119,17 @@ export async function serve(opts: ServeOptions): Promise<number> {
     opts.log(`stopping: ${why}`);
     clearInterval(timer);
     wiring?.close();
-    withdrawLoopback(opts.stateDir);
+    try {
+      withdrawLoopback(opts.stateDir); // no new clients by the loopback door
+    } catch {
+      // The clean-up below tries again and reports what is left.
+    }
     server.close();
     tcp?.close();
     const waitIdle = setInterval(() => {
       if (inFlight > 0) return;
       clearInterval(waitIdle);
-      faults.guard("cleaning up", () => cleanUp(opts, me, control, pool));
-      done(0);
+      done(cleanUp(opts, me, control, pool) ? 0 : 1);
     }, 20);
   };
   // Each step on its own: a store that is locked or damaged must not stop the checks, nor the server.
@@ -240,21 +243,33 @@ function publishAddress(stateDir: string, socket: string): void {
   renameSync(tmp, file);
 }
 
+/**
+ * Each step on its own, so one that fails (a state directory made read-only meanwhile) does not
+ * skip the rest; what could not be removed is logged, and `tandem serve --stop` reports it.
+ * Returns whether everything was removed.
+ */
 function cleanUp(
   opts: ServeOptions,
   me: ServerRow,
   control: ReturnType<typeof openDb>,
   pool: StorePool,
-): void {
-  pool.close();
-  withdrawLoopback(opts.stateDir);
+): boolean {
+  const left: string[] = [];
+  const step = (what: string, fn: () => void) => {
+    try {
+      fn();
+    } catch (err) {
+      left.push(`${what}: ${errorMessage(err)}`);
+    }
+  };
+  step("the pooled connections", () => pool.close());
+  step("the loopback files", () => withdrawLoopback(opts.stateDir));
   // Address and socket before the registration: no successor can bind until it is released.
-  rmSync(addrFile(opts.stateDir), { force: true });
-  rmSync(me.socket, { force: true });
-  try {
-    unregisterServer(control, me.pid);
-  } catch (err) {
-    opts.log(`could not unregister: ${errorMessage(err)}`);
-  }
-  control.close();
+  step("the address", () => rmSync(addrFile(opts.stateDir), { force: true }));
+  step("the socket", () => rmSync(me.socket, { force: true }));
+  // A registration left behind names a dead process: the next server replaces it.
+  step("the registration", () => unregisterServer(control, me.pid));
+  step("the store connection", () => control.close());
+  for (const l of left) opts.log(`clean-up failed, left ${l}`);
+  return left.length === 0;
 }

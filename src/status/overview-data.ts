@@ -1,15 +1,16 @@
-import { accessSync, constants, existsSync } from "node:fs";
 import type { LoadedConfig } from "../config/load.js";
 import { describeConfigProblem, shortConfigProblem } from "../config/problems.js";
 import type { LeftItem } from "../core/claims/left-work.js";
 import { landingLine } from "../core/land/landing-line.js";
+import { STORE_CONSEQUENCE } from "../core/store/notice.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { sessionViews } from "../sessions/view.js";
 import { type Db, dbFile } from "../store/db.js";
 import { hookErrorsSinceTs, startTimes } from "../store/events/reads.js";
-import { describeProblem, type StoreError, storeFix } from "../store/failure.js";
+import type { StoreError } from "../store/failure.js";
 import { readFailureLog } from "../store/failure-log.js";
 import { recentLandings } from "../store/land/history.js";
+import { readOnlyError } from "../store/write-access.js";
 import { subagentRows } from "../subagents/lifecycle/rows.js";
 import { buildOverview, type Overview, type OverviewProblem } from "./overview.js";
 
@@ -28,34 +29,10 @@ const configProblems = (loaded: Pick<LoadedConfig, "problems">, root: string): O
     fix: describeConfigProblem(p, root).fix,
   }));
 
-const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
-
-function storeProblem(problem: StoreError["problem"], file: string, detail: string): OverviewProblem {
-  return {
-    problem: `store: ${file} ${describeProblem(problem)} (${detail}); gated edits and commits are refused until it is fixed`,
-    fix: lowerFirst(storeFix(problem, file).replace(/^nothing was changed\. /, "")),
-  };
-}
-
-/**
- * A store hooks cannot write refuses their gates, though a person's read still works. Asked of
- * the file system (mode, immutable bit, read-only mount), so no lock is taken.
- */
-function writeAccess(stateDir: string): OverviewProblem | null {
-  const file = dbFile(stateDir);
-  for (const path of [file, stateDir]) {
-    if (!existsSync(path)) continue;
-    try {
-      accessSync(path, constants.W_OK);
-    } catch (err) {
-      return storeProblem(
-        "readonly",
-        file,
-        `${(err as NodeJS.ErrnoException).code ?? "no write access"} on ${path}`,
-      );
-    }
-  }
-  return null;
+/** The store's notice as the overview lists it: the same words and fix as every refusal. */
+function storeProblem(failed: StoreError): OverviewProblem {
+  const n = failed.notice;
+  return { problem: `store: ${n.what}; ${STORE_CONSEQUENCE}`, fix: n.fix };
 }
 
 /** Hook calls the ledger could not take: `tandem doctor` groups them, `--reset` acknowledges them. */
@@ -71,8 +48,9 @@ function failedHookCalls(stateDir: string): OverviewProblem | null {
 
 function storeProblems(store: StoreState): OverviewProblem[] {
   const { failed, stateDir } = store;
-  const met = failed ? storeProblem(failed.problem, failed.file, failed.detail) : writeAccess(stateDir);
-  return [met, failedHookCalls(stateDir)].filter((p): p is OverviewProblem => p !== null);
+  // A store hooks cannot write refuses their gates, though a person's read still works.
+  const met = failed ?? readOnlyError(dbFile(stateDir));
+  return [met && storeProblem(met), failedHookCalls(stateDir)].filter((p): p is OverviewProblem => !!p);
 }
 
 /** Reads what the overview shows from the store; the decisions are in buildOverview. */

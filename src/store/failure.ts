@@ -1,18 +1,14 @@
+import {
+  noticeText,
+  problemOfErrno,
+  problemOfSqliteCode,
+  type StoreNotice,
+  type StoreProblem,
+  storeNotice,
+} from "../core/store/notice.js";
 import { TandemError } from "../errors.js";
 
-/**
- * Why the store could not be read or written. Every kind closes the gates
- * (pre-tool-use with targets, pre-commit): a decision made without the ledger
- * could hand a peer's file to the wrong session.
- */
-export type StoreProblem =
-  | "corrupt"
-  | "missing"
-  | "replaced"
-  | "readonly"
-  | "permission"
-  | "locked"
-  | "unavailable";
+export { describeProblem, problemOfSqliteCode, type StoreProblem, storeFix } from "../core/store/notice.js";
 
 /** A store that cannot be trusted or used; the message names the file, the problem and the remedy. */
 export class StoreError extends TandemError {
@@ -25,67 +21,17 @@ export class StoreError extends TandemError {
      * only some queries read): it is marked, so every later gate refuses too.
      */
     readonly lasting = false,
+    /** The one path found unwritable (the file or its directory), when a check named it. */
+    readonly blocked?: string,
   ) {
-    super(`Tandem state ${file} ${describeProblem(problem)} (${detail}); ${storeFix(problem, file)}`, 1);
+    super(noticeText(storeNotice(problem, file, detail, blocked)), 1);
     this.name = "StoreError";
   }
-}
 
-export function describeProblem(problem: StoreProblem): string {
-  switch (problem) {
-    case "corrupt":
-      return "is corrupt";
-    case "missing":
-      return "has disappeared";
-    case "replaced":
-      return "was replaced by a different store";
-    case "readonly":
-      return "is read-only";
-    case "permission":
-      return "cannot be opened";
-    case "locked":
-      return "is locked by another process";
-    case "unavailable":
-      return "could not be read or written";
+  /** What every surface shows of it: the same words and fix everywhere (core/store/notice.ts). */
+  get notice(): StoreNotice {
+    return storeNotice(this.problem, this.file, this.detail, this.blocked);
   }
-}
-
-/** What a person does about each problem; every message and `tandem doctor` finding uses it. */
-export function storeFix(problem: StoreProblem, file: string): string {
-  switch (problem) {
-    case "corrupt":
-    case "missing":
-    case "replaced":
-      return "nothing was changed. Run `tandem doctor` for details, then `tandem doctor --reset` to keep the old file aside and start a new store.";
-    case "readonly":
-    case "permission":
-      return `nothing was changed. Make ${file} and its directory writable by this user (check chmod, chattr, read-only mounts), then run \`tandem doctor\`.`;
-    case "locked":
-      return `nothing was changed. Find the process holding it (e.g. \`fuser ${file}\`) and let it finish or stop it; raise agents.storeLockSeconds if it is legitimately slow. \`tandem doctor\` checks it.`;
-    case "unavailable":
-      return "nothing was changed. Run `tandem doctor` to see what is wrong.";
-  }
-}
-
-/** SQLite's result code (e.g. `SQLITE_READONLY_DBMOVED`) to a problem; null when it is no store failure. */
-export function problemOfSqliteCode(code: string): StoreProblem | null {
-  if (!code.startsWith("SQLITE_")) return null;
-  if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") return "corrupt";
-  // The file was unlinked or renamed while open: what is there now is not the store we read.
-  if (code === "SQLITE_READONLY_DBMOVED") return "missing";
-  if (code.startsWith("SQLITE_READONLY")) return "readonly";
-  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return "locked";
-  if (code.startsWith("SQLITE_CANTOPEN") || code === "SQLITE_PERM" || code === "SQLITE_AUTH")
-    return "permission";
-  return "unavailable";
-}
-
-/** A file-system error code met while opening the store. */
-export function problemOfErrno(code: string): StoreProblem | null {
-  if (code === "EROFS") return "readonly";
-  if (code === "EACCES" || code === "EPERM") return "permission";
-  if (["ENOSPC", "EIO", "EDQUOT", "ENOTDIR", "EISDIR", "ELOOP"].includes(code)) return "unavailable";
-  return null;
 }
 
 /**

@@ -180,6 +180,17 @@ answer_or_node() {
   esac
 }
 
+# Help is Node's alone: asking for it starts no server and sends nothing to one.
+for a; do
+  case $a in
+    --) break ;;
+    --help | -h)
+      node_program
+      exec "$node" "$js" "$@"
+      ;;
+  esac
+done
+
 reads_stdin=0
 case $1 in
   hook | status | task | release) ;;

@@ -95,7 +95,7 @@ describe("a person's tandem status when the store or config is broken", () => {
     expect(r.stdout).toMatch(
       /✗ store: .*state\.db is corrupt \(not an SQLite database\); gated edits and commits are refused/,
     );
-    expect(r.stdout).toMatch(/fix: run `tandem doctor` for details, then `tandem doctor --reset`/);
+    expect(r.stdout).toMatch(/fix: run `tandem doctor --reset`: it moves the damaged store aside/);
     const json = JSON.parse(tandem(["status", "--json"], { cwd: repo, env: PLAIN }).stdout);
     expect(json.overview).toMatchObject({ sessionsKnown: false, live: [] });
     expect(json.overview.problems[0].problem).toMatch(/^store: .*is corrupt/);
@@ -115,7 +115,7 @@ describe("a person's tandem status when the store or config is broken", () => {
     const r = tandem(["status"], { cwd: repo, env: PLAIN });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/✗ store: .*state\.db was replaced by a different store/);
-    expect(r.stdout).toMatch(/fix: run `tandem doctor`/);
+    expect(r.stdout).toMatch(/fix: put this repository's own state\.db back .*`tandem doctor --reset`/);
   });
 
   it.skipIf(!canMakeReadOnly())("lists a read-only store next to the sessions it could still read", () => {
@@ -125,7 +125,7 @@ describe("a person's tandem status when the store or config is broken", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Live sessions \(1\):/);
     expect(r.stdout).toMatch(/✗ store: .*state\.db is read-only/);
-    expect(r.stdout).toMatch(/fix: make .*state\.db and its directory writable/);
+    expect(r.stdout).toMatch(/fix: make .*state\.db writable by this user: `chmod u\+w .*state\.db`/);
   });
 
   it("lists a config whose JSON is broken, with the fix", () => {

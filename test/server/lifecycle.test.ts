@@ -96,7 +96,10 @@ describe("tandem serve", () => {
     expect(stop).toMatchObject({ code: 0, stdout: `Stopped the server of ${repo} (pid ${row.pid}).\n` });
     expect(gone(row.pid)).toBe(true);
     expect(serveCommand(repo, "--status").code).toBe(1);
-    expect(serveCommand(repo, "--stop")).toMatchObject({ code: 0, stdout: `No server for ${repo}.\n` });
+    expect(serveCommand(repo, "--stop")).toMatchObject({
+      code: 0,
+      stdout: `No server was running for ${repo}; nothing to stop.\n`,
+    });
   });
 
   it("puts the socket of a deeply nested repository in the temp directory, serves, and exits when the repository is deleted", async () => {

@@ -87,7 +87,10 @@ function showOverview(
   );
 }
 
-/** Left work found from a person's shell is saved too, as at any hook (decision 0029). */
+/**
+ * Left work found from a person's shell is saved too, as at any hook (decision 0029). A read-only
+ * store cannot save it: the overview still shows what it can read, and lists the store problem.
+ */
 function personsLeftWork(db: Db, project: Project, now: number) {
   const q = {
     worktree: project.resolved.root,
@@ -95,7 +98,12 @@ function personsLeftWork(db: Db, project: Project, now: number) {
     now,
     freshnessSeconds: project.loaded.config.freshnessSeconds,
   };
-  return noticeLeft(db, q, blobsDirOf(project.stateDir), null);
+  try {
+    return noticeLeft(db, q, blobsDirOf(project.stateDir), null);
+  } catch (err) {
+    if (storeErrorOf(err, dbFile(project.stateDir))?.problem === "readonly") return [];
+    throw err;
+  }
 }
 
 /**

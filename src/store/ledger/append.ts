@@ -2,6 +2,7 @@ import { TandemError } from "../../errors.js";
 import type { Db } from "../db.js";
 import { stmt } from "../db.js";
 import { checkEventData, type EventData, type EventKind } from "../events/schemas.js";
+import { assertWritable } from "../write-access.js";
 import { commitByKind, noteAppended } from "./durability.js";
 import { project, type StoredEvent } from "./projections.js";
 import { claimBoundRequest } from "./requests.js";
@@ -57,9 +58,11 @@ export function readSnapshot<T>(db: Db, fn: () => T): T {
  * Runs read-decide-write logic in one `BEGIN IMMEDIATE` transaction: the write
  * lock is taken before the first read, so concurrent hooks serialize instead of
  * deciding on stale data. A thin-client request bound to the connection is claimed in the same
- * transaction (store/ledger/requests.ts).
+ * transaction (store/ledger/requests.ts). A store made read-only since the connection opened is
+ * refused before the transaction starts: open descriptors would otherwise go on writing it.
  */
 export function write<T>(db: Db, fn: () => T, durability: Durability = "always"): T {
+  if (!db.inTransaction && !db.memory) assertWritable(db.name);
   const tx = db.transaction(() => {
     claimBoundRequest(db);
     return fn();

@@ -1,16 +1,14 @@
 import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { RESETTABLE, storeNotice } from "../../core/store/notice.js";
 import { TandemError } from "../../errors.js";
 import { dbFile, openDb } from "../db.js";
-import { describeProblem, type StoreProblem, storeFix } from "../failure.js";
+import { describeProblem, type StoreProblem } from "../failure.js";
 import { setFailureLogsAside } from "../failure-log.js";
 import { clearCorruptMark, identityFile, replaceIdentity } from "../identity.js";
 import { appendOne } from "../ledger/append.js";
 import { auditStore, ensureStoreId } from "../trust.js";
 import { diagnoseTrust, openReadOnly } from "./diagnose.js";
-
-/** Problems a new store solves; the others (permissions, a lock) would follow it there. */
-const RESETTABLE: readonly StoreProblem[] = ["corrupt", "missing", "replaced"];
 
 function storeExists(file: string): boolean {
   return (statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0;
@@ -25,9 +23,8 @@ function resetReason(
   const verdict = diagnoseTrust(stateDir, exists);
   if (!verdict.trusted) {
     if (!RESETTABLE.includes(verdict.problem)) {
-      throw new TandemError(
-        `cannot reset: Tandem state ${file} ${describeProblem(verdict.problem)} (${verdict.detail}), which a new store would not fix; ${storeFix(verdict.problem, file)}`,
-      );
+      const n = storeNotice(verdict.problem, file, verdict.detail);
+      throw new TandemError(`cannot reset: ${n.what}, which a new store would not fix; ${n.fix}.`);
     }
     return verdict;
   }
