@@ -12,6 +12,7 @@ import { serverCrashFindings } from "./server-check.js";
 import { sessionClients } from "./session-clients.js";
 import { checkStore, type Finding, type StoreReport } from "./store-checks.js";
 import { nodeFinding, staleSessionFindings } from "./system-checks.js";
+import { printerOf } from "../wiring/agent-shell.js";
 import { checkWiring } from "./wiring-checks.js";
 
 export interface DoctorTarget {
@@ -36,19 +37,22 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
   const config = t.loaded.config;
   // First: it records the probe that decides which command the allow rules must name.
   const shell = checkAgentShell(t.root, t.stateDir, t.env);
+  // Doctor's fixes are read by a person: spelled as their terminal runs Tandem.
+  const printer = printerOf(t.root, t.stateDir, "person");
   const other = [
     nodeFinding(),
     ...configFindings(t.loaded, t.root),
     ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir))),
     ...healFindings(t.stateDir, t.since),
     ...shell,
-    ...staleSessionFindings(t.stateDir, config.freshnessSeconds),
+    ...staleSessionFindings(t.stateDir, config.freshnessSeconds, { root: t.root, printer }),
     ...leftWorkFindings({
       stateDir: t.stateDir,
       root: t.root,
       repoTop: t.repoTop ?? null,
       freshnessSeconds: config.freshnessSeconds,
       now: t.now,
+      printer,
     }),
     ...historyFindings(t.stateDir, t.now),
     ...blobFindings(t.stateDir),

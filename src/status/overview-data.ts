@@ -1,3 +1,5 @@
+import { spanned } from "../core/printed.js";
+import { printerOf } from "../wiring/agent-shell.js";
 import { accessSync, constants, existsSync } from "node:fs";
 import type { LoadedConfig } from "../config/load.js";
 import { describeConfigProblem, shortConfigProblem } from "../config/problems.js";
@@ -85,7 +87,8 @@ export function readOverview(
   left: readonly LeftItem[] = [],
 ): Overview {
   const problems = [...storeProblems(store), ...configProblems(loaded, root)];
-  if (!db) return buildOverview({ sessions: null, subagents: [], elsewhere: null, problems, now });
+  const printer = printerOf(root, store.stateDir, "person");
+  if (!db) return buildOverview({ sessions: null, subagents: [], elsewhere: null, problems, now, printer });
   const views = sessionViews(db, loaded.config.freshnessSeconds, now);
   // Only the sessions shown: joining every session ever recorded grew with history.
   const started = startTimes(
@@ -96,7 +99,7 @@ export function readOverview(
   if (errors > 0)
     problems.push({
       problem: `${errors} hook error(s) in the last 24 h`,
-      fix: "see them with `tandem events --kind hook.error`",
+      fix: `see them with ${spanned(printer, "events", "--kind", "hook.error")}`,
     });
   return buildOverview({
     sessions: views.map((v) => ({ ...v, startedAt: started.get(v.id) ?? v.lastSeen })),
@@ -110,5 +113,6 @@ export function readOverview(
     })),
     problems,
     now,
+    printer,
   });
 }
