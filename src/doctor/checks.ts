@@ -1,4 +1,5 @@
 import type { LoadedConfig } from "../config/load.js";
+import { printerOf } from "../wiring/agent-shell.js";
 import { checkAgentShell } from "./agent-shell-check.js";
 import { blobFindings } from "./blob-checks.js";
 import { configFindings } from "./config-checks.js";
@@ -12,7 +13,6 @@ import { serverCrashFindings } from "./server-check.js";
 import { sessionClients } from "./session-clients.js";
 import { checkStore, type Finding, type StoreReport } from "./store-checks.js";
 import { nodeFinding, staleSessionFindings } from "./system-checks.js";
-import { printerOf } from "../wiring/agent-shell.js";
 import { checkWiring } from "./wiring-checks.js";
 
 export interface DoctorTarget {

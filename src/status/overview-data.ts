@@ -1,10 +1,9 @@
-import { spanned } from "../core/printed.js";
-import { printerOf } from "../wiring/agent-shell.js";
 import { accessSync, constants, existsSync } from "node:fs";
 import type { LoadedConfig } from "../config/load.js";
 import { describeConfigProblem, shortConfigProblem } from "../config/problems.js";
 import type { LeftItem } from "../core/claims/left-work.js";
 import { landingLine } from "../core/land/landing-line.js";
+import { spanned } from "../core/printed.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { sessionViews } from "../sessions/view.js";
 import { type Db, dbFile } from "../store/db.js";
@@ -13,6 +12,7 @@ import { describeProblem, type StoreError, storeFix } from "../store/failure.js"
 import { readFailureLog } from "../store/failure-log.js";
 import { recentLandings } from "../store/land/history.js";
 import { subagentRows } from "../subagents/lifecycle/rows.js";
+import { printerOf } from "../wiring/agent-shell.js";
 import { buildOverview, type Overview, type OverviewProblem } from "./overview.js";
 
 const DAY_MS = 86_400_000;

@@ -143,7 +143,7 @@ export function renderOverview(root: string, o: Overview, now = Date.now(), p: P
   const remote = elsewhereProblem(o.elsewhere, now);
   const problems = remote ? [...o.problems, remote] : o.problems;
   lines.push("", problems.length ? "Problems:" : "No problems.");
-  for (const p of problems) lines.push(`  ✗ ${p.problem}`, `      fix: ${p.fix}`);
-  if (problems.length) lines.push("  `tandem doctor` checks the store, wiring and config in full");
+  for (const pr of problems) lines.push(`  ✗ ${pr.problem}`, `      fix: ${pr.fix}`);
+  if (problems.length) lines.push(`  ${spanned(p, "doctor")} checks the store, wiring and config in full`);
   return `${lines.join("\n")}\n`;
 }

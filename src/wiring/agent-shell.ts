@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { naturalCommand } from "../core/shell/agent-command.js";
 import type { Printer, Reader } from "../core/printed.js";
+import { naturalCommand } from "../core/shell/agent-command.js";
 import { printerFor } from "../core/shell/person-launcher.js";
 import { agentCommandFor, type LoginProbe, PROBE_FILE } from "./agent-launch.js";
 import { readRecordedInit } from "./options.js";

@@ -6,9 +6,9 @@
 import { Command } from "commander";
 import type { LeftItem } from "../../core/claims/left-work.js";
 import { ownerPhrase } from "../../core/claims/left-work.js";
-import { spanned } from "../../core/printed.js";
 import { relativeKey } from "../../core/paths/lexical.js";
 import { resolveTarget } from "../../core/paths/target.js";
+import { spanned } from "../../core/printed.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { restoreToHead } from "../../git/restore.js";

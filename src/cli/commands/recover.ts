@@ -96,7 +96,15 @@ export function recoverCommand(io: Io): Command {
           allowSingleLive: false,
         });
         const p = callerPrinter(project, actor);
-        const result = recover(db, project, owner, key, parseVersion(opts.version), actor?.session.id ?? null, p);
+        const result = recover(
+          db,
+          project,
+          owner,
+          key,
+          parseVersion(opts.version),
+          actor?.session.id ?? null,
+          p,
+        );
         if (result.unchanged) io.out(`${key} already holds version ${result.version}; nothing to do.\n`);
         else io.out(`recovered ${key}: version ${result.version} (${result.bytes} bytes)\n`);
         if (result.kept !== null)

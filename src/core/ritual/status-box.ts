@@ -1,6 +1,6 @@
 import { type LeftItem, ownerPhrase } from "../claims/left-work.js";
-import { PLAIN, type Printer, printed } from "../printed.js";
 import { plural } from "../plural.js";
+import { PLAIN, type Printer, spanned } from "../printed.js";
 import { formatAge } from "../sessions/liveness.js";
 
 export interface StatusModel {
@@ -79,8 +79,8 @@ function uncommitted(m: StatusModel): string {
 /** An agent adopts left work to continue it; a person (who cannot adopt) may throw it away. */
 function leftHint(path: string, p: Printer): string {
   return p.reader === "agent"
-    ? `${printed(p, "adopt", { path })} to continue it`
-    : `${printed(p, "discard", { path }, "--yes")} to throw it away, or an agent adopts it`;
+    ? `${spanned(p, "adopt", { path })} to continue it`
+    : `${spanned(p, "discard", { path }, "--yes")} to throw it away, or an agent adopts it`;
 }
 
 export function renderStatusBox(m: StatusModel): string {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   type LeftOwner,
   leftRefusal,
-  leftWhatToDo,
   leftToRefuse,
+  leftWhatToDo,
   leftWork,
   newestOwners,
   type OwnerMark,
@@ -139,7 +139,12 @@ describe("the refusal of a write over left work", () => {
   });
 
   it.each<[string, "agent" | "person", RegExp[], RegExp[]]>([
-    ["an agent adopts or recovers", "agent", [/`T adopt 'my f\.txt'`/, /`T recover 'my f\.txt' --session agent-gone`/], [/discard/]],
+    [
+      "an agent adopts or recovers",
+      "agent",
+      [/`T adopt 'my f\.txt'`/, /`T recover 'my f\.txt' --session agent-gone`/],
+      [/`T discard/],
+    ],
     [
       "a person recovers or discards, never adopts",
       "person",
