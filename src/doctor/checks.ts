@@ -1,4 +1,5 @@
 import type { LoadedConfig } from "../config/load.js";
+import { printerOf } from "../wiring/agent-shell.js";
 import { checkAgentShell } from "./agent-shell-check.js";
 import { blobFindings } from "./blob-checks.js";
 import { configFindings } from "./config-checks.js";
@@ -37,6 +38,8 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
   const config = t.loaded.config;
   // First: it records the probe that decides which command the allow rules must name.
   const shell = checkAgentShell(t.root, t.stateDir, t.env);
+  // Doctor's fixes are read by a person: spelled as their terminal runs Tandem.
+  const printer = printerOf(t.root, t.stateDir, "person");
   const other = [
     nodeFinding(),
     jailFinding(t.env),
@@ -44,13 +47,14 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir))),
     ...healFindings(t.stateDir, t.since),
     ...shell,
-    ...staleSessionFindings(t.stateDir, config.freshnessSeconds),
+    ...staleSessionFindings(t.stateDir, config.freshnessSeconds, { root: t.root, printer }),
     ...leftWorkFindings({
       stateDir: t.stateDir,
       root: t.root,
       repoTop: t.repoTop ?? null,
       freshnessSeconds: config.freshnessSeconds,
       now: t.now,
+      printer,
     }),
     ...historyFindings(t.stateDir, t.now),
     ...blobFindings(t.stateDir),

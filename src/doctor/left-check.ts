@@ -1,5 +1,6 @@
 import { findLeftWork } from "../claims/left-work.js";
 import { leftLine, leftWhatToDo } from "../core/claims/left-work.js";
+import type { Printer } from "../core/printed.js";
 import type { Finding } from "./finding.js";
 import { readStore } from "./read-store.js";
 
@@ -9,6 +10,8 @@ export interface LeftTarget {
   repoTop: string | null;
   freshnessSeconds: number;
   now: number;
+  /** Doctor's fixes are for a person at a terminal. */
+  printer: Printer;
 }
 
 /**
@@ -23,7 +26,7 @@ export function leftWorkFindings(t: LeftTarget): Finding[] {
         level: "problem" as const,
         check: "left work",
         detail: `${leftLine(i, t.now)}: uncommitted, and no live session's end-turn check covers it`,
-        fix: leftWhatToDo(i.path, i.owner.name),
+        fix: leftWhatToDo(i.path, i.owner.name, t.printer),
       }));
     }) ?? []
   );

@@ -1,4 +1,5 @@
 import { plural } from "../core/plural.js";
+import { type Printer, spanned } from "../core/printed.js";
 import { formatAge } from "../core/sessions/liveness.js";
 import { sessionViews } from "../sessions/view.js";
 import type { Finding } from "./finding.js";
@@ -20,6 +21,7 @@ export function nodeFinding(version = process.versions.node): Finding {
 export function staleSessionFindings(
   stateDir: string,
   freshnessSeconds: number,
+  t: { root: string; printer: Printer },
   now = Date.now(),
 ): Finding[] {
   return (
@@ -30,7 +32,8 @@ export function staleSessionFindings(
           level: "info" as const,
           check: "sessions",
           detail: `${s.name} (${s.client}) is stale (last seen ${formatAge(now - s.lastSeen)} ago) and still holds ${plural(s.claims, "claim")}; they no longer block anyone`,
-          fix: `if its work is finished, release them: \`tandem release --session ${s.name} <paths>\` (see \`tandem claims --all\`)`,
+          // Another session's claims need --force (release.ts); the root releases every one of them.
+          fix: `if its work is finished, release them all: ${spanned(t.printer, "release", "--session", s.name, "--force", { path: t.root })} (${spanned(t.printer, "claims", "--all")} lists them)`,
         }));
     }) ?? []
   );

@@ -4,6 +4,7 @@ import { loadConfig } from "../config/load.js";
 import type { ConfigProblem } from "../config/problems.js";
 import { type ResolvedRoot, resolveRoot, stateDirOf } from "../config/root.js";
 import type { Config } from "../config/schema.js";
+import type { Printer } from "../core/printed.js";
 import { dirtySnapshotAsync } from "../git/status.js";
 import { discoverAgent } from "../sessions/discover.js";
 import { processAlive } from "../sessions/proc.js";
@@ -184,6 +185,11 @@ function reattached(ctx: HookCtx, known: SessionRow): SessionRow {
 }
 
 const commands = new WeakMap<HookCtx, string>();
+
+/** How a hook's message spells a command for this agent (src/core/shell/printed.ts). */
+export function agentPrinter(ctx: HookCtx): Printer {
+  return { reader: "agent", launcher: agentCmd(ctx) };
+}
 
 /** How this agent's shell starts Tandem, for every command a message tells it to run (read once). */
 export function agentCmd(ctx: HookCtx): string {

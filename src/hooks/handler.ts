@@ -20,7 +20,7 @@ import { appendOne } from "../store/ledger/append.js";
 import { unbindRequest } from "../store/ledger/requests.js";
 import { sessionByNative } from "../store/sessions/rows.js";
 import { toolTargets } from "../targets/tool-targets.js";
-import { type HookCtx, type HookRequest, hookRoot, openHookCtx } from "./context.js";
+import { agentPrinter, type HookCtx, type HookRequest, hookRoot, openHookCtx } from "./context.js";
 import { forgedBy } from "./forgery.js";
 import { runGitHook } from "./git-hooks.js";
 import { leftWorkAtHook } from "./left-work.js";
@@ -202,7 +202,7 @@ function withLockWait(err: unknown, ctx: HookCtx): unknown {
 
 /** A hook call forged from inside another agent's tool call changes nothing and is recorded. */
 function refuseForged(ctx: HookCtx, forged: { id: string; name: string; named: string }): Verdict {
-  const message = forgeryMessage(forged.named, forged.name);
+  const message = forgeryMessage(forged.named, forged.name, agentPrinter(ctx));
   appendOne(ctx.db, {
     kind: "hook.error",
     session: forged.id,

@@ -15,7 +15,7 @@ import { leftWarnedThisTurn } from "../store/claims/left.js";
 import { append, write } from "../store/ledger/append.js";
 import { sessionByNative } from "../store/sessions/rows.js";
 import type { ToolTargets } from "../targets/tool-targets.js";
-import { agentCmd, type HookCtx, hookSession } from "./context.js";
+import { agentPrinter, type HookCtx, hookSession } from "./context.js";
 import { recordOpenFailure } from "./open-failure.js";
 
 function query(ctx: HookCtx, extra: Partial<LeftQuery> = {}): LeftQuery {
@@ -111,5 +111,5 @@ export function leftGate(
     },
     "gating",
   );
-  return { allow: false, rule: "left-work", reason: leftRefusal(refuse, ctx.now, agentCmd(ctx)) };
+  return { allow: false, rule: "left-work", reason: leftRefusal(refuse, ctx.now, agentPrinter(ctx)) };
 }

@@ -20,7 +20,7 @@ import { blobsDirOf, preserveFiles } from "../safety/preserve.js";
 import { append } from "../store/ledger/append.js";
 import { untoldClobbers, versionWithStamp } from "../store/safety/preserved.js";
 import { type SessionRow, sessionById } from "../store/sessions/rows.js";
-import type { HookCtx } from "./context.js";
+import { agentPrinter, type HookCtx } from "./context.js";
 
 /** Whose live peers' claimed or touched paths of the root to ask about: all, or only `paths`. */
 export function peerQuery(ctx: HookCtx, session: SessionRow, paths?: readonly string[]): PeerQuery {
@@ -127,5 +127,6 @@ export function takeOwnerNotice(ctx: HookCtx, owner: SessionRow): string | null 
       version: r.version,
       via: r.via,
     })),
+    agentPrinter(ctx),
   );
 }

@@ -2,7 +2,7 @@ import { ALLOW, type Verdict } from "../clients/types.js";
 import { actorWarning } from "../core/safety/clobber.js";
 import { append, write } from "../store/ledger/append.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
-import { type HookCtx, hookSession } from "./context.js";
+import { agentPrinter, type HookCtx, hookSession } from "./context.js";
 import { type OwnKeys, toolKeys, watchOwnedWork } from "./owner-watch.js";
 import { takeOwnerNotice } from "./safety-net.js";
 import { type Attribution, recordShellDelta, startShellDelta } from "./shell-delta.js";
@@ -35,7 +35,7 @@ export async function onPostTool(ctx: HookCtx): Promise<Verdict> {
   );
   const parts = notice ? [notice] : [];
   const delta = pending ? await recordShellDelta(ctx, pending) : null;
-  if (delta) parts.push(...shellWarnings(delta));
+  if (delta) parts.push(...shellWarnings(ctx, delta));
   // After the delta, so a clobber the command's own delta saw is recorded once, by it.
   const own: OwnKeys = shell
     ? delta
@@ -49,9 +49,9 @@ export async function onPostTool(ctx: HookCtx): Promise<Verdict> {
   return parts.length === 0 ? ALLOW : { ...ALLOW, context: parts.join("\n\n") };
 }
 
-function shellWarnings(delta: Attribution): string[] {
+function shellWarnings(ctx: HookCtx, delta: Attribution): string[] {
   const out: string[] = [];
-  if (delta.clobbered.length > 0) out.push(actorWarning(delta.clobbered));
+  if (delta.clobbered.length > 0) out.push(actorWarning(delta.clobbered, agentPrinter(ctx)));
   const clobbered = new Set(delta.clobbered.map((c) => c.key));
   const held = delta.peerHeld.filter((p) => !clobbered.has(p.path));
   if (held.length > 0) {

@@ -2,6 +2,7 @@ import type { LoadedConfig } from "../config/load.js";
 import { describeConfigProblem, shortConfigProblem } from "../config/problems.js";
 import type { LeftItem } from "../core/claims/left-work.js";
 import { landingLine } from "../core/land/landing-line.js";
+import { spanned } from "../core/printed.js";
 import { STORE_CONSEQUENCE } from "../core/store/notice.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { sessionViews } from "../sessions/view.js";
@@ -12,6 +13,7 @@ import { readFailureLog } from "../store/failure-log.js";
 import { recentLandings } from "../store/land/history.js";
 import { readOnlyError } from "../store/write-access.js";
 import { subagentRows } from "../subagents/lifecycle/rows.js";
+import { printerOf } from "../wiring/agent-shell.js";
 import { buildOverview, type Overview, type OverviewProblem } from "./overview.js";
 
 const DAY_MS = 86_400_000;
@@ -63,7 +65,8 @@ export function readOverview(
   left: readonly LeftItem[] = [],
 ): Overview {
   const problems = [...storeProblems(store), ...configProblems(loaded, root)];
-  if (!db) return buildOverview({ sessions: null, subagents: [], elsewhere: null, problems, now });
+  const printer = printerOf(root, store.stateDir, "person");
+  if (!db) return buildOverview({ sessions: null, subagents: [], elsewhere: null, problems, now, printer });
   const views = sessionViews(db, loaded.config.freshnessSeconds, now);
   // Only the sessions shown: joining every session ever recorded grew with history.
   const started = startTimes(
@@ -74,7 +77,7 @@ export function readOverview(
   if (errors > 0)
     problems.push({
       problem: `${errors} hook error(s) in the last 24 h`,
-      fix: "see them with `tandem events --kind hook.error`",
+      fix: `see them with ${spanned(printer, "events", "--kind", "hook.error")}`,
     });
   return buildOverview({
     sessions: views.map((v) => ({ ...v, startedAt: started.get(v.id) ?? v.lastSeen })),
@@ -88,5 +91,6 @@ export function readOverview(
     })),
     problems,
     now,
+    printer,
   });
 }

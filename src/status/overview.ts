@@ -1,6 +1,7 @@
 import { type LeftItem, leftLine } from "../core/claims/left-work.js";
 import type { LandingLine } from "../core/land/landing-line.js";
 import { plural } from "../core/plural.js";
+import { PLAIN, type Printer, spanned } from "../core/printed.js";
 import type { RemoteView } from "../core/remote/remote-view.js";
 import type { SessionView } from "../sessions/view.js";
 import type { SubagentRow } from "../subagents/lifecycle/rows.js";
@@ -37,8 +38,12 @@ export interface OverviewInput {
   landings?: readonly (LandingLine & { who: string | null; ts: number })[];
   problems: readonly OverviewProblem[];
   now: number;
+  /** How the fixes spell Tandem for the person who reads them; plain `tandem` when not given. */
+  printer?: Printer;
 }
 
+const PATH = { slot: "PATH" };
+const NAME = { slot: "NAME" };
 const secs = (ms: number) => Math.max(0, Math.round(ms / 1000));
 
 /** Pure: sessions, sub-agents and problems into the overview's rows. */
@@ -72,17 +77,17 @@ export function buildOverview(input: OverviewInput): Overview {
     left: [...(input.left ?? [])],
     elsewhere: input.elsewhere,
     landings: (input.landings ?? []).map(({ ts, ...l }) => ({ ...l, ageSeconds: secs(now - ts) })),
-    problems: [...input.problems, ...leftProblem(input.left ?? [])],
+    problems: [...input.problems, ...leftProblem(input.left ?? [], input.printer ?? PLAIN)],
   };
 }
 
 /** Left work is a problem while any exists: nobody's end-turn check covers it. */
-function leftProblem(left: readonly LeftItem[]): OverviewProblem[] {
+function leftProblem(left: readonly LeftItem[], p: Printer): OverviewProblem[] {
   if (left.length === 0) return [];
   return [
     {
       problem: `${plural(left.length, "uncommitted file")} left by ended sessions, covered by nobody's end-turn check`,
-      fix: "for each one listed under Left work: `tandem adopt PATH` in the agent that continues it, `tandem recover PATH --session NAME` for its saved bytes, or `tandem discard PATH --yes`",
+      fix: `for each one listed under Left work: ${spanned(p, "recover", PATH, "--session", NAME)} for its saved bytes, ${spanned(p, "discard", PATH, "--yes")} to throw it away, or ask the agent that continues it to adopt it (only an agent can)`,
     },
   ];
 }
@@ -95,7 +100,7 @@ export function age(seconds: number): string {
 }
 
 /** The overview as text; each section says what to do when it holds something. */
-export function renderOverview(root: string, o: Overview, now = Date.now()): string {
+export function renderOverview(root: string, o: Overview, now = Date.now(), p: Printer = PLAIN): string {
   const lines = [`Tandem in ${root}`, ""];
   const none = o.sessionsKnown ? "No live agent sessions." : "Sessions unknown: the store cannot be read.";
   lines.push(o.live.length ? `Live sessions (${o.live.length}):` : none);
@@ -107,21 +112,24 @@ export function renderOverview(root: string, o: Overview, now = Date.now()): str
     lines.push("", "Stale sessions still holding claims (they no longer block):");
     for (const s of o.staleHolding)
       lines.push(`  ${s.name}  ${s.client}  idle ${age(s.idleSeconds)}  ${plural(s.claims, "claim")}`);
+    // Another session's claims need --force; the root releases every one of them.
     lines.push(
-      "  once their work is safe: `tandem release --session <name> --force <paths>` (see `tandem claims --all`)",
+      `  once their work is safe: ${spanned(p, "release", "--session", NAME, "--force", { path: root })} (${spanned(p, "claims", "--all")} lists them)`,
     );
   }
   if (o.awaitingApply.length) {
     lines.push("", "Sub-agents awaiting apply:");
     for (const r of o.awaitingApply)
       lines.push(`  ${r.name}  (parent ${r.parent ?? "-"})  ${r.state}; ${r.capture}; ${r.apply}`);
-    lines.push("  look with `tandem sub show <name>`, bring the work in with `tandem sub apply <name>`");
+    lines.push(
+      `  look with ${spanned(p, "sub", "show", NAME)}, bring the work in with ${spanned(p, "sub", "apply", NAME)}`,
+    );
   }
   if (o.left.length) {
     lines.push("", `Left work of ended sessions (${o.left.length}):`);
     for (const i of o.left) lines.push(`  ${leftLine(i, now)}`);
     lines.push(
-      "  an agent continues it with `tandem adopt PATH`; `tandem recover PATH --session NAME` brings its saved bytes back; `tandem discard PATH --yes` throws it away",
+      `  ${spanned(p, "recover", PATH, "--session", NAME)} brings its saved bytes back; ${spanned(p, "discard", PATH, "--yes")} throws it away; an agent that continues it adopts it (only an agent can)`,
     );
   }
   if (o.landings.length) {
@@ -129,13 +137,13 @@ export function renderOverview(root: string, o: Overview, now = Date.now()): str
     for (const l of o.landings)
       lines.push(`  ${l.ok ? "✓" : "✗"} ${age(l.ageSeconds)} ago  ${l.who ?? "a person"}  ${l.text}`);
     if (!o.landings[0]!.ok)
-      lines.push("  the latest did not land all the work: `tandem land` again says why");
+      lines.push(`  the latest did not land all the work: ${spanned(p, "land")} again says why`);
   }
   lines.push(...elsewhereSection(o.elsewhere, now));
   const remote = elsewhereProblem(o.elsewhere, now);
   const problems = remote ? [...o.problems, remote] : o.problems;
   lines.push("", problems.length ? "Problems:" : "No problems.");
-  for (const p of problems) lines.push(`  ✗ ${p.problem}`, `      fix: ${p.fix}`);
-  if (problems.length) lines.push("  `tandem doctor` checks the store, wiring and config in full");
+  for (const pr of problems) lines.push(`  ✗ ${pr.problem}`, `      fix: ${pr.fix}`);
+  if (problems.length) lines.push(`  ${spanned(p, "doctor")} checks the store, wiring and config in full`);
   return `${lines.join("\n")}\n`;
 }

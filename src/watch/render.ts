@@ -89,7 +89,11 @@ function leftWork(m: BoardModel, width: number): Section[] {
   const left = m.left ?? [];
   if (left.length === 0) return [];
   const s = section("LEFT WORK", `${left.length} uncommitted, nobody's`, leftColumns(m.now), left, width);
-  const hint = wrap("tandem adopt PATH (an agent continues it) | tandem discard PATH --yes", width);
+  // A person reads the board: they recover or discard; only an agent adopts (decision 0045).
+  const hint = wrap(
+    "tandem recover PATH --session NAME (its saved bytes) | tandem discard PATH --yes | an agent adopts it to continue it",
+    width,
+  );
   return [{ ...s, rows: [...s.rows, ...hint] }];
 }
 

@@ -1,7 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { launcherWords } from "../clients/launcher-words.js";
+import type { Printer, Reader } from "../core/printed.js";
 import { naturalCommand } from "../core/shell/agent-command.js";
+import { printerFor } from "../core/shell/person-launcher.js";
 import { agentCommandFor, type LoginProbe, PROBE_FILE } from "./agent-launch.js";
 import { readRecordedInit } from "./options.js";
 
@@ -51,4 +54,12 @@ export function projectNatural(root: string): string | null {
 /** How agents of this project are told to start Tandem: no process is spawned. */
 export function agentCommandOf(root: string, stateDir: string): string {
   return agentCommandFor(root, stateDir, readRecordedInit(root)?.command ?? null);
+}
+
+/** How a message to `reader` spells this project's Tandem commands (src/core/shell/printed.ts). */
+export function printerOf(root: string, stateDir: string, reader: Reader): Printer {
+  const text = readRecordedInit(root)?.command ?? null;
+  const agentLauncher = reader === "agent" ? agentCommandFor(root, stateDir, text) : "";
+  const recorded = text === null ? null : { text, words: launcherWords(text) };
+  return printerFor(reader, { agentLauncher, recorded, root });
 }

@@ -201,6 +201,8 @@ describe("the overview's rows", () => {
     const text = renderOverview("/r", o);
     expect(text).toMatch(/stale-one {2}claude-code {2}idle 1h {2}3 claims/);
     expect(text).toMatch(/kid {2}\(parent live-one\).*not applied/);
-    expect(text).toMatch(/tandem sub apply <name>/);
+    expect(text).toMatch(/`tandem sub apply NAME`/);
+    // Another session's claims need --force: the printed release works as printed.
+    expect(text).toContain("`tandem release --session NAME --force /r`");
   });
 });

@@ -128,7 +128,9 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(doctor.stdout).toMatch(
       new RegExp(`left work.*f\\.txt: left by ${a} \\(claude-code, task "fix the parser"\\)`),
     );
-    expect(doctor.stdout).toContain(`tandem adopt f.txt`);
+    // A person reads doctor: recover or discard, never adopt, which only an agent runs.
+    expect(doctor.stdout).toContain("tandem discard f.txt --yes");
+    expect(doctor.stdout).not.toContain("adopt f.txt");
 
     const start = sessionStart(w, "B");
     expect(start).toContain("Left work (uncommitted files of sessions that ended");
@@ -148,7 +150,8 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(refusal).toContain(`f.txt: left by ${a} (claude-code, task "fix the parser"), ended`);
     expect(refusal).toContain("tandem adopt f.txt");
     expect(refusal).toContain(`tandem recover f.txt --session ${a}`);
-    expect(refusal).toContain("tandem discard f.txt --yes");
+    // discard refuses inside an agent: the agent is told to ask its user instead.
+    expect(refusal).not.toContain("discard f.txt");
     expect(read(w)).toBe("A's unfinished parser\n");
 
     expect(write(w, "B", "f.txt", "B's rewrite\n")).toBeNull();

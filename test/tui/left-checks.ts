@@ -36,7 +36,9 @@ export function expectLeftWork(p: Project, file: string, bytes: string, o: GoneO
   const doctor = person(p, ["doctor"]);
   expect(doctor.code, doctor.stdout).toBe(1);
   expect(doctor.stdout).toMatch(new RegExp(`left work.*${line.source}`));
-  expect(doctor.stdout).toContain(`tandem adopt ${file}`);
+  // A person reads doctor: recover or discard, never adopt, which only an agent runs.
+  expect(doctor.stdout).toContain(`discard ${file} --yes`);
+  expect(doctor.stdout).not.toContain(`adopt ${file}`);
 
   const watch = person(p, ["watch", "--once"], { COLUMNS: "160" });
   expect(watch.stdout).toMatch(/LEFT WORK/);

@@ -8,6 +8,7 @@ import type { LeftItem } from "../../core/claims/left-work.js";
 import { ownerPhrase } from "../../core/claims/left-work.js";
 import { relativeKey } from "../../core/paths/lexical.js";
 import { resolveTarget } from "../../core/paths/target.js";
+import { spanned } from "../../core/printed.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { restoreToHead } from "../../git/restore.js";
@@ -16,6 +17,7 @@ import { blobsDirOf } from "../../safety/preserve.js";
 import type { Db } from "../../store/db.js";
 import { append, write } from "../../store/ledger/append.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
+import { callerPrinter } from "../printer.js";
 import { ownSession } from "../session-opts.js";
 
 interface LeftOptions {
@@ -96,15 +98,17 @@ function adopt(io: Io, raws: string[], opts: LeftOptions): void {
 
 function discard(io: Io, raws: string[], opts: LeftOptions): void {
   withStore(io, opts, (db, project) => {
-    if (ownSession(db, io, project, undefined, null))
+    const own = ownSession(db, io, project, undefined, null);
+    if (own)
       throw new TandemError(
-        "discard throws away another session's work, so only a person runs it, from their own shell. An agent asks its user, or continues the work with `tandem adopt PATH`.",
+        `discard throws away another session's work, so only a person runs it, from their own shell. An agent asks its user, or continues the work with ${spanned(callerPrinter(project, own), "adopt", { slot: "PATH" })}.`,
       );
+    const p = callerPrinter(project, null);
     const items = leftOf(db, project, keysOf(project, io, raws), null);
     const now = Date.now();
     if (!opts.yes)
       throw new UsageError(
-        `discard throws away the uncommitted changes of ${items.map((i) => `${i.path} (left by ${ownerPhrase(i.owner, now)})`).join(", ")}; their bytes stay saved until \`tandem gc\`. Nothing was changed: run it again with --yes to discard.`,
+        `discard throws away the uncommitted changes of ${items.map((i) => `${i.path} (left by ${ownerPhrase(i.owner, now)})`).join(", ")}; their bytes stay saved until ${spanned(p, "gc")}. Nothing was changed: run it again with --yes to discard.`,
       );
     const top = project.resolved.repo?.top;
     if (!top)
@@ -116,7 +120,7 @@ function discard(io: Io, raws: string[], opts: LeftOptions): void {
     settleDiscarded(db, project.resolved.root, items, now);
     for (const { i, how } of done)
       io.out(
-        `discarded ${i.path} (${how === "restored" ? "back to its committed state" : "removed: it was never committed"}), left by ${ownerPhrase(i.owner, now)}. Its bytes stay saved until \`tandem gc\`: \`tandem recover ${i.path} --session ${i.owner.name}\` brings them back.\n`,
+        `discarded ${i.path} (${how === "restored" ? "back to its committed state" : "removed: it was never committed"}), left by ${ownerPhrase(i.owner, now)}. Its bytes stay saved until ${spanned(p, "gc")}: ${spanned(p, "recover", { path: i.path }, "--session", i.owner.name)} brings them back.\n`,
       );
   });
 }

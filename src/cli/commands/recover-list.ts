@@ -1,5 +1,6 @@
 /** What `tandem recover --list` prints: one owner's preserved versions, or every owner's. */
 import { existsSync } from "node:fs";
+import { type Printer, spanned } from "../../core/printed.js";
 import { formatAge } from "../../core/sessions/liveness.js";
 import { TandemError } from "../../errors.js";
 import { blobsDirOf } from "../../safety/preserve.js";
@@ -58,7 +59,7 @@ function ownerHeading(s: SessionRow): string {
  * Every session's preserved files (or versions of `key`) in this worktree, grouped by owner: a
  * person's shell acts for no session, so it sees them all and names one with `--session`.
  */
-export function listEveryOwner(io: Io, db: Db, project: Project, key: string | null): void {
+export function listEveryOwner(io: Io, db: Db, project: Project, key: string | null, p: Printer): void {
   const owners = preservingOwners(db, project.resolved.root, key)
     .map((id) => sessionById(db, id))
     .filter((s): s is SessionRow => s !== undefined);
@@ -72,8 +73,8 @@ export function listEveryOwner(io: Io, db: Db, project: Project, key: string | n
       key === null ? pathLines(db, project.resolved.root, s, "  ") : versionLines(db, project, s, key, "  ");
     for (const line of lines) io.out(line);
   });
-  const path = key ?? "PATH";
+  const path = key === null ? { slot: "PATH" } : { path: key };
   io.out(
-    `\nPut one back with \`tandem recover ${path} --session NAME\` (add \`--version N\` for another version).\n`,
+    `\nPut one back with ${spanned(p, "recover", path, "--session", { slot: "NAME" })} (add \`--version N\` for another version).\n`,
   );
 }

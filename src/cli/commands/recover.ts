@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { relativeKey } from "../../core/paths/lexical.js";
 import { resolveTarget } from "../../core/paths/target.js";
+import { type Printer, spanned } from "../../core/printed.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { blobsDirOf } from "../../safety/preserve.js";
@@ -9,6 +10,7 @@ import { resolveCaller } from "../../sessions/resolve.js";
 import type { Db } from "../../store/db.js";
 import { findSessions, type SessionRow } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb, type Project } from "../context.js";
+import { callerPrinter } from "../printer.js";
 import { callerSession, ownSession } from "../session-opts.js";
 import { listEveryOwner, listVersions } from "./recover-list.js";
 import { goneOwnerToRecover } from "./recover-owner.js";
@@ -79,11 +81,11 @@ export function recoverCommand(io: Io): Command {
         const key = raw === undefined ? null : keyOf(project, io, raw);
         if (opts.list || key === null) {
           // A person's shell acts for no session: it sees every owner's versions.
-          const owner = opts.session
-            ? ownerOf(db, io, project, opts.session)
-            : ownSession(db, io, project, undefined, null)?.session;
+          const own = ownSession(db, io, project, undefined, null);
+          const p = callerPrinter(project, own);
+          const owner = opts.session ? ownerOf(db, io, project, opts.session) : own?.session;
           if (owner) listVersions(io, db, project, owner, key);
-          else listEveryOwner(io, db, project, key);
+          else listEveryOwner(io, db, project, key, p);
           return;
         }
         const owner = ownerToRecover(db, io, project, opts.session, key);
@@ -93,6 +95,7 @@ export function recoverCommand(io: Io): Command {
           freshnessSeconds: project.loaded.config.freshnessSeconds,
           allowSingleLive: false,
         });
+        const p = callerPrinter(project, actor);
         const result = recover(
           db,
           project,
@@ -100,12 +103,13 @@ export function recoverCommand(io: Io): Command {
           key,
           parseVersion(opts.version),
           actor?.session.id ?? null,
+          p,
         );
         if (result.unchanged) io.out(`${key} already holds version ${result.version}; nothing to do.\n`);
         else io.out(`recovered ${key}: version ${result.version} (${result.bytes} bytes)\n`);
         if (result.kept !== null)
           io.out(
-            `the bytes it held are kept as version ${result.kept}: \`tandem recover ${key} --version ${result.kept}\` brings them back.\n`,
+            `the bytes it held are kept as version ${result.kept}: ${spanned(p, "recover", { path: key }, "--version", String(result.kept))} brings them back.\n`,
           );
       } finally {
         db.close();
@@ -120,6 +124,7 @@ function recover(
   key: string,
   version: number | undefined,
   actor: string | null,
+  p: Printer,
 ) {
   try {
     return recoverFile({
@@ -135,7 +140,7 @@ function recover(
   } catch (err) {
     if (err instanceof RecoverError)
       throw new TandemError(
-        `cannot recover ${key} for ${owner.name}: ${err.message}.\nWhat to do: \`tandem recover ${key} --list\` shows the other versions (\`--version N\` restores one); \`tandem doctor\` lists every version whose copy is missing.`,
+        `cannot recover ${key} for ${owner.name}: ${err.message}.\nWhat to do: ${spanned(p, "recover", { path: key }, "--list")} shows the other versions (\`--version N\` restores one); ${spanned(p, "doctor")} lists every version whose copy is missing.`,
       );
     throw err;
   }

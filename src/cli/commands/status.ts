@@ -18,7 +18,9 @@ import { type StoreError, storeErrorOf } from "../../store/failure.js";
 import { identityFile, markCorrupt } from "../../store/identity.js";
 import { append, write } from "../../store/ledger/append.js";
 import type { SessionRow } from "../../store/sessions/rows.js";
+import { printerOf } from "../../wiring/agent-shell.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
+import { callerPrinter } from "../printer.js";
 import { callerSession, ownSession } from "../session-opts.js";
 
 interface StatusOptions {
@@ -83,7 +85,7 @@ function showOverview(
   io.out(
     opts.json
       ? `${JSON.stringify({ ok: true, overview: { root, ...overview } }, null, 2)}\n`
-      : renderOverview(root, overview),
+      : renderOverview(root, overview, now, printerOf(root, project.stateDir, "person")),
   );
 }
 
@@ -181,6 +183,7 @@ async function runStatus(io: Io, opts: StatusOptions, project: Project, db: Db):
     () => append(db, { kind: "status.checked", session: session.id, data: { end_turn: check !== null } }),
     "gating",
   );
+  model.printer = callerPrinter(project, own);
   const shown = { model, findings: check?.findings ?? {}, config: { root: ctx.root, problems } };
   io.out(opts.json ? statusJson(session, shown) : statusText(shown));
 }

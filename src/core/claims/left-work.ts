@@ -3,6 +3,7 @@
  * longer live. Pure over plain data: who claimed or touched each path, whether that session still
  * lives, and whether the file is dirty now.
  */
+import { type Printer, spanned } from "../printed.js";
 import { formatAge } from "../sessions/liveness.js";
 
 /**
@@ -119,18 +120,25 @@ export function leftLine(i: LeftItem, now: number): string {
   return `${i.path}: left by ${ownerPhrase(i.owner, now)}`;
 }
 
-/** What to do about left work, spelled with the command the reader runs Tandem with. */
-export function leftWhatToDo(path: string, owner: string, cmd = "tandem"): string {
-  return `\`${cmd} adopt ${path}\` to make it yours, \`${cmd} recover ${path} --session ${owner}\` to get its saved bytes back, or (a person) \`${cmd} discard ${path} --yes\` to throw it away`;
+/**
+ * What to do about left work, in commands its reader can run: an agent adopts or recovers (discard
+ * refuses inside an agent, decision 0045); a person recovers or discards (adopt makes the work the
+ * caller's session's, which a person's shell has none of).
+ */
+export function leftWhatToDo(path: string, owner: string, p: Printer): string {
+  const recover = `${spanned(p, "recover", { path }, "--session", owner)} to get its saved bytes back`;
+  if (p.reader === "agent")
+    return `${spanned(p, "adopt", { path })} to make it yours, ${recover}, or ask your user to throw it away (a person discards it from their terminal)`;
+  return `${recover}, ${spanned(p, "discard", { path }, "--yes")} to throw it away, or ask the agent that should continue it to adopt it (only an agent can)`;
 }
 
 /** The first refusal of a write over left work: whose it is, and every way forward. */
-export function leftRefusal(items: readonly LeftItem[], now: number, cmd = "tandem"): string {
+export function leftRefusal(items: readonly LeftItem[], now: number, p: Printer): string {
   const lines = [
     `Tandem refused this write: it would overwrite uncommitted work that a session left behind when it ended (left work), and nobody live owns it:`,
     ...items.map((i) => `- ${leftLine(i, now)}`),
     "Its bytes are saved. Ask your user whether to continue it, then:",
-    ...items.map((i) => `- ${leftWhatToDo(i.path, i.owner.name, cmd)}.`),
+    ...items.map((i) => `- ${leftWhatToDo(i.path, i.owner.name, p)}.`),
     "If you mean to replace it, make the same write again in this turn: it proceeds, and the previous bytes stay recoverable with that recover command.",
   ];
   return lines.join("\n");

@@ -1,3 +1,5 @@
+import { type Printer, spanned } from "../printed.js";
+
 /**
  * Whether a hook call comes from inside another agent's tool call (docs/product.md §12: only
  * the client runs hooks). Pure: the hook gathers which agent process it runs
@@ -21,6 +23,6 @@ export function forger(f: ForgeryFacts): { id: string; name: string } | null {
   return f.sessionsOfAgent.find((s) => s.id !== f.named!.id) ?? null;
 }
 
-export function forgeryMessage(named: string, by: string): string {
-  return `this \`tandem hook\` call runs inside ${by}'s own tool call but speaks for session ${named}; only an agent client runs Tandem's hooks, so nothing was recorded. To end your own work use \`tandem release PATH\`; to change another session's state, ask a person.`;
+export function forgeryMessage(named: string, by: string, p: Printer): string {
+  return `this \`tandem hook\` call runs inside ${by}'s own tool call but speaks for session ${named}; only an agent client runs Tandem's hooks, so nothing was recorded. To end your own work use ${spanned(p, "release", { slot: "PATH" })}; to change another session's state, ask a person.`;
 }

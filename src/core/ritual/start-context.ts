@@ -1,4 +1,5 @@
 import { type LeftItem, leftLine, leftWhatToDo } from "../claims/left-work.js";
+import { type Printer, spanned } from "../printed.js";
 import { formatAge } from "../sessions/liveness.js";
 
 export interface PeerSummary {
@@ -72,12 +73,13 @@ export const START_LEFT_LINES = 20;
 
 /** Left work is nobody's until someone adopts it: a write over it is refused once, then proceeds. */
 function leftLines(left: readonly LeftItem[], cmd: string | undefined, now: number): string[] {
+  const p: Printer = { reader: "agent", launcher: cmd ?? "tandem" };
   if (left.length === 0) return [];
   const shown = left.slice(0, START_LEFT_LINES);
   const more = left.length - shown.length;
   return [
     "Left work (uncommitted files of sessions that ended; do not overwrite them unasked):",
-    ...shown.map((i) => `- ${leftLine(i, now)}; ${leftWhatToDo(i.path, i.owner.name, cmd)}`),
-    ...(more > 0 ? [`- and ${more} more: \`${cmd ?? "tandem"} status\` lists them all.`] : []),
+    ...shown.map((i) => `- ${leftLine(i, now)}; ${leftWhatToDo(i.path, i.owner.name, p)}`),
+    ...(more > 0 ? [`- and ${more} more: ${spanned(p, "status")} lists them all.`] : []),
   ];
 }

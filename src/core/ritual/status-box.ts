@@ -1,5 +1,6 @@
 import { type LeftItem, ownerPhrase } from "../claims/left-work.js";
 import { plural } from "../plural.js";
+import { PLAIN, type Printer, spanned } from "../printed.js";
 import { formatAge } from "../sessions/liveness.js";
 
 export interface StatusModel {
@@ -14,6 +15,8 @@ export interface StatusModel {
   warnings: string[];
   /** Uncommitted files of sessions that ended (decision 0029): nobody's until adopted. */
   left?: readonly LeftItem[];
+  /** How the box spells commands for whoever ran `status` (src/core/printed.ts). */
+  printer?: Printer;
   endTurn: boolean;
   now: number;
 }
@@ -73,6 +76,13 @@ function uncommitted(m: StatusModel): string {
 }
 
 /** The fixed-width, plain-text status box (docs/product.md §8). */
+/** An agent adopts left work to continue it; a person (who cannot adopt) may throw it away. */
+function leftHint(path: string, p: Printer): string {
+  return p.reader === "agent"
+    ? `${spanned(p, "adopt", { path })} to continue it`
+    : `${spanned(p, "discard", { path }, "--yes")} to throw it away, or an agent adopts it`;
+}
+
 export function renderStatusBox(m: StatusModel): string {
   const head = `${BOX_HEAD}${m.session.name} `;
   const lines = [
@@ -98,7 +108,7 @@ export function renderStatusBox(m: StatusModel): string {
     ...(m.left ?? []).flatMap((i) =>
       wrapped(
         "left     ",
-        `${i.path}: ${ownerPhrase(i.owner, m.now)}; tandem adopt ${i.path} to continue it`,
+        `${i.path}: ${ownerPhrase(i.owner, m.now)}; ${leftHint(i.path, m.printer ?? PLAIN)}`,
       ),
     ),
     ...m.warnings.flatMap((w) => wrapped("warning  ", w)),

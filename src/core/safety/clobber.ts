@@ -4,6 +4,8 @@
  * command then changed or removed, and what each side is told.
  */
 
+import { type Printer, spanned } from "../printed.js";
+
 /** One live peer's uncommitted file as a command is about to run. */
 export interface PeerFile {
   /** Path relative to the coordination root. */
@@ -67,17 +69,13 @@ export interface NamedClobber extends Clobber {
   ownerName: string;
 }
 
-function shellQuote(path: string): string {
-  return /^[\w./-]+$/.test(path) && !path.startsWith("-") ? path : `'${path.replace(/'/g, `'\\''`)}'`;
-}
-
 /** What the agent whose command did it is told, in its tool result. */
-export function actorWarning(clobbers: readonly NamedClobber[]): string {
+export function actorWarning(clobbers: readonly NamedClobber[], p: Printer): string {
   const list = clobbers.map((c) => `${c.key} (${c.ownerName}'s uncommitted edits, ${c.change})`).join(", ");
   const saved = clobbers.every((c) => c.version !== null)
     ? "Tandem preserved their bytes before the command ran"
     : "Tandem could not preserve all of their bytes";
-  return `Tandem warning: that command overwrote other live agents' uncommitted work: ${list}. ${saved}. Do not commit these files as your own and do not repeat the command; tell the user, and leave the recovery to their owner (\`tandem recover PATH\`).`;
+  return `Tandem warning: that command overwrote other live agents' uncommitted work: ${list}. ${saved}. Do not commit these files as your own and do not repeat the command; tell the user, and leave the recovery to their owner (${spanned(p, "recover", { slot: "PATH" })}).`;
 }
 
 export interface OwnerNotice {
@@ -97,14 +95,14 @@ function writer(n: OwnerNotice): string {
 }
 
 /** What the owner is told on its next prompt or tool call. */
-export function ownerNotice(notices: readonly OwnerNotice[]): string {
+export function ownerNotice(notices: readonly OwnerNotice[], p: Printer): string {
   const lines = notices.map((n) => {
     const who = writer(n);
     const back =
       n.version === null
         ? "no copy was preserved; check `git stash list` and your editor's history"
-        : `put your bytes back with \`tandem recover ${shellQuote(n.key)}\``;
+        : `put your bytes back with ${spanned(p, "recover", { path: n.key })}`;
     return `- ${n.key}: ${n.change} by ${who}; ${back}`;
   });
-  return `Tandem: something other than you overwrote your uncommitted work:\n${lines.join("\n")}\n(\`tandem recover PATH --list\` shows every preserved version.) Check the file before you continue editing it.`;
+  return `Tandem: something other than you overwrote your uncommitted work:\n${lines.join("\n")}\n(${spanned(p, "recover", { slot: "PATH" }, "--list")} shows every preserved version.) Check the file before you continue editing it.`;
 }

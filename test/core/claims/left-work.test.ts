@@ -3,6 +3,7 @@ import {
   type LeftOwner,
   leftRefusal,
   leftToRefuse,
+  leftWhatToDo,
   leftWork,
   newestOwners,
   type OwnerMark,
@@ -126,12 +127,33 @@ describe("the refusal of a write over left work", () => {
   });
 
   it("names whose it is, its task, when it ended, and every way forward, in the agent's own command", () => {
-    const text = leftRefusal([item], 180_000, "npx tandem");
+    const text = leftRefusal([item], 180_000, { reader: "agent", launcher: "npx tandem" });
     expect(text).toContain('f.txt: left by agent-gone (claude-code, task "fix the parser"), ended 3m ago');
     expect(text).toContain("`npx tandem adopt f.txt`");
     expect(text).toContain("`npx tandem recover f.txt --session agent-gone`");
-    expect(text).toContain("`npx tandem discard f.txt --yes`");
+    // discard refuses inside an agent: the agent is told to ask, not given the command.
+    expect(text).not.toContain("discard f.txt");
+    expect(text).toContain("ask your user to throw it away");
     expect(text).toContain("make the same write again in this turn");
     expect(text).not.toMatch(/\n {2,}\S/);
+  });
+
+  it.each<[string, "agent" | "person", RegExp[], RegExp[]]>([
+    [
+      "an agent adopts or recovers",
+      "agent",
+      [/`T adopt 'my f\.txt'`/, /`T recover 'my f\.txt' --session agent-gone`/],
+      [/`T discard/],
+    ],
+    [
+      "a person recovers or discards, never adopts",
+      "person",
+      [/`T recover 'my f\.txt' --session agent-gone`/, /`T discard 'my f\.txt' --yes`/],
+      [/`T adopt/],
+    ],
+  ])("what to do, for its reader: %s (paths quoted)", (_what, reader, present, absent) => {
+    const text = leftWhatToDo("my f.txt", "agent-gone", { reader, launcher: "T" });
+    for (const re of present) expect(text).toMatch(re);
+    for (const re of absent) expect(text).not.toMatch(re);
   });
 });
