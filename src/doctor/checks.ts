@@ -42,7 +42,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
   const printer = printerOf(t.root, t.stateDir, "person");
   const other = [
     nodeFinding(),
-    jailFinding(t.env),
+    jailFinding(t.env, printer),
     ...configFindings(t.loaded, t.root),
     ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir))),
     ...healFindings(t.stateDir, t.since),

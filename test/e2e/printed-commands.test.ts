@@ -109,7 +109,7 @@ interface Printed {
 
 /** Fills in the placeholders a message leaves to its reader, with this scenario's values. */
 function filled(command: string, values: Record<string, string>): string {
-  return command.replace(/\b(PATH|NAME)\b/g, (k) => shellQuote(values[k]!));
+  return command.replace(/\b(PATH|NAME|COMMAND)\b/g, (k) => shellQuote(values[k]!));
 }
 
 function runAsPerson(repo: string, command: string): RunResult {
@@ -206,7 +206,7 @@ describe("every printed command runs as printed, for its reader", () => {
       "B's status box": B,
       "a new session's start context": B,
     };
-    const values = { PATH: "g.txt", NAME: c };
+    const values = { PATH: "g.txt", NAME: c, COMMAND: "true" };
     for (const p of printed) {
       const command = filled(p.command, values);
       const r =
