@@ -2,6 +2,7 @@ import { shellQuote } from "../core/shell/quote.js";
 import { type LoginProbe, probeLogin, projectNatural, writeProbe } from "../wiring/agent-shell.js";
 import { shellQuote as q } from "../wiring/hook-command.js";
 import { existingRepoLauncher, repoLauncherPath } from "../wiring/repo-launcher.js";
+import { checkCommit } from "./commit-check.js";
 import type { Finding } from "./finding.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -50,7 +51,10 @@ export function agentShellFinding(probe: LoginProbe, repo: LoginProbe | null, re
   };
 }
 
-/** Probes the command agents are told to run, as the client's shell would, and records the answer for hooks. */
+/**
+ * Probes the command agents are told to run, as the client's shell would, and records the answer
+ * for hooks; then a commit as that shell makes it.
+ */
 export function checkAgentShell(root: string, stateDir: string, env: Env): Finding[] {
   // Without a recorded launcher the wiring checks already say to run `tandem init`.
   const natural = projectNatural(root);
@@ -59,5 +63,6 @@ export function checkAgentShell(root: string, stateDir: string, env: Env): Findi
   writeProbe(stateDir, probe);
   const path = existingRepoLauncher(stateDir);
   const repo = probe.works || !path ? null : probeLogin(q(path), root, env as NodeJS.ProcessEnv);
-  return [agentShellFinding(probe, repo, repoLauncherPath(stateDir))];
+  // The git hooks start Tandem with the same command (decision 0049): a commit shows whether it does.
+  return [agentShellFinding(probe, repo, repoLauncherPath(stateDir)), ...checkCommit(root, env)];
 }

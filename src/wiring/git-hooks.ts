@@ -4,6 +4,7 @@
  */
 
 import type { GitHookName } from "../core/git/hook-names.js";
+import { shellQuote } from "../core/shell/quote.js";
 
 export const REGION_START = "# >>> tandem >>>";
 export const REGION_END = "# <<< tandem <<<";
@@ -12,13 +13,60 @@ const NEW_SHEBANG = "#!/bin/sh";
 /** sh, bash, dash, zsh, ksh — directly or through env. Our lines are POSIX shell. */
 const SHELL_SHEBANG = /^#!\s*(?:\S*\/)?(?:env\s+(?:-\S+\s+)*)?(?:ba|da|z|k|mk|a)?sh(?:\s|$)/;
 
-export function regionLines(name: GitHookName, launcher: string): string[] {
-  // pre-commit may refuse the commit; the post-* hooks run after the fact and must never fail git.
-  const tail = name === "pre-commit" ? "|| exit $?" : "|| true";
+/**
+ * How the git hooks start Tandem (decision 0049): the command agents are told first, since an
+ * agent's login shell runs git, then the recorded launcher a person's terminal finds. A command
+ * that cannot start (exit 126 or 127: not found, not runnable, no Node) passes to the next; when
+ * none starts, pre-commit stops the commit with `repair` and the post-* hooks say so.
+ */
+export interface HookLaunch {
+  commands: readonly string[];
+  /** What a person runs to fix the hooks, e.g. `cd '/r' && tandem init`, and to check them. */
+  repair: string;
+  check: string;
+}
+
+/** The block's launch: `agent` then `natural` (once when they are the same), repaired from `root`. */
+export function hookLaunch(agent: string, natural: string, root: string): HookLaunch {
+  const commands = agent === natural ? [agent] : [agent, natural];
+  return { commands, repair: `cd ${shellQuote(root)} && ${natural} init`, check: `${natural} doctor` };
+}
+
+/** What pre-commit prints when no command starts Tandem; `tandem doctor` looks for it. */
+export const CANNOT_START = "the pre-commit hook could not start Tandem";
+
+/** The hook's call of Tandem, as init's summary shows it. */
+export function hookCall(name: GitHookName, launch: HookLaunch): string {
+  return `${launch.commands[0]} git-hook ${name} "$@"`;
+}
+
+function cannotStart(name: GitHookName, launch: HookLaunch): string {
+  const tried = launch.commands.map((c) => `\`${c}\``).join(" and ");
+  const found = `${tried} ${launch.commands.length > 1 ? "are" : "is"} not found or cannot start`;
+  const fix = `run \`${launch.repair}\` from a shell where Tandem runs, then \`${launch.check}\` to check that commits start it.`;
+  if (name === "pre-commit")
+    return `tandem: commit stopped: ${CANNOT_START} (${found}), so nothing checks it against files other agent sessions are editing. To fix: ${fix}`;
+  return `tandem: warning: the ${name} hook could not start Tandem (${found}); claims on clean files stay until it can. To fix: ${fix}`;
+}
+
+/**
+ * The block. `tandem_rc=0; … || tandem_rc=$?` keeps a `#!/bin/sh -e` hook running to the check;
+ * pre-commit may refuse the commit, the post-* hooks run after the fact and never fail git.
+ */
+export function regionLines(name: GitHookName, launch: HookLaunch): string[] {
+  const [first, ...rest] = launch.commands;
+  const call = (c: string) => `tandem_rc=0; ${c} git-hook ${name} "$@" || tandem_rc=$?`;
+  const say = `printf '%s\\n' ${shellQuote(cannotStart(name, launch))} >&2`;
+  const last =
+    name === "pre-commit"
+      ? `case $tandem_rc in 126|127) ${say}; exit 1 ;; 0) ;; *) exit "$tandem_rc" ;; esac`
+      : `case $tandem_rc in 126|127) ${say} ;; esac`;
   return [
     REGION_START,
     "# Added by `tandem init`; `tandem deinit` removes it. Edits inside this block are overwritten.",
-    `${launcher} git-hook ${name} "$@" ${tail}`,
+    call(first!),
+    ...rest.map((c) => `case $tandem_rc in 126|127) ${call(c)} ;; esac`),
+    last,
     REGION_END,
   ];
 }
@@ -57,8 +105,8 @@ const UNTERMINATED = `has "${REGION_START}" without "${REGION_END}"; delete the 
  * The hook script with our block: an existing block is replaced where it is, otherwise the block
  * goes right after the shebang so it runs before the user's commands. A new file is `#!/bin/sh`.
  */
-export function installRegion(current: string | null, name: GitHookName, launcher: string): HookText {
-  const region = regionLines(name, launcher);
+export function installRegion(current: string | null, name: GitHookName, launch: HookLaunch): HookText {
+  const region = regionLines(name, launch);
   if (current === null || current.trim() === "")
     return { ok: true, text: [NEW_SHEBANG, ...region, ""].join("\n") };
   const s = split(current);
@@ -79,7 +127,7 @@ export function installRegion(current: string | null, name: GitHookName, launche
     if (!SHELL_SHEBANG.test(head)) {
       return {
         ok: false,
-        reason: `is not a shell script (${head}); call \`${launcher} git-hook ${name} "$@"\` from it yourself, or re-run with --no-git-hooks`,
+        reason: `is not a shell script (${head}); call \`${hookCall(name, launch)}\` from it yourself, or re-run with --no-git-hooks`,
       };
     }
     return { ok: true, text: [head, ...region, ...rest].join("\n") };

@@ -13,11 +13,18 @@ function real(path: string): string | null {
   }
 }
 
+interface OnPath {
+  /** The `tandem` PATH found, in its directory's real path. */
+  file: string;
+  /** The bundle it leads to. */
+  bundle: string | null;
+}
+
 /**
- * The bundle `tandem` on PATH leads to (npm installs it as a symlink), or null. The command is the
- * thin client `dist/tandem`, which starts the `tandem.cjs` beside it (docs/server.md).
+ * The `tandem` on PATH and the bundle it leads to (npm installs it as a symlink), or null. The
+ * command is the thin client `dist/tandem`, which starts the `tandem.cjs` beside it (docs/server.md).
  */
-function tandemOnPath(env: Env): string | null {
+function tandemOnPath(env: Env): OnPath | null {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
     const file = join(dir, "tandem");
@@ -27,8 +34,10 @@ function tandemOnPath(env: Env): string | null {
       continue;
     }
     const found = real(file);
-    if (found && basename(found) === "tandem") return real(join(dirname(found), "tandem.cjs")) ?? found;
-    return found;
+    const at = join(real(dir) ?? dir, "tandem");
+    if (found && basename(found) === "tandem")
+      return { file: at, bundle: real(join(dirname(found), "tandem.cjs")) ?? found };
+    return { file: at, bundle: found };
   }
   return null;
 }
@@ -36,5 +45,11 @@ function tandemOnPath(env: Env): string | null {
 /** Where the running Tandem is installed, for `chooseLauncher`. */
 export function installFacts(root: string, env: Env): InstallFacts {
   const script = runningScript();
-  return { script: script && real(script), root: real(root) ?? root, onPath: tandemOnPath(env) };
+  const found = tandemOnPath(env);
+  return {
+    script: script && real(script),
+    root: real(root) ?? root,
+    onPath: found?.bundle ?? null,
+    onPathFile: found?.file ?? null,
+  };
 }

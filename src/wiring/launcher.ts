@@ -1,4 +1,4 @@
-import { isAbsolute, join, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { CLIENTS, type ClientName } from "../clients/index.js";
 import { shellQuote } from "./hook-command.js";
 
@@ -23,6 +23,12 @@ export interface InstallFacts {
   root: string;
   /** Real path of the bundle `tandem` on PATH starts, or null when there is none. */
   onPath: string | null;
+  /**
+   * The `tandem` file PATH found (its directory's real path), when PATH found one. npx and
+   * `npm run` put the current project's `node_modules/.bin` first on PATH, so there it names
+   * that project's install, not one every shell finds.
+   */
+  onPathFile?: string | null;
 }
 
 /** A launcher `init` writes and records in `.tandem/config.jsonc`. */
@@ -45,10 +51,27 @@ const PINNED_WARNING =
  * nothing portable would start this Tandem (then `noPortableLauncher` says what to do).
  */
 export function chooseLauncher(facts: InstallFacts): LauncherChoice | null {
-  const { script, root, onPath } = facts;
+  const { script, root, onPath, onPathFile } = facts;
   if (script?.startsWith(join(root, "node_modules") + sep)) return { launcher: PROJECT_LOCAL, warning: null };
-  if (script && onPath === script) return { launcher: "tandem", warning: null };
-  return null;
+  if (!script || onPath !== script) return null;
+  if (onPathFile && isProjectBin(onPathFile)) return projectBinLauncher(onPathFile, root);
+  return { launcher: "tandem", warning: null };
+}
+
+/** `…/node_modules/.bin/tandem`: a project's install, on PATH only while npx or `npm run` runs. */
+function isProjectBin(file: string): boolean {
+  const bin = dirname(file);
+  return basename(bin) === ".bin" && basename(dirname(bin)) === "node_modules";
+}
+
+/**
+ * The install that ran `init` (typically `npx tandem init --root <repo>` from another project):
+ * a bare `tandem` would not be found once npx is done, so every commit would fail. Inside the
+ * root it is a project path, portable; elsewhere its absolute path, pinned with the warning.
+ */
+function projectBinLauncher(file: string, root: string): LauncherChoice {
+  if (file.startsWith(root + sep)) return { launcher: relative(root, file), warning: null };
+  return explicitLauncher(shellQuote(file));
 }
 
 /** Why init refuses without `--command`, with the exact line that pins this Tandem on purpose. */

@@ -11,7 +11,14 @@ import { copilotFormat, copilotWanted } from "./copilot-json.js";
 import { flatFormat, flatWanted } from "./cursor-json.js";
 import type { Action, FilePlan } from "./file-plan.js";
 import { geminiPolicyText, isOurPolicyFile, legacyIsMine, policyCommands } from "./gemini-policy.js";
-import { hasRegion, installRegion, regionLines, removeRegion } from "./git-hooks.js";
+import {
+  type HookLaunch,
+  hasRegion,
+  hookCall,
+  hookLaunch,
+  installRegion,
+  removeRegion,
+} from "./git-hooks.js";
 import { type InitRecord, withRecord } from "./init-record.js";
 import { anchored } from "./launcher.js";
 import { ownedFilePlans } from "./owned-files.js";
@@ -195,9 +202,9 @@ function refused(base: Pick<FilePlan, "path" | "kind" | "executable">, reason: s
   return { ...base, action: "refuse", after: null, changes: [], summary: "", reason };
 }
 
-function gitHookInstall(name: GitHookName, state: FileState, launcher: string): FilePlan {
+function gitHookInstall(name: GitHookName, state: FileState, launch: HookLaunch): FilePlan {
   const base = { path: state.path, kind: "git-hook" as const, executable: true };
-  const res = installRegion(state.text, name, launcher);
+  const res = installRegion(state.text, name, launch);
   if (!res.ok) return refused(base, `${state.path} ${res.reason}`);
   const to = (summary: string, change: string): FilePlan => ({
     ...base,
@@ -208,7 +215,7 @@ function gitHookInstall(name: GitHookName, state: FileState, launcher: string): 
   });
   if (state.text === null) return to("", `${name} hook missing`);
   if (res.text !== state.text) {
-    const line = `\`${regionLines(name, launcher)[2]}\``;
+    const line = `\`${hookCall(name, launch)}\``;
     return hasRegion(state.text)
       ? to("updated the Tandem block", `Tandem block differs from ${line}`)
       : to("added the Tandem block", `Tandem block missing (${line})`);
@@ -289,6 +296,7 @@ export function planInit(
   agent = naturalCommand(launcher, s.root),
 ): FilePlan[] {
   const rules = claudeAllowRules(launcher, agent, s.root);
+  const gitLaunch = hookLaunch(agent, naturalCommand(launcher, s.root), s.root);
   return [
     ...clientsOf(s).flatMap((n) =>
       CLIENTS[n].layout === "files"
@@ -319,7 +327,8 @@ export function planInit(
       : []),
     ...legacyPlans(s, policyCommands(launcher, s.root, agent)),
     configPlan(s.config, "init", record),
-    ...gitHookPlans(s, (n, state) => gitHookInstall(n, state, anchored(launcher, "git", s.root))),
+    // Git hooks start Tandem as agents' shells do (decision 0049), then as the person's terminal does.
+    ...gitHookPlans(s, (n, state) => gitHookInstall(n, state, gitLaunch)),
   ];
 }
 

@@ -106,6 +106,25 @@ describe("installing the packed tarball", () => {
     expect(fired).toMatchObject({ code: 0, stderr: "" });
     expect(fired.stdout).toContain("additionalContext");
     expect(sh("tandem", ["init", "--check"], clone, env).stdout).toContain(".git/hooks/pre-commit: missing");
+    // The same install with its bin only in ~/.bashrc: a login shell (Codex's) finds no tandem,
+    // and still commits through the hooks (decision 0049).
+    const bashrc = tempDir();
+    writeFileSync(join(bashrc, ".profile"), "export LANG=C\n");
+    writeFileSync(join(bashrc, ".bashrc"), `PATH="${path}:$PATH"\n`);
+    const nvmLike = { ...env, HOME: bashrc };
+    const other = initRepo(join(tempDir(), "other"));
+    expect(sh("bash", ["-lc", "tandem --version"], other, nvmLike).code).toBe(127);
+    expect(sh("tandem", ["init", "--clients", "claude-code"], other, nvmLike).code).toBe(0);
+    writeFileSync(join(other, "a.txt"), "a\n");
+    g(other, "add", "a.txt");
+    const login = sh(
+      "bash",
+      ["-lc", "git -c user.name=T -c user.email=t@t.invalid commit -qm a"],
+      other,
+      nvmLike,
+    );
+    expect(login).toMatchObject({ code: 0, stderr: "" });
+    expect(g(other, "log", "-1", "--format=%s").trim()).toBe("a");
   });
 
   it("as a devDependency: hooks call the project's node_modules/.bin/tandem, in a clone too", () => {

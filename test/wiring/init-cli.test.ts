@@ -235,7 +235,11 @@ describe("tandem init next to what is already there", () => {
   it("lets a failing pre-commit stop the commit, but never a failing post-commit", () => {
     const dir = repo();
     const fake = join(dir, "..", "bin", "tandem");
-    writeFiles(join(dir, ".."), { "bin/tandem": '#!/bin/sh\n[ "$2" = "$FAIL_ON" ] && exit 3\nexit 0\n' });
+    // It answers init's login-shell probe (`--version`), so the hooks call it rather than the
+    // repository launcher (decision 0049).
+    writeFiles(join(dir, ".."), {
+      "bin/tandem": '#!/bin/sh\n[ "$1" = --version ] && exit 0\n[ "$2" = "$FAIL_ON" ] && exit 3\nexit 0\n',
+    });
     chmodSync(fake, 0o755);
     expect(run(["init", "--command", fake, "--clients", "cursor"], dir).code).toBe(0);
     const commit = (failOn: string) =>

@@ -48,6 +48,53 @@ describe("the launcher init chooses without --command", () => {
   });
 });
 
+describe("the launcher init chooses when npx or `npm run` put a project's bin on PATH", () => {
+  const other = "/home/ann/tools";
+  const bundle = `${other}/node_modules/tandem/dist/tandem.cjs`;
+  it.each<[string, Partial<InstallFacts>, string, boolean]>([
+    [
+      "another project's install, by its absolute path (init --root from there), warned as machine-bound",
+      { script: bundle, onPath: bundle, onPathFile: `${other}/node_modules/.bin/tandem` },
+      `${other}/node_modules/.bin/tandem`,
+      true,
+    ],
+    [
+      "a path with spaces, quoted",
+      {
+        script: "/home/ann/my tools/node_modules/tandem/dist/tandem.cjs",
+        onPath: "/home/ann/my tools/node_modules/tandem/dist/tandem.cjs",
+        onPathFile: "/home/ann/my tools/node_modules/.bin/tandem",
+      },
+      "'/home/ann/my tools/node_modules/.bin/tandem'",
+      true,
+    ],
+    [
+      "a package of the project's own (a monorepo), relative to the root and portable",
+      {
+        script: `${ROOT}/packages/app/node_modules/tandem/dist/tandem.cjs`,
+        onPath: `${ROOT}/packages/app/node_modules/tandem/dist/tandem.cjs`,
+        onPathFile: `${ROOT}/packages/app/node_modules/.bin/tandem`,
+      },
+      "packages/app/node_modules/.bin/tandem",
+      false,
+    ],
+    [
+      "a global install's bin, as before",
+      {
+        script: "/usr/lib/node_modules/tandem/dist/tandem.cjs",
+        onPath: "/usr/lib/node_modules/tandem/dist/tandem.cjs",
+        onPathFile: "/usr/bin/tandem",
+      },
+      "tandem",
+      false,
+    ],
+  ])("records %s", (_what, f, want, warned) => {
+    const choice = chooseLauncher(facts(f));
+    expect(choice?.launcher).toBe(want);
+    expect(choice?.warning !== null).toBe(warned);
+  });
+});
+
 describe("a launcher given with --command", () => {
   it.each([
     ["tandem", false],

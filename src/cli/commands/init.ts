@@ -151,7 +151,7 @@ function probeAgentShell(io: Io, root: string, stateDir: string, launcher: strin
   const written = writeRepoLauncher(stateDir, runningTarget());
   if (!written)
     return `Warning: ${why}, and ${repoLauncherPath(stateDir)} could not be written: agents are told \`${pinnedLauncher()}\`. Make that directory writable and re-run \`tandem init\`.`;
-  return `${why}, as Codex's shell tool starts: agents in this repository run ${written} instead, which starts this Tandem from any shell; the ritual's allow rules name it.`;
+  return `${why}, as Codex's shell tool starts: agents in this repository run ${written} instead, which starts this Tandem from any shell; the ritual's allow rules name it, and the git hooks call it first.`;
 }
 
 export function initCommand(io: Io): Command {
