@@ -10,13 +10,17 @@
 //                       (diff2html and highlight.js) only when a diff is shown.
 // A hook process compiles the dispatcher and the hook bundle only. CommonJS
 // because Node 20 loads it faster than ESM, and that cost is paid per hook.
-import { randomBytes } from "node:crypto";
-import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, relative } from "node:path";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 // One id per build, shared by the bundles and the thin client: a server answers its own build only.
-const buildId = `${pkg.version}+${Date.now().toString(36)}.${randomBytes(3).toString("hex")}`;
+// The id is a digest of what is built, so building unchanged sources again (a second test run in
+// the same checkout, `npm run build` during one) changes nothing, and no running server of this
+// build is told it is stale halfway through someone's run (issue 42).
+const PLACEHOLDER = "@TANDEM_BUILD_ID@";
 
 const BUNDLE_OF = {
   "./hooks/process.js": "./hook.cjs",
@@ -47,12 +51,13 @@ const common = {
   external: ["bindings", "mvdan-sh"],
   // jsonc-parser's UMD build requires its parts at run time; its ESM build bundles.
   mainFields: ["module", "main"],
-  define: { __TANDEM_VERSION__: JSON.stringify(pkg.version), __TANDEM_BUILD__: JSON.stringify(buildId) },
+  define: { __TANDEM_VERSION__: JSON.stringify(pkg.version), __TANDEM_BUILD__: JSON.stringify(PLACEHOLDER) },
   legalComments: "none",
   logLevel: "warning",
+  write: false,
 };
 
-await Promise.all([
+const results = await Promise.all([
   build({
     ...common,
     entryPoints: ["src/main.ts"],
@@ -75,12 +80,44 @@ await Promise.all([
       minify: true,
       legalComments: "none",
       logLevel: "warning",
+      write: false,
     }),
   ),
 ]);
-chmodSync("dist/tandem.cjs", 0o755);
-const thin = readFileSync("src/thin/tandem.sh", "utf8").replace("@BUILD@", buildId);
-writeFileSync("dist/tandem", thin, { mode: 0o755 });
-chmodSync("dist/tandem", 0o755);
+const outputs = results.flatMap((r) =>
+  r.outputFiles.map((f) => ({ path: relative(".", f.path), text: f.text })),
+);
+outputs.push({
+  path: "dist/tandem",
+  text: readFileSync("src/thin/tandem.sh", "utf8").replace("@BUILD@", PLACEHOLDER),
+});
+const digest = createHash("sha256");
+for (const o of outputs.sort((a, b) => (a.path < b.path ? -1 : 1))) digest.update(`${o.path}\0${o.text}\0`);
+const buildId = `${pkg.version}+${digest.digest("hex").slice(0, 12)}`;
+
+/** Writes `text` to `path` unless it is there already; atomically, so a reader never sees half. */
+function writeIfChanged(path, text, mode) {
+  let old = null;
+  try {
+    old = readFileSync(path, "utf8");
+  } catch {
+    // Not built yet.
+  }
+  if (old === text) return false;
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode });
+  chmodSync(tmp, mode);
+  renameSync(tmp, path);
+  return true;
+}
+
+const EXECUTABLE = new Set(["dist/tandem", "dist/tandem.cjs"]);
+let changed = false;
+for (const o of outputs) {
+  const mode = EXECUTABLE.has(o.path) ? 0o755 : 0o644;
+  if (writeIfChanged(o.path, o.text.split(PLACEHOLDER).join(buildId), mode)) changed = true;
+}
 // V8 would reject code caches of the previous bundles anyway; start clean.
-for (const f of readdirSync("dist")) if (f.endsWith(".v8cache")) rmSync(`dist/${f}`, { force: true });
+if (changed)
+  for (const f of readdirSync("dist")) if (f.endsWith(".v8cache")) rmSync(`dist/${f}`, { force: true });
