@@ -10,18 +10,21 @@
 //                       (diff2html and highlight.js) only when a diff is shown.
 // A hook process compiles the dispatcher and the hook bundle only. CommonJS
 // because Node 20 loads it faster than ESM, and that cost is paid per hook.
-import { randomBytes } from "node:crypto";
-import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { build } from "esbuild";
 
 /** Where the bundles go: dist/, or TANDEM_BUILD_OUT (a test builds a release copy elsewhere). */
-const OUT = process.env.TANDEM_BUILD_OUT || "dist";
+const OUT = relative(".", resolve(process.env.TANDEM_BUILD_OUT || "dist"));
 const SEAMS = process.env.TANDEM_TEST_SEAMS === "1";
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 // One id per build, shared by the bundles and the thin client: a server answers its own build only.
-const buildId = `${pkg.version}+${Date.now().toString(36)}.${randomBytes(3).toString("hex")}`;
+// The id is a digest of what is built, so building unchanged sources again (a second test run in
+// the same checkout, `npm run build` during one) changes nothing, and no running server of this
+// build is told it is stale halfway through someone's run (issue 42).
+const PLACEHOLDER = "@TANDEM_BUILD_ID@";
 
 const BUNDLE_OF = {
   "./hooks/process.js": "./hook.cjs",
@@ -65,13 +68,14 @@ const common = {
   external: ["bindings", "mvdan-sh"],
   // jsonc-parser's UMD build requires its parts at run time; its ESM build bundles.
   mainFields: ["module", "main"],
-  define: { __TANDEM_VERSION__: JSON.stringify(pkg.version), __TANDEM_BUILD__: JSON.stringify(buildId) },
+  define: { __TANDEM_VERSION__: JSON.stringify(pkg.version), __TANDEM_BUILD__: JSON.stringify(PLACEHOLDER) },
   legalComments: "none",
   logLevel: "warning",
   plugins: SEAMS ? [] : [releaseSeams],
+  write: false,
 };
 
-await Promise.all([
+const results = await Promise.all([
   build({
     ...common,
     entryPoints: ["src/main.ts"],
@@ -94,11 +98,10 @@ await Promise.all([
       minify: true,
       legalComments: "none",
       logLevel: "warning",
+      write: false,
     }),
   ),
 ]);
-chmodSync(`${OUT}/tandem.cjs`, 0o755);
-
 /** The variables the thin client forwards, from the config table and the client registry. */
 async function forwardedEnv() {
   const out = await build({
@@ -120,10 +123,43 @@ async function forwardedEnv() {
     throw new Error(`not a variable name in ${names.join(" ")}`);
   return names;
 }
-const thin = readFileSync("src/thin/tandem.sh", "utf8")
-  .replace("@BUILD@", buildId)
-  .replace("@FORWARDED@", (await forwardedEnv()).join(" "));
-writeFileSync(`${OUT}/tandem`, thin, { mode: 0o755 });
-chmodSync(`${OUT}/tandem`, 0o755);
+
+const outputs = results.flatMap((r) =>
+  r.outputFiles.map((f) => ({ path: relative(".", f.path), text: f.text })),
+);
+outputs.push({
+  path: `${OUT}/tandem`,
+  text: readFileSync("src/thin/tandem.sh", "utf8")
+    .replace("@BUILD@", PLACEHOLDER)
+    .replace("@FORWARDED@", (await forwardedEnv()).join(" ")),
+});
+const digest = createHash("sha256");
+for (const o of outputs.sort((a, b) => (a.path < b.path ? -1 : 1))) digest.update(`${o.path}\0${o.text}\0`);
+const buildId = `${pkg.version}+${digest.digest("hex").slice(0, 12)}`;
+
+/** Writes `text` to `path` unless it is there already; atomically, so a reader never sees half. */
+function writeIfChanged(path, text, mode) {
+  let old = null;
+  try {
+    old = readFileSync(path, "utf8");
+  } catch {
+    // Not built yet.
+  }
+  if (old === text) return false;
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode });
+  chmodSync(tmp, mode);
+  renameSync(tmp, path);
+  return true;
+}
+
+const EXECUTABLE = new Set([`${OUT}/tandem`, `${OUT}/tandem.cjs`]);
+let changed = false;
+for (const o of outputs) {
+  const mode = EXECUTABLE.has(o.path) ? 0o755 : 0o644;
+  if (writeIfChanged(o.path, o.text.split(PLACEHOLDER).join(buildId), mode)) changed = true;
+}
 // V8 would reject code caches of the previous bundles anyway; start clean.
-for (const f of readdirSync(OUT)) if (f.endsWith(".v8cache")) rmSync(`${OUT}/${f}`, { force: true });
+if (changed)
+  for (const f of readdirSync(OUT)) if (f.endsWith(".v8cache")) rmSync(`${OUT}/${f}`, { force: true });

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, expect } from "vitest";
+import { FILE_MARK, leftoverReport, procFinder, RUN_MARK, reapLeftovers } from "./helpers/leftovers.js";
 
 // Sub-agent worktrees default to $XDG_STATE_HOME; tests keep theirs out of the real home.
 const state = mkdtempSync(join(tmpdir(), "tandem-test-state-"));
@@ -17,3 +18,15 @@ process.env.TANDEM_REMOTE = "0";
 const geminiHome = mkdtempSync(join(tmpdir(), "tandem-test-gemini-home-"));
 process.env.GEMINI_CLI_HOME = geminiHome;
 afterAll(() => rmSync(geminiHome, { recursive: true, force: true }));
+
+// Every process this file starts carries its name (test/helpers/leftovers.ts); once the file's own
+// clean-up ran (this hook was registered first, so it runs last), what is still running is ended
+// and fails the file, so a timed-out client never outlives its test file.
+const file = expect.getState().testPath ?? "an unknown test file";
+process.env[FILE_MARK] = file;
+const run = process.env[RUN_MARK];
+if (run)
+  afterAll(async () => {
+    const left = await reapLeftovers(procFinder(run, file));
+    if (left.length > 0) throw new Error(leftoverReport(left, file));
+  });

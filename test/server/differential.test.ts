@@ -18,7 +18,7 @@ import {
   SHARED,
   type Step,
 } from "./scenario.js";
-import { cleanEnv, type Env, scratch, startServer, TANDEM_BIN, THIN } from "./support.js";
+import { cleanEnv, type Env, scratch, serverOutput, startServer, TANDEM_BIN, THIN } from "./support.js";
 
 /**
  * Issue 16 item 5: the same recorded sequence of hook calls, run once through the Node path and
@@ -258,6 +258,8 @@ function ledgerOf(repo: string, norm: (v: unknown) => unknown): unknown[] {
 interface Run {
   outcomes: { step: string; code: number; stdout: unknown; stderr: unknown }[];
   ledger: unknown[];
+  /** The end of the server's log: why it stopped answering, when it did. */
+  log: string;
 }
 
 type Barrier = (step: number) => Promise<void>;
@@ -303,6 +305,7 @@ async function runLane(
   return {
     outcomes: outcomes.map((o) => ({ ...o, stdout: outputOf(o.stdout, norm), stderr: norm(o.stderr) })),
     ledger: ledgerOf(repo, norm),
+    log: serverOutput(repo).split("\n").slice(-30).join("\n"),
   };
 }
 
@@ -340,7 +343,8 @@ describe("the resident server against the Node path", () => {
       calls += node.outcomes.filter((o) => !o.step.endsWith("tool ran")).length;
       // A day worth comparing: sessions refused each other's edits and commands.
       expect(JSON.stringify(node.outcomes)).toContain('"deny"');
-      for (const [i, want] of node.outcomes.entries()) expect(server.outcomes[i]).toEqual(want);
+      for (const [i, want] of node.outcomes.entries())
+        expect(server.outcomes[i], `the server's log ends:\n${server.log}`).toEqual(want);
       expect(server.outcomes).toHaveLength(node.outcomes.length);
       expect(server.ledger).toEqual(node.ledger);
     }

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { suiteMarks } from "../helpers/leftovers.js";
 import { patient } from "../helpers/patience.js";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -45,7 +46,8 @@ export class Tui {
 
   static start(o: TuiStart): Tui {
     const t = new Tui(o.test.replace(/[^\w.-]+/g, "-"));
-    const env = Object.entries(o.env).map(([k, v]) => `${k}=${v}`);
+    // `env -i` clears the environment: the suite's marks go back in, so a client left running is found.
+    const env = Object.entries({ ...suiteMarks(), ...o.env }).map(([k, v]) => `${k}=${v}`);
     t.tmux([
       "new-session",
       "-d",

@@ -1,5 +1,17 @@
 import { spawn } from "node:child_process";
+import { afterEach } from "vitest";
 import { patient } from "../../helpers/patience.js";
+
+/**
+ * Process groups of runs still going. A test that times out (vitest's bound can come before this
+ * run's own, which stretches with load) abandons its run: the group is killed when the test ends,
+ * not left running for the rest of the file (issue 42: `opencode run` lived on for 1 h 40 min).
+ */
+const live = new Set<number>();
+afterEach(() => {
+  for (const pid of live) killGroup(pid);
+  live.clear();
+});
 
 /**
  * Variables that would make a nested client think it is a subagent of the client running the tests,
@@ -55,6 +67,7 @@ export function runProcess(
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
+    if (child.pid !== undefined) live.add(child.pid);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (b: Buffer) => out.push(b));
@@ -70,6 +83,7 @@ export function runProcess(
     });
     child.on("close", (exitCode, signal) => {
       clearTimeout(timer);
+      if (child.pid !== undefined) live.delete(child.pid);
       resolve({
         exitCode,
         signal,
