@@ -1,11 +1,16 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Files that only call pure functions and build their own data: they share one process per worker
- * instead of starting one each (a quarter-second a file, ~80 files). Everything that drives git,
- * clients, servers or the built binary keeps a process of its own.
+ * Three tiers (issue 39), each with a timeout sized to catch a hang in it, never to time it: tests
+ * assert behaviour, and waits inside them stretch with the machine's load (test/helpers/patience.ts).
+ *
+ * - unit: files that only call pure functions and build their own data. They share one process
+ *   per worker instead of starting one each (a quarter-second a file). `npm run test:unit`.
+ * - system: real git, real repositories, the built binary, the resident server.
+ * - clients: the real agent clients, installed into .cache/clients on first use, driven headless
+ *   (test/e2e) and in tmux (test/tui), and the install from a packed tarball.
  */
-const SHARED_PROCESS = [
+const UNIT = [
   "test/core/**/*.test.ts",
   "test/targets/**/*.test.ts",
   "test/config/**/*.test.ts",
@@ -15,28 +20,47 @@ const SHARED_PROCESS = [
   "test/rules/**/*.test.ts",
 ];
 
-/** What both projects share (the root's global setup runs once, so it is not repeated here). */
+const CLIENTS = [
+  "test/e2e/**/*.test.ts",
+  "test/tui/**/*.test.ts",
+  "test/install/**/*.test.ts",
+  // These install or start a real client too (Codex's trust and hook switch, a pty for watch).
+  "test/doctor/doctor.test.ts",
+  "test/watch/watch-pty.test.ts",
+  "test/wiring/codex-trust.test.ts",
+  "test/clients/codex-hooks-switch.test.ts",
+];
+
+/** What every tier shares (the root's global setup runs once, so it is not repeated here). */
 const shared = {
-  // Timeouts only catch a hang: tests assert behaviour, never elapsed time, and a busy 2-core
-  // machine runs the slowest real-client and git tests several times slower than a quiet one. One
-  // bound for every test (none sets a shorter one); waits inside tests stretch with the machine's
-  // load (test/helpers/patience.ts).
-  testTimeout: 600_000,
-  hookTimeout: 600_000,
   pool: "forks" as const,
   setupFiles: ["test/setup-env.ts"],
 };
+
+/** A tier's bound on one test and on its hooks, in seconds. */
+function bounds(seconds: number): { testTimeout: number; hookTimeout: number } {
+  return { testTimeout: seconds * 1000, hookTimeout: seconds * 1000 };
+}
 
 export default defineConfig({
   test: {
     // Vitest's default on a 2-core machine is one worker; most files wait on git, clients and child
     // processes rather than compute, so three overlap that waiting: a quiet full run took 827 s with
-    // two and 594 s with three (waits stretch with load: test/helpers/patience.ts).
+    // two and 594 s with three.
     maxWorkers: 3,
     globalSetup: ["test/global-setup.ts"],
     projects: [
-      { test: { ...shared, name: "unit", include: SHARED_PROCESS, isolate: false } },
-      { test: { ...shared, name: "system", include: ["test/**/*.test.ts"], exclude: SHARED_PROCESS } },
+      { test: { ...shared, ...bounds(120), name: "unit", include: UNIT, isolate: false } },
+      {
+        test: {
+          ...shared,
+          ...bounds(300),
+          name: "system",
+          include: ["test/**/*.test.ts"],
+          exclude: [...UNIT, ...CLIENTS],
+        },
+      },
+      { test: { ...shared, ...bounds(600), name: "clients", include: CLIENTS } },
     ],
   },
 });
