@@ -1,9 +1,8 @@
 import { resolveRoot, stateDirOf } from "../config/root.js";
 import { errorMessage } from "../errors.js";
-import { processAlive } from "../sessions/proc.js";
 import { BUILD } from "../version.js";
 import { serve } from "./serve.js";
-import { readServerRow, stopServer } from "./stop.js";
+import { registeredServer, stopServer } from "./stop.js";
 
 const USAGE = "usage: tandem serve [--root <dir>] [--status | --stop]\n";
 const HELP = `Usage: tandem serve [--root <dir>] [--status | --stop]
@@ -72,14 +71,9 @@ export async function runServe(argv: string[], out: Write, err: Write): Promise<
     });
   }
   if (args.action === "stop") return stopServer(root, stateDir, out, err);
-  let row: ReturnType<typeof readServerRow>;
-  try {
-    row = readServerRow(stateDir);
-  } catch (e) {
-    err(`tandem: cannot tell whether a server runs for ${root}: ${errorMessage(e)}\n`);
-    return 1;
-  }
-  const live = row && processAlive(row.pid, row.pid_start) ? row : null;
+  const found = registeredServer(root, stateDir, err);
+  if (!found) return 1;
+  const { live } = found;
   out(
     live
       ? `Serving ${root}: pid ${live.pid}, build ${live.build}, socket ${live.socket}, since ${new Date(live.started).toISOString()}.\n`

@@ -23,6 +23,22 @@ export function readServerRow(stateDir: string): ServerRow | null {
   }
 }
 
+/** The registered server and whether it is alive; null (said on `err`) when the store cannot tell. */
+export function registeredServer(
+  root: string,
+  stateDir: string,
+  err: Write,
+): { row: ServerRow | null; live: ServerRow | null } | null {
+  let row: ServerRow | null;
+  try {
+    row = readServerRow(stateDir);
+  } catch (e) {
+    err(`tandem: cannot tell whether a server runs for ${root}: ${errorMessage(e)}\n`);
+    return null;
+  }
+  return { row, live: row && processAlive(row.pid, row.pid_start) ? row : null };
+}
+
 /** The files a server removes on its way out: any still there after it exited were left behind. */
 export function leftBehind(stateDir: string, socket: string | null): string[] {
   const files = [addrFile(stateDir), tcpFile(stateDir), helloDir(stateDir), ...(socket ? [socket] : [])];
@@ -43,14 +59,9 @@ function leftMessage(stateDir: string, left: string[]): string {
  * nothing of it is left (stopped; was not running; stopped but its clean-up failed).
  */
 export async function stopServer(root: string, stateDir: string, out: Write, err: Write): Promise<number> {
-  let row: ServerRow | null;
-  try {
-    row = readServerRow(stateDir);
-  } catch (e) {
-    err(`tandem: cannot tell whether a server runs for ${root}: ${errorMessage(e)}\n`);
-    return 1;
-  }
-  const live = row && processAlive(row.pid, row.pid_start) ? row : null;
+  const found = registeredServer(root, stateDir, err);
+  if (!found) return 1;
+  const { row, live } = found;
   if (!live) {
     const left = leftBehind(stateDir, row?.socket ?? null);
     out(`No server was running for ${root}; nothing to stop.\n`);
