@@ -4,6 +4,9 @@ import { asksForHelp, isLight } from "./cli/light-names.js";
 import { type Loaded, loadWithCodeCache } from "./code-cache.js";
 import { VERSION } from "./version.js";
 
+/** The CLI's exit code for a usage error (docs/product.md §11). */
+const USAGE_EXIT = 2;
+
 type HookHalf = typeof import("./hooks/process.js");
 type CliHalf = typeof import("./cli/full.js");
 type ServerHalf = typeof import("./server/main.js");
@@ -36,7 +39,10 @@ async function main(argv: string[]): Promise<number> {
   const half = isLight(argv)
     ? load<CliHalf>("cli-light.cjs", key, () => require("./cli/light.js"))
     : load<CliHalf>("cli.cjs", key, () => require("./cli/full.js"));
-  const code = await half.exports.runCli(argv).finally(half.save);
+  const code = await half.exports.runCli(argv);
+  // A usage error (an unknown or mistyped command word) compiled next to nothing worth keeping,
+  // and would leave a cache file named after the typo in the install.
+  if (code !== USAGE_EXIT) half.save();
   // Help starts nothing: a server started for it would sit idle for half an hour.
   if (isLight(argv) && !asksForHelp(argv)) half.exports.startServerOnDemand(process.env, process.cwd());
   return code;

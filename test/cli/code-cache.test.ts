@@ -45,6 +45,16 @@ describe("the V8 code cache", () => {
     ]);
   });
 
+  it("writes no cache for a command word that does not exist", () => {
+    const bin = privateDist();
+    const repo = initRepo(join(tempDir(), "repo"));
+    expect(run(bin, repo, ["frobnicate"]).code).toBe(2);
+    expect(run(bin, repo, ["sub", "frob"]).code).toBe(2);
+    expect(run(bin, repo, ["sessions", "--json"]).code).toBe(0);
+    const caches = readdirSync(dirname(bin)).filter((f) => f.endsWith(".v8cache"));
+    expect(caches).toEqual(["cli-light.cjs.sessions.v8cache"]);
+  });
+
   it("loads the shell parser only for commands the quick parser cannot read, through its own cache", () => {
     const bin = privateDist();
     const repo = initRepo(join(tempDir(), "repo"));
