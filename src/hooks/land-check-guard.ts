@@ -27,7 +27,11 @@ export interface LandCheckScope {
 }
 
 /** Null when the check may run; otherwise the refusal the lander reads. */
-export async function judgeLandCheck(scope: LandCheckScope, command: string, dir: string): Promise<string | null> {
+export async function judgeLandCheck(
+  scope: LandCheckScope,
+  command: string,
+  dir: string,
+): Promise<string | null> {
   // The reader knows only the variables a command sets itself: the check is given these two.
   const given = `export TANDEM_LAND_TOP=${shq(scope.top)} TANDEM_LAND_CHECK_DIR=${shq(dir)}\n${command}`;
   const tool = { name: "Bash", input: { command: given }, useId: null };
@@ -47,7 +51,15 @@ export async function judgeLandCheck(scope: LandCheckScope, command: string, dir
   });
   const hits = peerHits(keys, owners);
   const guard = guardGitCallsIn(
-    { db: scope.db, cwd: dir, root: scope.root, ownTop: scope.top, self, now, freshnessSeconds: scope.freshnessSeconds },
+    {
+      db: scope.db,
+      cwd: dir,
+      root: scope.root,
+      ownTop: scope.top,
+      self,
+      now,
+      freshnessSeconds: scope.freshnessSeconds,
+    },
     found.gitCalls,
   );
   if (hits.length === 0 && guard.findings.length === 0) return null;

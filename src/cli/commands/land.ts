@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import { Command } from "commander";
 import { type LandResult, landed } from "../../core/land/result.js";
+import { judgeLandCheck } from "../../hooks/land-check-guard.js";
 import { pathHolders } from "../../land/holders.js";
 import { land } from "../../land/land.js";
 import { adoptWaiters, answerWaiters, awaitTurn } from "../../land/queue.js";
 import { outcomeEvent, record } from "../../land/record.js";
-import { judgeLandCheck } from "../../hooks/land-check-guard.js";
 import type { Db } from "../../store/db.js";
 import { sessionById } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";

@@ -68,7 +68,10 @@ function planForeach(args: readonly string[]): SubmodulePlan {
 }
 
 /** Flags and the path words; `values` are the options that take the next word. */
-function split(args: readonly string[], values: ReadonlySet<string>): { flags: Set<string>; paths: string[] } {
+function split(
+  args: readonly string[],
+  values: ReadonlySet<string>,
+): { flags: Set<string>; paths: string[] } {
   const flags = new Set<string>();
   const paths: string[] = [];
   for (let i = 0; i < args.length; i++) {

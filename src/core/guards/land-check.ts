@@ -15,7 +15,10 @@ export interface PeerHit {
  * The command's write targets (keys relative to the root; null: outside it) that a peer owns, or
  * that hold a path a peer owns (`rm -r dir`).
  */
-export function peerHits(targets: readonly (string | null)[], owners: ReadonlyMap<string, Holder>): PeerHit[] {
+export function peerHits(
+  targets: readonly (string | null)[],
+  owners: ReadonlyMap<string, Holder>,
+): PeerHit[] {
   const hits: PeerHit[] = [];
   for (const t of targets) {
     if (t === null) continue;
@@ -27,8 +30,14 @@ export function peerHits(targets: readonly (string | null)[], owners: ReadonlyMa
 }
 
 /** The lander's message: the check did not run, why, and what to change. */
-export function landCheckRefusal(command: string, hits: readonly PeerHit[], gitMessage: string | null): string {
-  const lines = [`tandem land: the land check \`${command}\` was refused before it ran, as the lander's own command would be.`];
+export function landCheckRefusal(
+  command: string,
+  hits: readonly PeerHit[],
+  gitMessage: string | null,
+): string {
+  const lines = [
+    `tandem land: the land check \`${command}\` was refused before it ran, as the lander's own command would be.`,
+  ];
   if (hits.length > 0) {
     lines.push("It writes or removes files other live sessions hold:");
     for (const h of hits) lines.push(`- ${h.path}: ${h.holder.name} (${h.holder.client})`);
