@@ -51,6 +51,20 @@ describe("end-turn: owned work no remote-tracking ref reaches", () => {
     expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
   });
 
+  it("passes a version dropped on purpose once it is published on a branch of its own", () => {
+    const repo = repoWithIdentity();
+    write(repo, "A", "README.md", "a wrong turn\n");
+    commit(repo, "wrong", "README.md");
+    const dropped = sha(repo, "HEAD");
+    g(repo, "reset", "-q", "--hard", "HEAD~1");
+    expect(problems(endTurn(repo, "A").json.findings)).toEqual({
+      unreached: [{ repo, path: "README.md", sha: dropped, kind: "reflog" }],
+    });
+    expect(endTurnText(repo, "A").stderr).toContain("publish it anyway so no version is lost");
+    g(repo, "push", "-q", "origin", `${dropped}:refs/heads/wrong-turn`);
+    expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
+  });
+
   it("fails after a `stash -u` the session dropped, naming the entry to apply", () => {
     const repo = repoWithIdentity();
     write(repo, "A", "a.txt", "stashed then dropped\n");

@@ -74,7 +74,7 @@ function unreachedGroup(lost: UnreachedFinding[]): string | null {
     lost.map((u) => `${u.repo}: ${u.path}: last committed in ${u.sha.slice(0, 12)}, ${describeWhere(u)}`),
     [
       ...new Set(lost.map(restoreRemedy)),
-      "or, if that version is not wanted, commit the version you mean to keep and push it",
+      "to drop that version on purpose, publish it anyway so no version is lost: git -C <repo> push <remote> <sha>:refs/heads/<a name of its own>",
     ],
   );
 }
