@@ -10,10 +10,12 @@ import { resolveRoots } from "../core/paths/roots.js";
 import { DirListings } from "../facts/dir-listing.js";
 import { gatherRootFacts } from "../facts/root-facts.js";
 import type { Db } from "../store/db.js";
+import { sessionStartTs } from "../store/events/reads.js";
 import { startEarly } from "./early-status.js";
 import { gatherGitFacts, gatherStashes, gitAuthority } from "./facts.js";
 import { ownedAbove, peerPathsWithin } from "./peer-paths.js";
 import { classifyScope, createdStashes, ownedPaths } from "./scope.js";
+import { gatherUnreached } from "./unreached-scope.js";
 
 export interface EndTurnContext {
   /** The coordination root (physical). */
@@ -36,6 +38,7 @@ export async function endTurnCheck(
   // Store reads first: after the spawn below the same reads cost several times more (status.ts).
   const { incompleteHistory, owned } = ownedPaths(db, session.id);
   const stashes = createdStashes(db, session.id);
+  const since = sessionStartTs(db, session.id);
   // Authority comes from the project config as it is now, exactly as at pre-tool-use.
   const roots = resolveRoots(gatherRootFacts(ctx.root, ctx.config.finalizationRoots, ctx.repoTop));
   const may = gitAuthority(roots);
@@ -57,13 +60,14 @@ export async function endTurnCheck(
     ),
   ]);
   // Peers' paths decide only whose a dirty, flagged or ignored path is: none are read for a clean tree.
+  const unreached = await gatherUnreached(facts, stashes, stashFacts, since, may);
   const contested = contestedPaths(facts.repos);
   const findings = evaluate({
     incompleteHistory,
     paths,
     peerOwned: peerPathsWithin(db, session.id, ownedAbove(owned, contested)),
     createdStashes: stashes,
-    git: { ...facts, stashes: stashFacts },
+    git: { ...facts, stashes: stashFacts, unreached },
   });
   return { ok: passed(findings), findings };
 }

@@ -12,7 +12,9 @@ import type { GitCall } from "../core/git/call.js";
 import { type GitGuardFinding, type JudgedGitCall, judgeGitCalls } from "../core/guards/git-guard.js";
 import { relativeKey } from "../core/paths/lexical.js";
 import { aliasReader, gitImpact } from "../git/impact.js";
+import { expandSubmoduleCalls } from "../git/submodule-calls.js";
 import { ownedWorktrees } from "../store/claims/rows.js";
+import type { SessionRow } from "../store/sessions/rows.js";
 import type { HookCtx } from "./context.js";
 import { selfSession } from "./context.js";
 import { judgedAsUnhooked } from "./unhooked-commit.js";
@@ -27,9 +29,39 @@ function commandText(call: GitCall): string {
   return call.text ?? ["git", ...call.args].join(" ");
 }
 
+/** Where and for whom git calls are judged: a hook's context, or `tandem land` for its check. */
+export interface GitGuardScope {
+  db: HookCtx["db"];
+  /** The directory the command runs in. */
+  cwd: string;
+  /** The coordination root: claim keys are relative to it. */
+  root: string;
+  /** The top of the caller's own working tree. */
+  ownTop: string;
+  self: SessionRow | null;
+  now: number;
+  freshnessSeconds: number;
+}
+
 export function guardGitCalls(ctx: HookCtx, calls: readonly GitCall[]): GitGuardResult {
   if (calls.length === 0) return { findings: [], unknown: [] };
-  const cwd = ctx.input.cwd ?? ctx.root.root;
+  return guardGitCallsIn(
+    {
+      db: ctx.db,
+      cwd: ctx.input.cwd ?? ctx.root.root,
+      root: ctx.root.root,
+      ownTop: ctx.root.repo?.top ?? ctx.root.root,
+      self: selfSession(ctx),
+      now: ctx.now,
+      freshnessSeconds: ctx.config.freshnessSeconds,
+    },
+    calls,
+  );
+}
+
+export function guardGitCallsIn(ctx: GitGuardScope, given: readonly GitCall[]): GitGuardResult {
+  if (given.length === 0) return { findings: [], unknown: [] };
+  const cwd = ctx.cwd;
   const judged: JudgedGitCall[] = [];
   const unknown: string[] = [];
   // What earlier calls of the same command line stage (absolute), for a later commit that skips its
@@ -42,21 +74,23 @@ export function guardGitCalls(ctx: HookCtx, calls: readonly GitCall[]): GitGuard
     known ??= ownedWorktrees(ctx.db);
     return known;
   };
-  const self = selfSession(ctx);
+  const self = ctx.self;
   const query = (worktree: string) =>
     peerOwned(ctx.db, {
       worktree,
       self: self?.id ?? "",
       group: self ? groupOf(ctx.db, self) : "",
       now: ctx.now,
-      freshnessSeconds: ctx.config.freshnessSeconds,
+      freshnessSeconds: ctx.freshnessSeconds,
     });
-  const here = query(ctx.root.root);
+  const here = query(ctx.root);
   // No live peer owns anything here, and no other worktree has owners: no git command can touch a
   // peer's work, so git is not asked at all (a plain `git reset` costs nothing when alone).
   if (here.size === 0 && ![...worktrees()].some((w) => isOtherWorktree(ctx, w, worktrees)))
     return { findings: [], unknown };
-  const ownTop = ctx.root.repo?.top ?? ctx.root.root;
+  // `git submodule update --force`, `deinit -f`, `foreach`: judged as what they do in each submodule.
+  const calls = expandSubmoduleCalls(given, cwd);
+  const ownTop = ctx.ownTop;
   for (const call of calls) {
     // Aliases are resolved by the planner, so `git a f` with `alias.a=add` stages like `git add f`.
     const impact = gitImpact(judgedAsUnhooked(call, cwd, ownTop), cwd, aliases);
@@ -82,7 +116,7 @@ export function guardGitCalls(ctx: HookCtx, calls: readonly GitCall[]): GitGuard
       });
       continue;
     }
-    const key = (paths: string[]) => paths.map((p) => relativeKey(ctx.root.root, p));
+    const key = (paths: string[]) => paths.map((p) => relativeKey(ctx.root, p));
     judged.push({
       command: commandText(call),
       atRisk: key(all(impact.atRisk)),
@@ -102,7 +136,6 @@ export function guardGitCalls(ctx: HookCtx, calls: readonly GitCall[]): GitGuard
  * A working tree other than the caller's own where sessions work (a linked worktree, or the main
  * one): its claims are keyed by its own top. A submodule's paths stay keyed by the caller's root.
  */
-function isOtherWorktree(ctx: HookCtx, top: string, known: () => Set<string>): boolean {
-  const own = ctx.root.repo?.top ?? ctx.root.root;
-  return top !== own && top !== ctx.root.root && known().has(top);
+function isOtherWorktree(ctx: GitGuardScope, top: string, known: () => Set<string>): boolean {
+  return top !== ctx.ownTop && top !== ctx.root && known().has(top);
 }

@@ -11,6 +11,11 @@ export interface CheckSpec {
   timeoutMs: number;
   /** The shared checkout, offered to the check as TANDEM_LAND_TOP (e.g. to reuse its node_modules). */
   top: string;
+  /**
+   * Judges the command before it first runs in `dir`, as the lander's own shell command would be
+   * (hooks/land-check-guard.ts): null lets it run, a string is the refusal.
+   */
+  judge?: (dir: string) => Promise<string | null>;
 }
 
 /**

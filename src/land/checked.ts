@@ -31,9 +31,15 @@ export async function checkBatch(
   upstream: string,
   head: string,
 ): Promise<CheckedAnswer> {
+  const commits = commitsBetween(tree.dir, upstream, head);
+  const refused = spec.judge ? await spec.judge(tree.dir) : null;
+  if (refused !== null) {
+    // Never run, so no commit is to blame and no bisection can help: nothing is pushed.
+    const check: CheckRun = { command: spec.command, exitCode: null, timedOut: false, output: refused };
+    return { kind: "failed", rejected: { commits: described(tree.dir, commits), check }, checks: 0 };
+  }
   const first = await runCheck(spec, tree.dir);
   if (passed(first)) return { kind: "passed", head, checks: 1 };
-  const commits = commitsBetween(tree.dir, upstream, head);
   let checks = 1;
   let lastFailure = first;
   let s = startBisect(commits.length);

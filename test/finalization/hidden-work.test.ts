@@ -44,13 +44,16 @@ describe("end-turn: stash entries a session created", () => {
     expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
   });
 
-  it("passes once the session's stash entry is dropped", () => {
+  it("still fails once the session's stash entry is dropped: the work is in no branch (issue 37.4)", () => {
     const repo = repoWithIdentity();
     write(repo, "A", "a.txt");
     shell(repo, "A", "git stash -u -q");
+    const sha = g(repo, "rev-parse", "refs/stash").trim();
     expect(endTurn(repo, "A").code).toBe(1);
     shell(repo, "A", "git stash drop -q");
-    expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
+    expect(problems(endTurn(repo, "A").json.findings)).toEqual({
+      unreached: [{ repo, path: "a.txt", sha, kind: "stash", stash: sha }],
+    });
   });
 
   it("records `git stash create` followed by `git stash store` as the session's entry", () => {

@@ -1,11 +1,13 @@
 import { join } from "node:path";
 import { Command } from "commander";
 import { type LandResult, landed } from "../../core/land/result.js";
+import { judgeLandCheck } from "../../hooks/land-check-guard.js";
 import { pathHolders } from "../../land/holders.js";
 import { land } from "../../land/land.js";
 import { adoptWaiters, answerWaiters, awaitTurn } from "../../land/queue.js";
 import { outcomeEvent, record } from "../../land/record.js";
 import type { Db } from "../../store/db.js";
+import { sessionById } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
 import { formatLand } from "../format/land.js";
 import { ownSession } from "../session-opts.js";
@@ -72,8 +74,28 @@ async function run(io: Io, project: Project, db: Db | null, opts: LandOptions): 
     const { config } = project.loaded;
     // Queued landings registered by now have their commits on the branch: this landing is theirs too.
     const waiters = adoptWaiters(project.stateDir);
-    const check = config.landCheck
-      ? { command: config.landCheck, timeoutMs: config.landCheckTimeoutSeconds * 1000, top }
+    const command = config.landCheck;
+    const check = command
+      ? {
+          command,
+          timeoutMs: config.landCheckTimeoutSeconds * 1000,
+          top,
+          judge: (dir: string) =>
+            db
+              ? judgeLandCheck(
+                  {
+                    db,
+                    root: project.resolved.root,
+                    top,
+                    self: self ? (sessionById(db, self) ?? null) : null,
+                    freshnessSeconds: config.freshnessSeconds,
+                    env: io.env,
+                  },
+                  command,
+                  dir,
+                )
+              : Promise.resolve(null),
+        }
       : null;
     const own = await land({
       top,

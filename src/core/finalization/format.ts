@@ -11,6 +11,7 @@ import type {
   IgnoredPath,
   StashFinding,
   UnpushedFinding,
+  UnreachedFinding,
   UnsupportedFinding,
   UnverifiableFinding,
 } from "./verdict.js";
@@ -23,6 +24,7 @@ export function formatFindings(f: Findings): string {
     dirtyGroup(f.dirty),
     stashGroup(f.stashed),
     hiddenGroup(f.hidden),
+    unreachedGroup(f.unreached),
     unpushedGroup(f.unpushed),
     gitlinkGroup(f.gitlinkMismatch),
     unsupportedGroup(f.unsupported),
@@ -63,6 +65,32 @@ function hiddenGroup(hidden: HiddenFinding[]): string | null {
       "then commit and push what `git status` shows for them",
     ],
   );
+}
+
+function unreachedGroup(lost: UnreachedFinding[]): string | null {
+  if (lost.length === 0) return null;
+  return group(
+    `Owned work that no remote-tracking ref reaches (${lost.length}):`,
+    lost.map((u) => `${u.repo}: ${u.path}: last committed in ${u.sha.slice(0, 12)}, ${describeWhere(u)}`),
+    [
+      ...new Set(lost.map(restoreRemedy)),
+      "to drop that version on purpose, publish it anyway so no version is lost: git -C <repo> push <remote> <sha>:refs/heads/<a name of its own>",
+    ],
+  );
+}
+
+function describeWhere(u: UnreachedFinding): string {
+  if (u.kind === "branch") return `only on the local branch ${u.branches.join(", ")}`;
+  if (u.kind === "stash") return "a stash entry this session created and that was dropped";
+  return "only in the reflog (a reset or checkout left it behind)";
+}
+
+function restoreRemedy(u: UnreachedFinding): string {
+  const r = shq(u.repo);
+  if (u.kind === "branch")
+    return `push it: git -C ${r} push -u <remote> ${u.branches[0]} (or merge it into your pushed branch and push)`;
+  if (u.kind === "stash") return `restore it: git -C ${r} stash apply ${u.sha}, then commit and push`;
+  return `restore it: git -C ${r} cherry-pick ${u.sha} (or keep it: git -C ${r} branch rescue-${u.sha.slice(0, 8)} ${u.sha}), then push`;
 }
 
 /** Not a failure: ignored files are not Git work, but the session should know they are not saved. */

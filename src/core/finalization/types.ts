@@ -1,6 +1,7 @@
 /** The end-turn check's findings and facts as data: shared by the verdict and its helpers. */
 import type { IndexTag } from "../git/index-flags.js";
 import type { TargetFacts } from "../paths/target.js";
+import type { UnreachedFacts, UnreachedFinding } from "./unreached.js";
 
 export interface DirtyFinding {
   repo: string;
@@ -66,6 +67,8 @@ export interface Findings {
   unverifiable: UnverifiableFinding[];
   stashed: StashFinding[];
   hidden: HiddenFinding[];
+  /** Owned work only a local branch, the reflog or a dropped stash holds (issue 37.4). */
+  unreached: UnreachedFinding[];
   /** Shown, never failing: see IgnoredPath. */
   ignored: IgnoredPath[];
   /** The ledger lacks the session's `session.started`: its scope cannot be trusted to be whole. */
@@ -127,6 +130,8 @@ export interface GitFacts {
   blocked: readonly { repo: string; reason: string }[];
   /** The stash of each repository the session created entries in: commits, newest first. */
   stashes: readonly StashFacts[];
+  /** Versions of owned paths in commits nothing pushed reaches; absent when none was looked for. */
+  unreached?: readonly UnreachedFacts[];
 }
 
 export type StashFacts = { repo: string; present: string[] } | { repo: string; error: string };

@@ -17,6 +17,7 @@ import type {
   UnsupportedKind,
   UnverifiableFinding,
 } from "./types.js";
+import { lostWork } from "./unreached.js";
 
 export type {
   CreatedStash,
@@ -40,6 +41,7 @@ export type {
   UnsupportedKind,
   UnverifiableFinding,
 } from "./types.js";
+export type { LostWhere, UnreachedFacts, UnreachedFinding } from "./unreached.js";
 
 export function emptyFindings(): Findings {
   return {
@@ -50,6 +52,7 @@ export function emptyFindings(): Findings {
     unverifiable: [],
     stashed: [],
     hidden: [],
+    unreached: [],
     ignored: [],
     incompleteHistory: false,
   };
@@ -57,7 +60,16 @@ export function emptyFindings(): Findings {
 
 export function passed(f: Findings): boolean {
   // Ignored paths are shown but are not Git work: they never fail the check.
-  const lists = [f.dirty, f.unpushed, f.gitlinkMismatch, f.unsupported, f.unverifiable, f.stashed, f.hidden];
+  const lists = [
+    f.dirty,
+    f.unpushed,
+    f.gitlinkMismatch,
+    f.unsupported,
+    f.unverifiable,
+    f.stashed,
+    f.hidden,
+    f.unreached,
+  ];
   return !f.incompleteHistory && lists.every((l) => l.length === 0);
 }
 
@@ -78,6 +90,7 @@ export function evaluate(input: FinalizationInput): Findings {
   }
   for (const b of input.git.blocked) f.unverifiable.push({ repo: b.repo, reason: b.reason });
   checkStashes(input.createdStashes, input.git.stashes, f);
+  checkUnreached(input.git, f);
   return sortFindings(f);
 }
 
@@ -152,6 +165,16 @@ function checkRepo(repo: RepoFacts, owned: Set<string> | undefined, peers: Set<s
   if (sync.kind === "unverifiable") f.unverifiable.push({ repo: repo.top, reason: sync.reason });
 }
 
+/** Lost versions of owned paths; a path that is dirty now is reported as dirty instead. */
+function checkUnreached(git: GitFacts, f: Findings): void {
+  for (const facts of git.unreached ?? []) {
+    if (facts.error) f.unverifiable.push({ repo: facts.repo, reason: facts.error });
+    const repo = git.repos.find((r) => r.top === facts.repo);
+    const dirty = new Set(repo?.ok ? repo.dirty.map((d) => d.path) : []);
+    for (const lost of lostWork(facts)) if (!dirty.has(lost.path)) f.unreached.push(lost);
+  }
+}
+
 export type SyncVerdict =
   | { kind: "pushed" }
   | { kind: "unpushed"; finding: UnpushedFinding }
@@ -198,6 +221,7 @@ function sortFindings(f: Findings): Findings {
   f.unsupported = dedupe(f.unsupported, (u) => u.path).sort(by("path"));
   f.stashed = dedupe(f.stashed, (s) => `${s.repo}\0${s.sha}`).sort(by("repo", "ref"));
   f.hidden = dedupe(f.hidden, (h) => `${h.repo}\0${h.path}`).sort(by("repo", "path"));
+  f.unreached = dedupe(f.unreached, (u) => `${u.repo}\0${u.path}`).sort(by("repo", "path"));
   f.ignored = dedupe(f.ignored, (i) => `${i.repo}\0${i.path}`).sort(by("repo", "path"));
   const subject = (u: UnverifiableFinding) => ("repo" in u ? u.repo : u.path);
   f.unverifiable = dedupe(f.unverifiable, (u) => `${"repo" in u ? "r" : "p"}:${subject(u)}`).sort((a, b) =>

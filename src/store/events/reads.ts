@@ -122,6 +122,14 @@ export function hasSessionStart(db: Db, session: string): boolean {
   );
 }
 
+/** When the session started (ms), from its first recorded event; null when the ledger has none. */
+export function sessionStartTs(db: Db, session: string): number | null {
+  const row = stmt(db, "SELECT ts FROM events WHERE session_id = ? ORDER BY seq LIMIT 1").get(session) as
+    | { ts: number }
+    | undefined;
+  return row?.ts ?? null;
+}
+
 /** The session's `stash.created` and `session.compacted` events, oldest first. */
 export function stashEvents(db: Db, session: string): { kind: string; data: unknown }[] {
   const rows = stmt(

@@ -1,0 +1,138 @@
+/**
+ * Issue 37.4: owned work that no remote-tracking ref reaches fails the end-turn check, naming where
+ * the work is and how to restore or publish it. Real repositories with a bare remote, one per case.
+ */
+import { describe, expect, it } from "vitest";
+import { g, tempDir } from "../helpers/repo.js";
+import { clonedRepo, commit, endTurn, endTurnText, gitShim, problems, shell, write } from "./fixture.js";
+
+function repoWithIdentity(): string {
+  const { repo } = clonedRepo(tempDir(), "repo");
+  g(repo, "config", "user.name", "Agent");
+  g(repo, "config", "user.email", "agent@tandem.invalid");
+  return repo;
+}
+
+const sha = (repo: string, rev: string) => g(repo, "rev-parse", rev).trim();
+
+describe("end-turn: owned work no remote-tracking ref reaches", () => {
+  it("passes a turn whose work is committed and pushed, reading the reflog without rev-list", () => {
+    const repo = repoWithIdentity();
+    write(repo, "A", "a.txt", "one\n");
+    commit(repo, "a", "a.txt");
+    write(repo, "A", "a.txt", "two\n");
+    commit(repo, "a again", "a.txt");
+    g(repo, "push", "-q");
+    const shim = gitShim(tempDir());
+    expect(endTurn(repo, "A", shim.env)).toMatchObject({ code: 0, json: { ok: true } });
+    // The reflog proves both commits are behind HEAD: no history walk was needed.
+    expect(shim.calls().some((c) => c.includes("\tstatus"))).toBe(true);
+    expect(shim.calls().filter((c) => /\trev-list|\tlog /.test(c))).toEqual([]);
+  });
+
+  it("fails after `git reset --keep HEAD~1` left the commit only in the reflog", () => {
+    const repo = repoWithIdentity();
+    write(repo, "A", "a.txt", "kept only in the reflog\n");
+    commit(repo, "a", "a.txt");
+    const lost = sha(repo, "HEAD");
+    shell(repo, "A", "git reset -q --keep HEAD~1");
+    const r = endTurn(repo, "A");
+    expect(r.code).toBe(1);
+    expect(problems(r.json.findings)).toEqual({
+      unreached: [{ repo, path: "a.txt", sha: lost, kind: "reflog" }],
+    });
+    const text = endTurnText(repo, "A").stderr;
+    expect(text).toContain("Owned work that no remote-tracking ref reaches (1):");
+    expect(text).toContain(`git -C ${repo} cherry-pick ${lost}`);
+    expect(text).toContain(`git -C ${repo} branch rescue-${lost.slice(0, 8)} ${lost}`);
+
+    g(repo, "cherry-pick", lost);
+    g(repo, "push", "-q");
+    expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
+  });
+
+  it("passes a version dropped on purpose once it is published on a branch of its own", () => {
+    const repo = repoWithIdentity();
+    write(repo, "A", "README.md", "a wrong turn\n");
+    commit(repo, "wrong", "README.md");
+    const dropped = sha(repo, "HEAD");
+    g(repo, "reset", "-q", "--hard", "HEAD~1");
+    expect(problems(endTurn(repo, "A").json.findings)).toEqual({
+      unreached: [{ repo, path: "README.md", sha: dropped, kind: "reflog" }],
+    });
+    expect(endTurnText(repo, "A").stderr).toContain("publish it anyway so no version is lost");
+    g(repo, "push", "-q", "origin", `${dropped}:refs/heads/wrong-turn`);
+    expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
+  });
+
+  it("fails after a `stash -u` the session dropped, naming the entry to apply", () => {
+    const repo = repoWithIdentity();
+    write(repo, "A", "a.txt", "stashed then dropped\n");
+    shell(repo, "A", "git stash push -u -q -m wip");
+    const stash = sha(repo, "refs/stash");
+    shell(repo, "A", "git stash drop -q");
+    const r = endTurn(repo, "A");
+    expect(r.code).toBe(1);
+    expect(problems(r.json.findings)).toEqual({
+      unreached: [{ repo, path: "a.txt", sha: stash, kind: "stash", stash }],
+    });
+    expect(endTurnText(repo, "A").stderr).toContain(
+      `git -C ${repo} stash apply ${stash}, then commit and push`,
+    );
+
+    g(repo, "stash", "apply", "-q", stash);
+    commit(repo, "a", "a.txt");
+    g(repo, "push", "-q");
+    expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
+  });
+
+  it("passes a stash that was popped, changed further, committed and pushed", () => {
+    const repo = repoWithIdentity();
+    write(repo, "A", "README.md", "stashed\n");
+    shell(repo, "A", "git stash -q");
+    shell(repo, "A", "git stash pop -q");
+    write(repo, "A", "README.md", "moved on\n");
+    commit(repo, "readme", "README.md");
+    g(repo, "push", "-q");
+    expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
+  });
+
+  it("fails while the work is on a local side branch that was never pushed", () => {
+    const repo = repoWithIdentity();
+    g(repo, "switch", "-q", "-c", "side");
+    write(repo, "A", "a.txt", "on the side\n");
+    commit(repo, "side", "a.txt");
+    const side = sha(repo, "HEAD");
+    g(repo, "switch", "-q", "main");
+    const r = endTurn(repo, "A");
+    expect(r.code).toBe(1);
+    expect(problems(r.json.findings)).toEqual({
+      unreached: [{ repo, path: "a.txt", sha: side, kind: "branch", branches: ["side"] }],
+    });
+    expect(endTurnText(repo, "A").stderr).toContain(`git -C ${repo} push -u <remote> side`);
+
+    g(repo, "push", "-q", "-u", "origin", "side");
+    expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
+  });
+
+  it("does not count a peer's left-behind commit against this session", () => {
+    const repo = repoWithIdentity();
+    write(repo, "B", "b.txt", "peer\n");
+    commit(repo, "b", "b.txt");
+    g(repo, "reset", "-q", "--keep", "HEAD~1");
+    write(repo, "A", "a.txt", "mine\n");
+    commit(repo, "a", "a.txt");
+    g(repo, "push", "-q");
+    expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
+    expect(problems(endTurn(repo, "B").json.findings)).toMatchObject({ unreached: [{ path: "b.txt" }] });
+  });
+
+  it("passes a repository with no remote at all, as the push check does", () => {
+    const repo = repoWithIdentity();
+    g(repo, "remote", "remove", "origin");
+    write(repo, "A", "a.txt", "local only\n");
+    commit(repo, "a", "a.txt");
+    g(repo, "reset", "-q", "--keep", "HEAD~1");
+    expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
+  });
+});
