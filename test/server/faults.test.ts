@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { readFailureLog } from "../../src/store/failure-log.js";
 import { claudeWrite, denied } from "../helpers/hooks.js";
 import { initRepo } from "../helpers/repo.js";
@@ -23,6 +23,10 @@ import {
 
 /** Issue 25 item 7: the resident server under a held write lock, a store damaged under it, a crash. */
 const sleepers: ReturnType<typeof spawn>[] = [];
+// The stand-in agents end with the file: the suite fails a file that leaves a process running.
+afterAll(() => {
+  for (const child of sleepers.splice(0)) child.kill("SIGKILL");
+});
 const agent = (extra: Env = {}): Env => {
   const child = spawn("sleep", ["600"], { stdio: "ignore" });
   sleepers.push(child);
