@@ -107,10 +107,35 @@ function writable(stateDir: string, file: string): { finding: Finding; db: Db | 
   }
 }
 
+/**
+ * The resident server's own upkeep (pruning old requests) that met the store's lock: skipped and
+ * tried again a tick later, with no hook call behind it, so a note rather than a problem.
+ */
+function skippedUpkeep(e: FailureEntry): boolean {
+  return e.source === "tandem serve" && e.problem === "locked" && e.failed === "open";
+}
+
+function upkeepNote(entries: readonly FailureEntry[]): Finding {
+  const last = entries[entries.length - 1]!;
+  return {
+    level: "info",
+    check: "server upkeep",
+    detail: `the resident server skipped ${entries.length} upkeep step(s) while another process held the store's lock (tried again later; no hook call was affected); last at ${last.ts}: ${last.message}`,
+  };
+}
+
 /** Hook failures the ledger could not take, grouped by problem, each with its fix. */
 export function recordedFailures(stateDir: string, file: string): Finding[] {
   const groups = new Map<string, FailureEntry[]>();
-  for (const e of readFailureLog(stateDir)) groups.set(e.problem, [...(groups.get(e.problem) ?? []), e]);
+  const upkeep: FailureEntry[] = [];
+  for (const e of readFailureLog(stateDir)) {
+    if (skippedUpkeep(e)) upkeep.push(e);
+    else groups.set(e.problem, [...(groups.get(e.problem) ?? []), e]);
+  }
+  return [...(upkeep.length > 0 ? [upkeepNote(upkeep)] : []), ...failureGroups(groups, file)];
+}
+
+function failureGroups(groups: Map<string, FailureEntry[]>, file: string): Finding[] {
   return [...groups].map(([problem, entries]) => {
     const last = entries[entries.length - 1]!;
     const closed = entries.filter((e) => e.failed === "closed").length;

@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from "nod
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { logFailure } from "../../src/store/failure-log.js";
 import { readIdentity } from "../../src/store/identity.js";
 import { claudeWrite, denied, hook, ledger } from "../helpers/hooks.js";
 import {
@@ -97,6 +98,29 @@ describe("tandem doctor on the store", () => {
     expect(denied(asB(w, claudeWrite(w.repo, "B", "free2.txt")))).toMatch(
       /is corrupt \(found corrupt at .*integrity check/,
     );
+  });
+
+  it("notes, not fails, the server's upkeep skipped while another process held the lock", () => {
+    const w = twoSessions();
+    const entry = {
+      ts: new Date().toISOString(),
+      source: "tandem serve",
+      session: null,
+      failed: "open" as const,
+    };
+    logFailure(w.stateDir, {
+      ...entry,
+      problem: "locked",
+      message: "pruning old requests: the store is locked",
+    });
+    const report = json(w.repo);
+    expect(problems(report)).toEqual([]);
+    expect(report.findings.find((f) => f.check === "server upkeep")?.detail).toMatch(
+      /^the resident server skipped 1 upkeep step\(s\) while another process held the store's lock/,
+    );
+    // Any other failure of the server is still a problem.
+    logFailure(w.stateDir, { ...entry, problem: "error", message: "a task after an answer: boom" });
+    expect(problems(json(w.repo)).map((f) => f.check)).toEqual(["hook failures"]);
   });
 
   it("reports recorded hook failures with their fix until --reset acknowledges them, keeping the log", () => {
