@@ -25,7 +25,16 @@ async function nodeRunning(
   const hook = await new Promise<number>((resolve) =>
     node.stdout.once("data", (d: Buffer) => resolve(Number(d.toString().trim()))),
   );
-  return { node: node.pid!, hook, stop: () => node.kill() };
+  // The hook's shell became `sleep 30` (exec): it outlives node unless it is ended too.
+  const stop = () => {
+    node.kill();
+    try {
+      process.kill(hook);
+    } catch {
+      // Already gone.
+    }
+  };
+  return { node: node.pid!, hook, stop };
 }
 
 describe("finding the agent behind a hook", () => {
