@@ -50,10 +50,14 @@ export interface Gate<R extends FactName = FactName, K extends VerdictRule = Ver
   /** Every rule `run` may refuse with: each must have a catalog entry (src/core/rules/catalog.ts). */
   rules: readonly K[];
   reads: readonly R[];
-  run(ctx: HookCtx, facts: Pick<PreToolFacts, R>): Refusal<K> | null | Promise<Refusal<K> | null>;
+  run(ctx: HookCtx, facts: Pick<PreToolFacts, R>): RunResult<K>;
 }
 
+type RunResult<K extends VerdictRule> = Refusal<K> | null | Promise<Refusal<K> | null>;
+
 /** A gate whose `run` sees only the facts it declares, and refuses only with the rules it lists. */
-export function defineGate<const R extends FactName, const K extends VerdictRule>(gate: Gate<R, K>): Gate {
+export function defineGate<const R extends FactName, const K extends VerdictRule>(
+  gate: Omit<Gate<R, K>, "run"> & { run(ctx: HookCtx, facts: Pick<PreToolFacts, R>): RunResult<NoInfer<K>> },
+): Gate {
   return gate as unknown as Gate;
 }
