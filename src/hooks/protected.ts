@@ -1,6 +1,7 @@
 /**
- * Before any claim: what a tool call names that is peers' work outside the claims — Tandem's own
- * store, refs/tandem/* on the remote, another worktree where live sessions work (decision 0023).
+ * The facts of two gates (hooks/gates/tandem-state.ts, other-worktree.ts): what a tool call names
+ * that is peers' work outside the claims — Tandem's own store, another worktree where live sessions
+ * work (decision 0023).
  */
 import { realpathSync, statSync } from "node:fs";
 import { groupOf } from "../claims/holders.js";

@@ -169,7 +169,11 @@ describe("Copilot CLI payload parser", () => {
   });
 
   it("renders a deny Copilot shows the model, not exit 2 (which loses the reason)", () => {
-    const r = CLIENTS["copilot-cli"].render("pre-tool", null, { allow: false, rule: "claim-conflict", reason: "R" });
+    const r = CLIENTS["copilot-cli"].render("pre-tool", null, {
+      allow: false,
+      rule: "claim-conflict",
+      reason: "R",
+    });
     expect(r).toEqual({
       exitCode: 0,
       stdout: '{"permissionDecision":"deny","permissionDecisionReason":"R"}\n',
