@@ -1,3 +1,5 @@
+import type { VerdictRule } from "./rule-ids.js";
+
 /** What Tandem does with an event, whatever the client calls it. */
 export type HookKind =
   | "session-start"
@@ -56,13 +58,16 @@ export type ParseResult =
 /** A decision as data; each client renders it into its own wire shape. */
 export interface Verdict {
   allow: boolean;
-  rule: string | null;
+  /** The rule that decided a refusal or block (src/clients/rule-ids.ts); null when nothing objected. */
+  rule: VerdictRule | null;
   reason: string | null;
   /** Text for the model (session start, prompt submit). */
   context?: string;
   /** Stop only: keep the turn going with `reason` as the instruction. */
   block?: boolean;
 }
+
+export type { VerdictRule } from "./rule-ids.js";
 
 export const ALLOW: Verdict = { allow: true, rule: null, reason: null };
 

@@ -10,6 +10,7 @@ import {
 import { loadConfig } from "../config/load.js";
 import { stateDirOf } from "../config/root.js";
 import { forgeryMessage } from "../core/guards/forgery.js";
+import { refusal } from "../core/rules/catalog.js";
 import { errorMessage } from "../errors.js";
 import { syncSoon } from "../remote/sync-soon.js";
 import { DIRECT_ACCESS } from "../store/access.js";
@@ -63,25 +64,13 @@ interface Failure {
 export function failureVerdict(kind: HookKind, f: Failure, gated: boolean, failClosed: boolean): Verdict {
   if (kind !== "pre-tool") return ALLOW;
   if (f.store?.problem === "locked" && gated) {
-    return {
-      allow: false,
-      rule: "store-busy",
-      reason: `Tandem refused this tool call: its store is busy, so it cannot check the call against other sessions' work. ${f.store.message} Retry the same tool call in a moment; if it is refused again, tell the user, and do not work around this by editing the file another way.`,
-    };
+    return refusal("store-busy", { detail: f.store.message });
   }
   if (f.store && gated) {
-    return {
-      allow: false,
-      rule: "store-unavailable",
-      reason: `Tandem refused this tool call: it cannot check it against other sessions' work because its store is unusable. ${f.store.message} Tell the user; retry once \`tandem doctor\` reports no problem, and do not work around this by editing the file another way.`,
-    };
+    return refusal("store-unavailable", { detail: f.store.message });
   }
   if (!failClosed) return ALLOW;
-  return {
-    allow: false,
-    rule: "internal-error",
-    reason: `Tandem could not check this edit (${f.message}), and refuses it to stay safe. Run \`tandem doctor\` in the repository to see what is wrong.`,
-  };
+  return refusal("internal-error", { failure: f.message });
 }
 
 /** Whether the failed call was a gated write; unknown counts as gated. */
@@ -202,18 +191,22 @@ function withLockWait(err: unknown, ctx: HookCtx): unknown {
 
 /** A hook call forged from inside another agent's tool call changes nothing and is recorded. */
 function refuseForged(ctx: HookCtx, forged: { id: string; name: string; named: string }): Verdict {
-  const message = forgeryMessage(forged.named, forged.name, agentPrinter(ctx));
+  const verdict = refusal("forged-hook", {
+    named: forged.named,
+    by: forged.name,
+    printer: agentPrinter(ctx),
+  });
   appendOne(ctx.db, {
     kind: "hook.error",
     session: forged.id,
     data: {
       client: ctx.client.name,
       event: ctx.input.event,
-      message: `forged hook call: ${message}`,
+      message: `forged hook call: ${forgeryMessage(forged.named, forged.name, agentPrinter(ctx))}`,
       failed: "closed",
     },
   });
-  return { allow: false, rule: "forged-hook", reason: `Tandem refused: ${message}` };
+  return verdict;
 }
 
 /**

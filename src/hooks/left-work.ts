@@ -5,17 +5,15 @@
  */
 
 import { findLeftWork, type LeftQuery } from "../claims/left-work.js";
-import type { ToolCall, Verdict } from "../clients/types.js";
 import type { ClaimTarget } from "../core/claims/decide.js";
-import { type LeftItem, leftRefusal, leftToRefuse } from "../core/claims/left-work.js";
-import { inputDigest } from "../core/digest.js";
+import { type LeftItem, leftToRefuse } from "../core/claims/left-work.js";
 import { noticeLeft } from "../safety/left-keep.js";
 import { blobsDirOf } from "../safety/preserve.js";
 import { leftWarnedThisTurn } from "../store/claims/left.js";
 import { append, write } from "../store/ledger/append.js";
 import { sessionByNative } from "../store/sessions/rows.js";
 import type { ToolTargets } from "../targets/tool-targets.js";
-import { agentPrinter, type HookCtx, hookSession } from "./context.js";
+import { type HookCtx, hookSession } from "./context.js";
 import { recordOpenFailure } from "./open-failure.js";
 
 function query(ctx: HookCtx, extra: Partial<LeftQuery> = {}): LeftQuery {
@@ -80,36 +78,20 @@ function resumeIfEnded(ctx: HookCtx): void {
 
 /**
  * A write over left work: its bytes are saved first; refused the first time in a turn with whose
- * it is and what to do. An opaque shell command may change any file: all left work is saved.
+ * it is and what to do (the left-work gate words and records it). An opaque shell command may
+ * change any file: all left work is saved.
  */
-export function leftGate(
+export function leftToRefuseNow(
   ctx: HookCtx,
-  tool: ToolCall,
   found: ToolTargets,
   targets: readonly ClaimTarget[],
-): Verdict | null {
+): LeftItem[] {
   const root = ctx.root.root;
   const paths = [...new Set(targets.filter((t) => t.worktree === root).map((t) => t.path))];
   if (found.opaque) noticeLeftWork(ctx);
-  if (paths.length === 0) return null;
+  if (paths.length === 0) return [];
   const self = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
   const left = noticeLeftWork(ctx, { paths }).filter((i) => i.owner.id !== self?.id);
-  if (left.length === 0) return null;
-  const refuse = leftToRefuse(left, self ? leftWarnedThisTurn(ctx.db, self.id) : new Set());
-  if (refuse.length === 0) return null;
-  write(
-    ctx.db,
-    () => {
-      const base = { session: hookSession(ctx).id, ts: ctx.now };
-      append(ctx.db, {
-        ...base,
-        kind: "tool.requested",
-        data: { tool: tool.name, toolUseId: tool.useId, targets: found.raws, ...inputDigest(tool.input) },
-      });
-      const refused = refuse.map((i) => ({ path: i.path, reason: "left-work", holder: i.owner.id }));
-      append(ctx.db, { ...base, kind: "claim.denied", data: { tool: tool.name, refused } });
-    },
-    "gating",
-  );
-  return { allow: false, rule: "left-work", reason: leftRefusal(refuse, ctx.now, agentPrinter(ctx)) };
+  if (left.length === 0) return [];
+  return leftToRefuse(left, self ? leftWarnedThisTurn(ctx.db, self.id) : new Set());
 }

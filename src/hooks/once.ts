@@ -1,4 +1,5 @@
 import { ALLOW, type HookInput, type Rendered, type Verdict } from "../clients/types.js";
+import { refusal } from "../core/rules/catalog.js";
 import { DIRECT_ACCESS } from "../store/access.js";
 import { recordAnswer, requestState } from "../store/ledger/requests.js";
 import type { HookRequest } from "./context.js";
@@ -9,12 +10,7 @@ type Req = HookRequest & { stdin: string };
 /** What the Node path answers for a request the server took and never answered. */
 function unansweredVerdict(input: HookInput | null): Verdict {
   if (input?.kind !== "pre-tool") return ALLOW;
-  return {
-    allow: false,
-    rule: "server-interrupted",
-    reason:
-      "Tandem's server stopped while checking this tool call, after recording part of it, so Tandem did not check it twice. Nothing was lost: retry the same tool call.",
-  };
+  return refusal("server-interrupted", {});
 }
 
 /**

@@ -1,59 +1,36 @@
 /**
- * Before any claim: what a tool call names that is peers' work outside the claims — Tandem's own
- * store, refs/tandem/* on the remote, another worktree where live sessions work (decision 0023).
+ * The facts of two gates (hooks/gates/tandem-state.ts, other-worktree.ts): what a tool call names
+ * that is peers' work outside the claims — Tandem's own store, another worktree where live sessions
+ * work (decision 0023).
  */
 import { realpathSync, statSync } from "node:fs";
 import { groupOf } from "../claims/holders.js";
 import { peerOwned } from "../claims/peer-owned.js";
-import type { Verdict } from "../clients/types.js";
-import type { Holder } from "../core/claims/decide.js";
-import { REFS_RULE, refsMessage } from "../core/guards/tandem-refs.js";
-import { STATE_RULE, stateMessage, stateRefusals } from "../core/guards/tandem-state.js";
+import type { Holder, RefusedTarget } from "../core/claims/decide.js";
+import { stateRefusals } from "../core/guards/tandem-state.js";
 import type { TargetFacts } from "../core/guards/target-plan.js";
-import {
-  type NamedTarget,
-  WORKTREE_RULE,
-  worktreeFindings,
-  worktreeMessage,
-} from "../core/guards/worktree-peers.js";
+import { type NamedTarget, type WorktreeFinding, worktreeFindings } from "../core/guards/worktree-peers.js";
 import { isInside } from "../core/paths/lexical.js";
 import { ownedWorktrees } from "../store/claims/rows.js";
 import type { ToolTargets } from "../targets/tool-targets.js";
-import { agentCmd, type HookCtx, selfSession } from "./context.js";
+import { type HookCtx, selfSession } from "./context.js";
 
-export interface ProtectedRefusal {
-  verdict: Verdict;
-  /** For the ledger's claim.denied event. */
-  refused: { path: string; reason: string; holder: string | null }[];
+/** The store's own files a call names (decision 0023), each refused as it was named. */
+export function stateRefused(ctx: HookCtx, facts: readonly TargetFacts[]): RefusedTarget[] {
+  const named = namedTargets(facts);
+  if (named.length === 0 || !ctx.root.repo) return [];
+  return stateRefusals(named, statePlaces(ctx, ctx.root.repo.commonDir));
 }
 
-/** The first protection the call runs into, or null when it names none. */
-export function refuseProtected(
+/** What a call names in other worktrees where live peers work (decision 0023). */
+export function worktreeRefused(
   ctx: HookCtx,
   found: ToolTargets,
   facts: readonly TargetFacts[],
-): ProtectedRefusal | null {
-  if (found.protectedRefs.length > 0) {
-    return {
-      verdict: { allow: false, rule: REFS_RULE, reason: refsMessage(found.protectedRefs) },
-      refused: found.protectedRefs.map((p) => ({ path: p, reason: REFS_RULE, holder: null })),
-    };
-  }
+): WorktreeFinding[] {
   const named = namedTargets(facts);
-  if (named.length === 0) return null;
-  const state = ctx.root.repo ? stateRefusals(named, statePlaces(ctx, ctx.root.repo.commonDir)) : [];
-  if (state.length > 0) {
-    return {
-      verdict: { allow: false, rule: STATE_RULE, reason: stateMessage(state, agentCmd(ctx)) },
-      refused: state.map((r) => ({ path: r.raw, reason: STATE_RULE, holder: null })),
-    };
-  }
-  const findings = worktreeFindings(named, otherOwners(ctx, named, found.shell), ctx.root.root);
-  if (findings.length === 0) return null;
-  return {
-    verdict: { allow: false, rule: WORKTREE_RULE, reason: worktreeMessage(findings, ctx.now) },
-    refused: findings.map((f) => ({ path: f.raw, reason: WORKTREE_RULE, holder: f.holder.id })),
-  };
+  if (named.length === 0) return [];
+  return worktreeFindings(named, otherOwners(ctx, named, found.shell), ctx.root.root);
 }
 
 /** Each resolved target, at its physical place and, when a symlink stands there, its lexical one. */

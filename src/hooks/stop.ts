@@ -1,7 +1,7 @@
 import type { Verdict } from "../clients/types.js";
-import { cursorFollowup, remediationText } from "../core/ritual/messages.js";
 import { containsStatusBox } from "../core/ritual/status-box.js";
 import { type RitualEvent, stopVerdict } from "../core/ritual/verdict.js";
+import { ruleText } from "../core/rules/catalog.js";
 import { recentSessionEvents } from "../store/events/reads.js";
 import { append, write } from "../store/ledger/append.js";
 import { agentCmd, type HookCtx, hookSession } from "./context.js";
@@ -58,12 +58,13 @@ export async function onStop(ctx: HookCtx): Promise<Verdict> {
   if (verdict.verdict === "pass" || verdict.enforcement !== "enforced") {
     return { allow: true, rule: verdict.rule, reason: null };
   }
-  const requireGit = ctx.config.requireGitFinalization;
   // A follow-up client submits the reason as a new prompt: the marker keeps it in the same window.
   // One that also shows the reason to the person (Gemini) gets it plain, known by its lead instead.
-  const reason =
-    ctx.client.ritual.form === "follow-up" && !ctx.client.ritual.plainFollowUp
-      ? cursorFollowup(verdict.missing, requireGit, agentCmd(ctx))
-      : remediationText(verdict.missing, requireGit, agentCmd(ctx));
+  const reason = ruleText(verdict.rule ?? "status", {
+    missing: verdict.missing,
+    requireGitFinalization: ctx.config.requireGitFinalization,
+    agentCmd: agentCmd(ctx),
+    marked: ctx.client.ritual.form === "follow-up" && !ctx.client.ritual.plainFollowUp,
+  });
   return { allow: false, block: true, rule: verdict.rule, reason };
 }

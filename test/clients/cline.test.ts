@@ -217,7 +217,9 @@ describe("the Cline CLI module", () => {
       contextModification: "C",
     });
     expect(
-      JSON.parse(cline.render("pre-tool", null, { allow: false, rule: "x", reason: "R" }).stdout),
+      JSON.parse(
+        cline.render("pre-tool", null, { allow: false, rule: "claim-conflict", reason: "R" }).stdout,
+      ),
     ).toEqual({
       cancel: false,
       overrideInput: {},

@@ -169,7 +169,11 @@ describe("Copilot CLI payload parser", () => {
   });
 
   it("renders a deny Copilot shows the model, not exit 2 (which loses the reason)", () => {
-    const r = CLIENTS["copilot-cli"].render("pre-tool", null, { allow: false, rule: "x", reason: "R" });
+    const r = CLIENTS["copilot-cli"].render("pre-tool", null, {
+      allow: false,
+      rule: "claim-conflict",
+      reason: "R",
+    });
     expect(r).toEqual({
       exitCode: 0,
       stdout: '{"permissionDecision":"deny","permissionDecisionReason":"R"}\n',
@@ -178,7 +182,7 @@ describe("Copilot CLI payload parser", () => {
     const stop = CLIENTS["copilot-cli"].render("stop", null, {
       allow: false,
       block: true,
-      rule: "x",
+      rule: "status",
       reason: "Q",
     });
     expect(JSON.parse(stop.stdout)).toEqual({ decision: "block", reason: "Q" });

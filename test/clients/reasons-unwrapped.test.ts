@@ -28,7 +28,7 @@ function texts(stdout: string, stderr: string): string[] {
 }
 
 const CASES: [string, HookKind, Verdict][] = CLIENT_NAMES.flatMap((name) => [
-  [name, "pre-tool", { allow: false, rule: "claim", reason: REASON }] as [string, HookKind, Verdict],
+  [name, "pre-tool", { allow: false, rule: "claim-conflict", reason: REASON }] as [string, HookKind, Verdict],
   [name, "stop", { allow: true, rule: "status", reason: REASON, block: true }] as [string, HookKind, Verdict],
 ]);
 

@@ -11,7 +11,11 @@ export interface RecordedPayload {
   payload: Record<string, unknown>;
 }
 
-/** Every recorded real payload: the one-per-file fixtures and the observed JSONL captures. */
+/**
+ * Every recorded payload in the hook format Claude Code and Codex share (`hook_event_name`): the
+ * one-per-file fixtures and the observed JSONL captures. The other clients record `{event, stdin}`
+ * captures in their own formats, replayed by their own tests and by test/server/scenario.ts.
+ */
 export function recordedPayloads(): RecordedPayload[] {
   const out: RecordedPayload[] = [];
   for (const client of ["claude-code", "codex"] as const) {

@@ -1,3 +1,4 @@
+import { CLIENT_NAMES } from "../../src/clients/index.js";
 import { ensureSession } from "../../src/sessions/register.js";
 import type { Db } from "../../src/store/db.js";
 import { append, write } from "../../src/store/ledger/append.js";
@@ -29,7 +30,7 @@ export function generateLedger(db: Db, count: number, seed = 7, prefix = "native
     write(db, () => {
       if (sessions.length === 0 || rand() < 0.02) {
         const { session } = ensureSession(db, {
-          client: pick(["claude-code", "codex", "cursor"] as const),
+          client: pick(CLIENT_NAMES),
           nativeId: `${prefix}-${sessions.length}`,
           kind: "session",
           parentId: null,

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { utimesSync } from "node:fs";
 import { join } from "node:path";
+import { CLIENT_NAMES } from "../../src/clients/index.js";
 import { ensureSession } from "../../src/sessions/register.js";
 import { writeBlob } from "../../src/store/blobs/files.js";
 import type { Db } from "../../src/store/db.js";
@@ -103,7 +104,7 @@ function emit(ctx: GenCtx, ev: Parameters<typeof append>[1], minute: number): vo
 
 function oneSession(ctx: GenCtx, i: number): string {
   const { rand, shape } = ctx;
-  const client = (["claude-code", "codex", "cursor"] as const)[i % 3]!;
+  const client = CLIENT_NAMES[i % CLIENT_NAMES.length]!;
   const { session } = ensureSession(
     ctx.db,
     {

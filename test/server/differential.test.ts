@@ -2,12 +2,14 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLIENT_NAMES, type ClientName } from "../../src/clients/index.js";
 import type { RunResult } from "../helpers/cli.js";
 import { Agent } from "./agents.js";
 import {
   ACTORS,
   type Client,
   clineRecordedSteps,
+  copilotRecordedSteps,
   type Effect,
   geminiRecordedSteps,
   generatedSteps,
@@ -68,6 +70,15 @@ clientOf.FL = "cline";
 nativeOf.FL = "1796215705844_slqns";
 // FO: the recorded opencode session (test/fixtures/opencode).
 nativeOf.FO = "ses_dc91dce24ffe2sxyykehY4Kgdw";
+// FP: the recorded Copilot CLI sessions (test/fixtures/copilot-cli); found by ancestry, like Cline.
+clientOf.FP = "copilot-cli";
+nativeOf.FP = "2dc75899-b4cd-464a-b874-c82dc0cc7895";
+
+/**
+ * Why a registry client has no part in the day, when one cannot: printed with the run, so a
+ * client added to src/clients/index.ts without a part (and without a reason) fails the test below.
+ */
+const CANNOT: Partial<Record<ClientName, string>> = {};
 
 beforeAll(() => {
   const dir = scratch("tandem-agents-");
@@ -83,6 +94,7 @@ beforeAll(() => {
   agents.FQ = Agent.start("qwen", dir);
   agents.FL = Agent.start("cline", dir);
   agents.FO = Agent.start("opencode", dir);
+  agents.FP = Agent.start("copilot", dir);
 });
 
 afterAll(() => {
@@ -325,12 +337,24 @@ const LANES: ((repo: string, base: string) => Step[])[] = [
   (repo, base) => [
     ...qwenRecordedSteps(repo, base, "FQ", "FC"),
     ...clineRecordedSteps(repo, base, "FL"),
+    ...copilotRecordedSteps(repo, base, "FP"),
     ...generatedSteps(repo, ACTORS.slice(3), 1),
   ],
 ];
 
 describe("the resident server against the Node path", () => {
-  it("answers a recorded day of hooks from three clients exactly as Node does, and records the same ledger", async () => {
+  it("gives every client of the registry a part in the day, or says why it cannot", () => {
+    const inDay = new Set(LANES.flatMap((lane) => lane("/repo", "/base")).map((s) => clientOf[s.who]));
+    for (const [client, why] of Object.entries(CANNOT))
+      console.log(`differential: no ${client} lane: ${why}`);
+    const missing = CLIENT_NAMES.filter((c) => !inDay.has(c) && CANNOT[c] === undefined);
+    expect(missing, "clients with no part in the day: give each a lane, or a reason in CANNOT").toEqual([]);
+    console.log(
+      `differential: ${[...inDay].sort().join(", ")} (${inDay.size} of ${CLIENT_NAMES.length} clients)`,
+    );
+  });
+
+  it("answers a recorded day of hooks from every client exactly as Node does, and records the same ledger", async () => {
     const runs = await Promise.all(
       LANES.flatMap((lane) => {
         const together = lockstep(2);

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ClientName } from "../../src/clients/index.js";
 import { FIXTURES, kebab } from "../helpers/fixtures.js";
 
 /**
@@ -7,7 +8,8 @@ import { FIXTURES, kebab } from "../helpers/fixtures.js";
  * six generated sessions (two per client) working in one repository turn by turn, interleaved
  * tool call by tool call, so they collide on shared files and shell commands.
  */
-export type Client = "claude-code" | "codex" | "cursor" | "gemini-cli" | "qwen-code" | "cline" | "opencode";
+/** Any client of the registry (src/clients/index.ts): each has a part in the day. */
+export type Client = ClientName;
 
 export interface Hook {
   event: string;
@@ -394,5 +396,28 @@ export function opencodeRecordedSteps(repo: string, base: string, who: string, b
     ...hooks(recs.filter((r) => r.event !== "session-end")),
     { kind: "cli", who, args: ["task", `opencode ${native.slice(4, 12)}: recorded day`], by },
     ...hooks(recs.filter((r) => r.event === "session-end")),
+  ];
+}
+
+/**
+ * Copilot CLI's native-format recordings (test/fixtures/copilot-cli: `{event, stdin}` captures), in
+ * the order Copilot sent them (each payload's `timestamp`, in ms): three sessions, one with an
+ * apply_patch edit. Hooks alone, as for Qwen, then a `tandem task` run in the agent's own process
+ * before the session ends: no variable names a Copilot session, so it is found by ancestry.
+ */
+export function copilotRecordedSteps(repo: string, base: string, who: string): Step[] {
+  const pairs = placeholders(repo, base);
+  const dir = join(FIXTURES, "copilot-cli");
+  const hooks = readdirSync(dir)
+    // The Claude-format payloads are the same client through another settings file: one format is a day.
+    .filter((f) => f.endsWith(".json") && !f.startsWith("claude-format-"))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as { event: string; stdin: unknown })
+    .map((rec) => ({ event: kebab(rec.event), payload: replaceDeep(rec.stdin, pairs) as Hook["payload"] }))
+    .sort((a, b) => Number(a.payload.timestamp) - Number(b.payload.timestamp));
+  const step = (hook: Hook): Step => ({ kind: "hook", who, hook });
+  return [
+    ...hooks.filter((h) => h.event !== "session-end").map(step),
+    { kind: "cli", who, args: ["task", "copilot: recorded day"] },
+    ...hooks.filter((h) => h.event === "session-end").map(step),
   ];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ClientName } from "../../src/clients/index.js";
-import { CLIENTS } from "../../src/clients/index.js";
+import { CLIENT_NAMES, CLIENTS } from "../../src/clients/index.js";
 import { type FilePlan, planDeinit, planInit } from "../../src/wiring/plan.js";
 import type { FileState, Snapshot } from "../../src/wiring/snapshot.js";
 
@@ -211,8 +211,8 @@ describe("planning deinit", () => {
   const deinitOf = (client: ClientName, text: string | null) => settingsOf(planDeinit(snap(client, text)));
 
   it("deletes a file that held nothing but our hooks", () => {
-    for (const client of ["claude-code", "codex", "cursor"] as const) {
-      expect(deinitOf(client, initOf(client, null).after!).action).toBe("delete");
+    for (const client of CLIENT_NAMES) {
+      expect(deinitOf(client, initOf(client, null).after!).action, client).toBe("delete");
     }
   });
 

@@ -42,6 +42,11 @@ export function shellIdentity(f: ShellIdentityFacts): ShellIdentityVerdict {
     rule: "identity",
     variable,
     claimed: other.name,
-    reason: `Tandem refused this command before it ran: it sets ${variable} to name ${other.name}, another live session. An agent acts only as itself: Tandem finds your session from your own process, so run \`tandem\` commands without ${variable}. To change what ${other.name} holds, ask ${other.name}'s agent or a person.`,
+    reason: identityShellMessage(variable, other.name),
   };
+}
+
+/** The refusal of a command that names another live session: which variable, whom, and what to do. */
+export function identityShellMessage(variable: string, claimed: string): string {
+  return `Tandem refused this command before it ran: it sets ${variable} to name ${claimed}, another live session. An agent acts only as itself: Tandem finds your session from your own process, so run \`tandem\` commands without ${variable}. To change what ${claimed} holds, ask ${claimed}'s agent or a person.`;
 }

@@ -12,6 +12,22 @@ export interface RemoteVerdict {
 
 const PASS: RemoteVerdict = { allow: true, reason: null, warning: null };
 
+/** The holders whose hold refuses a write: leases always, the rest when the mode blocks. */
+export function remoteRefusing(holders: readonly RemoteHolder[], mode: RemoteMode): RemoteHolder[] {
+  const leases = holders.filter((h) => h.why === "lease");
+  return mode === "block" ? [...leases, ...holders.filter((h) => h.why !== "lease")] : leases;
+}
+
+/** The refusal of a write other checkouts' agents hold: each holder, and what to do. */
+export function remoteRefusalMessage(refusing: readonly RemoteHolder[], now: number): string {
+  return [
+    "Tandem refused this edit; nothing was changed and nothing was claimed.",
+    "Agents in other checkouts of this repository hold these files:",
+    ...refusing.map((h) => line(h, now)),
+    "What to do: work on other files, or coordinate with the user; a reservation ends when its holder runs `tandem reserve --release` or it expires.",
+  ].join("\n");
+}
+
 function age(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 90) return `${s}s`;
@@ -38,18 +54,12 @@ export function remoteVerdict(
   mode: RemoteMode,
   now: number,
 ): RemoteVerdict {
-  const leases = holders.filter((h) => h.why === "lease");
   const others = mode === "off" ? [] : holders.filter((h) => h.why !== "lease");
-  const refusing = mode === "block" ? [...leases, ...others] : leases;
+  const refusing = remoteRefusing(holders, mode);
   if (refusing.length > 0) {
     return {
       allow: false,
-      reason: [
-        "Tandem refused this edit; nothing was changed and nothing was claimed.",
-        "Agents in other checkouts of this repository hold these files:",
-        ...refusing.map((h) => line(h, now)),
-        "What to do: work on other files, or coordinate with the user; a reservation ends when its holder runs `tandem reserve --release` or it expires.",
-      ].join("\n"),
+      reason: remoteRefusalMessage(refusing, now),
       warning: null,
     };
   }

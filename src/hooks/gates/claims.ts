@@ -1,0 +1,20 @@
+/**
+ * The claims (docs/product.md §4.3): every target acquired, or none, in one transaction that
+ * also records the denial; a refused wiring edit names its own rule.
+ */
+import { WIRING_RULE } from "../../core/guards/wiring.js";
+import { refusal } from "../../core/rules/catalog.js";
+import { defineGate } from "./gate.js";
+
+export default defineGate({
+  id: "claims",
+  order: 90,
+  rules: ["claim-conflict", "protected-wiring"],
+  reads: ["decision"],
+  run(ctx, { decision }) {
+    if (decision.allow) return null;
+    const facts = { decision, now: ctx.now };
+    const wiring = decision.refused.some((r) => r.rule === WIRING_RULE);
+    return { verdict: wiring ? refusal("protected-wiring", facts) : refusal("claim-conflict", facts) };
+  },
+});
