@@ -30,6 +30,7 @@ import { verifyGateTables } from "../store/trust.js";
 import { type ToolTargets, toolTargets } from "../targets/tool-targets.js";
 import { crashPoint } from "../testing/crash.js";
 import { agentCmd, type HookCtx, hookSession, selfSession } from "./context.js";
+import { hookFoldRule } from "./fold-rule.js";
 import { guardGitCalls } from "./git-guard.js";
 import { identityVerdict } from "./identity-guard.js";
 import { leftGate } from "./left-work.js";
@@ -218,6 +219,7 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
       refused: plan.refused,
       held,
       now: ctx.now,
+      fold: hookFoldRule(ctx),
     });
   });
   if (!decision.allow) {

@@ -42,7 +42,7 @@ function straddling(repo: string, session: string, file: string): string {
   return payload;
 }
 
-function hook(repo: string, session: string, input: string, env: Env) {
+function hook(repo: string, input: string, env: Env) {
   return run(THIN, ["hook", "claude-code", "pre-tool-use"], {
     cwd: repo,
     env: cleanEnv({ ...SERVER_ONLY, CLAUDE_PID: liveProcess(), ...env }),
@@ -61,9 +61,9 @@ describe("a big payload through the thin client", () => {
       const big = "line — ünïcödé\n".repeat(1_200_000);
       expect(Buffer.byteLength(big)).toBeGreaterThan(20_000_000);
       const file = "dïr é/大きい ü.txt";
-      const a = await hook(repo, "A", write(repo, "A", file, big), pathEnv);
+      const a = await hook(repo, write(repo, "A", file, big), pathEnv);
       expect([a.code, a.stderr, denied(a)]).toEqual([0, "", null]);
-      const b = await hook(repo, "B", write(repo, "B", file, big), pathEnv);
+      const b = await hook(repo, write(repo, "B", file, big), pathEnv);
       expect(b.code).toBe(0);
       expect(denied(b)).toContain(file);
       // Each copy is removed once the hook has its answer.
@@ -74,9 +74,9 @@ describe("a big payload through the thin client", () => {
       const repo = newRepo();
       await startServer(repo);
       const file = "名前.txt";
-      const a = await hook(repo, "A", straddling(repo, "A", file), env());
+      const a = await hook(repo, straddling(repo, "A", file), env());
       expect([a.code, denied(a)]).toEqual([0, null]);
-      const b = await hook(repo, "B", straddling(repo, "B", file), env());
+      const b = await hook(repo, straddling(repo, "B", file), env());
       expect(denied(b)).toContain(file);
     });
   }
