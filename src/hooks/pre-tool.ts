@@ -18,6 +18,7 @@ import { planTargets, type TargetFacts, type WiringGuard } from "../core/guards/
 import { ALLOW_WIRING_ENV, WIRING_RULE } from "../core/guards/wiring.js";
 import { classify, type ResolvedRoots, resolveRoots, rootPaths } from "../core/paths/roots.js";
 import { resolveTarget } from "../core/paths/target.js";
+import { foldRuleOfState } from "../facts/fold-rule.js";
 import { physicalResolver } from "../facts/physical.js";
 import { fsTargetProbe, gatherRootFacts } from "../facts/root-facts.js";
 import { dirtyPaths } from "../git/status.js";
@@ -30,7 +31,6 @@ import { verifyGateTables } from "../store/trust.js";
 import { type ToolTargets, toolTargets } from "../targets/tool-targets.js";
 import { crashPoint } from "../testing/crash.js";
 import { agentCmd, type HookCtx, hookSession, selfSession } from "./context.js";
-import { hookFoldRule } from "./fold-rule.js";
 import { guardGitCalls } from "./git-guard.js";
 import { identityVerdict } from "./identity-guard.js";
 import { leftGate } from "./left-work.js";
@@ -219,7 +219,7 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
       refused: plan.refused,
       held,
       now: ctx.now,
-      fold: hookFoldRule(ctx),
+      fold: foldRuleOfState(ctx.stateDir),
     });
   });
   if (!decision.allow) {
