@@ -11,6 +11,7 @@ import { endTurnBench } from "./end-turn.mjs";
 import { historyBench } from "./history.mjs";
 import { benchHooks } from "./hooks.mjs";
 import { compare, table } from "./lib.mjs";
+import { payloadBench } from "./payloads.mjs";
 import { remoteBench } from "./remote.mjs";
 import { safetyBench, takeoverBench } from "./safety.mjs";
 import { serverBench } from "./server.mjs";
@@ -19,7 +20,7 @@ import { uiBench } from "./ui.mjs";
 import { versionsBench } from "./versions.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,compare,subagents,history,remote,ui runs some sections and
+// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,payloads,compare,subagents,history,remote,ui runs some sections and
 // only prints them: RESULTS.md is written by a full run alone.
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (section) => only === null || only.has(section);
@@ -80,6 +81,8 @@ const report = [
   wanted("server") ? await serverBench(bin, ROUNDS) : "",
   // Issue 25: the Write pair keeping a new version each time, server and Node (about a minute).
   wanted("versions") ? await versionsBench(bin, Math.min(ROUNDS, 20)) : "",
+  // Issue 37.7: 1 to 50 MB Writes through the wiring, server and Node; a few rounds, a few minutes.
+  wanted("payloads") ? await payloadBench(bin, Number(process.env.BENCH_PAYLOAD_ROUNDS ?? 3)) : "",
   // Issue 27: the hook cases on BENCH_BASE_BIN's build and on this one, in the same rounds (skipped,
   // with a line on stderr, when BENCH_BASE_BIN is unset); at least 20 rounds unless BENCH_COMPARE_ROUNDS
   // says otherwise; a few minutes.

@@ -78,11 +78,17 @@ export function dirtyPaths(top: string, paths?: readonly string[]): Set<string> 
   return new Set(statusPaths(readStatus(top, { paths }).records));
 }
 
-/** A stamp that changes when a file's content is likely to have changed. */
+/**
+ * A stamp that changes whenever a file's content may have changed: size, mtime and mode, and what a
+ * writer cannot set back (issue 37.2): the ctime, which every write and `utimes` move to now, and
+ * the inode, which a rename over the file replaces. `cp -p`, `tar x`, `rsync -t` or `os.utime`
+ * restore the mtime, not these. A stamp that changed with the same bytes (a chmod and back, a new
+ * hard link) is told apart by its content where it matters (core/safety/owner-versions.ts).
+ */
 export function fileStamp(abs: string): string {
   try {
     const st = lstatSync(abs);
-    return `${st.size}:${st.mtimeMs}:${st.mode}`;
+    return `${st.size}:${st.mtimeMs}:${st.mode}:${st.ctimeMs}:${st.ino}`;
   } catch {
     return "missing";
   }

@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { frameAnswer, readFrame } from "../core/server/thin-protocol.js";
+import { frameAnswer, MAX_REQUEST_BYTES, readFrame } from "../core/server/thin-protocol.js";
 import { helloDir, tcpFile } from "../resident/paths.js";
 import type { Served } from "./dispatch.js";
 
@@ -37,7 +37,6 @@ export interface LoopbackDoor {
   fault(what: string, err: unknown): void;
 }
 
-const MAX_BODY = 64 * 1024 * 1024;
 export const HELLO = "tandem-hello 1 ";
 export const PROOF = "tandem-proof ";
 
@@ -126,7 +125,7 @@ function readRequest(socket: Socket, door: LoopbackDoor): void {
     if (total < need) return;
     const data = Buffer.concat(chunks, total);
     chunks = [data];
-    const frame = readFrame(data, MAX_BODY);
+    const frame = readFrame(data, MAX_REQUEST_BYTES);
     if (frame.kind === "more") {
       need = frame.need ?? 0;
       return;

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeF
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Server as NetServer } from "node:net";
 import { loadConfig } from "../config/load.js";
+import { MAX_REQUEST_BYTES } from "../core/server/thin-protocol.js";
 import { errorMessage } from "../errors.js";
 import { addrFile, socketFor } from "../resident/paths.js";
 import { processAlive, procInfo } from "../sessions/proc.js";
@@ -33,8 +34,6 @@ export interface ServeOptions {
 
 /** How often the server looks whether its repository, config and registration still hold. */
 const TICK_MS = 2_000;
-/** A request body larger than this is not a hook payload. */
-const MAX_BODY = 64 * 1024 * 1024;
 /** Requests older than this are long answered or abandoned (a thin client waits 30 s at most). */
 const REQUEST_TTL_MS = 10 * 60_000;
 
@@ -200,7 +199,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     let size = 0;
     req.on("data", (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) req.destroy(new Error("request too large"));
+      if (size > MAX_REQUEST_BYTES) req.destroy(new Error("request too large"));
       else chunks.push(c);
     });
     req.on("end", () => resolve(Buffer.concat(chunks)));

@@ -36,7 +36,7 @@ run_node() {
   req=$2
   shift 2
   if [ "$reads_stdin" = 1 ]; then
-    printf '%s' "$payload" | TANDEM_THIN=$thin TANDEM_THIN_PID=$$ TANDEM_THIN_REQUEST=$req "$node" "$js" "$@"
+    { printf '%s' "$payload" && { [ -z "${big-}" ] || cat "$big"; }; } | TANDEM_THIN=$thin TANDEM_THIN_PID=$$ TANDEM_THIN_REQUEST=$req "$node" "$js" "$@"
     exit $?
   fi
   TANDEM_THIN=$thin TANDEM_THIN_PID=$$ TANDEM_THIN_REQUEST=$req exec "$node" "$js" "$@"
@@ -152,7 +152,7 @@ ask_server() {
       done
       [ "$tty" = 1 ] && printf 'TANDEM_THIN_TTY=1\0'
       printf '\0'
-      [ "$reads_stdin" = 1 ] && printf '%s' "$payload"
+      [ "$reads_stdin" = 1 ] && printf '%s' "$payload" && { [ -z "$big" ] || cat "$big"; }
     } | curl -s --max-time 30 --unix-socket "$sock" -H 'Expect:' \
       -H 'Content-Type: application/octet-stream' --data-binary @- \
       -w "$nl%{http_code}" http://tandem/ 2>/dev/null
@@ -218,14 +218,45 @@ if [ "$found" != 0 ]; then
   TANDEM_THIN=$thin exec "$node" "$js" "$@"
 fi
 
+# A big payload is copied at the speed of a copy to a private file ($big), removed at exit: sent
+# from there, and read again from there by Node should the server not answer.
+remove_big_at_exit() {
+  trap 'rm -f "$big"' EXIT
+  trap 'exit 129' HUP
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+}
+# Makes $big a new private file; returns 1, $big emptied, when none can be made there.
+new_big() {
+  if (set -C && umask 077 && : >"$big") 2>/dev/null; then
+    remove_big_at_exit
+    return 0
+  fi
+  big=
+  return 1
+}
+big_copy_failed() {
+  printf 'tandem: could not copy the hook payload to %s; free space there or set TMPDIR to a writable directory.\n' "$big" >&2
+  exit 1
+}
+
+# sh has no read that stops at a byte count, and its $(...) reads 128 bytes a read(2): the
+# payload goes to the file by one cat (held in $payload only when no file can be made).
 if [ -z "$tcp" ]; then
+  big=
+  payload=
   if [ "$1" = hook ]; then
     reads_stdin=1
-    payload=$(
-      cat
-      printf x
-    )
-    payload=${payload%x}
+    big=${TMPDIR:-/tmp}/tandem-payload.$$
+    if new_big; then
+      cat >>"$big" || big_copy_failed
+    else
+      payload=$(
+        cat
+        printf x
+      )
+      payload=${payload%x}
+    fi
   fi
   ask_server "$@"
   answered=$?
@@ -234,11 +265,26 @@ fi
 
 # Only bash 4 or later reads on from here (with $tcp set): sh has exited above, and a shell parses a
 # script one command at a time, so the bash-only syntax below is never parsed by sh.
-# The payload, byte for byte, with bash's read (in blocks, where $(cat) would start a process).
+# The payload, byte for byte. Its first block with bash's read, which starts no process (most
+# payloads are a few kB); only a longer one's rest is copied by one cat to a private file ($big),
+# sent from there and removed at exit. Bash's read takes a pipe one byte per read(2) and its
+# strings copy on every join and print, so a payload held in a variable costs more than linear time.
 read_payload_bash() {
-  payload=
-  while IFS= read -r -N 65536 part; do payload=$payload$part; done
-  payload=$payload$part
+  big=
+  big_size=0
+  IFS= read -r -N 65536 payload || return 0
+  big=${TMPDIR:-/tmp}/tandem-payload.$$.$RANDOM$RANDOM
+  if new_big; then
+    cat >>"$big" || big_copy_failed
+    big_size=$(wc -c <"$big") || big_copy_failed
+  else
+    local rest
+    rest=$(
+      cat
+      printf x
+    )
+    payload=$payload${rest%x}
+  fi
 }
 
 # The request, written in three writes (head, fields, body): a chunked HTTP body whose first chunk
@@ -265,7 +311,8 @@ send_request() {
     fmt+='%s\0'
     len=$((len + ${#f} + 1))
   done
-  printf "tandem-request %s %d $fmt%s" "$token" "$((len + ${#body}))" "${fields[@]}" "$body"
+  printf "tandem-request %s %d $fmt%s" "$token" "$((len + ${#body} + big_size))" "${fields[@]}" "$body"
+  [ -z "$big" ] || cat "$big"
 }
 
 # A fresh key and a fresh name for it (decision 0027): bash 5.1's $SRANDOM (getrandom), else the

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { linkSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, linkSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
@@ -111,6 +111,37 @@ describe("every version an owner leaves is kept, and watched afterwards", () => 
     // The recovered bytes are what the watch compares to from now on: nothing more is recorded.
     prompt(w, "B");
     expect(events(w, "work.clobbered")).toHaveLength(1);
+  });
+
+  it("an overwrite that keeps the size and sets the mtime back (cp -p, touch -r) is caught, kept and told", () => {
+    const w = world();
+    writeAsA(w, "A's first edit\n");
+    writeAsA(w, "A's second edit\n");
+    const file = join(w.repo, "f.txt");
+    const before = statSync(file);
+    // `cp -p` keeps the times to the nanosecond; `touch -r` sets them back on the overwritten file.
+    const ref = join(tempDir(), "ref");
+    execFileSync("cp", ["-p", file, ref]);
+    writeFileSync(file, "X's second edit\n");
+    execFileSync("touch", ["-r", ref, file]);
+    const after = statSync(file);
+    expect([after.size, after.mtimeMs, after.mode]).toEqual([before.size, before.mtimeMs, before.mode]);
+    const told = prompt(w, "A");
+    expect(told).toMatch(/a writer Tandem did not see run/);
+    expect(events(w, "work.preserved").at(-1)).toMatchObject({ reason: "clobbered", bytes: 16 });
+    expectToldAndRecovered(w, told, "A's second edit\n");
+  });
+
+  it("a change of the inode's times alone (chmod and back) is compared by content: nothing is told", () => {
+    const w = world();
+    writeAsA(w, "A's edit\n");
+    const file = join(w.repo, "f.txt");
+    const mode = statSync(file).mode;
+    chmodSync(file, 0o600);
+    chmodSync(file, mode);
+    expect(prompt(w, "A")).not.toMatch(/changed by|did not see run/);
+    prompt(w, "B");
+    expect(events(w, "work.clobbered")).toEqual([]);
   });
 
   it("refuses B's hard link to A's dirty file: making it is a write to that file (decision 0022)", () => {

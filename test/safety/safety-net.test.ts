@@ -86,6 +86,20 @@ describe("the safety net under commands Tandem cannot read", () => {
     expect(rec.stdout).toMatch(/kept as version 2/);
   });
 
+  it("catches B's overwrite that keeps the size and sets the mtime back with os.utime (issue 37.2)", () => {
+    const w = world();
+    const before = readFileSync(join(w.repo, "f.txt"));
+    const keep = "s=os.stat('f.txt'); open('f.txt','w').write('Bs precious edit!\\n')";
+    const back = "os.utime('f.txt', ns=(s.st_atime_ns, s.st_mtime_ns))";
+    const { refused, post } = runAsB(w, `python3 -c "import os; ${keep}; ${back}"`);
+    expect(refused).toBeNull();
+    expect(read(w)).toBe("Bs precious edit!\n");
+    expect(read(w).length).toBe(before.length);
+    expect(post).toMatch(/overwrote other live agents' uncommitted work: f\.txt/);
+    expect(tandem(["recover", "f.txt", "--session", "A"], { cwd: w.repo }).code).toBe(0);
+    expect(read(w)).toBe("A's precious edit\n");
+  });
+
   it("keeps the newer bytes when recovering over them, and brings them back by version", () => {
     const w = world();
     runAsB(w, "rm -f $(ls | grep f.txt)");

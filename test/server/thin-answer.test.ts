@@ -83,7 +83,7 @@ describe("the thin client's reading of an answer", () => {
           PATH = pathWith("bash", "cat", "touch", "id");
         } else {
           await fakeSocket(repo, body);
-          PATH = pathWith("curl", "cat", "touch", "id");
+          PATH = pathWith("curl", "cat", "rm", "touch", "id");
         }
         const r = await thinHook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), {
           cwd: repo,

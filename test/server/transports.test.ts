@@ -49,7 +49,7 @@ describe("the thin client's way to the server", () => {
   it("sh without bash asks with curl over the unix socket", async () => {
     const repo = newRepo();
     await startServer(repo);
-    const { a, b, file } = await holdAndCollide(repo, { PATH: pathWith("curl", "cat") });
+    const { a, b, file } = await holdAndCollide(repo, { PATH: pathWith("curl", "cat", "rm") });
     expect([a.code, denied(a)]).toEqual([0, null]);
     expect(denied(b)).toContain(file);
   });
@@ -60,7 +60,7 @@ describe("the thin client's way to the server", () => {
     // A port nobody answers: bash would fall back to Node, which does not exist here.
     publishPort(repo, 1);
     const { b, file } = await holdAndCollide(repo, {
-      PATH: pathWith("bash", "curl", "cat"),
+      PATH: pathWith("bash", "curl", "cat", "rm"),
       TANDEM_THIN_TRANSPORT: "curl",
     });
     expect(denied(b)).toContain(file);

@@ -2,6 +2,7 @@
  * The claim decision (docs/product.md §4.3 steps 4–5): pure over plain data, so every
  * rule is tested with tables and the hook only gathers facts and records results.
  */
+import { type FoldRule, foldPath, NO_FOLD } from "../paths/fold.js";
 
 export interface ClaimKey {
   worktree: string;
@@ -51,6 +52,8 @@ export interface ClaimRequest {
   refused: RefusedTarget[];
   held: HeldClaim[];
   now: number;
+  /** How the repository's filesystem compares names (core/paths/fold.ts); exact when absent. */
+  fold?: FoldRule;
 }
 
 export interface Conflict {
@@ -65,11 +68,22 @@ export type ClaimDecision =
 /** A clean file may still be about to be written by its holder; only older claims are taken over. */
 export const CLEAN_TAKEOVER_GRACE_MS = 60_000;
 
-/** Same worktree, and the same path or one a directory of the other. */
-export function overlaps(a: ClaimKey, b: ClaimKey): boolean {
+/** The key a claim is compared by: worktree and path folded as the filesystem folds names. */
+function keyOf(k: ClaimKey, fold: FoldRule): ClaimKey {
+  return fold === NO_FOLD ? k : { worktree: foldPath(k.worktree, fold), path: foldPath(k.path, fold) };
+}
+
+const keyText = (k: ClaimKey): string => `${k.worktree}\0${k.path}`;
+
+function keysOverlap(a: ClaimKey, b: ClaimKey): boolean {
   if (a.worktree !== b.worktree) return false;
   if (a.path === b.path || a.path === "." || b.path === ".") return true;
   return a.path.startsWith(`${b.path}/`) || b.path.startsWith(`${a.path}/`);
+}
+
+/** Same worktree, and the same path or one a directory of the other, names compared under `fold`. */
+export function overlaps(a: ClaimKey, b: ClaimKey, fold: FoldRule = NO_FOLD): boolean {
+  return keysOverlap(keyOf(a, fold), keyOf(b, fold));
 }
 
 type Judgement = "mine" | "takeover" | "conflict";
@@ -81,36 +95,32 @@ function judge(claim: HeldClaim, req: ClaimRequest): Judgement {
   return "conflict";
 }
 
-function dedupe(targets: ClaimTarget[]): ClaimTarget[] {
-  const seen = new Set<string>();
-  return targets.filter((t) => {
-    const k = `${t.worktree}\0${t.path}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
-
 /** All or nothing: any refused target or live conflict refuses the whole tool call. */
 export function decideClaims(req: ClaimRequest): ClaimDecision {
-  const targets = dedupe(req.targets);
+  const fold = req.fold ?? NO_FOLD;
+  // Folded once each: a decision compares every target with every held claim.
+  const held = req.held.map((claim) => ({ claim, key: keyOf(claim, fold) }));
+  const seen = new Set<string>();
+  const targets = req.targets
+    .map((target) => ({ target, key: keyOf(target, fold) }))
+    .filter(({ key }) => !seen.has(keyText(key)) && seen.add(keyText(key)));
   const conflicts: Conflict[] = [];
   const takeovers = new Map<string, HeldClaim>();
-  for (const target of targets) {
-    for (const claim of req.held.filter((c) => overlaps(c, target))) {
-      const j = judge(claim, req);
-      if (j === "conflict") conflicts.push({ target, claim });
-      if (j === "takeover") takeovers.set(`${claim.worktree}\0${claim.path}`, claim);
+  for (const { target, key } of targets) {
+    for (const h of held.filter((x) => keysOverlap(x.key, key))) {
+      const j = judge(h.claim, req);
+      if (j === "conflict") conflicts.push({ target, claim: h.claim });
+      if (j === "takeover") takeovers.set(keyText(h.key), h.claim);
     }
   }
   if (conflicts.length > 0 || req.refused.length > 0)
     return { allow: false, refused: req.refused, conflicts };
-  const mine = new Set(
-    req.held.filter((c) => c.holder.id === req.caller.id).map((c) => `${c.worktree}\0${c.path}`),
-  );
+  const mine = new Set(held.filter((h) => h.claim.holder.id === req.caller.id).map((h) => keyText(h.key)));
   return {
     allow: true,
-    acquire: targets.filter((t) => t.linkOf === undefined && !mine.has(`${t.worktree}\0${t.path}`)),
+    acquire: targets
+      .filter(({ target, key }) => target.linkOf === undefined && !mine.has(keyText(key)))
+      .map(({ target }) => target),
     takeovers: [...takeovers.values()],
   };
 }

@@ -1,26 +1,39 @@
 import { isAbsolute, resolve } from "node:path";
 
 /**
- * core.hooksPath read from the text of a repository's git config file, so the pre-tool hook
- * knows where git runs hooks from without starting git. The last setting wins, as in git;
- * `include` files are not followed (the hook falls back to asking git for hook-named targets).
+ * A `core.<key>` setting read from the text of a repository's git config file, so a hook knows it
+ * without starting git: null when unset, true for a bare key (git's "true"), else its value. The
+ * last setting wins, as in git; `include` files are not followed. Keys and section names ignore case.
  */
-export function hooksPathSetting(text: string): string | null {
+export function coreSetting(text: string, key: string): string | true | null {
   let inCore = false;
-  let found: string | null = null;
+  let found: string | true | null = null;
+  const entry = new RegExp(`^${key}\\s*(?:=(.*))?$`, "i");
   for (const raw of text.split("\n")) {
     let line = raw.trim();
     const section = /^\[([^\]]*)\](.*)$/.exec(line);
     if (section) {
-      // `[core "x"]` is a subsection, not core; section names ignore case.
+      // `[core "x"]` is a subsection, not core.
       inCore = section[1]!.trim().toLowerCase() === "core";
       line = section[2]!.trim();
     }
     if (!inCore) continue;
-    const entry = /^hookspath\s*=(.*)$/i.exec(line);
-    if (entry) found = configValue(entry[1]!);
+    const m = entry.exec(line);
+    if (m) found = m[1] === undefined ? true : configValue(m[1]);
   }
-  return found === "" ? null : found;
+  return found;
+}
+
+/** core.hooksPath (the hook falls back to asking git for hook-named targets when it is not here). */
+export function hooksPathSetting(text: string): string | null {
+  const found = coreSetting(text, "hookspath");
+  return found === "" || found === true ? null : found;
+}
+
+/** A boolean `core.<key>` as git reads one (true/yes/on/1, or a bare key); false when unset. */
+export function coreFlag(text: string, key: string): boolean {
+  const v = coreSetting(text, key);
+  return v === true || (v !== null && /^(?:true|yes|on|1)$/i.test(v));
 }
 
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", b: "\b", '"': '"', "\\": "\\" };

@@ -10,7 +10,7 @@ import { type Printer, spanned } from "../printed.js";
 export interface PeerFile {
   /** Path relative to the coordination root. */
   key: string;
-  /** size:mtime:mode (src/git/status.ts fileStamp). */
+  /** size:mtime:mode:ctime:inode (src/git/status.ts fileStamp). */
   stamp: string;
   /** The owning session's id. */
   owner: string;

@@ -11,7 +11,7 @@ export type KeptReason = (typeof KEPT_REASONS)[number];
 /** The newest kept version of a file for its owner. */
 export interface Kept {
   version: number;
-  /** size:mtime:mode (src/git/status.ts fileStamp). */
+  /** size:mtime:mode:ctime:inode (src/git/status.ts fileStamp). */
   stamp: string;
   blob: string;
   seq: number;

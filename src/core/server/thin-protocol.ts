@@ -11,6 +11,11 @@
 export const THIN_MAGIC = "tandem-thin 1";
 export const ANSWER_MAGIC = "tandem-answer";
 export const ANSWER_END = "tandem-end";
+/**
+ * The largest request either transport takes. A client's post-tool payload for a Write can carry
+ * the content three times (input, response, the file before), so a 50 MB Write must fit (issue 37.7).
+ */
+export const MAX_REQUEST_BYTES = 256 * 1024 * 1024;
 
 export interface ThinRequest {
   build: string;

@@ -20,6 +20,7 @@ import {
   type RefusedTarget,
 } from "../../core/claims/decide.js";
 import { inputDigest } from "../../core/digest.js";
+import { foldRuleOfState } from "../../facts/fold-rule.js";
 import { dirtyPaths } from "../../git/status.js";
 import { claimStampRows } from "../../store/claims/reads.js";
 import { append, readSnapshot, write } from "../../store/ledger/append.js";
@@ -139,6 +140,7 @@ export function decideAndRecord(
       refused,
       held,
       now: ctx.now,
+      fold: foldRuleOfState(ctx.stateDir),
     });
   });
 }

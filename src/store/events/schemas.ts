@@ -147,7 +147,7 @@ const EVENT_SCHEMAS = {
       version: z.number(),
       blob: z.string(),
       bytes: z.number(),
-      /** size:mtime:mode when preserved; an unchanged stamp needs no new copy. */
+      /** size:mtime:mode:ctime:inode when preserved (size:mtime:mode before issue 37); an unchanged stamp needs no new copy. */
       stamp: z.string(),
       /**
        * peer-command: before another session's command; before-recover: what a recovery replaced;

@@ -5,6 +5,7 @@ import { planTargets, type TargetFacts } from "../../core/guards/target-plan.js"
 import { classify, resolveRoots, rootPaths } from "../../core/paths/roots.js";
 import { resolveTarget } from "../../core/paths/target.js";
 import { TandemError } from "../../errors.js";
+import { foldRuleOfState } from "../../facts/fold-rule.js";
 import { physicalResolver } from "../../facts/physical.js";
 import { fsTargetProbe, gatherRootFacts } from "../../facts/root-facts.js";
 import type { Db } from "../../store/db.js";
@@ -68,6 +69,7 @@ export function decideApplyClaims(
     refused: [],
     held: loadHeld(db, now, ctx.config.freshnessSeconds),
     now,
+    fold: foldRuleOfState(ctx.stateDir),
   });
 }
 

@@ -178,3 +178,37 @@ describe("denialMessage", () => {
     expect(msg).not.toContain(WT);
   });
 });
+
+describe("claim keys folded as the filesystem folds names (issue 37.8)", () => {
+  const peer = holder("peer");
+  const CASE = { caseless: true, normalizes: false };
+  const MAC = { caseless: true, normalizes: true };
+  it.each([
+    // [target, a peer holds, fold, refused?]
+    ["F.TXT", "f.txt", undefined, false],
+    ["F.TXT", "f.txt", CASE, true],
+    ["SRC/a.ts", "src", CASE, true],
+    ["src/A.ts", "src/b.ts", MAC, false],
+    ["caf\u00e9.md", "CAFE\u0301.MD", MAC, true],
+    ["caf\u00e9.md", "cafe\u0301.md", CASE, false],
+  ])("%s while a peer holds %s, fold %o: refused %s", (t, h, fold, refused) => {
+    const d = decideClaims(req([target(t)], [held(h, peer)], fold ? { fold } : {}));
+    expect(!d.allow).toBe(refused);
+    // The conflict names both paths as they were written.
+    if (!d.allow) expect([d.conflicts[0]!.target.path, d.conflicts[0]!.claim.path]).toEqual([t, h]);
+  });
+
+  it("acquires one claim for names that fold alike, and none for a name it already holds folded", () => {
+    const d = decideClaims(
+      req([target("A.txt"), target("a.TXT")], [held("DIR/x", holder("me"))], { fold: CASE }),
+    );
+    expect(d.allow && d.acquire.map((t) => t.path)).toEqual(["A.txt"]);
+    const again = decideClaims(req([target("dir/X")], [held("DIR/x", holder("me"))], { fold: CASE }));
+    expect(again.allow && again.acquire).toEqual([]);
+  });
+
+  it("compares worktrees folded too", () => {
+    expect(overlaps({ worktree: "/Repo", path: "a" }, { worktree: "/repo", path: "A" }, CASE)).toBe(true);
+    expect(overlaps({ worktree: "/Repo", path: "a" }, { worktree: "/repo", path: "A" })).toBe(false);
+  });
+});
