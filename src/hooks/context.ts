@@ -175,9 +175,11 @@ function agentOf(ctx: HookCtx) {
 /**
  * A session whose recorded UI is gone but that calls a hook again was resumed from another UI
  * (`claude --resume`, `codex resume`): record the new one, or its liveness would judge it left.
+ * One under a shared daemon whose UI was not found at its start is looked for again.
  */
 function reattached(ctx: HookCtx, known: SessionRow): SessionRow {
-  if (!known.ui_pid || processAlive(known.ui_pid, known.ui_pid_start)) return known;
+  const retry = !known.ui_pid && ctx.client.ui.kind === "agent" && ctx.client.ui.daemonArgs.length > 0;
+  if (!retry && (!known.ui_pid || processAlive(known.ui_pid, known.ui_pid_start))) return known;
   const { uiPid, uiPidStart } = agentOf(ctx);
   if (!uiPid || uiPid === known.ui_pid) return known;
   append(ctx.db, { kind: "session.attached", session: known.id, ts: ctx.now, data: { uiPid, uiPidStart } });
