@@ -97,4 +97,29 @@ describe("an agent that exits without an end event", () => {
     const reason = peerWrite();
     expect(reason ?? "").not.toMatch(/another live agent session/);
   });
+
+  it("under Cline's hub daemon, a UI that appears later is found, and its Ctrl-C ends the session", async () => {
+    const repo = initRepo(tempDir());
+    // The hub daemon runs the hooks; the person's `cline` starts in the repository afterwards.
+    const hub = namedAgentShell("cline", { args: ["--cline-hub-daemon"] });
+    const prompt = (text: string) =>
+      tandem(["hook", "cline", "user-prompt-submit"], {
+        cwd: repo,
+        inside: hub,
+        input: JSON.stringify({
+          taskId: "cline-task",
+          workspaceRoots: [repo],
+          userPromptSubmit: { prompt: text },
+        }),
+        env: { CLAUDE_PID: undefined },
+      });
+    expect(prompt("first").code).toBe(0);
+    const ui = namedAgentShell("cline", { cwd: repo });
+    expect(prompt("second").code).toBe(0);
+    const live = () => tandem(["sessions", "--all"], { cwd: repo, env: PERSON }).stdout;
+    expect(live()).toMatch(/cline\s+session\s+live/);
+    ui.stop();
+    await until("the session is no longer live", () => /cline\s+session\s+stale/.test(live()));
+    hub.stop();
+  });
 });
