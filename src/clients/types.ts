@@ -190,6 +190,11 @@ export interface ClientSpec<N extends string = string> {
   sessionEnv: readonly string[];
   /** It sets CLAUDE_PROJECT_DIR for its hooks, so the root may come from it (src/hooks/context.ts). */
   givesProjectDir: boolean;
+  /**
+   * Its settings file takes Claude's `permissions.allow` rules, with Claude's meaning: `tandem init`
+   * writes the ritual's two there (src/wiring/allow-rules.ts, decision 0059).
+   */
+  allowRules?: boolean;
   /** A substring of the agent's process command line, for process discovery. */
   processName: string;
   /**

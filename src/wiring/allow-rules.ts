@@ -1,3 +1,4 @@
+import { CLIENTS, type ClientName } from "../clients/index.js";
 import { naturalCommand } from "../core/shell/agent-command.js";
 import type { JsonOp } from "./json-edit.js";
 import { type HookChange, isObject, type Reconciled } from "./reconcile.js";
@@ -20,12 +21,14 @@ export interface AllowRules {
 export const LOCAL_SETTINGS = ".claude/settings.local.json";
 
 /**
- * Clients whose settings file takes Claude's `permissions.allow` rules, with Claude's meaning:
- * Qwen Code 0.24.4 reads `Bash(<prefix>:*)` as the prefix alone or followed by a space and
- * anything, and matches each part of `a && b` on its own (docs/clients.md §15.6, decision 0059).
- * Qwen has no uncommitted settings file: it gets the committed rules only.
+ * Whether a client's settings file takes these rules (`ClientSpec.allowRules`): Qwen Code 0.24.4
+ * reads `Bash(<prefix>:*)` as Claude does and matches each part of `a && b` on its own
+ * (docs/clients.md §15.6, decision 0059). Qwen has no uncommitted settings file: it gets the
+ * committed rules only.
  */
-export const TAKES_ALLOW_RULES: ReadonlySet<string> = new Set(["claude-code", "qwen-code"]);
+export function takesAllowRules(client: ClientName): boolean {
+  return CLIENTS[client].allowRules === true;
+}
 
 const rulesFor = (cmd: string): string[] => [`Bash(${cmd} task:*)`, `Bash(${cmd} status:*)`];
 

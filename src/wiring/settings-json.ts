@@ -1,6 +1,6 @@
 import type { ClientName } from "../clients/index.js";
 import type { ClientSpec } from "../clients/types.js";
-import { reconcileRules, TAKES_ALLOW_RULES } from "./allow-rules.js";
+import { reconcileRules, takesAllowRules } from "./allow-rules.js";
 import type { ClientFileFormat, Mode } from "./client-file.js";
 import { hookCommand, parseOurCommand } from "./hook-command.js";
 import { isObject, type Layout, type WantedHook } from "./reconcile.js";
@@ -66,7 +66,7 @@ export function nestedFormat(
   keys: Readonly<Record<string, unknown>> = {},
 ): ClientFileFormat {
   const own = (k: string) => k === "hooks" || Object.hasOwn(keys, k);
-  const allows = TAKES_ALLOW_RULES.has(client);
+  const allows = takesAllowRules(client);
   return {
     ...(allows ? { extra: allowRules(rules) } : {}),
     layout: nestedLayout,

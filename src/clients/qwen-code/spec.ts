@@ -109,6 +109,7 @@ export const qwenCode: ClientSpec<"qwen-code"> = {
   sessionEnv: ["QWEN_CODE_SESSION_ID"],
   // It sets CLAUDE_PROJECT_DIR to its working directory, which the payload's `cwd` already says.
   givesProjectDir: false,
+  allowRules: true,
   processName: "qwen",
   // Headless `qwen --yolo "<prompt>"` fires no SessionEnd: its process is what says it left.
   ui: { kind: "agent", daemonArgs: [], notUi: [] },
