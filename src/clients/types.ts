@@ -195,10 +195,18 @@ export interface ClientSpec<N extends string = string> {
   sessionEnv: readonly string[];
   /** It sets CLAUDE_PROJECT_DIR for its hooks, so the root may come from it (src/hooks/context.ts). */
   givesProjectDir: boolean;
+  /**
+   * Its settings file takes Claude's `permissions.allow` rules, with Claude's meaning: `tandem init`
+   * writes the ritual's two there (src/wiring/allow-rules.ts, decision 0059).
+   */
+  allowRules?: boolean;
   /** A substring of the agent's process command line, for process discovery. */
   processName: string;
-  /** How to find the process the person sees, so liveness notices them leaving (src/sessions/ui.ts). */
-  ui?: UiProcessRule;
+  /**
+   * How to find the process the person sees, so liveness notices them leaving within seconds, with
+   * or without an end event (src/sessions/ui.ts). Every client has one (test/sessions/liveness-rule.test.ts).
+   */
+  ui: UiProcessRule;
   /**
    * Session-end reasons that end one run of the client, not necessarily the session (Copilot's
    * prompt mode ends every turn so): they end it only when sent by the session's own UI process.

@@ -8,7 +8,7 @@ import { historyFindings } from "./history-checks.js";
 import { hookErrorFinding } from "./hook-errors.js";
 import { jailFinding } from "./jail-check.js";
 import { checkLanding } from "./land-check.js";
-import { leftWorkFindings } from "./left-check.js";
+import { doctorLeftWork, leftWorkFindings } from "./left-check.js";
 import { checkRemote } from "./remote-check.js";
 import { serverCrashFindings } from "./server-check.js";
 import { sessionClients } from "./session-clients.js";
@@ -40,6 +40,15 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
   const shell = checkAgentShell(t.root, t.stateDir, t.env);
   // Doctor's fixes are read by a person: spelled as their terminal runs Tandem.
   const printer = printerOf(t.root, t.stateDir, "person");
+  const leftTarget = {
+    stateDir: t.stateDir,
+    root: t.root,
+    repoTop: t.repoTop ?? null,
+    freshnessSeconds: config.freshnessSeconds,
+    now: t.now,
+    printer,
+  };
+  const left = doctorLeftWork(leftTarget);
   const other = [
     nodeFinding(),
     jailFinding(t.env, printer),
@@ -47,15 +56,8 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir))),
     ...healFindings(t.stateDir, t.since),
     ...shell,
-    ...staleSessionFindings(t.stateDir, config.freshnessSeconds, { root: t.root, printer }),
-    ...leftWorkFindings({
-      stateDir: t.stateDir,
-      root: t.root,
-      repoTop: t.repoTop ?? null,
-      freshnessSeconds: config.freshnessSeconds,
-      now: t.now,
-      printer,
-    }),
+    ...staleSessionFindings(t.stateDir, config.freshnessSeconds, { root: t.root, printer, left }, t.now),
+    ...leftWorkFindings(leftTarget, left),
     ...historyFindings(t.stateDir, t.now),
     ...blobFindings(t.stateDir),
     ...checkRemote(t.stateDir, config, t.now),

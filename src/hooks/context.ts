@@ -7,9 +7,9 @@ import type { Config } from "../config/schema.js";
 import type { Printer } from "../core/printed.js";
 import { dirtySnapshotAsync } from "../git/status.js";
 import { discoverAgent } from "../sessions/discover.js";
-import { processAlive } from "../sessions/proc.js";
+import { commandLine, processAlive } from "../sessions/proc.js";
 import { ensureSession } from "../sessions/register.js";
-import { uiProcess } from "../sessions/ui.js";
+import { isDaemon, uiProcess } from "../sessions/ui.js";
 import { DIRECT_ACCESS, type StoreAccess } from "../store/access.js";
 import type { Db } from "../store/db.js";
 import { append } from "../store/ledger/append.js";
@@ -175,13 +175,23 @@ function agentOf(ctx: HookCtx) {
 /**
  * A session whose recorded UI is gone but that calls a hook again was resumed from another UI
  * (`claude --resume`, `codex resume`): record the new one, or its liveness would judge it left.
+ * One under a shared daemon whose UI was not found at its start is looked for again.
  */
 function reattached(ctx: HookCtx, known: SessionRow): SessionRow {
-  if (!known.ui_pid || processAlive(known.ui_pid, known.ui_pid_start)) return known;
+  const retry = !known.ui_pid && underDaemon(ctx, known);
+  if (!retry && (!known.ui_pid || processAlive(known.ui_pid, known.ui_pid_start))) return known;
   const { uiPid, uiPidStart } = agentOf(ctx);
   if (!uiPid || uiPid === known.ui_pid) return known;
   append(ctx.db, { kind: "session.attached", session: known.id, ts: ctx.now, data: { uiPid, uiPidStart } });
   return sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId) ?? known;
+}
+
+/** The session's recorded agent is its client's shared daemon (one /proc read; none for other rules). */
+function underDaemon(ctx: HookCtx, known: SessionRow): boolean {
+  const rule = ctx.client.ui;
+  if (rule.kind !== "agent" || rule.daemonArgs.length === 0 || !known.agent_pid) return false;
+  const args = commandLine(known.agent_pid);
+  return args !== null && isDaemon(rule, args);
 }
 
 const commands = new WeakMap<HookCtx, string>();

@@ -1,7 +1,6 @@
-import { basename } from "node:path";
 import type { ClientSpec } from "../clients/types.js";
 import { ancestors, commandLine, type ProcInfo, procInfo } from "./proc.js";
-import { isNamed } from "./ui.js";
+import { namesClient } from "./ui.js";
 
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "fish", "ash", "node", "timeout", "env"]);
 
@@ -22,23 +21,6 @@ export function discoverAgent(
     if (info) return info;
   }
   const chain = ancestors(hookPid, 12);
-  const named = chain.find(
-    (p) =>
-      p.command.toLowerCase().includes(client.processName) ||
-      isNamed(p, commandLine(p.pid) ?? [], client.processName) ||
-      runsScript(p, client.processName),
-  );
+  const named = chain.find((p) => namesClient(p, commandLine(p.pid) ?? [], client.processName));
   return named ?? chain.find((p) => !SHELLS.has(p.command)) ?? null;
-}
-
-/**
- * A client written for Node (Gemini CLI) runs as `node [options] <script>`: its process is named
- * `node`, and only the script says which client it is. Later arguments (the prompt) are not read.
- */
-function runsScript(p: ProcInfo, name: string): boolean {
-  if (p.command !== "node") return false;
-  const script = commandLine(p.pid)
-    ?.slice(1)
-    .find((a) => !a.startsWith("-"));
-  return script !== undefined && basename(script).toLowerCase().includes(name);
 }

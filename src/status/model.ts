@@ -4,10 +4,12 @@ import { livePeers } from "../claims/live-peers.js";
 import { ownedDirty } from "../claims/owned-dirty.js";
 import { type ConfigProblem, shortConfigProblem } from "../config/problems.js";
 import type { Config } from "../config/schema.js";
+import { staleHolders } from "../core/claims/gone-verdict.js";
+import type { LeftItem } from "../core/claims/left-work.js";
 import { plural } from "../core/plural.js";
 import type { StatusModel } from "../core/ritual/status-box.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
-import { claimedPaths } from "../store/claims/rows.js";
+import { allClaims, claimedPaths } from "../store/claims/rows.js";
 import type { Db } from "../store/db.js";
 import { eventTs, hookErrorsAfterSeq } from "../store/events/reads.js";
 import type { SessionRow } from "../store/sessions/rows.js";
@@ -17,12 +19,18 @@ function startedAt(db: Db, s: SessionRow): number {
   return eventTs(db, s.started_seq) ?? s.last_seen;
 }
 
-function warnings(db: Db, s: SessionRow, config: Config, views: readonly SessionView[]): string[] {
+function warnings(
+  db: Db,
+  s: SessionRow,
+  config: Config,
+  views: readonly SessionView[],
+  gone: { left: readonly LeftItem[]; root: string },
+): string[] {
   const out: string[] = [];
-  for (const v of views) {
-    if (!v.live && !v.ended && v.claims > 0)
-      out.push(`${v.name} is stale and holds ${plural(v.claims, "claim")}; they no longer block`);
-  }
+  // A gone session's left work is listed under `left`; only its other claims are stale.
+  const claims = allClaims(db).map((c) => ({ session: c.session_id, worktree: c.worktree, path: c.path }));
+  for (const { session: v, claims: n } of staleHolders(views, claims, gone.left, gone.root))
+    out.push(`${v.name} is stale and holds ${plural(n, "claim")}; they no longer block`);
   const errors = hookErrorsAfterSeq(db, s.started_seq);
   if (errors > 0)
     out.push(`${errors} hook error(s) since this session started; see \`tandem events --kind hook.error\``);
@@ -50,6 +58,12 @@ export function statusModel(
   const held = claimedPaths(db, s.id);
   const claims = held.map((c) => (c.worktree === ctx.root ? c.path : join(c.worktree, c.path)));
   const views = sessionViews(db, ctx.config.freshnessSeconds, now);
+  const left = findLeftWork(db, {
+    worktree: ctx.root,
+    repoTop: ctx.repoTop,
+    now,
+    freshnessSeconds: ctx.config.freshnessSeconds,
+  }).left;
   // The same rows as `tandem watch`: how each child ended, what was captured, where it was applied.
   const subagents = subagentRows(db, views)
     .filter((r) => r.parent === s.name)
@@ -80,13 +94,11 @@ export function statusModel(
       claims: p.claims.length,
     })),
     subagents,
-    left: findLeftWork(db, {
-      worktree: ctx.root,
-      repoTop: ctx.repoTop,
-      now,
-      freshnessSeconds: ctx.config.freshnessSeconds,
-    }).left,
-    warnings: [...configWarnings(ctx.configProblems, ctx.root), ...warnings(db, s, ctx.config, views)],
+    left,
+    warnings: [
+      ...configWarnings(ctx.configProblems, ctx.root),
+      ...warnings(db, s, ctx.config, views, { left, root: ctx.root }),
+    ],
     endTurn: ctx.endTurn,
     now,
   };

@@ -6,6 +6,7 @@ import { spanned } from "../core/printed.js";
 import { STORE_CONSEQUENCE } from "../core/store/notice.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { sessionViews } from "../sessions/view.js";
+import { allClaims } from "../store/claims/rows.js";
 import { type Db, dbFile } from "../store/db.js";
 import { hookErrorsSinceTs, startTimes } from "../store/events/reads.js";
 import type { StoreError } from "../store/failure.js";
@@ -66,7 +67,17 @@ export function readOverview(
 ): Overview {
   const problems = [...storeProblems(store), ...configProblems(loaded, root)];
   const printer = printerOf(root, store.stateDir, "person");
-  if (!db) return buildOverview({ sessions: null, subagents: [], elsewhere: null, problems, now, printer });
+  if (!db)
+    return buildOverview({
+      sessions: null,
+      claims: [],
+      root,
+      subagents: [],
+      elsewhere: null,
+      problems,
+      now,
+      printer,
+    });
   const views = sessionViews(db, loaded.config.freshnessSeconds, now);
   // Only the sessions shown: joining every session ever recorded grew with history.
   const started = startTimes(
@@ -81,6 +92,8 @@ export function readOverview(
     });
   return buildOverview({
     sessions: views.map((v) => ({ ...v, startedAt: started.get(v.id) ?? v.lastSeen })),
+    claims: allClaims(db).map((c) => ({ session: c.session_id, worktree: c.worktree, path: c.path })),
+    root,
     subagents: subagentRows(db, views),
     left,
     elsewhere: readRemoteView(db, { stateDir: store.stateDir, config: loaded.config, now }),

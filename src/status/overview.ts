@@ -1,3 +1,4 @@
+import { type ClaimRef, staleHolders } from "../core/claims/gone-verdict.js";
 import { type LeftItem, leftLine } from "../core/claims/left-work.js";
 import type { LandingLine } from "../core/land/landing-line.js";
 import { plural } from "../core/plural.js";
@@ -32,6 +33,10 @@ export interface Overview {
 export interface OverviewInput {
   /** null when the store could not be read. */
   sessions: readonly (SessionView & { startedAt: number })[] | null;
+  /** Every held claim: a gone session's claims on its left work are listed there, not as stale. */
+  claims: readonly ClaimRef[];
+  /** The coordination root left work was found for. */
+  root: string;
   subagents: readonly SubagentRow[];
   left?: readonly LeftItem[];
   elsewhere: RemoteView | null;
@@ -62,14 +67,14 @@ export function buildOverview(input: OverviewInput): Overview {
         ageSeconds: secs(now - s.startedAt),
         claims: s.claims,
       })),
-    staleHolding: sessions
-      .filter((s) => !s.live && !s.ended && s.claims > 0)
-      .map((s) => ({
-        name: s.name,
-        client: s.client,
-        claims: s.claims,
-        idleSeconds: secs(now - s.lastSeen),
-      })),
+    staleHolding: staleHolders(sessions, input.claims, input.left ?? [], input.root).map(
+      ({ session, claims }) => ({
+        name: session.name,
+        client: session.client,
+        claims,
+        idleSeconds: secs(now - session.lastSeen),
+      }),
+    ),
     // A child that has finished and whose work is not (fully) in its parent's checkout yet.
     awaitingApply: input.subagents
       .filter((r) => !r.running && !r.apply.startsWith("applied"))

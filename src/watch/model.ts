@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { findLeftWork } from "../claims/left-work.js";
 import type { Config } from "../config/schema.js";
+import { listedAsClaim } from "../core/claims/gone-verdict.js";
+import type { LeftItem } from "../core/claims/left-work.js";
 import type { RemoteView } from "../core/remote/remote-view.js";
 import type { RemoteRow } from "../core/ui/board-rows.js";
 import { readRemoteView } from "../remote/view-data.js";
@@ -103,11 +105,19 @@ function boardSessions(views: readonly SessionView[], now: number, endedWindowMs
     .sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || b.lastSeen - a.lastSeen);
 }
 
-function boardClaims(db: Db, views: readonly SessionView[], root: string): BoardClaim[] {
+/** Held claims; a gone holder's claim on its left work is shown under left work instead. */
+function boardClaims(
+  db: Db,
+  views: readonly SessionView[],
+  root: string,
+  left: readonly LeftItem[],
+): BoardClaim[] {
   const byId = new Map(views.map((s) => [s.id, s]));
   const out: BoardClaim[] = [];
   for (const c of allClaims(db)) {
     const s = byId.get(c.session_id);
+    const ref = { session: c.session_id, worktree: c.worktree, path: c.path };
+    if (!listedAsClaim(ref, s?.live === true, left, root)) continue;
     out.push({
       path: c.worktree === root ? c.path : join(c.worktree, c.path),
       holder: s?.name ?? c.session_id,
@@ -119,10 +129,14 @@ function boardClaims(db: Db, views: readonly SessionView[], root: string): Board
   return out.sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state]);
 }
 
-function boardLeft(db: Db, now: number, cfg: BoardConfig): BoardLeft[] {
+function leftItems(db: Db, now: number, cfg: BoardConfig): LeftItem[] {
   if (cfg.repoTop === undefined) return [];
   const q = { worktree: cfg.root, repoTop: cfg.repoTop, now, freshnessSeconds: cfg.freshnessSeconds };
-  return findLeftWork(db, q).left.map((i) => ({
+  return findLeftWork(db, q).left;
+}
+
+function boardLeft(left: readonly LeftItem[]): BoardLeft[] {
+  return left.map((i) => ({
     path: i.path,
     owner: i.owner.name,
     client: i.owner.client,
@@ -160,12 +174,13 @@ export function boardModel(db: Db | null, now: number, cfg: BoardConfig): BoardM
   if (!db) return empty;
   const seq = maxSeq(db);
   const views = sessionViews(db, cfg.freshnessSeconds, now);
+  const left = leftItems(db, now, cfg);
   return {
     ...empty,
     seq,
     sessions: boardSessions(views, now, cfg.endedWindowMs ?? 3_600_000),
-    claims: boardClaims(db, views, cfg.root),
-    left: boardLeft(db, now, cfg),
+    claims: boardClaims(db, views, cfg.root, left),
+    left: boardLeft(left),
     subagents: subagentRows(db, views),
     events: recentEvents(db, seq, views, cfg),
     ...(cfg.remote ? { elsewhere: readRemoteView(db, { ...cfg.remote, now }) } : {}),

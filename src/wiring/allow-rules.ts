@@ -1,3 +1,4 @@
+import { CLIENTS, type ClientName } from "../clients/index.js";
 import { naturalCommand } from "../core/shell/agent-command.js";
 import type { JsonOp } from "./json-edit.js";
 import { type HookChange, isObject, type Reconciled } from "./reconcile.js";
@@ -18,6 +19,16 @@ export interface AllowRules {
 }
 
 export const LOCAL_SETTINGS = ".claude/settings.local.json";
+
+/**
+ * Whether a client's settings file takes these rules (`ClientSpec.allowRules`): Qwen Code 0.24.4
+ * reads `Bash(<prefix>:*)` as Claude does and matches each part of `a && b` on its own
+ * (docs/clients.md §15.6, decision 0059). Qwen has no uncommitted settings file: it gets the
+ * committed rules only.
+ */
+export function takesAllowRules(client: ClientName): boolean {
+  return CLIENTS[client].allowRules === true;
+}
 
 const rulesFor = (cmd: string): string[] => [`Bash(${cmd} task:*)`, `Bash(${cmd} status:*)`];
 

@@ -5,7 +5,7 @@ import type { ClientSpec } from "../clients/types.js";
 import { GIT_HOOK_NAMES, type GitHookName } from "../core/git/hook-names.js";
 import { plural } from "../core/plural.js";
 import { naturalCommand } from "../core/shell/agent-command.js";
-import { claudeAllowRules, LOCAL_SETTINGS } from "./allow-rules.js";
+import { claudeAllowRules, LOCAL_SETTINGS, takesAllowRules } from "./allow-rules.js";
 import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
 import { copilotFormat, copilotWanted } from "./copilot-json.js";
 import { flatFormat, flatWanted } from "./cursor-json.js";
@@ -307,7 +307,7 @@ export function planInit(
               s.settings[n]!,
               anchored(launcher, n, s.root),
               "init",
-              n === "claude-code" ? rules.project : [],
+              takesAllowRules(n) ? rules.project : [],
             ),
           ],
     ),

@@ -1,6 +1,6 @@
 import type { ClientName } from "../clients/index.js";
 import type { ClientSpec } from "../clients/types.js";
-import { reconcileRules } from "./allow-rules.js";
+import { reconcileRules, takesAllowRules } from "./allow-rules.js";
 import type { ClientFileFormat, Mode } from "./client-file.js";
 import { hookCommand, parseOurCommand } from "./hook-command.js";
 import { isObject, type Layout, type WantedHook } from "./reconcile.js";
@@ -42,7 +42,7 @@ export function nestedWanted(client: ClientSpec<ClientName>, launcher: string): 
   }));
 }
 
-/** Claude's allow rules: `rules` for init, none left by deinit. */
+/** Claude's (and Qwen's) allow rules: `rules` for init, none left by deinit. */
 const allowRules = (rules: readonly string[]) => (doc: Record<string, unknown>, mode: Mode) =>
   reconcileRules(doc.permissions, mode === "init" ? rules : []);
 
@@ -56,7 +56,8 @@ function missingKeys(doc: Record<string, unknown>, keys: Readonly<Record<string,
 }
 
 /**
- * `rules`: the allow rules Claude's file should hold (src/wiring/allow-rules.ts); ignored for Codex.
+ * `rules`: the allow rules Claude's or Qwen's file should hold (src/wiring/allow-rules.ts); ignored
+ * for the other clients.
  * `keys`: top-level keys the client needs beside the hooks (ClientSpec.settingsKeys).
  */
 export function nestedFormat(
@@ -65,8 +66,9 @@ export function nestedFormat(
   keys: Readonly<Record<string, unknown>> = {},
 ): ClientFileFormat {
   const own = (k: string) => k === "hooks" || Object.hasOwn(keys, k);
+  const allows = takesAllowRules(client);
   return {
-    ...(client === "claude-code" ? { extra: allowRules(rules) } : {}),
+    ...(allows ? { extra: allowRules(rules) } : {}),
     layout: nestedLayout,
     fresh: (hooks) => ({ ...keys, hooks }),
     refuse(doc) {
@@ -78,7 +80,7 @@ export function nestedFormat(
     },
     topLevel: (doc) => missingKeys(doc, keys),
     isSkeleton: (doc) =>
-      Object.keys(doc).every((k) => own(k) || (client === "claude-code" && k === "permissions")) &&
+      Object.keys(doc).every((k) => own(k) || (allows && k === "permissions")) &&
       (doc.hooks === undefined || isEmptyObject(doc.hooks)) &&
       (doc.permissions === undefined || isEmptyObject(doc.permissions)),
   };

@@ -157,10 +157,23 @@ describe("the overview's rows", () => {
       problems: [],
       elsewhere: null,
       sessions: [
-        { ...view, name: "live-one", client: "codex", live: true, ended: false, claims: 2 },
-        { ...view, name: "stale-one", client: "claude-code", live: false, ended: false, claims: 3 },
-        { ...view, name: "stale-empty", client: "claude-code", live: false, ended: false, claims: 0 },
-        { ...view, name: "ended-one", client: "cursor", live: false, ended: true, claims: 1 },
+        { ...view, id: "l", name: "live-one", client: "codex", live: true, ended: false, claims: 2 },
+        { ...view, id: "s", name: "stale-one", client: "claude-code", live: false, ended: false, claims: 3 },
+        {
+          ...view,
+          id: "e",
+          name: "stale-empty",
+          client: "claude-code",
+          live: false,
+          ended: false,
+          claims: 0,
+        },
+        { ...view, id: "x", name: "ended-one", client: "cursor", live: false, ended: true, claims: 1 },
+      ],
+      root: "/r",
+      claims: [
+        ...["a", "b"].map((path) => ({ session: "l", worktree: "/r", path })),
+        ...["c", "d", "e"].map((path) => ({ session: "s", worktree: "/r", path })),
       ],
       subagents: [
         {

@@ -93,3 +93,21 @@ describe("doctor weighs a client's trust only where the client is used", () => {
     expect(r.stdout).toMatch(/^✗ gemini trust:/m);
   });
 });
+
+describe("a Claude-only machine", () => {
+  it("after `tandem init` passes doctor, Codex's and Gemini's trust as notes", () => {
+    const { repo, env } = fresh();
+    const bin = join(tempDir(), "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "claude"), "#!/bin/sh\nexit 0\n");
+    chmodSync(join(bin, "claude"), 0o755);
+    const claudeOnly = { ...env, PATH: `${bin}${delimiter}${env.PATH}` };
+    const start = { session_id: "c-1", cwd: repo, hook_event_name: "SessionStart", source: "startup" };
+    hook("claude-code", "session-start", start, { cwd: repo, env: { ...claudeOnly, ...fakeAgent() } });
+    const r = tandem(["doctor"], { cwd: repo, env: claudeOnly });
+    expect(r.stdout).not.toMatch(/^✗/m);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/^· codex trust:/m);
+    expect(r.stdout).toMatch(/^· gemini trust:/m);
+  });
+});

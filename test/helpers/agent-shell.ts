@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +25,29 @@ export function agentShell(): { CLAUDE_PID: string } {
   const pid = String(child.pid);
   sockets.set(pid, socket);
   return { CLAUDE_PID: pid };
+}
+
+/**
+ * `agentShell()` whose process is named for a client: its script is `<name>.mjs`, so it reads as
+ * `node …/qwen.mjs`, as Qwen Code, Gemini CLI or Cline's launcher run (src/sessions/ui.ts
+ * `namesClient`). `stop()` kills it as a closed terminal would, without an end event.
+ */
+export function namedAgentShell(
+  name: string,
+  opts: { args?: string[]; cwd?: string } = {},
+): { CLAUDE_PID: string; pid: number; stop: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "tandem-agent-"));
+  const script = join(dir, `${name}.mjs`);
+  copyFileSync(RUNNER, script);
+  const socket = join(dir, "agent.sock");
+  const child = spawn(process.execPath, [script, socket, ...(opts.args ?? [])], {
+    stdio: "ignore",
+    cwd: opts.cwd,
+  });
+  runners.push(child);
+  const pid = child.pid!;
+  sockets.set(String(pid), socket);
+  return { CLAUDE_PID: String(pid), pid, stop: () => child.kill("SIGKILL") };
 }
 
 interface AgentCall {

@@ -42,6 +42,7 @@ export const claudeCode: ClientSpec<"claude-code"> = {
   events: EVENTS,
   sessionEnv: ["CLAUDE_CODE_SESSION_ID"],
   givesProjectDir: true,
+  allowRules: true,
   processName: "claude",
   ui: { kind: "env-pid", variable: "CLAUDE_PID" },
   ritual: { form: "enforced", capsItself: false, statusBox: true, prompt: "reminder" },

@@ -50,6 +50,8 @@ export const cursor: ClientSpec<"cursor"> = {
   sessionEnv: [],
   givesProjectDir: false,
   processName: "cursor",
+  // The process found by name (the editor's, or `cursor-agent`) is what the person runs.
+  ui: { kind: "agent", daemonArgs: [], notUi: [] },
   // Cursor submits a blocked Stop's reason as a new prompt and caps the loop itself (loop_limit).
   ritual: { form: "follow-up", capsItself: true, statusBox: false, prompt: "reminder" },
   subagent: { command: "cursor-agent", args: ["-p", "--force"] },

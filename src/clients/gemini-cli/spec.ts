@@ -70,6 +70,8 @@ export const geminiCli: ClientSpec<"gemini-cli"> = {
   sessionEnv: ["GEMINI_SESSION_ID"],
   givesProjectDir: false,
   processName: "gemini",
+  // The `node …/gemini.js` process is the UI; a closed terminal fires no SessionEnd.
+  ui: { kind: "agent", daemonArgs: [], notUi: [] },
   ritual: { form: "follow-up", plainFollowUp: true, capsItself: false, statusBox: false, prompt: "reminder" },
   // Headless only with `--prompt`; a bare prompt without a terminal exits 42 (docs/clients.md §13.5).
   subagent: { command: "gemini", args: ["--yolo"], promptFlag: "--prompt=" },

@@ -109,7 +109,10 @@ export const qwenCode: ClientSpec<"qwen-code"> = {
   sessionEnv: ["QWEN_CODE_SESSION_ID"],
   // It sets CLAUDE_PROJECT_DIR to its working directory, which the payload's `cwd` already says.
   givesProjectDir: false,
+  allowRules: true,
   processName: "qwen",
+  // Headless `qwen --yolo "<prompt>"` fires no SessionEnd: its process is what says it left.
+  ui: { kind: "agent", daemonArgs: [], notUi: [] },
   // A blocked Stop continues the same prompt (enforced); Qwen also echoes the reason through
   // UserPromptSubmit, recognised by the remediation text's lead so it opens no new window.
   ritual: { form: "enforced", plainFollowUp: true, capsItself: false, statusBox: true, prompt: "reminder" },
