@@ -32,6 +32,7 @@ import { crashPoint } from "../testing/crash.js";
 import { agentCmd, type HookCtx, hookSession, selfSession } from "./context.js";
 import { guardGitCalls } from "./git-guard.js";
 import { identityVerdict } from "./identity-guard.js";
+import { jailRewrite } from "./jail-rewrite.js";
 import { leftGate } from "./left-work.js";
 import { watchOwnedWork } from "./owner-watch.js";
 import { refuseProtected } from "./protected.js";
@@ -230,7 +231,7 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   }
   if (found.shell) await protectShell(ctx, tool, found, plan.claim);
   if (decision.acquire.length > 0) syncSoon(ctx, true);
-  return remote.warning ? { ...ALLOW, context: remote.warning } : ALLOW;
+  return jailRewrite(ctx, tool, remote.warning ? { ...ALLOW, context: remote.warning } : ALLOW);
 }
 
 /**
