@@ -93,7 +93,8 @@ describe("the launcher and its plan", () => {
     expect(lines[0]).toBe("#!/usr/bin/env bash");
     expect(lines[1]).toBe(LAUNCHER_MARK);
     expect(LAUNCHER_TEXT).toContain("exit 125");
-    expect(LAUNCHER_TEXT).toContain('bash -c "$3"');
+    expect(LAUNCHER_TEXT).toContain('bash -c "$1"');
+    expect(LAUNCHER_TEXT).toContain("--follow");
   });
 });
 
