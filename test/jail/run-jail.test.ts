@@ -14,6 +14,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -161,9 +162,14 @@ it("tandem run jails the whole client, and the jail follows a claim taken and a 
   const mounted = (file: string) =>
     readFileSync(`/proc/${pid}/mountinfo`, "utf8").includes(` ${join(repo, file)} `);
   let step = 0;
+  // By rename: the client polls for the name and must never read a half-written one.
+  const tell = (n: number, what: string) => {
+    writeFileSync(join(flags, "next"), what);
+    renameSync(join(flags, "next"), join(flags, `go${n}`));
+  };
   const attempt = async (file: string): Promise<string> => {
     step++;
-    writeFileSync(join(flags, `go${step}`), file);
+    tell(step, file);
     await until(`attempt ${step}`, () => out.includes(`${step} ${file} `), said);
     return out
       .split("\n")
@@ -183,7 +189,7 @@ it("tandem run jails the whole client, and the jail follows a claim taken and a 
   peerHook("session-end", peer, { hook_event_name: "SessionEnd", reason: "other" });
   await until("late.txt unbound", () => !mounted("late.txt"), said);
   expect(await attempt("late.txt")).toBe("ok");
-  writeFileSync(join(flags, `go${step + 1}`), "end");
+  tell(step + 1, "end");
   expect(await exited).toBe(3);
   // The plan of the run is gone with it.
   expect(readdirSync(join(repo, ".git/tandem/jail")).filter((f) => f.startsWith("run-"))).toEqual([]);
