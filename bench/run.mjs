@@ -10,6 +10,7 @@ import { compareBench } from "./compare.mjs";
 import { endTurnBench } from "./end-turn.mjs";
 import { historyBench } from "./history.mjs";
 import { benchHooks } from "./hooks.mjs";
+import { jailBench } from "./jail.mjs";
 import { compare, table } from "./lib.mjs";
 import { payloadBench } from "./payloads.mjs";
 import { remoteBench } from "./remote.mjs";
@@ -20,7 +21,7 @@ import { uiBench } from "./ui.mjs";
 import { versionsBench } from "./versions.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,payloads,compare,subagents,history,remote,ui runs some sections and
+// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,payloads,compare,subagents,history,remote,ui,jail runs some sections and
 // only prints them: RESULTS.md is written by a full run alone.
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (section) => only === null || only.has(section);
@@ -97,6 +98,8 @@ const report = [
   wanted("remote") ? remoteBench(bin, ROUNDS) : "",
   // The browser board (issue 18) in Debian's Chromium: seeding 100,000 events takes a few seconds.
   wanted("ui") ? await uiBench(bin, Math.min(ROUNDS, 20)) : "",
+  // Issue 36: one command through the kernel jail's launcher, against the same command plain (seconds).
+  wanted("jail") ? jailBench(bin, ROUNDS) : "",
   ...(only === null ? READING : []),
 ].join("\n");
 if (only === null) writeFileSync(resultsFile, report);

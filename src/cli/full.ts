@@ -10,6 +10,7 @@ import { landCommand } from "./commands/land.js";
 import { adoptCommand, discardCommand } from "./commands/left.js";
 import { recoverCommand } from "./commands/recover.js";
 import { reserveCommand } from "./commands/reserve.js";
+import { runCommand } from "./commands/run.js";
 import { serveCommand } from "./commands/serve.js";
 import { subCommand } from "./commands/sub.js";
 import { syncCommand } from "./commands/sync.js";
@@ -34,6 +35,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   syncCommand,
   landCommand,
   jailCommand,
+  runCommand,
   demoCommand,
   subCommand,
   watchCommand,

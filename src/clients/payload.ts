@@ -74,6 +74,12 @@ export function nestedAnswer(kind: HookKind, event: WiredEvent | null, v: Verdic
     };
     return { ...SILENT, stdout: json({ hookSpecificOutput: deny }) };
   }
+  // A command sent through the jail: the same call, with new input (Claude Code applies
+  // `updatedInput` without a permission decision, so its own permission rules still ask).
+  if (kind === "pre-tool" && v.updatedInput) {
+    const out = { hookEventName: "PreToolUse", updatedInput: v.updatedInput, additionalContext: v.context };
+    return { ...SILENT, stdout: json({ hookSpecificOutput: out }) };
+  }
   if (
     v.context &&
     (kind === "session-start" || kind === "prompt" || kind === "post-tool" || kind === "pre-tool")

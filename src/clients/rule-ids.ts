@@ -15,6 +15,8 @@ export const RULE_IDS = [
   "left-work",
   "claim-conflict",
   "protected-wiring",
+  // after every gate, under `guard: "kernel"` (src/hooks/jail-rewrite.ts)
+  "kernel-guard",
   // the handler's answers when a hook cannot decide (src/hooks/handler.ts, src/hooks/once.ts)
   "forged-hook",
   "store-busy",

@@ -65,6 +65,8 @@ export interface Verdict {
   context?: string;
   /** Stop only: keep the turn going with `reason` as the instruction. */
   block?: boolean;
+  /** Pre-tool only: the tool's input to run instead (the command sent through the jail, decision 0056). */
+  updatedInput?: Record<string, unknown>;
 }
 
 export type { VerdictRule } from "./rule-ids.js";
@@ -162,6 +164,21 @@ export interface OwnedHookFile {
   executable: boolean;
 }
 
+/**
+ * Whether the client's pre-tool hook can replace a shell command before it runs (issue 36,
+ * docs/clients.md §17): with `guard: "kernel"`, Tandem sends the command through the jail where
+ * `used`; the others are jailed whole by `tandem run <client>`.
+ */
+export interface CommandRewrite {
+  /** `hook-output`: the pre-tool answer carries new input; `plugin`: Tandem's plugin changes the arguments; `unconfirmed`: not documented or observed. */
+  via: "hook-output" | "plugin" | "unconfirmed";
+  /** The shell tool's name as its hooks see it, and the field of its input that holds the command. */
+  tool: string;
+  field: string;
+  /** Tandem rewrites through it this round. */
+  used: boolean;
+}
+
 export interface ClientSpec<N extends string = string> {
   name: N;
   /** How people call it, for help and reports. */
@@ -216,6 +233,7 @@ export interface ClientSpec<N extends string = string> {
   /** None: it runs a project's hooks without a trust step. */
   trust?: TrustMechanism;
   ritual: RitualStyle;
+  commandRewrite: CommandRewrite;
   parse(cliEvent: string, payload: unknown): ParseResult;
   render(kind: HookKind, event: WiredEvent | null, verdict: Verdict): Rendered;
 }

@@ -92,6 +92,16 @@ export const CONFIG_KEYS = [
     doc: "whether `init` installed the git hooks (pre-commit and the others).",
   }),
   setting({
+    key: "guard",
+    field: "guard",
+    type: oneOf(["reader", "kernel"]),
+    default: "reader",
+    env: "TANDEM_GUARD",
+    comment:
+      'What guards agents\' shell commands: "reader" (the hooks read each command) or "kernel" (Claude Code\'s commands also run in the kernel jail, docs/decisions/0056; a jail that cannot be set up refuses the command).',
+    doc: "`reader`: the hooks read each shell command and refuse what they recognise; `kernel`: a client whose hook can rewrite a command (Claude Code) also runs it in the kernel jail, where live peers' uncommitted files, Tandem's state and the wiring are read-only (`docs/decisions/0056-hook-jail.md`); a jail that cannot be set up refuses the command. Other clients: `tandem run <client>`.",
+  }),
+  setting({
     key: "agents.stopRitual",
     field: "stopRitual",
     type: oneOf(["enforce", "observe", "off"]),

@@ -5,6 +5,7 @@ import { verifyGateTables } from "../store/trust.js";
 import type { HookCtx } from "./context.js";
 import { preToolFacts } from "./gates/facts.js";
 import { runGates } from "./gates/run.js";
+import { jailRewrite } from "./jail-rewrite.js";
 import { watchOwnedWork } from "./owner-watch.js";
 import { protectShell } from "./shell-protect.js";
 
@@ -26,5 +27,6 @@ export async function onPreTool(ctx: HookCtx): Promise<Verdict> {
   if (facts.found.shell) await protectShell(ctx, tool, facts.found, facts.plan.claim);
   if (facts.decision.allow && facts.decision.acquire.length > 0) syncSoon(ctx, true);
   const warning = facts.remote.verdict.warning;
-  return warning ? { ...ALLOW, context: warning } : ALLOW;
+  // Past every gate: with `guard: "kernel"`, a shell command is rewritten to run in a jail.
+  return jailRewrite(ctx, tool, warning ? { ...ALLOW, context: warning } : ALLOW);
 }

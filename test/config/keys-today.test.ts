@@ -19,6 +19,13 @@ interface Today {
 
 const TODAY: Today[] = [
   {
+    key: "guard",
+    field: "guard",
+    default: "reader",
+    sample: "kernel",
+    env: ["TANDEM_GUARD", "kernel", "kernel"],
+  },
+  {
     key: "agents.stopRitual",
     field: "stopRitual",
     default: "enforce",

@@ -1,10 +1,13 @@
 import { Command } from "commander";
-import { CLIENTS, clientLabels, clientsOptionHelp } from "../../clients/index.js";
+import { CLIENTS, type ClientName, clientLabels, clientsOptionHelp } from "../../clients/index.js";
+import { loadConfig } from "../../config/load.js";
 import { resolveRoot, stateDirOf } from "../../config/root.js";
+import { guardNote } from "../../core/jail/rewrite.js";
 import { naturalCommand } from "../../core/shell/agent-command.js";
 import { loginCheck } from "../../doctor/agent-shell-check.js";
 import { geminiTrustFinding } from "../../doctor/gemini-trust.js";
 import { TandemError, UsageError } from "../../errors.js";
+import { ensureJailLauncher, jailLauncherPath } from "../../jail/launcher.js";
 import { agentCommandFor } from "../../wiring/agent-launch.js";
 import { probeLogin, writeProbe } from "../../wiring/agent-shell.js";
 import { applyPlans } from "../../wiring/apply.js";
@@ -129,6 +132,7 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
   const note = launcherNote(choice.launcher);
   for (const line of [choice.warning, note, ONCE_PER_CLONE]) if (line) io.out(`${line}\n`);
   if (shell) io.out(`${shell}\n`);
+  if (mode === "write") io.out(`${kernelGuardLine(io, root, stateDir, clients)}\n`);
   for (const gap of ritualGaps(choice.launcher, agent, clients)) io.out(`Warning: ${gap}\n`);
   if (trust) io.out(`${describeTrust(trust)}\n`);
   // Gemini runs no project hooks in a folder it does not trust: say so right after wiring them.
@@ -152,6 +156,21 @@ function probeAgentShell(io: Io, root: string, stateDir: string, launcher: strin
   if (!written)
     return `Warning: ${why}, and ${repoLauncherPath(stateDir)} could not be written: agents are told \`${pinnedLauncher()}\`. Make that directory writable and re-run \`tandem init\`.`;
   return `${why}, as Codex's shell tool starts: agents in this repository run ${written} instead, which starts this Tandem from any shell; the ritual's allow rules name it, and the git hooks call it first.`;
+}
+
+/** Writes the jail launcher (decision 0056) and says which clients the kernel guard reaches how. */
+function kernelGuardLine(io: Io, root: string, stateDir: string, clients: readonly ClientName[]): string {
+  try {
+    ensureJailLauncher(stateDir);
+  } catch (err) {
+    return `Warning: the jail launcher ${jailLauncherPath(stateDir)} could not be written (${(err as Error).message}); the pre-tool hook writes it when a command needs it.`;
+  }
+  const specs = clients.map((n) => CLIENTS[n]);
+  const guard = loadConfig(root, io.env).config.guard;
+  return guardNote(
+    guard,
+    specs.map((c) => ({ label: c.label, name: c.name, rewrites: c.commandRewrite.used })),
+  );
 }
 
 export function initCommand(io: Io): Command {

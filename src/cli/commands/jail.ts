@@ -2,7 +2,8 @@ import { statSync } from "node:fs";
 import { Command } from "commander";
 import { jailCandidates, type MountPlan, mountPlan } from "../../core/jail/plan.js";
 import { UsageError } from "../../errors.js";
-import { jailFacts, physical } from "../../jail/facts.js";
+import { physical } from "../../jail/facts.js";
+import { boundFiles, sessionPlan } from "../../jail/plan.js";
 import { runJailed } from "../../jail/run.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
 import { ownSession } from "../session-opts.js";
@@ -13,44 +14,40 @@ interface JailOptions {
   root?: string;
 }
 
-function realOrNull(path: string): string | null {
-  const real = physical(path);
-  return statSync(real, { throwIfNoEntry: false }) ? real : null;
-}
-
 /** The mount plan for the caller (or `--session`), read from the store and the disk. */
-function planFor(io: Io, project: Project, session: string | undefined): MountPlan {
+export function planFor(io: Io, project: Project, session: string | undefined): MountPlan {
   const db = openProjectDb(project, { create: false }, io);
-  const now = Date.now();
-  const facts = (() => {
-    if (!db) return null;
-    try {
-      const self = ownSession(db, io, project, session, null)?.session ?? null;
-      return jailFacts({
-        db,
-        resolved: project.resolved,
-        stateDir: project.stateDir,
-        self,
-        freshnessSeconds: project.loaded.config.freshnessSeconds,
-        now,
-        env: io.env,
-      });
-    } finally {
-      releaseProjectDb(io, db);
-    }
-  })();
-  const candidates = jailCandidates(
-    facts ?? {
+  if (!db) {
+    const candidates = jailCandidates({
       root: project.resolved.root,
       peers: [],
       stateDir: physical(project.stateDir),
       commonDir: project.resolved.repo ? physical(project.resolved.repo.commonDir) : null,
       install: [physical(process.execPath)],
       wiring: [],
-    },
-  );
-  const real = new Map(candidates.map((c) => [c.path, realOrNull(c.path)]));
-  return mountPlan(candidates, real, project.resolved.root);
+    });
+    const real = new Map(candidates.map((c) => [c.path, realOrNull(c.path)]));
+    return mountPlan(candidates, real, project.resolved.root);
+  }
+  try {
+    const self = ownSession(db, io, project, session, null)?.session ?? null;
+    return sessionPlan({
+      db,
+      resolved: project.resolved,
+      stateDir: project.stateDir,
+      self,
+      freshnessSeconds: project.loaded.config.freshnessSeconds,
+      now: Date.now(),
+      env: io.env,
+    });
+  } finally {
+    releaseProjectDb(io, db);
+  }
+}
+
+function realOrNull(path: string): string | null {
+  const real = physical(path);
+  return statSync(real, { throwIfNoEntry: false }) ? real : null;
 }
 
 function planText(plan: MountPlan): string {
@@ -82,8 +79,7 @@ export function jailCommand(io: Io): Command {
       if (command.length === 0)
         throw new UsageError("name the command to run after --: `tandem jail -- npm test`");
       const paths = plan.binds.map((b) => b.path);
-      const files = paths.filter((p) => statSync(p, { throwIfNoEntry: false })?.isFile());
-      const run = runJailed(paths, files, command, { cwd: io.cwd, env: process.env });
+      const run = runJailed(paths, boundFiles(plan), command, { cwd: io.cwd, env: process.env });
       io.exitCode = await run.code;
     });
 }

@@ -46,6 +46,7 @@ export const claudeCode: ClientSpec<"claude-code"> = {
   processName: "claude",
   ui: { kind: "env-pid", variable: "CLAUDE_PID" },
   ritual: { form: "enforced", capsItself: false, statusBox: true, prompt: "reminder" },
+  commandRewrite: { via: "hook-output", tool: "Bash", field: "command", used: true },
   // The child may run git in its own worktree: Bash is allowed along with the edit tools.
   subagent: {
     command: "claude",

@@ -151,6 +151,7 @@ export const cline: ClientSpec<"cline"> = {
   // shells; the person's `cline` is the one working in the session's directory (docs/clients.md §14.4).
   ui: { kind: "agent", daemonArgs: ["--cline-hub-daemon"], notUi: ["--cline-hub-daemon", "hook"] },
   ritual: { form: "observed", capsItself: false, statusBox: false, prompt: "reminder" },
+  commandRewrite: { via: "hook-output", tool: "execute_command", field: "command", used: false },
   // A prompt is one argument after the options; a single word is read as an unknown subcommand.
   // Local: under a shared hub daemon the child's agent, hooks and shells would be the daemon's
   // children, without the variables that make its hooks a sub-agent's (docs/clients.md §14.4).

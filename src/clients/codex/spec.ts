@@ -80,6 +80,7 @@ export const codex: ClientSpec<"codex"> = {
   ui: { kind: "agent", daemonArgs: ["app-server", "--managed-daemon"], notUi: ["app-server", "exec"] },
   // Codex Stop hooks never block: a continuation can replace the answer the user was meant to see.
   ritual: { form: "observed", capsItself: false, statusBox: false, prompt: "footer" },
+  commandRewrite: { via: "hook-output", tool: "Bash", field: "command", used: false },
   subagent: { command: "codex", args: ["exec", "--full-auto"] },
   trust: "hook-review",
   parse(cliEvent, payload) {

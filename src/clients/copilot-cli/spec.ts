@@ -131,6 +131,7 @@ export const copilotCli: ClientSpec<"copilot-cli"> = {
   // The native binary is both the agent and the screen the person sees; nothing outlives it.
   ui: { kind: "agent", daemonArgs: [], notUi: [] },
   ritual: { form: "follow-up", capsItself: false, statusBox: false, prompt: "reminder" },
+  commandRewrite: { via: "unconfirmed", tool: "bash", field: "command", used: false },
   // Repo hooks load in prompt mode only in a trusted folder: --trust-folder trusts this run's alone.
   // The prompt is the value of -p; `--prompt=` keeps one starting with `-` a value.
   subagent: {

@@ -54,6 +54,7 @@ export const cursor: ClientSpec<"cursor"> = {
   ui: { kind: "agent", daemonArgs: [], notUi: [] },
   // Cursor submits a blocked Stop's reason as a new prompt and caps the loop itself (loop_limit).
   ritual: { form: "follow-up", capsItself: true, statusBox: false, prompt: "reminder" },
+  commandRewrite: { via: "unconfirmed", tool: "Shell", field: "command", used: false },
   subagent: { command: "cursor-agent", args: ["-p", "--force"] },
   parse(cliEvent, payload) {
     if (!isObj(payload)) return fail("payload is not a JSON object");

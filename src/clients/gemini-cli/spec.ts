@@ -73,6 +73,7 @@ export const geminiCli: ClientSpec<"gemini-cli"> = {
   // The `node …/gemini.js` process is the UI; a closed terminal fires no SessionEnd.
   ui: { kind: "agent", daemonArgs: [], notUi: [] },
   ritual: { form: "follow-up", plainFollowUp: true, capsItself: false, statusBox: false, prompt: "reminder" },
+  commandRewrite: { via: "hook-output", tool: "run_shell_command", field: "command", used: false },
   // Headless only with `--prompt`; a bare prompt without a terminal exits 42 (docs/clients.md §13.5).
   subagent: { command: "gemini", args: ["--yolo"], promptFlag: "--prompt=" },
   trust: "trusted-folders",

@@ -142,6 +142,7 @@ export const opencode: ClientSpec<"opencode"> = {
   // The TUI and `opencode run` host their server, plugins and shells in one process.
   ui: { kind: "agent", daemonArgs: ["serve"], notUi: ["serve"] },
   ritual: { form: "follow-up", capsItself: false, statusBox: false, prompt: "reminder" },
+  commandRewrite: { via: "plugin", tool: "bash", field: "command", used: false },
   // `--auto` approves what the config does not deny: the child edits its own worktree unattended.
   subagent: { command: "opencode", args: ["run", "--auto"] },
   parse,

@@ -116,6 +116,7 @@ export const qwenCode: ClientSpec<"qwen-code"> = {
   // A blocked Stop continues the same prompt (enforced); Qwen also echoes the reason through
   // UserPromptSubmit, recognised by the remediation text's lead so it opens no new window.
   ritual: { form: "enforced", plainFollowUp: true, capsItself: false, statusBox: true, prompt: "reminder" },
+  commandRewrite: { via: "unconfirmed", tool: "run_shell_command", field: "command", used: false },
   // Headless with a prompt; `--yolo` approves its edits and shell in the child's own worktree.
   subagent: { command: "qwen", args: ["--yolo"], promptFlag: "--prompt=" },
   parse,

@@ -36,6 +36,8 @@ keep() {
 }
 [ -p "$fifo" ] && (keep "$n" "$@") </dev/null >/dev/null 2>&1 &
 shift "$n"
+# A working directory entered before a bind stays on the writable mount: enter it again.
+cd -- "$PWD" 2>/dev/null || cd /
 exec setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- "$@"`;
 
 /** The program and arguments that run `command` with `paths` read-only. */

@@ -15,6 +15,7 @@ import { identityShellMessage } from "../guards/identity-shell.js";
 import { refsMessage } from "../guards/tandem-refs.js";
 import { stateMessage } from "../guards/tandem-state.js";
 import { type WorktreeFinding, worktreeMessage } from "../guards/worktree-peers.js";
+import { kernelGuardMessage } from "../jail/rewrite.js";
 import type { Printer } from "../printed.js";
 import type { RemoteHolder } from "../remote/holders.js";
 import { remoteRefusalMessage } from "../remote/verdict.js";
@@ -90,6 +91,9 @@ export const RULES = {
   "protected-wiring": entry(
     "docs/decisions/0024-the-wiring-heals.md",
     (f: { decision: Denied; now: number }) => denialMessage(f.decision, f.now),
+  ),
+  "kernel-guard": entry("docs/decisions/0056-hook-jail.md", (f: { detail: string; fix: string }) =>
+    kernelGuardMessage(f),
   ),
   "forged-hook": entry(
     "docs/product.md §12",

@@ -120,6 +120,10 @@ const INPUTS: { [R in VerdictRule]: RuleInput<R> } = {
   "left-work": { items: left, now: NOW, printer: AGENT },
   "claim-conflict": { decision: conflict, now: NOW },
   "protected-wiring": { decision: wiring, now: NOW },
+  "kernel-guard": {
+    detail: "the kernel jail cannot be set up here (unprivileged user namespaces are off)",
+    fix: "`sysctl -w kernel.unprivileged_userns_clone=1` as root",
+  },
   "forged-hook": { named: "ada", by: "bo", printer: AGENT },
   "store-busy": {
     detail:
@@ -242,6 +246,11 @@ describe("the text the model reads, per rule", () => {
       These targets cannot be coordinated:
       - .claude/settings.json: Tandem's hook wiring for Claude Code: only a person edits it (set TANDEM_ALLOW_WIRING_EDIT=1 in their own shell)"
     `);
+  });
+  it("kernel-guard", () => {
+    expect(text("kernel-guard")).toMatchInlineSnapshot(
+      `"Tandem refused this command before it ran: the repository's config says "guard": "kernel", and the kernel jail cannot be set up here (unprivileged user namespaces are off). To fix: \`sysctl -w kernel.unprivileged_userns_clone=1\` as root; or set "guard": "reader" in .tandem/config.jsonc to let commands run unjailed."`,
+    );
   });
   it("forged-hook", () => {
     expect(text("forged-hook")).toMatchInlineSnapshot(

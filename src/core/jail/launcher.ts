@@ -1,0 +1,86 @@
+/**
+ * The jail launcher (docs/decisions/0056): a small bash script in the state directory that runs
+ * one shell command where the paths of a plan file are read-only, without starting Node. The
+ * pre-tool hook writes the plan (NUL-separated physical paths) and rewrites the agent's command to
+ * `bash <launcher> <plan> <command>`; the launcher makes a user and mount namespace, binds each
+ * path read-only over itself, drops every capability and runs `bash -c <command>` as the caller's
+ * own uid, so stdout, stderr and the exit code are the command's own. Pure text.
+ */
+import { JAIL_SETUP_FAILED } from "./argv.js";
+
+/** First line after the shebang; a launcher carrying it is ours to rewrite. */
+export const LAUNCHER_MARK =
+  "# Written by Tandem (docs/decisions/0056): runs one command in the kernel jail.";
+
+const REFUSE = `tandem jail: %s, so the command did not run; run \`tandem doctor\` (kernel guard), or set "guard": "reader" in .tandem/config.jsonc to let commands run unjailed\\n`;
+
+// Stage 1: check the arguments and the plan, then run this script again under unshare with
+// capabilities in the new namespace. Stage 2: bind each plan path read-only; with --follow, leave a
+// keeper behind (a background copy of this shell that keeps the capabilities) which, whenever a
+// line arrives on the fifo, makes the mounts match the plan file again: it binds what the plan
+// lists and is not mounted (a new claim, or a file an owner replaced by rename) and unbinds what
+// it bound that the plan no longer lists (a released claim). The plan lies in the state
+// directory, read-only inside, so a jailed process can ask for a sync but never choose a path.
+// Then re-enter the working directory through the new mounts (a cwd taken before a bind stays on
+// the writable mount), drop every capability and run the command.
+export const LAUNCHER_TEXT = `#!/usr/bin/env bash
+${LAUNCHER_MARK}
+# Usage: bash jail PLAN COMMAND (run with bash -c), or bash jail --follow FIFO PLAN PROGRAM ARGS...
+# PLAN lists the read-only paths, each ended by a NUL byte.
+refuse() { printf '${REFUSE}' "$1" >&2; exit ${JAIL_SETUP_FAILED}; }
+if [ "\${1-}" != --stage ]; then
+  if [ "\${1-}" = --follow ]; then
+    [ "$#" -ge 4 ] || refuse "--follow takes a fifo, a plan and a program"
+    [ -p "$2" ] || refuse "the keeper's fifo $2 is missing"
+    plan=$3
+  else
+    [ "$#" -eq 2 ] || refuse "the launcher takes a plan and a command, it got $# arguments"
+    plan=$1
+  fi
+  [ -r "$plan" ] || refuse "the jail's plan $plan cannot be read"
+  shopt -s execfail
+  exec unshare --map-current-user --mount --keep-caps --propagation private -- bash "$0" --stage "$@"
+  refuse "unshare could not start (install util-linux)"
+fi
+shift
+bind() { mount --bind -o ro -- "$1" "$1"; }
+declare -A bound=()
+mounted() {
+  declare -gA here=()
+  local a b c d mp rest
+  while read -r a b c d mp rest; do printf -v mp '%b' "\${mp//\\\\/\\\\0}"; here[$mp]=1; done </proc/self/mountinfo
+}
+sync_plan() {
+  mounted
+  declare -A want=()
+  while IFS= read -r -d '' p; do
+    want[$p]=1
+    [ -e "$p" ] && [ -z "\${here[$p]-}" ] && bind "$p" && bound[$p]=1
+  done <"$1"
+  for p in "\${!bound[@]}"; do
+    [ -n "\${want[$p]-}" ] || { umount -l -- "$p" && unset -v 'bound[$p]'; }
+  done
+}
+follow=
+if [ "$1" = --follow ]; then follow=$2; shift 2; fi
+plan=$1
+shift
+while IFS= read -r -d '' p; do
+  [ -e "$p" ] || continue
+  bind "$p" || refuse "cannot make $p read-only"
+  bound[$p]=1
+done <"$plan"
+if [ -n "$follow" ]; then
+  (exec 3<"$follow"; while read -r _ <&3; do sync_plan "$plan"; done) </dev/null >/dev/null 2>&1 &
+fi
+cd -- "$PWD" 2>/dev/null || cd /
+if [ -n "$follow" ]; then
+  exec setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- "$@"
+fi
+exec setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- bash -c "$1"
+`;
+
+/** The plan file's bytes: each path ended by a NUL (a path may hold any other byte). */
+export function planFileText(paths: readonly string[]): string {
+  return paths.map((p) => `${p}\0`).join("");
+}

@@ -1,0 +1,79 @@
+/**
+ * Whether and how the pre-tool hook sends a shell command through the jail (docs/decisions/0056).
+ * Pure: the hook (src/hooks/jail-rewrite.ts) gathers the facts and writes the plan.
+ */
+import { shellQuote } from "../quote.js";
+
+/** `kernel`: agents' shell commands run in the jail; `reader`: only the hooks' reading guards them. */
+export type GuardMode = "reader" | "kernel";
+
+export interface RewriteFacts {
+  guard: GuardMode;
+  /** The client's field that holds the command, when its pre-tool answer can replace it; else null. */
+  field: string | null;
+  /** The tool's input as the client sent it. */
+  input: unknown;
+  /** Whether the kernel will jail here (src/jail/probe.ts), or why not and what to do. */
+  kernel: { ok: true } | { ok: false; why: string; fix: string };
+}
+
+export type RewriteStep =
+  | { kind: "none" }
+  | { kind: "rewrite"; command: string }
+  | { kind: "refuse"; reason: string };
+
+/** The command string of a shell call's input, or null when the input holds none. */
+export function commandOf(input: unknown, field: string): string | null {
+  if (typeof input !== "object" || input === null) return null;
+  const value = (input as Record<string, unknown>)[field];
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
+
+export function rewriteStep(f: RewriteFacts): RewriteStep {
+  if (f.guard !== "kernel" || f.field === null) return { kind: "none" };
+  const command = commandOf(f.input, f.field);
+  if (command === null) return { kind: "none" };
+  if (!f.kernel.ok)
+    return {
+      kind: "refuse",
+      reason: kernelGuardMessage({
+        detail: `the kernel jail cannot be set up here (${f.kernel.why})`,
+        fix: f.kernel.fix,
+      }),
+    };
+  return { kind: "rewrite", command };
+}
+
+/** The command the client runs instead: the launcher, the plan, the original command, all quoted. */
+export function jailedCommand(launcher: string, plan: string, command: string): string {
+  return `bash ${shellQuote(launcher)} ${shellQuote(plan)} ${shellQuote(command)}`;
+}
+
+/** The new tool input: the original with only the command replaced. */
+export function rewrittenInput(input: unknown, field: string, command: string): Record<string, unknown> {
+  const base = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
+  return { ...base, [field]: command };
+}
+
+/** What `tandem init` says about the kernel guard for the wired clients (plain data in, one line out). */
+export function guardNote(
+  guard: GuardMode,
+  clients: readonly { label: string; name: string; rewrites: boolean }[],
+): string {
+  const hooked = clients.filter((c) => c.rewrites).map((c) => c.label);
+  const whole = clients.filter((c) => !c.rewrites).map((c) => `\`tandem run ${c.name}\``);
+  const how = [
+    hooked.length > 0 ? `${hooked.join(", ")} through the pre-tool hook` : "",
+    whole.length > 0 ? `the others when started as ${whole.join(", ")}` : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
+  return guard === "kernel"
+    ? `Kernel guard on ("guard": "kernel"): shell commands run in the jail: ${how}.`
+    : `Kernel guard off ("guard": "reader"); with "guard": "kernel", shell commands run in the jail: ${how}.`;
+}
+
+/** Why a command was refused under `guard: "kernel"` and what to do: the kernel-guard rule's text. */
+export function kernelGuardMessage(f: { detail: string; fix: string }): string {
+  return `Tandem refused this command before it ran: the repository's config says "guard": "kernel", and ${f.detail}. To fix: ${f.fix}; or set "guard": "reader" in .tandem/config.jsonc to let commands run unjailed.`;
+}

@@ -1,0 +1,53 @@
+/**
+ * With `guard: "kernel"`, a shell command of a client whose pre-tool answer can replace it runs in
+ * the kernel jail (docs/decisions/0056): the hook writes the session's plan (its live peers'
+ * uncommitted files, Tandem's state, the installation, the wiring) and answers with the command
+ * rewritten to the launcher, which needs no second Node. A jail that cannot be set up refuses.
+ */
+import type { ToolCall, Verdict } from "../clients/types.js";
+import { jailedCommand, rewriteStep, rewrittenInput } from "../core/jail/rewrite.js";
+import { spanned } from "../core/printed.js";
+import { refusal } from "../core/rules/catalog.js";
+import { errorMessage } from "../errors.js";
+import { ensureJailLauncher, kernelVerdict, writeJailPlan } from "../jail/launcher.js";
+import { sessionPlan } from "../jail/plan.js";
+import { agentPrinter, type HookCtx, selfSession } from "./context.js";
+
+/** `verdict` (an allow) as it leaves the hook: unchanged, with the jailed command, or a refusal. */
+export function jailRewrite(ctx: HookCtx, tool: ToolCall, verdict: Verdict): Verdict {
+  const rewrite = ctx.client.commandRewrite;
+  const field = rewrite.used && tool.name === rewrite.tool ? rewrite.field : null;
+  if (!verdict.allow || ctx.config.guard !== "kernel" || field === null) return verdict;
+  const step = rewriteStep({
+    guard: ctx.config.guard,
+    field,
+    input: tool.input,
+    kernel: kernelVerdict(ctx.req.env),
+  });
+  if (step.kind === "none") return verdict;
+  if (step.kind === "refuse") return { allow: false, rule: "kernel-guard", reason: step.reason };
+  const self = selfSession(ctx);
+  try {
+    const plan = sessionPlan({
+      db: ctx.db,
+      resolved: ctx.root,
+      stateDir: ctx.stateDir,
+      self,
+      freshnessSeconds: ctx.config.freshnessSeconds,
+      now: ctx.now,
+      env: ctx.req.env,
+    });
+    const planFile = writeJailPlan(
+      ctx.stateDir,
+      self?.id ?? ctx.input.sessionId,
+      plan.binds.map((b) => b.path),
+    );
+    const command = jailedCommand(ensureJailLauncher(ctx.stateDir), planFile, step.command);
+    return { ...verdict, updatedInput: rewrittenInput(tool.input, field, command) };
+  } catch (err) {
+    return refusal("kernel-guard", {
+      detail: `the jail's plan could not be written (${errorMessage(err)})`,
+      fix: `run ${spanned(agentPrinter(ctx), "doctor")}`,
+    });
+  }
+}

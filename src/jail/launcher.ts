@@ -1,0 +1,61 @@
+/**
+ * The jail launcher and the plans it reads, in the state directory (docs/decisions/0056):
+ * `<state>/bin/jail` (written by `tandem init` and again by the hook when missing or stale) and
+ * `<state>/jail/<session>.plan`. Both sit under `<state>`, which every jail binds read-only.
+ */
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { LAUNCHER_TEXT, planFileText } from "../core/jail/launcher.js";
+import type { ProbeVerdict } from "../core/jail/probe.js";
+import { probeJail } from "./probe.js";
+
+export function jailLauncherPath(stateDir: string): string {
+  return join(stateDir, "bin", "jail");
+}
+
+/** Writes `text` to `file` by rename, so a reader never sees half of it. */
+function replaceFile(file: string, text: string, mode: number): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode });
+  chmodSync(tmp, mode);
+  renameSync(tmp, file);
+}
+
+/** The launcher's path, written first when it is missing or not this version's text. */
+export function ensureJailLauncher(stateDir: string): string {
+  const file = jailLauncherPath(stateDir);
+  let current: string | null = null;
+  try {
+    current = readFileSync(file, "utf8");
+  } catch {
+    current = null;
+  }
+  if (current !== LAUNCHER_TEXT) {
+    mkdirSync(join(stateDir, "bin"), { recursive: true });
+    replaceFile(file, LAUNCHER_TEXT, 0o755);
+  }
+  return file;
+}
+
+/** A session id as a file name: anything but letters, digits, `-` and `_` becomes `_`. */
+function fileName(session: string): string {
+  return session.replace(/[^A-Za-z0-9_-]/g, "_") || "_";
+}
+
+/** Writes the session's plan (read-only paths, NUL-separated) and returns its path. */
+export function writeJailPlan(stateDir: string, session: string, paths: readonly string[]): string {
+  const dir = join(stateDir, "jail");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${fileName(session)}.plan`);
+  replaceFile(file, planFileText(paths), 0o644);
+  return file;
+}
+
+let probed: { path: string; verdict: ProbeVerdict } | null = null;
+
+/** Whether the kernel jails here, tried once per process and PATH (the resident server asks often). */
+export function kernelVerdict(env: Readonly<Record<string, string | undefined>>): ProbeVerdict {
+  const path = env.PATH ?? "";
+  if (probed?.path !== path) probed = { path, verdict: probeJail(env) };
+  return probed.verdict;
+}
