@@ -34,12 +34,12 @@ export interface DoctorTarget {
  * the command and the browser board's Problems view, so both say the same.
  */
 export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreReport; other: Finding[] }> {
-  const store = checkStore(t.stateDir, { rebuild: t.rebuild === true, hookErrorsSince: t.since });
+  // Doctor's fixes are read by a person: spelled as their terminal runs Tandem.
+  const printer = printerOf(t.root, t.stateDir, "person");
+  const store = checkStore(t.stateDir, { rebuild: t.rebuild === true, hookErrorsSince: t.since, printer });
   const config = t.loaded.config;
   // First: it records the probe that decides which command the allow rules must name.
   const shell = checkAgentShell(t.root, t.stateDir, t.env);
-  // Doctor's fixes are read by a person: spelled as their terminal runs Tandem.
-  const printer = printerOf(t.root, t.stateDir, "person");
   const other = [
     nodeFinding(),
     jailFinding(t.env, printer),

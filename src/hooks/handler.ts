@@ -10,6 +10,7 @@ import {
 import { loadConfig } from "../config/load.js";
 import { stateDirOf } from "../config/root.js";
 import { forgeryMessage } from "../core/guards/forgery.js";
+import { PLAIN, type Printer, spanned } from "../core/printed.js";
 import { errorMessage } from "../errors.js";
 import { syncSoon } from "../remote/sync-soon.js";
 import { DIRECT_ACCESS } from "../store/access.js";
@@ -20,6 +21,7 @@ import { appendOne } from "../store/ledger/append.js";
 import { unbindRequest } from "../store/ledger/requests.js";
 import { sessionByNative } from "../store/sessions/rows.js";
 import { toolTargets } from "../targets/tool-targets.js";
+import { printerOf } from "../wiring/agent-shell.js";
 import { agentPrinter, type HookCtx, type HookRequest, hookRoot, openHookCtx } from "./context.js";
 import { forgedBy } from "./forgery.js";
 import { runGitHook } from "./git-hooks.js";
@@ -60,27 +62,34 @@ interface Failure {
  * or a shell command) never passes unchecked because the store failed; other
  * failures follow agents.failClosed (PRODUCT §9); observational events pass.
  */
-export function failureVerdict(kind: HookKind, f: Failure, gated: boolean, failClosed: boolean): Verdict {
+export function failureVerdict(
+  kind: HookKind,
+  f: Failure,
+  gated: boolean,
+  failClosed: boolean,
+  printer: Printer,
+): Verdict {
   if (kind !== "pre-tool") return ALLOW;
+  const doctor = spanned(printer, "doctor");
   if (f.store?.problem === "locked" && gated) {
     return {
       allow: false,
       rule: "store-busy",
-      reason: `Tandem refused this tool call: its store is busy, so it cannot check the call against other sessions' work. ${f.store.message} Retry the same tool call in a moment; if it is refused again, tell the user, and do not work around this by editing the file another way.`,
+      reason: `Tandem refused this tool call: its store is busy, so it cannot check the call against other sessions' work. ${f.store.messageFor(printer)} Retry the same tool call in a moment; if it is refused again, tell the user, and do not work around this by editing the file another way.`,
     };
   }
   if (f.store && gated) {
     return {
       allow: false,
       rule: "store-unavailable",
-      reason: `Tandem refused this tool call: it cannot check it against other sessions' work because its store is unusable. ${f.store.message} Tell the user; retry once \`tandem doctor\` reports no problem, and do not work around this by editing the file another way.`,
+      reason: `Tandem refused this tool call: it cannot check it against other sessions' work because its store is unusable. ${f.store.messageFor(printer)} Tell the user; retry once ${doctor} reports no problem, and do not work around this by editing the file another way.`,
     };
   }
   if (!failClosed) return ALLOW;
   return {
     allow: false,
     rule: "internal-error",
-    reason: `Tandem could not check this edit (${f.message}), and refuses it to stay safe. Run \`tandem doctor\` in the repository to see what is wrong.`,
+    reason: `Tandem could not check this edit (${f.message}), and refuses it to stay safe. Run ${doctor} in the repository to see what is wrong.`,
   };
 }
 
@@ -251,7 +260,9 @@ async function handleCall(req: HookRequest, read: ReadHook | null): Promise<Hook
     ? { message: errorMessage(thrown), store: stateDir ? storeErrorOf(thrown, dbFile(stateDir)) : null }
     : { message: "error" in parsed ? parsed.error : "unreadable payload", store: null };
   const gated = await isGated(kind, input);
-  const verdict = failureVerdict(kind, failure, gated, configuredFailClosed(client, input, req));
+  // Read by the agent whose tool call failed: spelled as its shell starts Tandem.
+  const printer = read.root.ok && stateDir ? printerOf(read.root.value.root, stateDir, "agent") : PLAIN;
+  const verdict = failureVerdict(kind, failure, gated, configuredFailClosed(client, input, req), printer);
   recordFailure(client, cliEvent, input, stateDir, failure, verdict.allow ? "open" : "closed");
   return client.render(kind, wired, verdict);
 }
