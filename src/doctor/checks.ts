@@ -39,13 +39,13 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
   const store = checkStore(t.stateDir, { rebuild: t.rebuild === true, hookErrorsSince: t.since, printer });
   const config = t.loaded.config;
   // First: it records the probe that decides which command the allow rules must name.
-  const shell = checkAgentShell(t.root, t.stateDir, t.env);
+  const shell = checkAgentShell(t.root, t.stateDir, t.env, printer);
   const other = [
     nodeFinding(),
     jailFinding(t.env, printer),
     ...configFindings(t.loaded, t.root),
-    ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir))),
-    ...healFindings(t.stateDir, t.since),
+    ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir), printer)),
+    ...healFindings(t.stateDir, t.since, printer),
     ...shell,
     ...staleSessionFindings(t.stateDir, config.freshnessSeconds, { root: t.root, printer }),
     ...leftWorkFindings({
@@ -56,12 +56,12 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
       now: t.now,
       printer,
     }),
-    ...historyFindings(t.stateDir, t.now),
+    ...historyFindings(t.stateDir, printer, t.now),
     ...blobFindings(t.stateDir),
     ...checkRemote(t.stateDir, config, t.now),
     ...checkLanding(t.root, t.stateDir),
-    ...serverCrashFindings(t.stateDir, t.since),
+    ...serverCrashFindings(t.stateDir, t.since, printer),
   ];
-  if (store.hookErrors) other.push(hookErrorFinding(store.hookErrors, t.since));
+  if (store.hookErrors) other.push(hookErrorFinding(store.hookErrors, t.since, printer));
   return { store, other };
 }
