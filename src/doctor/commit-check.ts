@@ -1,8 +1,8 @@
-import { PLAIN, type Printer, spanned } from "../core/printed.js";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PLAIN, type Printer, spanned } from "../core/printed.js";
 import { shellQuote } from "../core/shell/quote.js";
 import { errorMessage } from "../errors.js";
 import { GIT_LOCATION_VARS, git } from "../git/run.js";

@@ -1,6 +1,6 @@
-import { type Printer, spanned } from "../core/printed.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { type Printer, spanned } from "../core/printed.js";
 import { gcSuggestion, type StoreSize } from "../core/upkeep/maintenance.js";
 import { listBlobs } from "../store/blobs/files.js";
 import { dbFile, openDb } from "../store/db.js";

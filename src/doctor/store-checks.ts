@@ -117,9 +117,7 @@ export function recordedFailures(stateDir: string, file: string, printer: Printe
     const p = problem as StoreProblem;
     const what = problem === "error" ? "failed" : `failed because the store ${describeProblem(p)}`;
     const fix =
-      problem === "error" || RESETTABLE.includes(p)
-        ? ack
-        : `${storeFix(p, file, printer)}; then ${ack}`;
+      problem === "error" || RESETTABLE.includes(p) ? ack : `${storeFix(p, file, printer)}; then ${ack}`;
     return {
       level: "problem" as const,
       check: "hook failures",

@@ -1,4 +1,3 @@
-import { PLAIN, type Printer, spanned } from "../core/printed.js";
 import { accessSync, constants, existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { type ParseError, parse } from "jsonc-parser";
@@ -7,6 +6,7 @@ import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
 import { launcherWords } from "../clients/launcher-words.js";
 import { isOwnedHookFile, ownedCommands } from "../clients/owned-file.js";
 import type { TrustMechanism } from "../clients/types.js";
+import { PLAIN, type Printer, spanned } from "../core/printed.js";
 import { trustLineFor } from "../core/trust/relevance.js";
 import { errorMessage } from "../errors.js";
 import { agentCommandFor } from "../wiring/agent-launch.js";

@@ -49,7 +49,13 @@ function locate(req: HookRequest): Located | null {
   const root = resolveRoot({ cwd: req.cwd, env: req.env });
   const { config } = loadConfig(root.root, req.env);
   const stateDir = stateDirOf(root);
-  return { root: root.root, repoTop, stateDir, freshness: config.freshnessSeconds, lockSeconds: config.storeLockSeconds };
+  return {
+    root: root.root,
+    repoTop,
+    stateDir,
+    freshness: config.freshnessSeconds,
+    lockSeconds: config.storeLockSeconds,
+  };
 }
 
 function open(req: HookRequest, at: Located): GitHookCtx {

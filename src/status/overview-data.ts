@@ -52,7 +52,9 @@ function storeProblems(store: StoreState, printer: Printer): OverviewProblem[] {
   const { failed, stateDir } = store;
   // A store hooks cannot write refuses their gates, though a person's read still works.
   const met = failed ?? readOnlyError(dbFile(stateDir));
-  return [met && storeProblem(met, printer), failedHookCalls(stateDir, printer)].filter((p): p is OverviewProblem => !!p);
+  return [met && storeProblem(met, printer), failedHookCalls(stateDir, printer)].filter(
+    (p): p is OverviewProblem => !!p,
+  );
 }
 
 /** Reads what the overview shows from the store; the decisions are in buildOverview. */

@@ -1,3 +1,4 @@
+import { PLAIN, type Printer } from "../core/printed.js";
 import {
   noticeText,
   problemOfErrno,
@@ -6,7 +7,6 @@ import {
   type StoreProblem,
   storeNotice,
 } from "../core/store/notice.js";
-import { PLAIN, type Printer } from "../core/printed.js";
 import { TandemError } from "../errors.js";
 
 export { describeProblem, problemOfSqliteCode, type StoreProblem, storeFix } from "../core/store/notice.js";

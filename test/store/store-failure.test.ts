@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { failureVerdict } from "../../src/hooks/handler.js";
 import type { Printer } from "../../src/core/printed.js";
+import { failureVerdict } from "../../src/hooks/handler.js";
 import { problemOfSqliteCode, StoreError, storeErrorOf } from "../../src/store/failure.js";
 
 describe("store failures, as data", () => {

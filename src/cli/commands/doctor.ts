@@ -1,8 +1,8 @@
 import { Command } from "commander";
+import { spanned } from "../../core/printed.js";
 import { doctorChecks } from "../../doctor/checks.js";
 import { DEFAULT_SINCE_MS, parseSince } from "../../doctor/hook-errors.js";
 import type { Finding, StoreReport } from "../../doctor/store-checks.js";
-import { spanned } from "../../core/printed.js";
 import { resetStore } from "../../store/repair/reset.js";
 import { printerOf } from "../../wiring/agent-shell.js";
 import { findProject, type Io } from "../context.js";

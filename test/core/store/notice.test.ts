@@ -22,8 +22,18 @@ describe("the one notice of a store problem", () => {
     ["readonly", FILE, /is read-only/, /^make \/r\/\.git\/tandem\/state\.db writable .*`chmod u\+w /],
     ["readonly", undefined, /is read-only/, /^make \/r\/.*state\.db and its directory writable by this user/],
     ["permission", undefined, /cannot be opened/, /writable by this user/],
-    ["corrupt", undefined, /is corrupt/, /^run `npx tandem doctor --reset`: it moves the damaged store aside/],
-    ["missing", undefined, /has disappeared/, /^put the deleted state\.db back .*`npx tandem doctor --reset`/],
+    [
+      "corrupt",
+      undefined,
+      /is corrupt/,
+      /^run `npx tandem doctor --reset`: it moves the damaged store aside/,
+    ],
+    [
+      "missing",
+      undefined,
+      /has disappeared/,
+      /^put the deleted state\.db back .*`npx tandem doctor --reset`/,
+    ],
     ["replaced", undefined, /was replaced by a different store/, /^put this repository's own state\.db back/],
     [
       "locked",
