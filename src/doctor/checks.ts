@@ -59,7 +59,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     ...historyFindings(t.stateDir, printer, t.now),
     ...blobFindings(t.stateDir),
     ...checkRemote(t.stateDir, config, t.now),
-    ...checkLanding(t.root, t.stateDir),
+    ...checkLanding(t.root, t.stateDir, printer),
     ...serverCrashFindings(t.stateDir, t.since, printer),
   ];
   if (store.hookErrors) other.push(hookErrorFinding(store.hookErrors, t.since, printer));
