@@ -89,7 +89,7 @@ export function failureVerdict(
   return {
     allow: false,
     rule: "internal-error",
-    reason: `Tandem could not check this edit (${f.message}), and refuses it to stay safe. Run ${doctor} in the repository to see what is wrong.`,
+    reason: `Tandem could not check this edit (${f.store ? f.store.messageFor(printer) : f.message}), and refuses it to stay safe. Run ${doctor} in the repository to see what is wrong.`,
   };
 }
 
