@@ -291,7 +291,7 @@ describe("every printed command runs as printed, for its reader", () => {
     g(repo, "add", "landed.txt");
     g(repo, "commit", "-qm", "to land");
     const ahead = person(["doctor"]).stdout;
-    expect(ahead).toMatch(/land: .*not pushed yet\n\s+fix: run `npx tandem land`/);
+    expect(ahead).toMatch(/land: [\s\S]*not pushed yet\n\s+fix: run `npx tandem land`/);
     take("person", "doctor (commits to land)", ahead);
 
     // A read-only store: the agent's refusal and a person's overview say what to run.
@@ -317,7 +317,13 @@ describe("every printed command runs as printed, for its reader", () => {
       ])
         expect(kinds).toContain(want);
       const agentOf = { "A's heal notice": A, "B's read-only refusal": B };
-      runEach(repo, printed, agentOf, { LAUNCHER: "node_modules/.bin/tandem", WHEN: "1h", COMMAND: "true" });
+      runEach(repo, printed, agentOf, {
+        LAUNCHER: "node_modules/.bin/tandem",
+        WHEN: "1h",
+        COMMAND: "true",
+        NAME: "my fix",
+        PATH: "g.txt",
+      });
     } finally {
       undoFaults();
     }

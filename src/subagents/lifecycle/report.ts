@@ -34,10 +34,9 @@ export function runJson(sub: SubRecord, c: CaptureRecord | null, applied: ApplyO
   };
 }
 
-/** How to name a sub-agent in a command: its --name when given (quoted for a shell), else its id. */
+/** How a command names a sub-agent: its --name when given, else its id (printed() quotes it). */
 export function subRef(sub: Pick<SubRecord, "id" | "name">): string {
-  if (sub.name === null) return sub.id;
-  return /^[\w.@%+=:,/-]+$/.test(sub.name) ? sub.name : `'${sub.name.replaceAll("'", `'\\''`)}'`;
+  return sub.name ?? sub.id;
 }
 
 /** How the child ended, in words. */
