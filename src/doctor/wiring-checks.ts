@@ -17,7 +17,7 @@ import {
   findOnPath,
   type TrustDeps,
 } from "../wiring/codex-trust.js";
-import { parseOurCommand, shellQuote } from "../wiring/hook-command.js";
+import { parseOurCommand } from "../wiring/hook-command.js";
 import { unanchored } from "../wiring/launcher.js";
 import { readRecordedInit } from "../wiring/options.js";
 import { type FilePlan, planInit } from "../wiring/plan.js";

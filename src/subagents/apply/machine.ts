@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Printer, spanned } from "../../core/printed.js";
+import { spanned } from "../../core/printed.js";
 import { errorMessage, TandemError } from "../../errors.js";
 import { crashPoint } from "../../testing/crash.js";
 import { mboxSubject } from "../capture/mbox.js";

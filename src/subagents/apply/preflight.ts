@@ -1,5 +1,5 @@
 import { describeWiring, type WiringChange } from "../../core/guards/wiring.js";
-import { type Printer, spanned } from "../../core/printed.js";
+import { spanned } from "../../core/printed.js";
 import type { Uncaptured } from "../capture/capture.js";
 import { short } from "../shared/ids.js";
 import { type ChildStateFacts, childStateGate } from "./capture-gate.js";

@@ -1,5 +1,5 @@
 import { ConflictMarkerScanner } from "../../core/git/conflict-markers.js";
-import { type Printer, spanned } from "../../core/printed.js";
+import { spanned } from "../../core/printed.js";
 import { TandemError } from "../../errors.js";
 import { blobPath, readBlob, streamBlob } from "../../store/blobs/files.js";
 import { artifactsExpired } from "../../store/subagents/rows.js";

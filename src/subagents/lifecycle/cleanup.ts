@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, realpathSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
-import { type Printer, spanned } from "../../core/printed.js";
+import { spanned } from "../../core/printed.js";
 import { gitStatus } from "../../git/run.js";
 import { verifyBlob } from "../../store/blobs/files.js";
 import { append, write } from "../../store/ledger/append.js";

@@ -1,5 +1,5 @@
 import { CLIENTS } from "../../clients/index.js";
-import { type Printer, spanned } from "../../core/printed.js";
+import { spanned } from "../../core/printed.js";
 import { childTrustEnv } from "../../facts/gemini-trust.js";
 import { procInfo } from "../../sessions/proc.js";
 import { append, appendOne, write } from "../../store/ledger/append.js";
