@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { readFailureLog } from "../../src/store/failure-log.js";
 import { claudeWrite, denied } from "../helpers/hooks.js";
 import { initRepo } from "../helpers/repo.js";
@@ -23,6 +23,10 @@ import {
 
 /** Issue 25 item 7: the resident server under a held write lock, a store damaged under it, a crash. */
 const sleepers: ReturnType<typeof spawn>[] = [];
+// The agents' stand-ins end with each test: the leftover-process check counts them otherwise.
+afterEach(() => {
+  for (const s of sleepers.splice(0)) s.kill("SIGKILL");
+});
 const agent = (extra: Env = {}): Env => {
   const child = spawn("sleep", ["600"], { stdio: "ignore" });
   sleepers.push(child);

@@ -190,7 +190,7 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
     const refused = commit(agent);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(
-      /commit refused: .*\n {2}.*state\.db has disappeared .*\nFix: .*tandem doctor --reset.*\nTell the user; only a person may commit/,
+      /commit refused: .*\n {2}.*state\.db has disappeared .*\nFix: .* doctor --reset.*\nTell the user; only a person may commit/,
     );
     // The switch is a person's (decision 0050): an agent is neither told of it nor let through.
     expect(refused.stderr).not.toContain("TANDEM_BYPASS");
