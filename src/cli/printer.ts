@@ -1,7 +1,8 @@
-import type { Printer, Reader } from "../core/printed.js";
+import { resolveRoot, stateDirOf } from "../config/root.js";
+import { PLAIN, type Printer, type Reader } from "../core/printed.js";
 import type { Resolved } from "../sessions/resolve.js";
 import { printerOf } from "../wiring/agent-shell.js";
-import type { Project } from "./context.js";
+import type { Io, Project } from "./context.js";
 
 /**
  * Who reads a command's output: the agent whose process ran it (its client's variables or its
@@ -10,6 +11,19 @@ import type { Project } from "./context.js";
  */
 export function readerOf(caller: Resolved | null): Reader {
   return caller && caller.via !== "flag" && caller.via !== "single-live" ? "agent" : "person";
+}
+
+/**
+ * How `--help` spells its examples: for a person, from the launcher init recorded for the
+ * repository the help is asked in; plain `tandem` outside one. Reads one file, starts nothing.
+ */
+export function helpPrinter(io: Pick<Io, "cwd" | "env">): Printer {
+  try {
+    const resolved = resolveRoot({ cwd: io.cwd, env: io.env });
+    return printerOf(resolved.root, stateDirOf(resolved), "person");
+  } catch {
+    return PLAIN;
+  }
 }
 
 /** How this command's output spells Tandem commands for the caller. */

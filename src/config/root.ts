@@ -71,7 +71,7 @@ export function resolveRoot(req: RootRequest): ResolvedRoot {
   const found = discoveredRoot(cwd);
   if (!found) {
     throw new TandemError(
-      `${cwd} is not inside a Git repository or a Tandem project; run tandem inside a repository, or pass --root DIR.`,
+      `${cwd} is not inside a Git repository or a Tandem project; run Tandem inside a repository, or pass --root DIR.`,
       2,
     );
   }

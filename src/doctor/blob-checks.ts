@@ -28,7 +28,7 @@ export function blobFindings(stateDir: string): Finding[] {
       level: "problem",
       check: "blobs",
       detail: `${missing.length} of ${total} stored copies are missing from ${blobsDir} (deleted outside Tandem): ${missing.slice(0, SHOWN).join("; ")}${more}`,
-      fix: "`tandem recover` cannot restore these versions; put the deleted blob files back from a backup if you have one. The working files themselves were not touched, and copies made from now on are kept as usual.",
+      fix: "recover cannot restore these versions; put the deleted blob files back from a backup if you have one. The working files themselves were not touched, and copies made from now on are kept as usual.",
     },
   ];
 }

@@ -34,12 +34,12 @@ export interface DoctorTarget {
  * the command and the browser board's Problems view, so both say the same.
  */
 export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreReport; other: Finding[] }> {
-  const store = checkStore(t.stateDir, { rebuild: t.rebuild === true, hookErrorsSince: t.since });
-  const config = t.loaded.config;
-  // First: it records the probe that decides which command the allow rules must name.
-  const shell = checkAgentShell(t.root, t.stateDir, t.env);
   // Doctor's fixes are read by a person: spelled as their terminal runs Tandem.
   const printer = printerOf(t.root, t.stateDir, "person");
+  const store = checkStore(t.stateDir, { rebuild: t.rebuild === true, hookErrorsSince: t.since, printer });
+  const config = t.loaded.config;
+  // First: it records the probe that decides which command the allow rules must name.
+  const shell = checkAgentShell(t.root, t.stateDir, t.env, printer);
   const leftTarget = {
     stateDir: t.stateDir,
     root: t.root,
@@ -53,17 +53,17 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     nodeFinding(),
     jailFinding(t.env, printer),
     ...configFindings(t.loaded, t.root),
-    ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir))),
-    ...healFindings(t.stateDir, t.since),
+    ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir), printer)),
+    ...healFindings(t.stateDir, t.since, printer),
     ...shell,
     ...staleSessionFindings(t.stateDir, config.freshnessSeconds, { root: t.root, printer, left }, t.now),
     ...leftWorkFindings(leftTarget, left),
-    ...historyFindings(t.stateDir, t.now),
+    ...historyFindings(t.stateDir, printer, t.now),
     ...blobFindings(t.stateDir),
     ...checkRemote(t.stateDir, config, t.now),
-    ...checkLanding(t.root, t.stateDir),
-    ...serverCrashFindings(t.stateDir, t.since),
+    ...checkLanding(t.root, t.stateDir, printer),
+    ...serverCrashFindings(t.stateDir, t.since, printer),
   ];
-  if (store.hookErrors) other.push(hookErrorFinding(store.hookErrors, t.since));
+  if (store.hookErrors) other.push(hookErrorFinding(store.hookErrors, t.since, printer));
   return { store, other };
 }

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PLAIN, type Printer, spanned } from "../core/printed.js";
 import { shellQuote } from "../core/shell/quote.js";
 import { errorMessage } from "../errors.js";
 import { GIT_LOCATION_VARS, git } from "../git/run.js";
@@ -36,17 +37,17 @@ export interface CommitRun {
   error: string | null;
 }
 
-const INIT_FIX =
-  "run `tandem init` from the Tandem and Node you use now: it points the git hooks at the command agents are told (the repository launcher where a login shell finds no Tandem); then run `tandem doctor` again";
+const initFix = (p: Printer) =>
+  `run ${spanned(p, "init")} from the Tandem and Node you use now: it points the git hooks at the command agents are told (the repository launcher where a login shell finds no Tandem); then run ${spanned(p, "doctor")} again`;
 
 /** The finding for one run (pure). `message` is the file git was told to read after pre-commit. */
-export function commitFinding(run: CommitRun, message: string, hook: string): Finding {
+export function commitFinding(run: CommitRun, message: string, hook: string, p: Printer = PLAIN): Finding {
   if (run.error)
     return {
       level: "problem",
       check: CHECK,
       detail: `\`${SHOWN}\` could not be run to try the git hooks (${run.error})`,
-      fix: "make sure bash and git run here, then run `tandem doctor` again",
+      fix: `make sure bash and git run here, then run ${spanned(p, "doctor")} again`,
     };
   // Git reached the message file: pre-commit passed. The path is ours, in any language.
   if (run.status === 128 && run.stderr.includes(message))
@@ -64,13 +65,13 @@ export function commitFinding(run: CommitRun, message: string, hook: string): Fi
       level: "problem",
       check: CHECK,
       detail: `\`${SHOWN}\` fails: ${hook} cannot start Tandem in an agent's login shell (${why}), so agents cannot commit`,
-      fix: INIT_FIX,
+      fix: initFix(p),
     };
   return {
     level: "problem",
     check: CHECK,
     detail: `\`${SHOWN}\` with nothing staged is stopped by ${hook} (${why}), so agents cannot commit`,
-    fix: `fix what ${hook} reports (Tandem's block, or the lines after it), then run \`tandem doctor\` again`,
+    fix: `fix what ${hook} reports (Tandem's block, or the lines after it), then run ${spanned(p, "doctor")} again`,
   };
 }
 
@@ -107,7 +108,7 @@ function wiredPreCommit(root: string): string | null {
 }
 
 /** Tries a commit as an agent's login shell makes it; nothing when Tandem's git hooks are not installed. */
-export function checkCommit(root: string, env: Env): Finding[] {
+export function checkCommit(root: string, env: Env, p: Printer): Finding[] {
   const hook = wiredPreCommit(root);
   if (!hook) return [];
   const dir = mkdtempSync(join(tmpdir(), "tandem-doctor-commit-"));
@@ -115,7 +116,7 @@ export function checkCommit(root: string, env: Env): Finding[] {
     const index = join(dir, "index");
     const message = join(dir, "no-message");
     scratchIndex(root, index);
-    return [commitFinding(runCommit(root, env, index, message), message, hook)];
+    return [commitFinding(runCommit(root, env, index, message), message, hook, p)];
   } catch (err) {
     const detail = `could not make a scratch index to try \`${SHOWN}\`: ${errorMessage(err)}`;
     return [{ level: "info", check: CHECK, detail }];

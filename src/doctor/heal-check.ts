@@ -1,3 +1,4 @@
+import { PLAIN, type Printer, spanned } from "../core/printed.js";
 import { listEvents } from "../store/events/list.js";
 import { sessionById } from "../store/sessions/rows.js";
 import { displayPath } from "../wiring/report.js";
@@ -32,7 +33,7 @@ function lineOf(h: HealLine): string {
 }
 
 /** Pure: the heals, newest last, as one finding. */
-export function healFinding(heals: readonly HealLine[], since: number): Finding {
+export function healFinding(heals: readonly HealLine[], since: number, p: Printer = PLAIN): Finding {
   if (heals.length === 0)
     return {
       level: "ok",
@@ -44,8 +45,8 @@ export function healFinding(heals: readonly HealLine[], since: number): Finding 
   return {
     level: "info",
     check: "wiring heals",
-    detail: `Tandem's wiring was changed by something other than \`tandem init\`/\`deinit\` and put back ${heals.length} time(s) since ${iso(since)}, newest first: ${shown.join(" | ")}${more}`,
-    fix: "the sessions working here were told at their next hook; if an agent or a script keeps doing it, stop it there. To remove Tandem from this repository, run `tandem deinit`; `tandem doctor --since <a later time>` stops listing these",
+    detail: `Tandem's wiring was changed by something other than init or deinit and put back ${heals.length} time(s) since ${iso(since)}, newest first: ${shown.join(" | ")}${more}`,
+    fix: `the sessions working here were told at their next hook; if an agent or a script keeps doing it, stop it there. To remove Tandem from this repository, run ${spanned(p, "deinit")}; ${spanned(p, "doctor", "--since", { slot: "WHEN" })} (a later time) stops listing these`,
   };
 }
 
@@ -57,7 +58,7 @@ interface Restored {
   lastCommandBy: string | null;
 }
 
-export function healFindings(stateDir: string, since: number): Finding[] {
+export function healFindings(stateDir: string, since: number, p: Printer): Finding[] {
   return (
     readStore(stateDir, (db) => {
       const name = (id: string | null) => (id === null ? null : (sessionById(db, id)?.name ?? id));
@@ -74,7 +75,7 @@ export function healFindings(stateDir: string, since: number): Finding[] {
             lastCommandBy: name(d.lastCommandBy),
           };
         });
-      return [healFinding(heals, since)];
+      return [healFinding(heals, since, p)];
     }) ?? []
   );
 }

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { type Printer, spanned } from "../core/printed.js";
 import { gcSuggestion, type StoreSize } from "../core/upkeep/maintenance.js";
 import { listBlobs } from "../store/blobs/files.js";
 import { dbFile, openDb } from "../store/db.js";
@@ -29,7 +30,7 @@ export function storeSize(stateDir: string): StoreSize | null {
 }
 
 /** One line on the store's history, with `tandem gc` suggested past the thresholds. */
-export function historyFindings(stateDir: string, now = Date.now()): Finding[] {
+export function historyFindings(stateDir: string, p: Printer, now = Date.now()): Finding[] {
   const s = storeSize(stateDir);
   if (!s) return [];
   const since = s.oldestTs === null ? "" : ` since ${new Date(s.oldestTs).toISOString().slice(0, 10)}`;
@@ -41,7 +42,7 @@ export function historyFindings(stateDir: string, now = Date.now()): Finding[] {
       level: "info",
       check: "history",
       detail: `${detail}: ${why}`,
-      fix: "see what a 30-day retention frees with `tandem gc --dry-run`, then run `tandem gc` (or set store.autoGc: true)",
+      fix: `see what a 30-day retention frees with ${spanned(p, "gc", "--dry-run")}, then run ${spanned(p, "gc")} (or set store.autoGc: true)`,
     },
   ];
 }

@@ -1,3 +1,4 @@
+import { PLAIN, type Printer, spanned } from "../core/printed.js";
 import type { Db } from "../store/db.js";
 import { hookErrorRows } from "../store/events/reads.js";
 import type { Finding } from "./finding.js";
@@ -21,7 +22,7 @@ export interface HookErrorRow {
 }
 
 /** One problem naming how many hook errors there were since `since`, the newest, and where to see them all. */
-export function hookErrorFinding(rows: readonly HookErrorRow[], since: number): Finding {
+export function hookErrorFinding(rows: readonly HookErrorRow[], since: number, p: Printer = PLAIN): Finding {
   const when = new Date(since).toISOString();
   const newest = rows.reduce<HookErrorRow | null>((a, r) => (a && a.ts >= r.ts ? a : r), null);
   if (!newest) return { level: "ok", check: "hook errors", detail: `none since ${when}` };
@@ -29,7 +30,7 @@ export function hookErrorFinding(rows: readonly HookErrorRow[], since: number): 
     level: "problem",
     check: "hook errors",
     detail: `${rows.length} hook error(s) since ${when}; newest at ${new Date(newest.ts).toISOString()}: ${newest.message}`,
-    fix: "see them all with `tandem events --kind hook.error`; once fixed, `tandem doctor --since <time after the fix>` stops counting them",
+    fix: `see them all with ${spanned(p, "events", "--kind", "hook.error")}; once fixed, ${spanned(p, "doctor", "--since", { slot: "WHEN" })} (a time after the fix) stops counting them`,
   };
 }
 

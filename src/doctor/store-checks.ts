@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { type Printer, spanned } from "../core/printed.js";
 import { RESETTABLE, STORE_CONSEQUENCE } from "../core/store/notice.js";
 import { errorMessage } from "../errors.js";
 import { type Db, dbFile, openDb } from "../store/db.js";
@@ -27,11 +28,9 @@ export interface StoreReport {
   hookErrors: HookErrorRow[] | null;
 }
 
-const RESET_FIX = storeFix("corrupt", "");
-
 /** A store failure as a finding: the words and fix every surface gives (core/store/notice.ts). */
-function failureFinding(check: string, e: StoreError): Finding {
-  const n = e.notice;
+function failureFinding(check: string, e: StoreError, p: Printer): Finding {
+  const n = e.noticeFor(p);
   return { level: "problem", check, detail: `${n.what}; ${STORE_CONSEQUENCE}`, fix: n.fix };
 }
 
@@ -46,14 +45,14 @@ function integrityMessages(db: Db, file: string): string[] {
   }
 }
 
-function integrity(db: Db, stateDir: string, file: string): Finding {
+function integrity(db: Db, stateDir: string, file: string, p: Printer): Finding {
   const msgs = integrityMessages(db, file);
   if (msgs.length === 1 && msgs[0] === "ok")
     return { level: "ok", check: "integrity", detail: "SQLite integrity check passed" };
   const detail = msgs.slice(0, 5).join("; ");
   // Found now, so every gate refuses from here on, not only those whose queries read the damage.
   markCorrupt(stateDir, `integrity check: ${detail}`);
-  return { level: "problem", check: "integrity", detail, fix: RESET_FIX };
+  return { level: "problem", check: "integrity", detail, fix: storeFix("corrupt", file, p) };
 }
 
 function invalidEvents(db: Db): Finding {
@@ -87,12 +86,12 @@ function rebuild(db: Db): NonNullable<StoreReport["rebuild"]> {
   return { replayed, identical: JSON.stringify(dumpProjections(db)) === before };
 }
 
-function untrustedFinding(file: string, v: Extract<TrustVerdict, { trusted: false }>): Finding {
-  return failureFinding("store", new StoreError(v.problem, file, v.detail));
+function untrustedFinding(file: string, v: Extract<TrustVerdict, { trusted: false }>, p: Printer): Finding {
+  return failureFinding("store", new StoreError(v.problem, file, v.detail), p);
 }
 
 /** Whether hooks can write: a write transaction that is rolled back, waiting at most a second for a lock. */
-function writable(stateDir: string, file: string): { finding: Finding; db: Db | null } {
+function writable(stateDir: string, file: string, p: Printer): { finding: Finding; db: Db | null } {
   let db: Db | null = null;
   try {
     assertWritable(file);
@@ -103,7 +102,7 @@ function writable(stateDir: string, file: string): { finding: Finding; db: Db | 
     db?.close();
     const e = storeErrorOf(err, file);
     if (!e) throw err;
-    return { finding: failureFinding("writable", e), db: null };
+    return { finding: failureFinding("writable", e, p), db: null };
   }
 }
 
@@ -125,26 +124,25 @@ function upkeepNote(entries: readonly FailureEntry[]): Finding {
 }
 
 /** Hook failures the ledger could not take, grouped by problem, each with its fix. */
-export function recordedFailures(stateDir: string, file: string): Finding[] {
+export function recordedFailures(stateDir: string, file: string, printer: Printer): Finding[] {
   const groups = new Map<string, FailureEntry[]>();
   const upkeep: FailureEntry[] = [];
   for (const e of readFailureLog(stateDir)) {
     if (skippedUpkeep(e)) upkeep.push(e);
     else groups.set(e.problem, [...(groups.get(e.problem) ?? []), e]);
   }
-  return [...(upkeep.length > 0 ? [upkeepNote(upkeep)] : []), ...failureGroups(groups, file)];
+  return [...(upkeep.length > 0 ? [upkeepNote(upkeep)] : []), ...failureGroups(groups, file, printer)];
 }
 
-function failureGroups(groups: Map<string, FailureEntry[]>, file: string): Finding[] {
+function failureGroups(groups: Map<string, FailureEntry[]>, file: string, printer: Printer): Finding[] {
+  const ack = `${spanned(printer, "doctor", "--reset")} acknowledges these records (the log is kept)`;
   return [...groups].map(([problem, entries]) => {
     const last = entries[entries.length - 1]!;
     const closed = entries.filter((e) => e.failed === "closed").length;
     const p = problem as StoreProblem;
     const what = problem === "error" ? "failed" : `failed because the store ${describeProblem(p)}`;
     const fix =
-      problem === "error" || RESETTABLE.includes(p)
-        ? "`tandem doctor --reset` acknowledges these records (the log is kept)"
-        : `${storeFix(p, file)}; then \`tandem doctor --reset\` acknowledges these records (the log is kept)`;
+      problem === "error" || RESETTABLE.includes(p) ? ack : `${storeFix(p, file, printer)}; then ${ack}`;
     return {
       level: "problem" as const,
       check: "hook failures",
@@ -168,7 +166,7 @@ export function checkStore(stateDir: string, opts: StoreOptions): StoreReport {
   const exists = (statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0;
   const trust = diagnoseTrust(stateDir, exists);
   if (!trust.trusted) {
-    report.findings.push(untrustedFinding(file, trust));
+    report.findings.push(untrustedFinding(file, trust, opts.printer));
   } else if (!exists) {
     report.findings.push({
       level: "info",
@@ -179,7 +177,7 @@ export function checkStore(stateDir: string, opts: StoreOptions): StoreReport {
   } else {
     inspect(stateDir, file, report, opts);
   }
-  report.findings.push(...recordedFailures(stateDir, file));
+  report.findings.push(...recordedFailures(stateDir, file, opts.printer));
   return report;
 }
 
@@ -187,6 +185,8 @@ interface StoreOptions {
   rebuild: boolean;
   /** Epoch ms from which hook.error events are read (0 = all). */
   hookErrorsSince?: number;
+  /** How the fixes spell Tandem's commands for doctor's reader. */
+  printer: Printer;
 }
 
 function inspect(stateDir: string, file: string, report: StoreReport, opts: StoreOptions): void {
@@ -199,7 +199,7 @@ function inspect(stateDir: string, file: string, report: StoreReport, opts: Stor
         check: "schema",
         detail: `schema version ${report.schemaVersion} (current ${SCHEMA_VERSION})`,
       });
-      const checked = integrity(db, stateDir, file);
+      const checked = integrity(db, stateDir, file, opts.printer);
       report.findings.push(checked);
       // The rest would read the damage too; the integrity finding says what to do.
       if (checked.level === "problem") return;
@@ -214,12 +214,12 @@ function inspect(stateDir: string, file: string, report: StoreReport, opts: Stor
     if (e?.lasting) markCorrupt(stateDir, e.detail);
     report.findings.push(
       e
-        ? failureFinding("store", e)
+        ? failureFinding("store", e, opts.printer)
         : { level: "problem", check: "store", detail: errorMessage(err), fix: "see the message" },
     );
     return;
   }
-  const probe = writable(stateDir, file);
+  const probe = writable(stateDir, file, opts.printer);
   report.findings.push(probe.finding);
   if (!probe.db) return;
   try {

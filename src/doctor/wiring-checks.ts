@@ -6,6 +6,7 @@ import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
 import { launcherWords } from "../clients/launcher-words.js";
 import { isOwnedHookFile, ownedCommands } from "../clients/owned-file.js";
 import type { TrustMechanism } from "../clients/types.js";
+import { PLAIN, type Printer, spanned } from "../core/printed.js";
 import { trustLineFor } from "../core/trust/relevance.js";
 import { errorMessage } from "../errors.js";
 import { agentCommandFor } from "../wiring/agent-launch.js";
@@ -16,7 +17,7 @@ import {
   findOnPath,
   type TrustDeps,
 } from "../wiring/codex-trust.js";
-import { parseOurCommand, shellQuote } from "../wiring/hook-command.js";
+import { parseOurCommand } from "../wiring/hook-command.js";
 import { unanchored } from "../wiring/launcher.js";
 import { readRecordedInit } from "../wiring/options.js";
 import { type FilePlan, planInit } from "../wiring/plan.js";
@@ -106,31 +107,31 @@ function expectedWiring(root: string, wired: ClientName[], launchers: Set<string
   return { launcher: [...launchers][0]!, recorded: false, clients, gitHooks };
 }
 
-function initFix(e: Expected): string {
+function initFix(e: Expected, p: Printer): string {
   return e.recorded
-    ? `run \`tandem init\`: it rewires with the launcher .tandem/config.jsonc records (\`${e.launcher}\`)`
-    : `run \`tandem init --command ${shellQuote(e.launcher)}\` (it also records that choice in .tandem/config.jsonc)`;
+    ? `run ${spanned(p, "init")}: it rewires with the launcher .tandem/config.jsonc records (\`${e.launcher}\`)`
+    : `run ${spanned(p, "init", "--command", e.launcher)} (it also records that choice in .tandem/config.jsonc)`;
 }
 
 /** Each plan's lines under its own heading: a client's files may live in a `hooks/` folder too. */
-function driftFindings(root: string, plans: FilePlan[], e: Expected): Finding[] {
+function driftFindings(root: string, plans: FilePlan[], e: Expected, p: Printer): Finding[] {
   return plans.flatMap((plan) =>
     driftLines(root, [plan]).map((line) => ({
       level: "problem" as const,
       check: plan.kind === "git-hook" ? "git hooks" : "client hooks",
       detail: line,
-      fix: initFix(e),
+      fix: initFix(e, p),
     })),
   );
 }
 
-function launcherFinding(root: string, env: Env, e: Expected): Finding {
+function launcherFinding(root: string, env: Env, e: Expected, p: Printer): Finding {
   const problem = launcherProblem(e.launcher, root, env);
   if (!problem)
     return { level: "ok", check: "hook command", detail: `the hooks call \`${e.launcher}\`, which resolves` };
   const fix = e.recorded
-    ? `install Tandem so that \`${e.launcher}\` starts it (README "Install"), or record another launcher with \`tandem init --command …\``
-    : "run `tandem init --command …` with a launcher that starts Tandem here (e.g. `tandem` after `npm install -g`)";
+    ? `install Tandem so that \`${e.launcher}\` starts it (README "Install"), or record another launcher with ${spanned(p, "init", "--command", { slot: "LAUNCHER" })}`
+    : `run ${spanned(p, "init", "--command", { slot: "LAUNCHER" })} with a launcher that starts Tandem here (e.g. \`tandem\` after \`npm install -g\`)`;
   return {
     level: "problem",
     check: "hook command",
@@ -149,6 +150,8 @@ export async function checkWiring(
   trustDeps: TrustDeps = defaultTrustDeps,
   stateDir?: string,
   sessionClients: readonly string[] = [],
+  /** Doctor's reader is a person: the fixes are spelled as their terminal starts Tandem. */
+  p: Printer = PLAIN,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   const { clients: wired, launchers } = wiredClients(root);
@@ -157,7 +160,7 @@ export async function checkWiring(
       level: "info",
       check: "client hooks",
       detail: `${name}: not wired (${CLIENTS[name].settingsFile} has no Tandem hooks)`,
-      fix: `if you use ${name} here, run \`tandem init --clients ${name}\``,
+      fix: `if you use ${name} here, run ${spanned(p, "init", "--clients", name)}`,
     });
   }
   if (wired.length === 0) {
@@ -165,8 +168,8 @@ export async function checkWiring(
       level: "problem",
       check: "init",
       detail:
-        "no client calls Tandem's hooks here: `tandem init` has not run in this repository (or `tandem deinit` removed them)",
-      fix: "run `tandem init` (once per clone: the git hooks it installs are not committed)",
+        "no client calls Tandem's hooks here: init has not run in this repository (or deinit removed them)",
+      fix: `run ${spanned(p, "init")} (once per clone: the git hooks it installs are not committed)`,
     });
     return findings;
   }
@@ -177,10 +180,10 @@ export async function checkWiring(
       level: "problem",
       check: "client hooks",
       detail: `hooks start Tandem in ${launchers.size} different ways: ${[...launchers].join(" | ")}`,
-      fix: "run `tandem init --command …` with the one launcher they should all use",
+      fix: `run ${spanned(p, "init", "--command", { slot: "LAUNCHER" })} with the one launcher they should all use`,
     });
   }
-  findings.push(launcherFinding(root, env, expected));
+  findings.push(launcherFinding(root, env, expected, p));
   let plans: FilePlan[];
   try {
     const snapshot = withSubmoduleHooks(readSnapshot(root, expected.clients, expected.gitHooks, env));
@@ -192,11 +195,11 @@ export async function checkWiring(
       level: "problem",
       check: "client hooks",
       detail: errorMessage(err),
-      fix: "fix the file named above, then run `tandem doctor` again",
+      fix: `fix the file named above, then run ${spanned(p, "doctor")} again`,
     });
     return findings;
   }
-  const drift = driftFindings(root, plans, expected);
+  const drift = driftFindings(root, plans, expected, p);
   findings.push(...drift);
   if (drift.length === 0)
     findings.push({

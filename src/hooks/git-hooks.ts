@@ -19,6 +19,7 @@ import { recordStoreFailure } from "../store/failure-log.js";
 import { append, write } from "../store/ledger/append.js";
 import { sessionById } from "../store/sessions/rows.js";
 import { verifyGateTables } from "../store/trust.js";
+import { printerOf } from "../wiring/agent-shell.js";
 import type { HookRequest } from "./context.js";
 
 const CLIENT_SESSION_VARS = Object.values(CLIENTS).flatMap((c) => c.sessionEnv);
@@ -35,6 +36,7 @@ interface GitHookCtx {
 }
 
 interface Located {
+  root: string;
   repoTop: string;
   stateDir: string;
   freshness: number;
@@ -47,7 +49,13 @@ function locate(req: HookRequest): Located | null {
   const root = resolveRoot({ cwd: req.cwd, env: req.env });
   const { config } = loadConfig(root.root, req.env);
   const stateDir = stateDirOf(root);
-  return { repoTop, stateDir, freshness: config.freshnessSeconds, lockSeconds: config.storeLockSeconds };
+  return {
+    root: root.root,
+    repoTop,
+    stateDir,
+    freshness: config.freshnessSeconds,
+    lockSeconds: config.storeLockSeconds,
+  };
 }
 
 function open(req: HookRequest, at: Located): GitHookCtx {
@@ -188,7 +196,7 @@ function guardCommit(ctx: GitHookCtx): HookResult {
   return { exitCode: verdict.outcome === "refused" ? 1 : 0, stdout: "", stderr: verdict.message };
 }
 
-/** What a person reads when their commit cannot be checked: what is wrong, on its own line, and the fix. */
+/** What the committer reads when their commit cannot be checked: what is wrong, on its own line, and the fix. */
 function storeRefusal(n: StoreNotice): string {
   return `tandem: commit refused: Tandem cannot check it against other sessions' claimed files, because its store\n  ${n.what}\nFix: ${n.fix}.\n`;
 }
@@ -210,11 +218,13 @@ function failed(name: string, req: HookRequest, at: Located | null, err: unknown
       failed: refuse ? "closed" : "open",
     });
   }
-  if (refuse && store) {
+  if (refuse && store && at) {
     const last = agent
       ? "Tell the user; only a person may commit past this check."
       : "Set TANDEM_BYPASS=1 to commit anyway (recorded).";
-    return { exitCode: 1, stdout: "", stderr: `${storeRefusal(store.notice)}${last}\n` };
+    // An agent's shell starts Tandem by its launcher, a person's terminal by theirs (decision 0051).
+    const printer = printerOf(at.root, at.stateDir, agent ? "agent" : "person");
+    return { exitCode: 1, stdout: "", stderr: `${storeRefusal(store.noticeFor(printer))}${last}\n` };
   }
   return { ...OK, stderr: `tandem: ${name} hook skipped: ${errorMessage(err)}\n` };
 }

@@ -10,6 +10,7 @@ import {
 import { loadConfig } from "../config/load.js";
 import { stateDirOf } from "../config/root.js";
 import { forgeryMessage } from "../core/guards/forgery.js";
+import { PLAIN, type Printer, spanned } from "../core/printed.js";
 import { refusal } from "../core/rules/catalog.js";
 import { errorMessage } from "../errors.js";
 import { syncSoon } from "../remote/sync-soon.js";
@@ -21,6 +22,7 @@ import { appendOne } from "../store/ledger/append.js";
 import { unbindRequest } from "../store/ledger/requests.js";
 import { sessionByNative } from "../store/sessions/rows.js";
 import { toolTargets } from "../targets/tool-targets.js";
+import { printerOf } from "../wiring/agent-shell.js";
 import { agentPrinter, type HookCtx, type HookRequest, hookRoot, openHookCtx } from "./context.js";
 import { forgedBy } from "./forgery.js";
 import { runGitHook } from "./git-hooks.js";
@@ -61,16 +63,23 @@ interface Failure {
  * or a shell command) never passes unchecked because the store failed; other
  * failures follow agents.failClosed (PRODUCT §9); observational events pass.
  */
-export function failureVerdict(kind: HookKind, f: Failure, gated: boolean, failClosed: boolean): Verdict {
+export function failureVerdict(
+  kind: HookKind,
+  f: Failure,
+  gated: boolean,
+  failClosed: boolean,
+  printer: Printer,
+): Verdict {
   if (kind !== "pre-tool") return ALLOW;
+  const doctor = spanned(printer, "doctor");
   if (f.store?.problem === "locked" && gated) {
-    return refusal("store-busy", { detail: f.store.message });
+    return refusal("store-busy", { detail: f.store.messageFor(printer) });
   }
   if (f.store && gated) {
-    return refusal("store-unavailable", { detail: f.store.message });
+    return refusal("store-unavailable", { detail: f.store.messageFor(printer), doctor });
   }
   if (!failClosed) return ALLOW;
-  return refusal("internal-error", { failure: f.message });
+  return refusal("internal-error", { failure: f.store ? f.store.messageFor(printer) : f.message, doctor });
 }
 
 /** Whether the failed call was a gated write; unknown counts as gated. */
@@ -244,7 +253,9 @@ async function handleCall(req: HookRequest, read: ReadHook | null): Promise<Hook
     ? { message: errorMessage(thrown), store: stateDir ? storeErrorOf(thrown, dbFile(stateDir)) : null }
     : { message: "error" in parsed ? parsed.error : "unreadable payload", store: null };
   const gated = await isGated(kind, input);
-  const verdict = failureVerdict(kind, failure, gated, configuredFailClosed(client, input, req));
+  // Read by the agent whose tool call failed: spelled as its shell starts Tandem.
+  const printer = read.root.ok && stateDir ? printerOf(read.root.value.root, stateDir, "agent") : PLAIN;
+  const verdict = failureVerdict(kind, failure, gated, configuredFailClosed(client, input, req), printer);
   recordFailure(client, cliEvent, input, stateDir, failure, verdict.allow ? "open" : "closed");
   return client.render(kind, wired, verdict);
 }

@@ -60,8 +60,8 @@ export async function land(req: LandRequest): Promise<LandResult> {
 function failed(branch: string | null, stage: string, message: string, attempts: number): LandResult {
   const fix =
     stage === "push"
-      ? "run tandem land again; if it keeps failing, check `git push` by hand."
-      : "fix what git reports, then run tandem land again; the shared checkout was not changed.";
+      ? "a push can lose to a busy remote: land again, and if it keeps failing, check `git push` by hand"
+      : "fix what git reports, then land again; the shared checkout was not changed";
   return { outcome: "failed", branch, stage, message, fix, attempts };
 }
 

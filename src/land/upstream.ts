@@ -31,11 +31,7 @@ const config = (top: string, key: string): string | null => {
 export function readUpstream(top: string): Upstream {
   const head = gitStatus(top, ["symbolic-ref", "-q", "HEAD"]);
   if (head.status !== 0)
-    throw new LandSetupError(
-      "branch",
-      "HEAD is detached",
-      "check out the branch to land, then run tandem land again.",
-    );
+    throw new LandSetupError("branch", "HEAD is detached", "check out the branch to land, then land again");
   const ref = head.stdout.trim();
   const branch = ref.replace(/^refs\/heads\//, "");
   const remote = config(top, `branch.${branch}.remote`);
@@ -45,7 +41,7 @@ export function readUpstream(top: string): Upstream {
     throw new LandSetupError(
       "upstream",
       `branch ${branch} has no upstream on a remote`,
-      `set one with \`git push -u <remote> ${branch}\` (a first push), then run tandem land again.`,
+      `set one with \`git push -u <remote> ${branch}\` (a first push), then land again`,
     );
   return { branch, ref, remote, mergeRef, tracking: tracking.stdout.trim() };
 }
@@ -59,7 +55,7 @@ export function fetchUpstream(top: string, u: Upstream, timeoutMs: number): stri
     throw new LandSetupError(
       "fetch",
       `git fetch ${u.remote} failed: ${r.stderr.trim().split("\n")[0] ?? ""}`,
-      `check that ${u.remote} is reachable (git fetch ${u.remote}), then run tandem land again.`,
+      `check that ${u.remote} is reachable (git fetch ${u.remote}), then land again`,
     );
   return revParse(top, u.tracking);
 }

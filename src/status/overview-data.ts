@@ -2,7 +2,7 @@ import type { LoadedConfig } from "../config/load.js";
 import { describeConfigProblem, shortConfigProblem } from "../config/problems.js";
 import type { LeftItem } from "../core/claims/left-work.js";
 import { landingLine } from "../core/land/landing-line.js";
-import { spanned } from "../core/printed.js";
+import { type Printer, spanned } from "../core/printed.js";
 import { STORE_CONSEQUENCE } from "../core/store/notice.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { sessionViews } from "../sessions/view.js";
@@ -33,27 +33,29 @@ const configProblems = (loaded: Pick<LoadedConfig, "problems">, root: string): O
   }));
 
 /** The store's notice as the overview lists it: the same words and fix as every refusal. */
-function storeProblem(failed: StoreError): OverviewProblem {
-  const n = failed.notice;
+function storeProblem(failed: StoreError, printer: Printer): OverviewProblem {
+  const n = failed.noticeFor(printer);
   return { problem: `store: ${n.what}; ${STORE_CONSEQUENCE}`, fix: n.fix };
 }
 
 /** Hook calls the ledger could not take: `tandem doctor` groups them, `--reset` acknowledges them. */
-function failedHookCalls(stateDir: string): OverviewProblem | null {
+function failedHookCalls(stateDir: string, printer: Printer): OverviewProblem | null {
   const entries = readFailureLog(stateDir);
   const last = entries[entries.length - 1];
   if (!last) return null;
   return {
     problem: `${entries.length} hook call(s) failed and were logged beside the store; last at ${last.ts} in ${last.source}: ${last.message}`,
-    fix: "`tandem doctor` says why and what to do; then `tandem doctor --reset` acknowledges them",
+    fix: `${spanned(printer, "doctor")} says why and what to do; then ${spanned(printer, "doctor", "--reset")} acknowledges them`,
   };
 }
 
-function storeProblems(store: StoreState): OverviewProblem[] {
+function storeProblems(store: StoreState, printer: Printer): OverviewProblem[] {
   const { failed, stateDir } = store;
   // A store hooks cannot write refuses their gates, though a person's read still works.
   const met = failed ?? readOnlyError(dbFile(stateDir));
-  return [met && storeProblem(met), failedHookCalls(stateDir)].filter((p): p is OverviewProblem => !!p);
+  return [met && storeProblem(met, printer), failedHookCalls(stateDir, printer)].filter(
+    (p): p is OverviewProblem => !!p,
+  );
 }
 
 /** Reads what the overview shows from the store; the decisions are in buildOverview. */
@@ -65,8 +67,8 @@ export function readOverview(
   now = Date.now(),
   left: readonly LeftItem[] = [],
 ): Overview {
-  const problems = [...storeProblems(store), ...configProblems(loaded, root)];
   const printer = printerOf(root, store.stateDir, "person");
+  const problems = [...storeProblems(store, printer), ...configProblems(loaded, root)];
   if (!db)
     return buildOverview({
       sessions: null,

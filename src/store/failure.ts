@@ -1,3 +1,4 @@
+import { PLAIN, type Printer } from "../core/printed.js";
 import {
   noticeText,
   problemOfErrno,
@@ -24,13 +25,19 @@ export class StoreError extends TandemError {
     /** The one path found unwritable (the file or its directory), when a check named it. */
     readonly blocked?: string,
   ) {
-    super(noticeText(storeNotice(problem, file, detail, blocked)), 1);
+    // The message's reader is unknown where it is thrown: surfaces that know it use noticeFor.
+    super(noticeText(storeNotice(problem, file, detail, PLAIN, blocked)), 1);
     this.name = "StoreError";
   }
 
   /** What every surface shows of it: the same words and fix everywhere (core/store/notice.ts). */
-  get notice(): StoreNotice {
-    return storeNotice(this.problem, this.file, this.detail, this.blocked);
+  noticeFor(p: Printer): StoreNotice {
+    return storeNotice(this.problem, this.file, this.detail, p, this.blocked);
+  }
+
+  /** The one-paragraph message, its commands spelled for `p`'s reader. */
+  messageFor(p: Printer): string {
+    return noticeText(this.noticeFor(p));
   }
 }
 

@@ -2,6 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { DeltaMessage, StateMessage, UiParts } from "../core/ui/protocol.js";
 import { maxSeq } from "../store/events/list.js";
 import { dataVersion } from "../store/probes.js";
+import { printerOf } from "../wiring/agent-shell.js";
 import type { UiContext } from "./context.js";
 import { eventsAfter, type Names, PAGE_MAX } from "./read-events.js";
 import { readParts, TurnCache } from "./read-parts.js";
@@ -80,7 +81,8 @@ export class Feed {
   }
 
   state(): StateMessage {
-    return { root: this.ctx.root, seq: this.seq, now: Date.now(), ...this.parts };
+    const launcher = printerOf(this.ctx.root, this.ctx.stateDir, "person").launcher;
+    return { root: this.ctx.root, launcher, seq: this.seq, now: Date.now(), ...this.parts };
   }
 
   subscribe(res: ServerResponse): void {

@@ -1,5 +1,7 @@
 import type { ServerResponse } from "node:http";
+import { spanned } from "../core/printed.js";
 import { NO_FILTER, parseKind } from "../core/ui/event-filter.js";
+import { printerOf } from "../wiring/agent-shell.js";
 import { ASSETS, type AssetCache, BLANK_HTML, PAGE_HTML } from "./assets.js";
 import type { UiContext } from "./context.js";
 import type { Feed } from "./feed.js";
@@ -55,8 +57,10 @@ export async function route(d: Deps, url: URL, res: ServerResponse): Promise<voi
   if (path === "/api/events") return events(d, url, res);
   if (path === "/api/problems") return json(res, await problems(d.reader.db, d.ctx, d.names));
   if (path === "/api/sub") {
-    const detail = subDetail(d.reader.db, d.ctx.stateDir, url.searchParams.get("id") ?? "");
-    return detail ? json(res, detail) : json(res, { error: "no such sub-agent; see `tandem sub list`" }, 404);
+    const printer = printerOf(d.ctx.root, d.ctx.stateDir, "person");
+    const detail = subDetail(d.reader.db, d.ctx.stateDir, url.searchParams.get("id") ?? "", printer);
+    if (detail) return json(res, detail);
+    return json(res, { error: `no such sub-agent; see ${spanned(printer, "sub", "list", "--all")}` }, 404);
   }
   body(res, 404, "text/plain; charset=utf-8", `tandem ui: nothing at ${path}\n`);
 }

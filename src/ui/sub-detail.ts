@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { type Printer, printed } from "../core/printed.js";
 import { type MboxCommit, splitMbox } from "../core/ui/mbox.js";
 import type { SubDetail } from "../core/ui/protocol.js";
 import { readBlob } from "../store/blobs/files.js";
@@ -28,7 +29,8 @@ function exitText(sub: SubRecord): string {
 }
 
 /** One sub-agent's artifacts for the Sub-agents view: commits, uncommitted patch, where applied. */
-export function subDetail(db: Db, stateDir: string, id: string): SubDetail | null {
+/** `printer` spells the apply command for the board's reader: a person at their terminal. */
+export function subDetail(db: Db, stateDir: string, id: string, printer: Printer): SubDetail | null {
   const sub = subById(db, id);
   if (!sub) return null;
   const row = recordRow(db, sub, new Map());
@@ -50,6 +52,6 @@ export function subDetail(db: Db, stateDir: string, id: string): SubDetail | nul
       stage: a.stage,
       detail: a.message ?? `${a.commitsApplied} commit(s)${a.patchApplied ? " + patch" : ""}`,
     })),
-    applyCommand: `tandem sub apply ${sub.id}`,
+    applyCommand: printed(printer, "sub", "apply", sub.id),
   };
 }

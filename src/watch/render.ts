@@ -1,3 +1,4 @@
+import { PLAIN, type Printer, printed } from "../core/printed.js";
 import { showsElsewhere } from "../core/remote/remote-view.js";
 import { formatAge } from "../core/sessions/liveness.js";
 import {
@@ -20,13 +21,15 @@ export interface RenderOptions {
   /** Rows available; `Infinity` for a snapshot printed to a pipe or scrollback. */
   height: number;
   color: boolean;
+  /** How the person reading the board starts Tandem (decision 0051); absent: plain `tandem`. */
+  printer?: Printer;
 }
 
 /** Below this many columns the board drops its less important columns. */
 export const NARROW = 60;
 
 export const EMPTY_HINT =
-  "No sessions yet. A session appears when an agent with Tandem's hooks (set up by `tandem init`) starts working in this repository.";
+  "No sessions yet. A session appears when an agent with Tandem's hooks (set up by Tandem's init) starts working in this repository.";
 
 interface Section {
   title: Line;
@@ -85,19 +88,19 @@ function elsewhere(m: BoardModel, width: number): Section[] {
 }
 
 /** Left work: shown only while there is some, with what to do about it. */
-function leftWork(m: BoardModel, width: number): Section[] {
+function leftWork(m: BoardModel, width: number, p: Printer): Section[] {
   const left = m.left ?? [];
   if (left.length === 0) return [];
   const s = section("LEFT WORK", `${left.length} uncommitted, nobody's`, leftColumns(m.now), left, width);
   // A person reads the board: they recover or discard; only an agent adopts (decision 0045).
   const hint = wrap(
-    "tandem recover PATH --session NAME (its saved bytes) | tandem discard PATH --yes | an agent adopts it to continue it",
+    `${printed(p, "recover", { slot: "PATH" }, "--session", { slot: "NAME" })} (its saved bytes) | ${printed(p, "discard", { slot: "PATH" }, "--yes")} | an agent adopts it to continue it`,
     width,
   );
   return [{ ...s, rows: [...s.rows, ...hint] }];
 }
 
-function sections(m: BoardModel, width: number): Section[] {
+function sections(m: BoardModel, width: number, p: Printer): Section[] {
   const by = (state: string) => m.sessions.filter((s) => s.state === state).length;
   const states = ["live", "stale", "ended"].filter((s) => by(s) > 0).map((s) => `${by(s)} ${s}`);
   const liveClaims = m.claims.filter((c) => c.state === "live").length;
@@ -114,7 +117,7 @@ function sections(m: BoardModel, width: number): Section[] {
       m.claims,
       width,
     ),
-    ...leftWork(m, width),
+    ...leftWork(m, width, p),
     ...elsewhere(m, width),
     section(
       "SUB-AGENTS",
@@ -178,7 +181,7 @@ function footer(m: BoardModel, width: number): Line {
 /** The whole board as terminal lines: at most `height` lines, none wider than `width` cells. */
 export function renderBoard(m: BoardModel, opts: RenderOptions): string[] {
   const width = Math.max(1, Math.floor(opts.width));
-  const secs = sections(m, width);
+  const secs = sections(m, width, opts.printer ?? PLAIN);
   const fixed = 2 + secs.reduce((n, s) => n + 1 + s.head.length, 0);
   const rows = share(
     secs.map((s) => s.rows.length),

@@ -55,7 +55,7 @@ export function healNotice(all: readonly HealSeen[], deinit: string): string {
   const heals = mergeHeals(all);
   const lines = heals.map((h) => `- ${h.file}: ${h.changes.join("; ")} (${circumstances(h)})`);
   return [
-    "Tandem: something other than `tandem init`/`tandem deinit` changed Tandem's wiring, which stops its hooks from running, and Tandem changed it back:",
+    "Tandem: something other than Tandem's own init or deinit changed Tandem's wiring, which stops its hooks from running, and Tandem changed it back:",
     ...lines,
     `Don't edit Tandem's entries in ${listed(heals.map((h) => h.file))}, nor switch a client's hooks off there, by any means (an editor, a script, a link): Tandem puts them back and tells every agent here. To remove Tandem from this repository, run \`${deinit}\`.`,
   ].join("\n");

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import type { ClientName } from "../clients/index.js";
+import { spanned } from "../core/printed.js";
 import { readBlob, writeBlob } from "../store/blobs/files.js";
 import type { Db } from "../store/db.js";
 import { append, write } from "../store/ledger/append.js";
@@ -14,6 +15,7 @@ import {
   wiringFiles,
 } from "../store/wiring/rows.js";
 import { agentCommandFor } from "./agent-launch.js";
+import { printerOf } from "./agent-shell.js";
 import { writeAtomic } from "./apply.js";
 import { isOurPolicyFile, policyHomeOf } from "./gemini-policy.js";
 import { contested, FIGHT_LIMIT, type HealStep, healPlan, staleFiles, statesOf } from "./heal-plan.js";
@@ -75,7 +77,9 @@ function envOf(rows: Iterable<WiringFileRow>, root: string): NodeJS.ProcessEnv {
   return process.env;
 }
 
-const CONTESTED = `something keeps writing the same content back (${FIGHT_LIMIT} restorations in a row found it): another Tandem, a sync tool or a script; Tandem leaves it as it is. Stop that writer, then run \`tandem init\``;
+/** Why a file is left as found; a person stops the writer and re-runs init (agents may not). */
+const contestedWhy = (init: string) =>
+  `something keeps writing the same content back (${FIGHT_LIMIT} restorations in a row found it): another Tandem, a sync tool or a script; Tandem leaves it as it is. Stop that writer, then run ${init}`;
 
 /** What one restoration tells: whether it is news to agents, and whether a Tandem wrote what it found. */
 interface Telling {
@@ -139,7 +143,7 @@ function healRoot(
       step.text === null
         ? (step.unhealable ?? "")
         : contested(found, lastFound(db, step.path, FIGHT_LIMIT))
-          ? CONTESTED
+          ? contestedWhy(spanned(printerOf(choice.root, stateDir, "person"), "init"))
           : null;
     if (why !== null) {
       unhealable.add(step.path);

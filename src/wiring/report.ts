@@ -72,10 +72,11 @@ export function driftLines(root: string, plans: readonly FilePlan[]): string[] {
   return lines;
 }
 
-export function formatCheck(root: string, plans: readonly FilePlan[]): string {
+/** `init` is how the reader runs init, e.g. `` `npx tandem init` ``. */
+export function formatCheck(root: string, plans: readonly FilePlan[], init: string): string {
   const drift = driftLines(root, plans);
   if (drift.length === 0) return `tandem init --check: ${root} is up to date.\n`;
-  return `${[...drift, `${plural(drift.length, "difference")}; run \`tandem init\` to fix them.`].join("\n")}\n`;
+  return `${[...drift, `${plural(drift.length, "difference")}; run ${init} to fix them.`].join("\n")}\n`;
 }
 
 export function formatJson(

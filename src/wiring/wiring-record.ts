@@ -2,6 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ClientName } from "../clients/index.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
+import { PLAIN, type Printer, spanned } from "../core/printed.js";
 import { errorMessage } from "../errors.js";
 import { writeBlob } from "../store/blobs/files.js";
 import { type Db, openDb } from "../store/db.js";
@@ -104,26 +105,32 @@ function withStore<T>(root: string, env: Env, fn: (db: Db, stateDir: string) => 
   }
 }
 
-const unrecorded = (err: unknown): string =>
-  `Warning: the wiring was written but not recorded, so it will not heal if something else changes it (${errorMessage(err)}); run \`tandem doctor\`, then \`tandem init\` again.`;
+const unrecorded = (err: unknown, p: Printer): string =>
+  `Warning: the wiring was written but not recorded, so it will not heal if something else changes it (${errorMessage(err)}); run ${spanned(p, "doctor")}, then ${spanned(p, "init")} again.`;
 
 /**
  * `tandem init`'s write: the old record is dropped first, so no hook heals towards it while the
  * files change, then `apply` writes and the new choice is recorded. Returns a warning, or null.
  */
-export function rewire(root: string, env: Env, choice: WiringChoice, apply: () => void): string | null {
+export function rewire(
+  root: string,
+  env: Env,
+  choice: WiringChoice,
+  apply: () => void,
+  p: Printer = PLAIN,
+): string | null {
   try {
     withStore(root, env, (db) => forgetWiring(db, root));
   } catch (err) {
     apply();
-    return unrecorded(err);
+    return unrecorded(err, p);
   }
   apply();
   try {
     withStore(root, env, (db, stateDir) => recordWiring(db, stateDir, choice));
     return null;
   } catch (err) {
-    return unrecorded(err);
+    return unrecorded(err, p);
   }
 }
 

@@ -35,7 +35,7 @@ describe("tandem doctor on the store", () => {
       expect.objectContaining({
         check: "store",
         detail: expect.stringMatching(/was replaced by a different store .*expected store \d+/),
-        fix: expect.stringMatching(/put this repository's own state\.db back .*tandem doctor --reset/),
+        fix: expect.stringMatching(/put this repository's own state\.db back .* doctor --reset/),
       }),
     ]);
 
@@ -93,7 +93,7 @@ describe("tandem doctor on the store", () => {
     expect(denied(asB(w, claudeWrite(w.repo, "B", "free.txt")))).toBeNull();
     const report = json(w.repo);
     expect(problems(report)).toEqual([
-      expect.objectContaining({ check: "integrity", fix: expect.stringMatching(/tandem doctor --reset/) }),
+      expect.objectContaining({ check: "integrity", fix: expect.stringMatching(/ doctor --reset/) }),
     ]);
     expect(denied(asB(w, claudeWrite(w.repo, "B", "free2.txt")))).toMatch(
       /is corrupt \(found corrupt at .*integrity check/,
@@ -133,7 +133,7 @@ describe("tandem doctor on the store", () => {
     expect(recorded.detail).toMatch(
       /^2 hook call\(s\) failed because the store has disappeared \(1 refused\); last at .* in hook claude-code user-prompt-submit/,
     );
-    expect(recorded.fix).toMatch(/tandem doctor --reset/);
+    expect(recorded.fix).toMatch(/ doctor --reset/);
 
     const r = json(w.repo, "--reset");
     expect(r.reset).toEqual([

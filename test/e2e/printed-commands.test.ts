@@ -6,7 +6,7 @@
  * where it was printed for: an agent's inside that agent's process, a person's from a plain shell.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { shellQuote } from "../../src/core/quote.js";
@@ -15,6 +15,7 @@ import { type RunResult, TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, denied, hook, ledger } from "../helpers/hooks.js";
 import { patient } from "../helpers/patience.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
+import { canMakeReadOnly, makeReadOnly, undoFaults } from "../helpers/store-faults.js";
 
 type Agent = { CLAUDE_PID: string };
 const PERSON = { TANDEM_SESSION: undefined, CLAUDE_CODE_SESSION_ID: undefined, CODEX_THREAD_ID: undefined };
@@ -109,7 +110,7 @@ interface Printed {
 
 /** Fills in the placeholders a message leaves to its reader, with this scenario's values. */
 function filled(command: string, values: Record<string, string>): string {
-  return command.replace(/\b(PATH|NAME|COMMAND)\b/g, (k) => shellQuote(values[k]!));
+  return command.replace(/\b(PATH|NAME|COMMAND|LAUNCHER|WHEN)\b/g, (k) => shellQuote(values[k]!));
 }
 
 function runAsPerson(repo: string, command: string): RunResult {
@@ -125,6 +126,30 @@ function runAsPerson(repo: string, command: string): RunResult {
 
 /** A usage error, an unknown command or a launcher the shell cannot find: not runnable as printed. */
 const BROKEN = /unknown (command|option)|not found|No such file|missing required|too many arguments|error: /i;
+
+/**
+ * Runs every harvested command where it was printed for: an agent's inside that agent's process,
+ * a person's from a plain shell. Init and deinit go last: they rewire what the others rely on.
+ */
+function runEach(
+  repo: string,
+  printed: readonly Printed[],
+  agentOf: Record<string, Agent>,
+  values: Record<string, string>,
+): void {
+  const wiring = (p: Printed) => / (init|deinit)\b/.test(p.command);
+  for (const p of [...printed.filter((p) => !wiring(p)), ...printed.filter(wiring)]) {
+    const command = filled(p.command, values);
+    const r =
+      p.reader === "agent"
+        ? runInAgent(agentOf[p.where]!, "bash", ["-c", command], { cwd: repo, env: { ...process.env } })
+        : runAsPerson(repo, command);
+    const said = `${p.where} printed \`${p.command}\` for ${p.reader === "agent" ? "an agent" : "a person"}; it said: ${r.stdout}${r.stderr}`;
+    expect(r.stderr, said).not.toMatch(BROKEN);
+    expect(r.code, said).not.toBe(127);
+    expect(r.code, said).not.toBe(2);
+  }
+}
 
 describe("every printed command runs as printed, for its reader", () => {
   it("in a devDependency install under a path with a space: agents' launcher, people's npx tandem, paths quoted", () => {
@@ -207,17 +232,101 @@ describe("every printed command runs as printed, for its reader", () => {
       "B's status box": B,
       "a new session's start context": B,
     };
-    const values = { PATH: "g.txt", NAME: c, COMMAND: "true" };
-    for (const p of printed) {
-      const command = filled(p.command, values);
-      const r =
-        p.reader === "agent"
-          ? runInAgent(agentOf[p.where]!, "bash", ["-c", command], { cwd: repo, env: { ...process.env } })
-          : runAsPerson(repo, command);
-      const said = `${p.where} printed \`${p.command}\` for ${p.reader === "agent" ? "an agent" : "a person"}; it said: ${r.stdout}${r.stderr}`;
-      expect(r.stderr, said).not.toMatch(BROKEN);
-      expect(r.code, said).not.toBe(127);
-      expect(r.code, said).not.toBe(2);
+    runEach(repo, printed, agentOf, { PATH: "g.txt", NAME: c, COMMAND: "true" });
+  });
+
+  it("in wiring drift, a sub-agent, a land and a read-only store: each text's commands run for its reader", () => {
+    const repo = devDependencyRepo();
+    const agentLauncher = shellQuote(join(repo, "node_modules/.bin/tandem"));
+    const printed: Printed[] = [];
+    const take = (reader: Printed["reader"], where: string, message: string) => {
+      for (const command of harvest(message, reader === "agent" ? [agentLauncher] : ["npx tandem"]))
+        printed.push({ reader, where, command });
+      expect(harvest(message, ["tandem"]), `${where}: ${message}`).toEqual([]);
+    };
+    const person = (args: string[]) => tandem(args, { cwd: repo, env: PERSON });
+    const A = agentShell();
+    start(repo, A, "A");
+
+    // A deleted git hook: doctor and init --check tell a person to re-run init; the next hook
+    // puts it back and tells the agent.
+    rmSync(join(repo, ".git", "hooks", "pre-commit"));
+    const check = person(["init", "--check"]);
+    expect(check.stdout).toMatch(/difference; run `npx tandem init` to fix them/);
+    take("person", "init --check", check.stdout);
+    const drift = person(["doctor"]).stdout;
+    expect(drift).toMatch(/git hooks: .*pre-commit/);
+    take("person", "doctor (wiring drift)", drift);
+    const healed = hookAs(repo, A, "A", "user-prompt-submit", {
+      hook_event_name: "UserPromptSubmit",
+      prompt: "go",
+    });
+    take("agent", "A's heal notice", text(healed.stdout));
+
+    // A sub-agent a person runs: its next steps.
+    const sub = person([
+      "sub",
+      "run",
+      "--client",
+      "exec",
+      "--name",
+      "my fix",
+      "--",
+      "sh",
+      "-c",
+      "echo s > s.txt",
+    ]);
+    expect(sub.stdout).toMatch(/next .*`npx tandem sub apply 'my fix'`/);
+    take("person", "sub run", sub.stdout);
+    take("person", "sub list (none left)", "");
+
+    // A land without an upstream, then with one and a local commit: land's fix and doctor's.
+    const noUpstream = person(["land"]);
+    expect(noUpstream.stdout).toMatch(/Fix: .*`npx tandem land`/);
+    take("person", "land without an upstream", noUpstream.stdout);
+    const remote = join(tempDir(), "origin.git");
+    g(tempDir(), "init", "-q", "--bare", remote);
+    g(repo, "remote", "add", "origin", remote);
+    g(repo, "push", "-q", "-u", "origin", "HEAD");
+    writeFileSync(join(repo, "landed.txt"), "landed\n");
+    g(repo, "add", "landed.txt");
+    g(repo, "commit", "-qm", "to land");
+    const ahead = person(["doctor"]).stdout;
+    expect(ahead).toMatch(/land: [\s\S]*not pushed yet\n\s+fix: run `npx tandem land`/);
+    take("person", "doctor (commits to land)", ahead);
+
+    // A read-only store: the agent's refusal and a person's overview say what to run.
+    if (!canMakeReadOnly()) throw new Error("cannot make the store read-only here (root without chattr)");
+    const B = agentShell();
+    start(repo, B, "B");
+    makeReadOnly(join(repo, ".git", "tandem", "state.db"));
+    try {
+      const refused = write(repo, B, "B", "g.txt", "B's g\n");
+      expect(refused).toMatch(/read-only/);
+      take("agent", "B's read-only refusal", refused!);
+      const overview = person(["status"]).stdout;
+      expect(overview).toMatch(/store: .*read-only/);
+      take("person", "status (read-only store)", overview);
+      const kinds = printed.map((p) => `${p.reader} ${p.command}`).join("\n");
+      for (const want of [
+        "person npx tandem init",
+        `agent ${agentLauncher} deinit`,
+        "person npx tandem sub apply",
+        "person npx tandem land",
+        `agent ${agentLauncher} doctor`,
+        "person npx tandem doctor",
+      ])
+        expect(kinds).toContain(want);
+      const agentOf = { "A's heal notice": A, "B's read-only refusal": B };
+      runEach(repo, printed, agentOf, {
+        LAUNCHER: "node_modules/.bin/tandem",
+        WHEN: "1h",
+        COMMAND: "true",
+        NAME: "my fix",
+        PATH: "g.txt",
+      });
+    } finally {
+      undoFaults();
     }
   });
 });

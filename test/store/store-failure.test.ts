@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Printer } from "../../src/core/printed.js";
 import { failureVerdict } from "../../src/hooks/handler.js";
 import { problemOfSqliteCode, StoreError, storeErrorOf } from "../../src/store/failure.js";
 
@@ -40,6 +41,7 @@ describe("store failures, as data", () => {
 
   const busy = new StoreError("locked", "/r/.git/tandem/state.db", "SQLITE_BUSY: database is locked");
   const corrupt = new StoreError("corrupt", "/r/.git/tandem/state.db", "its write-ahead log vanished", true);
+  const AGENT: Printer = { reader: "agent", launcher: "/r/bin/tandem" };
   const failures = {
     busy: { message: busy.message, store: busy },
     corrupt: { message: corrupt.message, store: corrupt },
@@ -60,12 +62,14 @@ describe("store failures, as data", () => {
   ] as const)(
     "a %s hook's %s failure (gated: %s, failClosed: %s) answers %s",
     (kind, which, gated, failClosed, rule) => {
-      const v = failureVerdict(kind, failures[which], gated, failClosed);
+      const v = failureVerdict(kind, failures[which], gated, failClosed, AGENT);
       expect(v.rule).toBe(rule);
       expect(v.allow).toBe(rule === null);
       if (rule === "store-busy")
         expect(v.reason).toMatch(/store is busy.*is locked by another process.*Retry/);
-      if (rule === "store-unavailable") expect(v.reason).toMatch(/is corrupt.*tandem doctor/);
+      // Every command in it is spelled for the agent that reads it.
+      if (rule === "store-unavailable") expect(v.reason).toMatch(/is corrupt.*`\/r\/bin\/tandem doctor`/);
+      expect(v.reason ?? "").not.toMatch(/`tandem /);
     },
   );
 });

@@ -61,7 +61,7 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
       expect(r.code).toBe(0);
       const reason = denied(r) ?? "(allowed)";
       expect(reason).toMatch(problem);
-      expect(reason).toMatch(/tandem doctor/);
+      expect(reason).toMatch(/ doctor/);
       expect(reason).not.toMatch(/held by/); // refused because of the store, not by luck of a readable claim
       expect(read(join(w.repo, "f.txt"))).toBe(w.aBytes);
 
@@ -97,7 +97,7 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
     const w = twoSessions();
     const release = await holdWriteLock(w.file);
     const r = asB(w, claudeWrite(w.repo, "B", "f.txt"));
-    expect(denied(r)).toMatch(/is locked by another process .*fuser .*tandem doctor/);
+    expect(denied(r)).toMatch(/is locked by another process .*fuser .* doctor/);
     expect(denied(r)).toContain(
       `held past the ${BOUND_MS / 1000} s agents.storeLockSeconds allows (this call waited ${BOUND_MS / 1000} s)`,
     );
@@ -190,7 +190,7 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
     const refused = commit(agent);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(
-      /commit refused: .*\n {2}.*state\.db has disappeared .*\nFix: .*tandem doctor --reset.*\nTell the user; only a person may commit/,
+      /commit refused: .*\n {2}.*state\.db has disappeared .*\nFix: .* doctor --reset.*\nTell the user; only a person may commit/,
     );
     // The switch is a person's (decision 0050): an agent is neither told of it nor let through.
     expect(refused.stderr).not.toContain("TANDEM_BYPASS");

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { PLAIN } from "../../src/core/printed.js";
 import { gitStatus } from "../../src/git/run.js";
 import { type ChildStateFacts, childStateGate } from "../../src/subagents/apply/capture-gate.js";
 import { captureWorktree } from "../../src/subagents/capture/capture.js";
@@ -94,6 +95,7 @@ const facts = (over: Partial<ChildStateFacts>): ChildStateFacts => ({
   worktree: "/w/child dir",
   branch: "tandem/sub/x",
   subId: "sub_1",
+  printer: PLAIN,
   ...over,
 });
 

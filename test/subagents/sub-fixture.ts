@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
+import { PLAIN } from "../../src/core/printed.js";
 import { git, splitZ } from "../../src/git/run.js";
 import type { ChildStateFacts } from "../../src/subagents/apply/capture-gate.js";
 import { type RunResult, tandem } from "../helpers/cli.js";
@@ -108,5 +109,6 @@ export function finishedChild(worktree: string, subId = "sub_1"): ChildStateFact
     worktree,
     branch: "b",
     subId,
+    printer: PLAIN,
   };
 }

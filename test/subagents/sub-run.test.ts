@@ -41,14 +41,14 @@ describe("sub run", () => {
   it("names the next steps by the --name given, quoted for a shell, and by id without one", () => {
     const s = subRepo();
     const named = sub(s.repo, ["run", "--name", "fix", "--", "sh", "-c", "echo a > a.txt"]);
-    expect(named.stdout).toMatch(/^next {7}tandem sub apply fix {3}· {3}tandem sub remove fix$/m);
+    expect(named.stdout).toMatch(/^next {7}`\S*tandem sub apply fix` {3}· {3}`\S*tandem sub remove fix`$/m);
     const spaced = sub(s.repo, ["run", "--name", "bob's fix", "--", "true"]);
     expect(spaced.stdout).toContain(`tandem sub apply 'bob'\\''s fix'`);
     // The quoted name works as typed in a shell.
     expectOk(tandem(["sub", "show", "bob's fix"], { cwd: s.repo }));
     const plain = runScript(s.repo, "true").json;
     const again = sub(s.repo, ["run", "--", "true"]);
-    expect(again.stdout).toMatch(/^next {7}tandem sub apply sub_[0-9a-f]{8} /m);
+    expect(again.stdout).toMatch(/^next {7}`\S*tandem sub apply sub_[0-9a-f]{8}` /m);
     expect(plain.name).toBeNull();
   });
 

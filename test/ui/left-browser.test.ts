@@ -75,7 +75,6 @@ describe("left work on the board", () => {
       expect.stringMatching(/^ended \d+[sm] ago$/),
     ]);
     expect(await row.locator(".commands code").allTextContents()).toEqual([
-      "tandem adopt src/app.ts",
       `tandem recover src/app.ts --session ${owner}`,
       "tandem discard src/app.ts --yes",
     ]);

@@ -17,6 +17,7 @@ describe("the board's rows for left work", () => {
         },
       ],
       NOW,
+      "npx tandem",
     );
     expect(row).toEqual({
       path: "src/f.txt",
@@ -25,9 +26,9 @@ describe("the board's rows for left work", () => {
       task: "fix the parser",
       when: "ended 3m ago",
       commands: [
-        { what: "continue it (in the agent that takes it over)", command: "tandem adopt src/f.txt" },
-        { what: "get its saved bytes back", command: "tandem recover src/f.txt --session amber" },
-        { what: "throw it away (a person)", command: "tandem discard src/f.txt --yes" },
+        // A person reads the board: adopt, which only an agent can run, is not offered as a command.
+        { what: "get its saved bytes back", command: "npx tandem recover src/f.txt --session amber" },
+        { what: "throw it away", command: "npx tandem discard src/f.txt --yes" },
       ],
     });
   });
@@ -45,20 +46,21 @@ describe("the board's rows for left work", () => {
         },
       ],
       NOW,
+      "tandem",
     );
     expect(row!.when).toBe("last seen 2h ago");
     expect(row!.task).toBe("no task declared");
   });
 
-  it("quotes a path the shell would split, so a pasted command names the file", () => {
+  it("quotes a path the shell would split or read as an option, after the person's launcher", () => {
     const [row] = leftRows(
-      [{ path: "my notes.txt", owner: "cedar", client: "codex", task: null, ended: true, at: NOW }],
+      [{ path: "-my notes.txt", owner: "cedar", client: "codex", task: null, ended: true, at: NOW }],
       NOW,
+      "'/opt/my tools/tandem'",
     );
     expect(row!.commands.map((c) => c.command)).toEqual([
-      "tandem adopt 'my notes.txt'",
-      "tandem recover 'my notes.txt' --session cedar",
-      "tandem discard 'my notes.txt' --yes",
+      "'/opt/my tools/tandem' recover './-my notes.txt' --session cedar",
+      "'/opt/my tools/tandem' discard './-my notes.txt' --yes",
     ]);
   });
 });

@@ -64,7 +64,7 @@ describe("tandem init --clients cline", () => {
     expect(doctor.code).toBe(1);
     // Under the client's heading, not the git hooks': the folder is Cline's.
     expect(doctor.stdout).toContain(`✗ client hooks: ${HOOKS}/TaskComplete: Tandem's hook file differs`);
-    expect(doctor.stdout).toMatch(/fix: run `tandem init`/);
+    expect(doctor.stdout).toMatch(/fix: run `.+ init`/);
 
     // Plain `init` rewires with the launcher .tandem/config.jsonc recorded.
     const heal = run(["init", "--clients", "cline"], dir);

@@ -1,8 +1,10 @@
 import { Command } from "commander";
+import { spanned } from "../../core/printed.js";
 import { doctorChecks } from "../../doctor/checks.js";
 import { DEFAULT_SINCE_MS, parseSince } from "../../doctor/hook-errors.js";
 import type { Finding, StoreReport } from "../../doctor/store-checks.js";
 import { resetStore } from "../../store/repair/reset.js";
+import { printerOf } from "../../wiring/agent-shell.js";
 import { findProject, type Io } from "../context.js";
 
 interface DoctorOptions {
@@ -68,16 +70,18 @@ export function doctorCommand(io: Io): Command {
     .action(async (_opts: DoctorOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<DoctorOptions>();
       const now = Date.now();
+      const project = findProject(io, opts.root);
+      // Read by a person at a terminal, as every doctor fix is.
+      const printer = printerOf(project.resolved.root, project.stateDir, "person");
       const since = opts.since === undefined ? now - DEFAULT_SINCE_MS : parseSince(opts.since, now);
       if (since === null) {
         io.err(
-          `tandem doctor: --since "${opts.since}" is neither a duration (30m, 2h, 7d) nor a date/time; try \`tandem doctor --since 24h\`\n`,
+          `tandem doctor: --since "${opts.since}" is neither a duration (30m, 2h, 7d) nor a date/time; try ${spanned(printer, "doctor", "--since", "24h")}\n`,
         );
         io.exitCode = 2;
         return;
       }
-      const project = findProject(io, opts.root);
-      const reset = opts.reset ? resetStore(project.stateDir) : null;
+      const reset = opts.reset ? resetStore(project.stateDir, new Date(), printer) : null;
       const { store, other } = await doctorChecks({
         root: project.resolved.root,
         repoTop: project.resolved.repo?.top ?? null,

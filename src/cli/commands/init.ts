@@ -1,9 +1,12 @@
 import { Command } from "commander";
 import { CLIENTS, type ClientName, clientLabels, clientsOptionHelp } from "../../clients/index.js";
+import { launcherWords } from "../../clients/launcher-words.js";
 import { loadConfig } from "../../config/load.js";
 import { resolveRoot, stateDirOf } from "../../config/root.js";
 import { guardNote } from "../../core/jail/rewrite.js";
+import { type Printer, spanned } from "../../core/printed.js";
 import { naturalCommand } from "../../core/shell/agent-command.js";
+import { printerFor } from "../../core/shell/person-launcher.js";
 import { loginCheck } from "../../doctor/agent-shell-check.js";
 import { geminiTrustFinding } from "../../doctor/gemini-trust.js";
 import { TandemError, UsageError } from "../../errors.js";
@@ -77,8 +80,14 @@ function resolveChoice(
   return { choice, record: { command: choice.launcher, clients, gitHooks } };
 }
 
-const ONCE_PER_CLONE =
-  "Commit the client files and .tandem/config.jsonc; git hooks are not committed, so every clone runs `tandem init` once.";
+const oncePerClone = (init: string) =>
+  `Commit the client files and .tandem/config.jsonc; git hooks are not committed, so every clone runs ${init} once.`;
+
+/** How the person running init starts Tandem once `launcher` is recorded (decision 0051). */
+function personPrinter(root: string, launcher: string): Printer {
+  const recorded = { text: launcher, words: launcherWords(launcher) };
+  return printerFor("person", { agentLauncher: "", recorded, root });
+}
 
 async function runInit(io: Io, opts: InitOptions): Promise<void> {
   if (opts.check && opts.dryRun)
@@ -89,7 +98,8 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
   const mode: RunMode = opts.check ? "check" : opts.dryRun ? "dry-run" : "write";
   const stateDir = stateDirOf(resolveRoot({ cwd: root, env: io.env }));
   // Before planning: the rules name the command agents will be told, which the probe decides.
-  const shell = mode === "write" ? probeAgentShell(io, root, stateDir, choice.launcher) : null;
+  const person = personPrinter(root, choice.launcher);
+  const shell = mode === "write" ? probeAgentShell(io, root, stateDir, choice.launcher, person) : null;
   const agent = agentCommandFor(root, stateDir, choice.launcher);
   const plans = planInit(
     withSubmoduleHooks(readSnapshot(root, clients, record.gitHooks, io.env)),
@@ -98,7 +108,11 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
     agent,
   );
   if (mode === "check") {
-    io.out(opts.json ? formatJson(root, plans, "init", mode, null) : formatCheck(root, plans));
+    io.out(
+      opts.json
+        ? formatJson(root, plans, "init", mode, null)
+        : formatCheck(root, plans, spanned(person, "init")),
+    );
     if (driftLines(root, plans).length > 0) io.exitCode = 1;
     return;
   }
@@ -106,10 +120,16 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
   let excluded: ReturnType<typeof excludeLocalFiles> = null;
   const unhealed =
     mode === "write"
-      ? rewire(root, io.env, { root, launcher: choice.launcher, clients, gitHooks: record.gitHooks }, () => {
-          applyPlans(plans);
-          excluded = excludeLocalFiles(root);
-        })
+      ? rewire(
+          root,
+          io.env,
+          { root, launcher: choice.launcher, clients, gitHooks: record.gitHooks },
+          () => {
+            applyPlans(plans);
+            excluded = excludeLocalFiles(root);
+          },
+          person,
+        )
       : null;
   if (unhealed) io.err(`${unhealed}\n`);
   // Codex skips untrusted hooks silently: say so right after wiring them.
@@ -130,7 +150,8 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
     );
   }
   const note = launcherNote(choice.launcher);
-  for (const line of [choice.warning, note, ONCE_PER_CLONE]) if (line) io.out(`${line}\n`);
+  for (const line of [choice.warning, note, oncePerClone(spanned(person, "init"))])
+    if (line) io.out(`${line}\n`);
   if (shell) io.out(`${shell}\n`);
   if (mode === "write") io.out(`${kernelGuardLine(io, root, stateDir, clients)}\n`);
   for (const gap of ritualGaps(choice.launcher, agent, clients)) io.out(`Warning: ${gap}\n`);
@@ -147,14 +168,20 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
  * command they would be told and record the answer for the hooks. When it fails there, write the
  * repository launcher (decision 0030), which agents are told instead, and say so.
  */
-function probeAgentShell(io: Io, root: string, stateDir: string, launcher: string): string | null {
+function probeAgentShell(
+  io: Io,
+  root: string,
+  stateDir: string,
+  launcher: string,
+  person: Printer,
+): string | null {
   const probe = probeLogin(naturalCommand(launcher, root), root, io.env as NodeJS.ProcessEnv);
   writeProbe(stateDir, probe);
   if (probe.works) return null;
   const why = `\`${loginCheck(probe.command)}\` fails here (${probe.detail})`;
   const written = writeRepoLauncher(stateDir, runningTarget());
   if (!written)
-    return `Warning: ${why}, and ${repoLauncherPath(stateDir)} could not be written: agents are told \`${pinnedLauncher()}\`. Make that directory writable and re-run \`tandem init\`.`;
+    return `Warning: ${why}, and ${repoLauncherPath(stateDir)} could not be written: agents are told \`${pinnedLauncher()}\`. Make that directory writable and re-run ${spanned(person, "init")}.`;
   return `${why}, as Codex's shell tool starts: agents in this repository run ${written} instead, which starts this Tandem from any shell; the ritual's allow rules name it, and the git hooks call it first.`;
 }
 

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { Command } from "commander";
 import { type LandResult, landed } from "../../core/land/result.js";
+import { type Printer, spanned } from "../../core/printed.js";
 import { judgeLandCheck } from "../../hooks/land-check-guard.js";
 import { pathHolders } from "../../land/holders.js";
 import { land } from "../../land/land.js";
@@ -10,6 +11,7 @@ import type { Db } from "../../store/db.js";
 import { sessionById } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
 import { formatLand } from "../format/land.js";
+import { callerPrinter } from "../printer.js";
 import { ownSession } from "../session-opts.js";
 
 interface LandOptions {
@@ -55,7 +57,9 @@ Examples:
 
 async function run(io: Io, project: Project, db: Db | null, opts: LandOptions): Promise<void> {
   const top = project.resolved.repo?.top ?? project.resolved.root;
-  const self = db ? (ownSession(db, io, project, opts.session, "land")?.session.id ?? null) : null;
+  const caller = db ? ownSession(db, io, project, opts.session, "land") : null;
+  const self = caller?.session.id ?? null;
+  const printer = callerPrinter(project, caller);
   const turn = await awaitTurn(
     project.stateDir,
     join(project.stateDir, "land.lock"),
@@ -63,12 +67,12 @@ async function run(io: Io, project: Project, db: Db | null, opts: LandOptions): 
   );
   if (turn.kind === "timeout") {
     io.err(
-      `tandem land: another landing of this checkout runs (pid ${turn.heldBy}); run tandem land again once it ends.\n`,
+      `tandem land: another landing of this checkout runs (pid ${turn.heldBy}); run ${spanned(printer, "land")} again once it ends.\n`,
     );
     io.exitCode = 1;
     return;
   }
-  if (turn.kind === "answered") return report(io, opts, turn.result);
+  if (turn.kind === "answered") return report(io, opts, turn.result, printer);
   const problems: (string | null)[] = [];
   try {
     const { config } = project.loaded;
@@ -120,14 +124,14 @@ async function run(io: Io, project: Project, db: Db | null, opts: LandOptions): 
     const result = waiters.length ? { ...own, batch: { leader: process.pid, waiters: waiters.length } } : own;
     problems.push(record(db, outcomeEvent(result, self)));
     answerWaiters(project.stateDir, waiters, result);
-    report(io, opts, result);
+    report(io, opts, result, printer);
   } finally {
     turn.release();
   }
   for (const p of problems) if (p) io.err(`tandem land: warning: the landing was not recorded: ${p}\n`);
 }
 
-function report(io: Io, opts: LandOptions, result: LandResult): void {
-  io.out(opts.json ? `${JSON.stringify(result, null, 2)}\n` : formatLand(result));
+function report(io: Io, opts: LandOptions, result: LandResult, p: Printer): void {
+  io.out(opts.json ? `${JSON.stringify(result, null, 2)}\n` : formatLand(result, p));
   if (!landed(result)) io.exitCode = 1;
 }

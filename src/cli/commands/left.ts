@@ -8,7 +8,7 @@ import type { LeftItem } from "../../core/claims/left-work.js";
 import { ownerPhrase } from "../../core/claims/left-work.js";
 import { relativeKey } from "../../core/paths/lexical.js";
 import { resolveTarget } from "../../core/paths/target.js";
-import { spanned } from "../../core/printed.js";
+import { type Printer, printed, spanned } from "../../core/printed.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { restoreToHead } from "../../git/restore.js";
@@ -17,7 +17,7 @@ import { blobsDirOf } from "../../safety/preserve.js";
 import type { Db } from "../../store/db.js";
 import { append, write } from "../../store/ledger/append.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
-import { callerPrinter } from "../printer.js";
+import { callerPrinter, helpPrinter } from "../printer.js";
 import { ownSession } from "../session-opts.js";
 
 interface LeftOptions {
@@ -36,7 +36,13 @@ function keysOf(project: Project, io: Io, raws: readonly string[]): string[] {
 }
 
 /** The left work among `keys` (its bytes saved now); any key that is not left work refuses all. */
-function leftOf(db: Db, project: Project, keys: readonly string[], actor: string | null): LeftItem[] {
+function leftOf(
+  db: Db,
+  project: Project,
+  keys: readonly string[],
+  actor: string | null,
+  p: Printer,
+): LeftItem[] {
   const q = {
     worktree: project.resolved.root,
     repoTop: project.resolved.repo?.top ?? null,
@@ -48,7 +54,7 @@ function leftOf(db: Db, project: Project, keys: readonly string[], actor: string
   const missing = keys.filter((k) => !found.some((i) => i.path === k));
   if (missing.length > 0)
     throw new TandemError(
-      `${missing.join(", ")}: not left work (an uncommitted file whose owner session ended); nothing was changed. \`tandem status\` lists left work; a live agent's file is settled by that agent.`,
+      `${missing.join(", ")}: not left work (an uncommitted file whose owner session ended); nothing was changed. ${spanned(p, "status")} lists left work; a live agent's file is settled by that agent.`,
     );
   return found;
 }
@@ -66,12 +72,13 @@ function withStore(io: Io, opts: LeftOptions, run: (db: Db, project: Project) =>
 
 function adopt(io: Io, raws: string[], opts: LeftOptions): void {
   withStore(io, opts, (db, project) => {
-    const me = ownSession(db, io, project, opts.session, "adopt")?.session;
+    const caller = ownSession(db, io, project, opts.session, "adopt");
+    const me = caller?.session;
     if (!me)
       throw new TandemError(
         "adopt makes the calling agent session the owner, and this shell is no agent's: run it from the agent that continues the work (or name one with --session).",
       );
-    const items = leftOf(db, project, keysOf(project, io, raws), me.id);
+    const items = leftOf(db, project, keysOf(project, io, raws), me.id, callerPrinter(project, caller));
     const now = Date.now();
     write(db, () => {
       for (const i of items) {
@@ -104,7 +111,7 @@ function discard(io: Io, raws: string[], opts: LeftOptions): void {
         `discard throws away another session's work, so only a person runs it, from their own shell. An agent asks its user, or continues the work with ${spanned(callerPrinter(project, own), "adopt", { slot: "PATH" })}.`,
       );
     const p = callerPrinter(project, null);
-    const items = leftOf(db, project, keysOf(project, io, raws), null);
+    const items = leftOf(db, project, keysOf(project, io, raws), null, p);
     const now = Date.now();
     if (!opts.yes)
       throw new UsageError(
@@ -154,7 +161,7 @@ export function adoptCommand(io: Io): Command {
     .option("--session <id>", "the session that adopts them (default: the calling agent's)")
     .addHelpText(
       "after",
-      "\n`tandem status` lists left work, with who left it and its task.\n\nExamples:\n  tandem adopt src/parser.ts\n  tandem adopt src/a.ts src/b.ts\n",
+      "\nstatus lists left work, with who left it and its task.\n\nExamples:\n  tandem adopt src/parser.ts\n  tandem adopt src/a.ts src/b.ts\n",
     )
     .action((paths: string[], _o: LeftOptions, cmd: Command) => adopt(io, paths, cmd.optsWithGlobals()));
 }
@@ -162,13 +169,13 @@ export function adoptCommand(io: Io): Command {
 export function discardCommand(io: Io): Command {
   return new Command("discard")
     .description(
-      "Throw away left work (uncommitted files of a session that ended): each goes back to its committed state; its bytes stay saved until `tandem gc`",
+      "Throw away left work (uncommitted files of a session that ended): each goes back to its committed state; its bytes stay saved until gc runs",
     )
     .argument("<paths...>", "the left files to throw away")
     .option("--yes", "really discard (without it, nothing changes and it says what would go)")
-    .addHelpText(
-      "after",
-      "\nFor a person, from their own shell; an agent adopts left work instead.\n\nExamples:\n  tandem discard notes.txt --yes\n  tandem recover notes.txt --session amber   # the discarded bytes, back\n",
-    )
+    .addHelpText("after", () => {
+      const p = helpPrinter(io);
+      return `\nFor a person, from their own shell; an agent adopts left work instead.\n\nExamples:\n  ${printed(p, "discard", "notes.txt", "--yes")}\n  ${printed(p, "recover", "notes.txt", "--session", "amber")}   # the discarded bytes, back\n`;
+    })
     .action((paths: string[], _o: LeftOptions, cmd: Command) => discard(io, paths, cmd.optsWithGlobals()));
 }

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { relativeKey } from "../../core/paths/lexical.js";
 import { resolveTarget } from "../../core/paths/target.js";
-import { type Printer, spanned } from "../../core/printed.js";
+import { type Printer, printed, spanned } from "../../core/printed.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { blobsDirOf } from "../../safety/preserve.js";
@@ -10,7 +10,7 @@ import { resolveCaller } from "../../sessions/resolve.js";
 import type { Db } from "../../store/db.js";
 import { findSessions, type SessionRow } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb, type Project } from "../context.js";
-import { callerPrinter } from "../printer.js";
+import { callerPrinter, helpPrinter } from "../printer.js";
 import { callerSession, ownSession } from "../session-opts.js";
 import { listEveryOwner, listVersions } from "./recover-list.js";
 import { goneOwnerToRecover } from "./recover-owner.js";
@@ -68,10 +68,10 @@ export function recoverCommand(io: Io): Command {
       "--session <owner>",
       "whose preserved bytes (default: the calling agent's; from a person's shell, the ended session that left PATH, and --list shows every session's)",
     )
-    .addHelpText(
-      "after",
-      "\nThe bytes now in the file are kept as a new version first, never overwritten silently.\n\nExample:\n  tandem recover src/parser.ts --list\n  tandem recover src/parser.ts --version 2\n",
-    )
+    .addHelpText("after", () => {
+      const p = helpPrinter(io);
+      return `\nThe bytes now in the file are kept as a new version first, never overwritten silently.\n\nExample:\n  ${printed(p, "recover", "src/parser.ts", "--list")}\n  ${printed(p, "recover", "src/parser.ts", "--version", "2")}\n`;
+    })
     .action((raw: string | undefined, _o: RecoverOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<RecoverOptions>();
       const project = findProject(io, opts.root);

@@ -5,6 +5,7 @@ import { type ConfigProblem, formatConfigProblem } from "../../config/problems.j
 import { PROJECT_CONFIG } from "../../config/root.js";
 import { formatFindings } from "../../core/finalization/format.js";
 import type { Findings } from "../../core/finalization/verdict.js";
+import { spanned } from "../../core/printed.js";
 import { renderStatusBox, type StatusModel } from "../../core/ritual/status-box.js";
 import { endTurnCheck } from "../../finalization/check.js";
 import { noticeLeft } from "../../safety/left-keep.js";
@@ -133,9 +134,10 @@ function neverSetUp(project: Project): boolean {
   );
 }
 
-function showNotSetUp(io: Io, opts: StatusOptions, root: string): void {
+function showNotSetUp(io: Io, opts: StatusOptions, root: string, stateDir: string): void {
   const message = `Tandem is not set up in ${root}: no ${PROJECT_CONFIG} and no store, so no agent here is coordinated.`;
-  const fix = "Run `tandem init` here to wire the agent clients and git hooks.";
+  // Only a person wires a repository (agents are refused init): spelled for their terminal.
+  const fix = `Run ${spanned(printerOf(root, stateDir, "person"), "init")} here to wire the agent clients and git hooks.`;
   io.out(
     opts.json
       ? `${JSON.stringify({ ok: true, setUp: false, root, message, fix }, null, 2)}\n`
@@ -172,7 +174,7 @@ async function runStatus(io: Io, opts: StatusOptions, project: Project, db: Db):
   if (check && !check.ok) {
     // A failed check leaves no evidence behind: no status event, nothing on stdout but JSON.
     if (opts.json) io.out(`${JSON.stringify({ ok: false, findings: check.findings, status: null })}\n`);
-    else io.err(formatFindings(check.findings));
+    else io.err(formatFindings(check.findings, callerPrinter(project, own)));
     io.exitCode = 1;
     return;
   }
@@ -202,7 +204,7 @@ export function statusCommand(io: Io): Command {
       const project = findProject(io, opts.root);
       const person = !opts.endTurn && !opts.session && !envNamesSession(io.env);
       if (person && neverSetUp(project)) {
-        showNotSetUp(io, opts, project.resolved.root);
+        showNotSetUp(io, opts, project.resolved.root, project.stateDir);
         return;
       }
       let db: Db;

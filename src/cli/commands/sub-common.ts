@@ -1,10 +1,11 @@
 import { resolve } from "node:path";
 import { UsageError } from "../../errors.js";
-import { resolveCaller } from "../../sessions/resolve.js";
+import { type Resolved, resolveCaller } from "../../sessions/resolve.js";
 import type { Db } from "../../store/db.js";
 import { makeSubCtx, type SubCtx } from "../../subagents/shared/ctx.js";
 import { worktreeTop } from "../../subagents/shared/git.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
+import { callerPrinter } from "../printer.js";
 
 export interface CommonOptions {
   session?: string;
@@ -17,12 +18,12 @@ export interface CommonOptions {
  * (exit 2 otherwise); without it the caller is found as usual, and a human at
  * a terminal with no agent session is fine: the events then name no session.
  */
-function attribution(db: Db, io: Io, freshnessSeconds: number, flag: string | undefined): string | null {
+function attribution(db: Db, io: Io, freshnessSeconds: number, flag: string | undefined): Resolved | null {
   // Sub-agent commands create, apply and discard for the session: naming another one is refused.
   const req = { flag, env: io.env, pid: io.pid, freshnessSeconds, allowSingleLive: !flag, command: "sub" };
-  if (flag) return resolveCaller(db, req)!.session.id;
+  if (flag) return resolveCaller(db, req)!;
   try {
-    return resolveCaller(db, { ...req, allowSingleLive: false })?.session.id ?? null;
+    return resolveCaller(db, { ...req, allowSingleLive: false });
   } catch (err) {
     if (err instanceof UsageError) return null;
     throw err;
@@ -39,8 +40,10 @@ export async function withSubCtx<T>(
   const db = openProjectDb(project, { create: true })!;
   try {
     const { config } = project.loaded;
-    const session = attribution(db, io, config.freshnessSeconds, opts.session);
-    return await fn(makeSubCtx(db, project.stateDir, config, project.resolved.root, session));
+    const caller = attribution(db, io, config.freshnessSeconds, opts.session);
+    const printer = callerPrinter(project, caller);
+    const session = caller?.session.id ?? null;
+    return await fn(makeSubCtx(db, project.stateDir, config, project.resolved.root, session, printer));
   } finally {
     db.close();
   }

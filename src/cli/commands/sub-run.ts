@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from "commander";
 import { CLIENT_NAMES } from "../../clients/index.js";
+import { PLAIN, type Printer, spanned } from "../../core/printed.js";
 import { UsageError } from "../../errors.js";
 import { parseClient, type SubClient } from "../../subagents/lifecycle/launch.js";
 import { ttyProgress } from "../../subagents/lifecycle/progress.js";
@@ -24,19 +25,19 @@ function parseSeconds(value: string): number {
   return n;
 }
 
-function runText(r: RunResult): string {
+function runText(r: RunResult, p: Printer): string {
   const { sub } = r;
   const lines = [
     `${sub.id}${sub.name ? ` "${sub.name}"` : ""} — ${sub.client} child ${exitText(sub, false)}`,
     `worktree   ${sub.worktree} (branch ${sub.branch}, base ${sub.base.slice(0, 12)})`,
     `log        ${sub.log}`,
-    ...captureLines(r.capture, sub),
+    ...captureLines(r.capture, sub, p),
   ];
   if (r.applied) lines.push(`applied    ${applyText(r.applied).trimEnd()}`);
   if (r.removal) lines.push(`removed    ${r.removal.message}`);
   const next = [
-    r.applied?.ok ? "" : `tandem sub apply ${subRef(sub)}`,
-    r.removal?.ok ? "" : `tandem sub remove ${subRef(sub)}`,
+    r.applied?.ok ? "" : spanned(p, "sub", "apply", subRef(sub)),
+    r.removal?.ok ? "" : spanned(p, "sub", "remove", subRef(sub)),
   ].filter(Boolean);
   if (next.length) lines.push(`next       ${next.join("   ·   ")}`);
   return `${lines.join("\n")}\n`;
@@ -72,8 +73,10 @@ export function subRunCommand(io: Io): Command {
       if (opts.rm && !opts.apply) throw new UsageError("--rm only works with --apply.");
       if (opts.allowConfig && !opts.apply) throw new UsageError("--allow-config only works with --apply.");
       const tty = process.stderr.isTTY === true;
-      const result = await withSubCtx(io, opts, (ctx) =>
-        runSub(ctx, {
+      let printer = PLAIN;
+      const result = await withSubCtx(io, opts, (ctx) => {
+        printer = ctx.printer;
+        return runSub(ctx, {
           client: opts.client,
           name: opts.name ?? null,
           baseRef: opts.base ?? null,
@@ -85,10 +88,10 @@ export function subRunCommand(io: Io): Command {
           allowConfig: opts.allowConfig === true,
           rm: opts.rm === true,
           progress: tty ? (label) => ttyProgress((t) => io.err(t), label) : null,
-        }),
-      );
+        });
+      });
       if (opts.json) printJson(io, runJson(result.sub, result.capture, result.applied));
-      else io.out(runText(result));
+      else io.out(runText(result, printer));
       if (!result.ok) io.exitCode = 1;
     });
 }

@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { PLAIN } from "../../core/printed.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { subRunning } from "../../subagents/apply/apply.js";
 import { captureWiring } from "../../subagents/apply/wiring.js";
@@ -50,13 +51,15 @@ function listCommand(io: Io): Command {
     .option("--json", "print a JSON array")
     .action(async (_o: ListOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<ListOptions>();
-      const rows = await withSubCtx(io, opts, (ctx) =>
-        allSubs(ctx.db)
+      let printer = PLAIN;
+      const rows = await withSubCtx(io, opts, (ctx) => {
+        printer = ctx.printer;
+        return allSubs(ctx.db)
           .filter((s) => opts.all || s.removal === null)
-          .map((s) => details(ctx, s)),
-      );
+          .map((s) => details(ctx, s));
+      });
       if (opts.json) printJson(io, rows);
-      else io.out(listText(rows));
+      else io.out(listText(rows, printer));
     });
 }
 
@@ -68,12 +71,14 @@ function showCommand(io: Io): Command {
     .option("--json", "print a JSON object")
     .action(async (id: string, _o: CommonOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<CommonOptions>();
+      let printer = PLAIN;
       const d = await withSubCtx(io, opts, (ctx) => {
+        printer = ctx.printer;
         const found = details(ctx, findSub(ctx.db, id));
         return { ...found, wiring: captureWiring(ctx, found.capture) };
       });
       if (opts.json) printJson(io, d);
-      else io.out(showText(d.sub, d.running, d.capture, d.applies, d.wiring));
+      else io.out(showText(d.sub, d.running, d.capture, d.applies, d.wiring, printer));
     });
 }
 
@@ -86,7 +91,9 @@ function captureCommand(io: Io): Command {
     .option("--session <id>", "the calling session (default: the calling agent's)")
     .action(async (id: string, _o: CommonOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<CommonOptions>();
+      let printer = PLAIN;
       const c = await withSubCtx(io, opts, async (ctx) => {
+        printer = ctx.printer;
         const sub = findSub(ctx.db, id);
         if (sub.removal) throw new TandemError(`${sub.id} was ${sub.removal}; its worktree is gone.`);
         if (subRunning(sub))
@@ -94,7 +101,7 @@ function captureCommand(io: Io): Command {
         return { sub, capture: await recordCapture(ctx, sub) };
       });
       if (opts.json) printJson(io, c.capture);
-      else io.out(`${c.sub.id}\n${captureLines(c.capture, c.sub).join("\n")}\n`);
+      else io.out(`${c.sub.id}\n${captureLines(c.capture, c.sub, printer).join("\n")}\n`);
       if (!isComplete(c.capture)) io.exitCode = 1;
     });
 }

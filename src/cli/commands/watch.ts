@@ -1,10 +1,12 @@
 import { Command, InvalidArgumentError } from "commander";
+import type { Printer } from "../../core/printed.js";
 import type { Db } from "../../store/db.js";
 import { maxSeq } from "../../store/events/list.js";
 import { watchLoop } from "../../watch/loop.js";
 import { type BoardConfig, boardModel } from "../../watch/model.js";
 import { renderBoard } from "../../watch/render.js";
 import { openTerminal } from "../../watch/terminal.js";
+import { printerOf } from "../../wiring/agent-shell.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
 
 interface WatchOptions {
@@ -35,8 +37,9 @@ function snapshotWidth(io: Io): number {
   return Number.isInteger(cols) && cols > 0 ? cols : 80;
 }
 
-function snapshot(io: Io, db: Db | null, cfg: BoardConfig): void {
+function snapshot(io: Io, db: Db | null, cfg: BoardConfig, printer: Printer): void {
   const lines = renderBoard(boardModel(db, Date.now(), cfg), {
+    printer,
     width: snapshotWidth(io),
     height: Number.POSITIVE_INFINITY,
     color: wantsColor(io.env, io.isTty),
@@ -44,14 +47,14 @@ function snapshot(io: Io, db: Db | null, cfg: BoardConfig): void {
   io.out(`${lines.join("\n")}\n`);
 }
 
-async function live(io: Io, db: Db, cfg: BoardConfig, interval: number): Promise<void> {
+async function live(io: Io, db: Db, cfg: BoardConfig, interval: number, printer: Printer): Promise<void> {
   const color = wantsColor(io.env, true);
   await watchLoop(
     openTerminal(),
     {
       seq: () => maxSeq(db),
       frame: (now, size) =>
-        renderBoard(boardModel(db, now, cfg), { width: size.columns, height: size.rows, color }),
+        renderBoard(boardModel(db, now, cfg), { width: size.columns, height: size.rows, color, printer }),
     },
     { interval },
   );
@@ -88,11 +91,13 @@ Examples:
         remote: { stateDir: project.stateDir, config: project.loaded.config },
       };
       const once = opts.once === true || !io.isTty;
+      // The board is read by a person: its commands are spelled as their terminal starts Tandem.
+      const printer = printerOf(project.resolved.root, project.stateDir, "person");
       // A snapshot only reads; the live board creates the store, as `events --follow` does, to wait for events.
       const db = openProjectDb(project, { create: !once });
       try {
-        if (once) snapshot(io, db, cfg);
-        else await live(io, db!, cfg, opts.interval);
+        if (once) snapshot(io, db, cfg, printer);
+        else await live(io, db!, cfg, opts.interval, printer);
       } finally {
         db?.close();
       }

@@ -1,11 +1,16 @@
 import type { LandResult, Rejected } from "../../core/land/result.js";
+import { type Printer, spanned } from "../../core/printed.js";
 
 const short = (sha: string) => sha.slice(0, 10);
 const tries = (n: number) => (n > 1 ? ` (after ${n - 1} lost push race${n > 2 ? "s" : ""})` : "");
 
-/** `tandem land` for people and agents: what happened, and what to do when it did not land. */
-export function formatLand(r: LandResult): string {
+/**
+ * `tandem land` for people and agents: what happened, and what to do when it did not land, with
+ * the command to land again spelled for the caller by `p` (decision 0051).
+ */
+export function formatLand(r: LandResult, p: Printer): string {
   const lines: string[] = [];
+  const again = `${spanned(p, "land")} again`;
   switch (r.outcome) {
     case "up-to-date":
       lines.push(`${r.branch} is up to date with its upstream (${short(r.head)}): nothing to land.`);
@@ -25,16 +30,14 @@ export function formatLand(r: LandResult): string {
           `land.check turned ${r.rejected.commits.length} commit(s) away; they stay local, not pushed:`,
         );
         lines.push(...rejectedLines(r.rejected));
-        lines.push(
-          "Fix: the author of each commit above fixes it in a new commit, then runs tandem land again.",
-        );
+        lines.push(`Fix: the author of each commit above fixes it in a new commit, then runs ${again}.`);
       }
       break;
     case "check-failed":
       lines.push(`tandem land: land.check failed; nothing was pushed and the shared checkout is unchanged.`);
       lines.push(...rejectedLines(r.rejected));
       lines.push(
-        "Fix: make the check pass (run it in the checkout to see it fail), commit the fix, then run tandem land again.",
+        `Fix: make the check pass (run it in the checkout to see it fail), commit the fix, then run ${again}.`,
       );
       break;
     case "refused":
@@ -43,9 +46,7 @@ export function formatLand(r: LandResult): string {
         lines.push(
           `  ${b.path}: ${b.holders.length ? `held by ${b.holders.join(", ")}` : "uncommitted, held by no live session"}${b.dirty ? " (uncommitted changes)" : ""}`,
         );
-      lines.push(
-        "Fix: wait for the holders to commit those files (or ask them to), then run tandem land again.",
-      );
+      lines.push(`Fix: wait for the holders to commit those files (or ask them to), then run ${again}.`);
       break;
     case "conflicted":
       lines.push(
@@ -53,12 +54,12 @@ export function formatLand(r: LandResult): string {
       );
       for (const p of r.paths) lines.push(`  conflict: ${p}`);
       lines.push(
-        "Fix: the upstream changed the same lines; merge by hand (e.g. `git fetch` and rebase in a worktree of your own) or coordinate with whoever pushed, then run tandem land again.",
+        `Fix: the upstream changed the same lines; merge by hand (e.g. \`git fetch\` and rebase in a worktree of your own) or coordinate with whoever pushed, then run ${again}.`,
       );
       break;
     case "failed":
       lines.push(`tandem land: failed (${r.stage})${r.branch ? ` on ${r.branch}` : ""}: ${r.message}`);
-      lines.push(`Fix: ${r.fix}`);
+      lines.push(`Fix: ${r.fix} (${spanned(p, "land")}).`);
       break;
   }
   if (r.batch)

@@ -1,3 +1,4 @@
+import { PLAIN, type Printer, printed, spanned } from "../printed.js";
 /**
  * The end-turn failure message (docs/product.md §5): every problem grouped by kind, each group saying
  * what is wrong and what to do. Remedies only ever ask for Git operations in Git repositories;
@@ -16,16 +17,15 @@ import type {
   UnverifiableFinding,
 } from "./verdict.js";
 
-const RERUN = "Then run `tandem status --end-turn` again.";
-
-export function formatFindings(f: Findings): string {
+/** `p` spells the Tandem commands for the reader: the agent whose end-turn check failed. */
+export function formatFindings(f: Findings, p: Printer = PLAIN): string {
   const groups = [
-    f.incompleteHistory ? incompleteGroup() : null,
+    f.incompleteHistory ? incompleteGroup(p) : null,
     dirtyGroup(f.dirty),
     stashGroup(f.stashed),
     hiddenGroup(f.hidden),
     unreachedGroup(f.unreached),
-    unpushedGroup(f.unpushed),
+    unpushedGroup(f.unpushed, p),
     gitlinkGroup(f.gitlinkMismatch),
     unsupportedGroup(f.unsupported),
     unverifiableGroup(f.unverifiable),
@@ -34,7 +34,8 @@ export function formatFindings(f: Findings): string {
   const head =
     "tandem: end-turn check failed: this session's own work is not finalized (no status was recorded).";
   const note = ignoredNote(f.ignored);
-  return `${[head, ...groups, ...(note ? [note] : []), RERUN].join("\n\n")}\n`;
+  const rerun = `Then run ${spanned(p, "status", "--end-turn")} again.`;
+  return `${[head, ...groups, ...(note ? [note] : []), rerun].join("\n\n")}\n`;
 }
 
 function stashGroup(stashed: StashFinding[]): string | null {
@@ -111,11 +112,13 @@ function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function incompleteGroup(): string {
+function incompleteGroup(p: Printer): string {
   return group(
     "Claim history incomplete:",
     ["the ledger has no session.started event for this session, so the files it owns cannot all be listed"],
-    ["run `tandem doctor` to check the state store; finish and verify the work from a new agent session"],
+    [
+      `run ${spanned(p, "doctor")} to check the state store; finish and verify the work from a new agent session`,
+    ],
   );
 }
 
@@ -141,10 +144,10 @@ function describeState(xy: string): string {
   return staged && unstaged ? "staged and unstaged changes" : staged ? "staged" : "modified";
 }
 
-function unpushedGroup(unpushed: UnpushedFinding[]): string | null {
+function unpushedGroup(unpushed: UnpushedFinding[], p: Printer): string | null {
   if (unpushed.length === 0) return null;
   return group(`Commits not on any remote (${unpushed.length}):`, unpushed.map(describeUnpushed), [
-    ...unpushed.map(pushRemedy),
+    ...unpushed.map((u) => pushRemedy(u, p)),
     "Tandem only reads local remote-tracking refs; it never fetches or pushes",
   ]);
 }
@@ -156,12 +159,13 @@ function describeUnpushed(u: UnpushedFinding): string {
   return `${where}: ${u.reason}`;
 }
 
-function pushRemedy(u: UnpushedFinding): string {
+function pushRemedy(u: UnpushedFinding, p: Printer): string {
   const r = shq(u.repo);
+  const land = printed(p, "--root", u.repo, "land");
   // A push onto a moved remote is rejected, and pulling in a shared checkout is unsafe: land instead.
   if ("ahead" in u && u.behind)
-    return `tandem --root ${r} land (rebases privately and pushes; a plain push would be rejected)`;
-  if ("ahead" in u) return `git -C ${r} push (rejected because the remote moved? tandem --root ${r} land)`;
+    return `${land} (rebases privately and pushes; a plain push would be rejected)`;
+  if ("ahead" in u) return `git -C ${r} push (rejected because the remote moved? ${land})`;
   if (u.branch === null) {
     return `git -C ${r} push <remote> HEAD:refs/heads/<branch> (or check out a branch that is already pushed)`;
   }

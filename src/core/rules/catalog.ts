@@ -101,10 +101,12 @@ export const RULES = {
       `Tandem refused: ${forgeryMessage(f.named, f.by, f.printer)}`,
   ),
   "store-busy": entry("docs/product.md §9", (f: { detail: string }) => storeBusyMessage(f.detail)),
-  "store-unavailable": entry("docs/product.md §9", (f: { detail: string }) =>
-    storeUnavailableMessage(f.detail),
+  "store-unavailable": entry("docs/product.md §9", (f: { detail: string; doctor: string }) =>
+    storeUnavailableMessage(f.detail, f.doctor),
   ),
-  "internal-error": entry("docs/product.md §9", (f: { failure: string }) => internalErrorMessage(f.failure)),
+  "internal-error": entry("docs/product.md §9", (f: { failure: string; doctor: string }) =>
+    internalErrorMessage(f.failure, f.doctor),
+  ),
   "server-interrupted": entry("docs/server.md §4", (_: Record<string, never>) => SERVER_INTERRUPTED_MESSAGE),
   status: entry("docs/product.md §6.2", ritualText),
   task: entry("docs/product.md §6.2", ritualText),

@@ -12,12 +12,13 @@ export function storeBusyMessage(detail: string): string {
   return `Tandem refused this tool call: its store is busy, so it cannot check the call against other sessions' work. ${detail} Retry the same tool call in a moment; if it is refused again, tell the user, and do not work around this by editing the file another way.`;
 }
 
-export function storeUnavailableMessage(detail: string): string {
-  return `Tandem refused this tool call: it cannot check it against other sessions' work because its store is unusable. ${detail} Tell the user; retry once \`tandem doctor\` reports no problem, and do not work around this by editing the file another way.`;
+/** `doctor`: the doctor command as its reader runs it, in a code span (core/printed.ts). */
+export function storeUnavailableMessage(detail: string, doctor: string): string {
+  return `Tandem refused this tool call: it cannot check it against other sessions' work because its store is unusable. ${detail} Tell the user; retry once ${doctor} reports no problem, and do not work around this by editing the file another way.`;
 }
 
-export function internalErrorMessage(failure: string): string {
-  return `Tandem could not check this edit (${failure}), and refuses it to stay safe. Run \`tandem doctor\` in the repository to see what is wrong.`;
+export function internalErrorMessage(failure: string, doctor: string): string {
+  return `Tandem could not check this edit (${failure}), and refuses it to stay safe. Run ${doctor} in the repository to see what is wrong.`;
 }
 
 export const SERVER_INTERRUPTED_MESSAGE =

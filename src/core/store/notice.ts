@@ -1,3 +1,4 @@
+import { type Printer, spanned } from "../printed.js";
 import { shellQuote } from "../shell/quote.js";
 
 /**
@@ -52,29 +53,31 @@ export function describeProblem(problem: StoreProblem): string {
 export const RESETTABLE: readonly StoreProblem[] = ["corrupt", "missing", "replaced"];
 
 /**
- * What a person does about each problem. `blocked` is the one path found unwritable (the file or
+ * What the reader does about each problem, its commands spelled by `p`. `blocked` is the one path found unwritable (the file or
  * its directory), when a check named it: the fix then names that path alone.
  */
-export function storeFix(problem: StoreProblem, file: string, blocked?: string): string {
+export function storeFix(problem: StoreProblem, file: string, p: Printer, blocked?: string): string {
+  const doctor = spanned(p, "doctor");
+  const reset = spanned(p, "doctor", "--reset");
   switch (problem) {
     case "corrupt":
-      return "run `tandem doctor --reset`: it moves the damaged store aside (kept) and starts a new one";
+      return `run ${reset}: it moves the damaged store aside (kept) and starts a new one`;
     case "missing":
-      return "put the deleted state.db back if you can; otherwise run `tandem doctor --reset` to acknowledge the loss and start a new store (the claims it held are gone)";
+      return `put the deleted state.db back if you can; otherwise run ${reset} to acknowledge the loss and start a new store (the claims it held are gone)`;
     case "replaced":
-      return "put this repository's own state.db back if you can; otherwise run `tandem doctor --reset`: it moves the unknown store aside (kept) and starts a new one";
+      return `put this repository's own state.db back if you can; otherwise run ${reset}: it moves the unknown store aside (kept) and starts a new one`;
     case "readonly":
     case "permission":
-      return writableFix(blocked ?? null, file);
+      return writableFix(blocked ?? null, file, doctor);
     case "locked":
-      return `find the process holding it (\`fuser ${shellQuote(file)}\`) and let it finish or stop it; raise agents.storeLockSeconds if it is legitimately slow; \`tandem doctor\` checks it`;
+      return `find the process holding it (\`fuser ${shellQuote(file)}\`) and let it finish or stop it; raise agents.storeLockSeconds if it is legitimately slow; ${doctor} checks it`;
     case "unavailable":
-      return "run `tandem doctor` to see what is wrong";
+      return `run ${doctor} to see what is wrong`;
   }
 }
 
-function writableFix(blocked: string | null, file: string): string {
-  const then = "then run `tandem doctor`";
+function writableFix(blocked: string | null, file: string, doctor: string): string {
+  const then = `then run ${doctor}`;
   if (blocked === null)
     return `make ${file} and its directory writable by this user (check chmod, chattr, read-only mounts), ${then}`;
   const q = shellQuote(blocked);
@@ -85,12 +88,13 @@ export function storeNotice(
   problem: StoreProblem,
   file: string,
   detail: string,
+  p: Printer,
   blocked?: string,
 ): StoreNotice {
   return {
     problem,
     what: `${file} ${describeProblem(problem)} (${detail})`,
-    fix: storeFix(problem, file, blocked),
+    fix: storeFix(problem, file, p, blocked),
   };
 }
 

@@ -1,10 +1,11 @@
 /**
  * The board's rows for left work (decision 0029): each file a session left uncommitted when it
- * ended, with its former owner, task and end, and the three commands that settle it, spelled as a
- * person pastes them. Pure, shared by the page and its tests.
+ * ended, with its former owner, task and end, and the commands a person pastes to settle it (an
+ * agent continues it with adopt, which a person cannot run: decision 0051). Pure, shared by the page and its tests.
  */
+
+import { type Printer, printed } from "../printed.js";
 import { formatAge } from "../sessions/liveness.js";
-import { shellQuote } from "../shell/quote.js";
 import type { UiLeft } from "./protocol.js";
 
 export interface LeftRow {
@@ -17,9 +18,11 @@ export interface LeftRow {
   commands: { what: string; command: string }[];
 }
 
-export function leftRows(left: readonly UiLeft[], now: number): LeftRow[] {
+/** `launcher` is the person's (StateMessage.launcher): the board is read at their terminal. */
+export function leftRows(left: readonly UiLeft[], now: number, launcher: string): LeftRow[] {
+  const p: Printer = { reader: "person", launcher };
   return left.map((l) => {
-    const path = shellQuote(l.path);
+    const path = { path: l.path };
     return {
       path: l.path,
       owner: l.owner,
@@ -27,9 +30,8 @@ export function leftRows(left: readonly UiLeft[], now: number): LeftRow[] {
       task: l.task ?? "no task declared",
       when: `${l.ended ? "ended" : "last seen"} ${formatAge(now - l.at)} ago`,
       commands: [
-        { what: "continue it (in the agent that takes it over)", command: `tandem adopt ${path}` },
-        { what: "get its saved bytes back", command: `tandem recover ${path} --session ${l.owner}` },
-        { what: "throw it away (a person)", command: `tandem discard ${path} --yes` },
+        { what: "get its saved bytes back", command: printed(p, "recover", path, "--session", l.owner) },
+        { what: "throw it away", command: printed(p, "discard", path, "--yes") },
       ],
     };
   });

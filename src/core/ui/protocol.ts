@@ -57,6 +57,8 @@ export interface UiParts {
 
 export interface StateMessage extends UiParts {
   root: string;
+  /** How a person at this repository's terminal starts Tandem: the board's commands start with it (decision 0051). */
+  launcher: string;
   /** The store's newest event; the events view asks for pages at or below it. */
   seq: number;
   now: number;

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { PLAIN, type Printer } from "../../core/printed.js";
 import { RESETTABLE, storeNotice } from "../../core/store/notice.js";
 import { TandemError } from "../../errors.js";
 import { dbFile, openDb } from "../db.js";
@@ -18,12 +19,13 @@ function storeExists(file: string): boolean {
 function resetReason(
   stateDir: string,
   file: string,
+  printer: Printer,
 ): { problem: StoreProblem; detail: string; previousId: number | null } | null {
   const exists = storeExists(file);
   const verdict = diagnoseTrust(stateDir, exists);
   if (!verdict.trusted) {
     if (!RESETTABLE.includes(verdict.problem)) {
-      const n = storeNotice(verdict.problem, file, verdict.detail);
+      const n = storeNotice(verdict.problem, file, verdict.detail, printer);
       throw new TandemError(`cannot reset: ${n.what}, which a new store would not fix; ${n.fix}.`);
     }
     return verdict;
@@ -70,11 +72,11 @@ function startNewStore(
  * files are kept aside and a new store is started) and the failures recorded
  * so far. Returns what it did, one sentence each.
  */
-export function resetStore(stateDir: string, now = new Date()): string[] {
+export function resetStore(stateDir: string, now = new Date(), printer: Printer = PLAIN): string[] {
   const file = dbFile(stateDir);
   const stamp = now.toISOString().replace(/[:.]/g, "-");
   const actions: string[] = [];
-  const reason = resetReason(stateDir, file);
+  const reason = resetReason(stateDir, file, printer);
   if (reason) {
     const why = `the store ${describeProblem(reason.problem)} (${reason.detail})`;
     const movedTo = moveAside(stateDir, file, stamp);

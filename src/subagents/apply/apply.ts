@@ -1,3 +1,4 @@
+import { type Printer, spanned } from "../../core/printed.js";
 import { processAlive } from "../../sessions/proc.js";
 import { artifactFor, artifactOfRow } from "../capture/artifact.js";
 import type { SubCtx } from "../shared/ctx.js";
@@ -60,10 +61,11 @@ function alreadyApplied(req: ApplyRequest, row: ApplyRecord, capture: CaptureRec
 }
 
 /** A capture that holds the child's finished work: taken after the child ended (when its end is known). */
-function finishedCapture(sub: SubRecord, capture: CaptureRecord | null): string | null {
-  if (!capture) return `${sub.id} has no capture yet; run \`tandem sub capture ${sub.id}\`.`;
+function finishedCapture(sub: SubRecord, capture: CaptureRecord | null, p: Printer): string | null {
+  const again = spanned(p, "sub", "capture", sub.id);
+  if (!capture) return `${sub.id} has no capture yet; run ${again}.`;
   if (sub.exitedSeq !== null && capture.recordedSeq < sub.exitedSeq) {
-    return `the latest capture of ${sub.id} was taken while the child was still running; run \`tandem sub capture ${sub.id}\` first.`;
+    return `the latest capture of ${sub.id} was taken while the child was still running; run ${again} first.`;
   }
   return null;
 }
@@ -81,7 +83,7 @@ function resume(ctx: SubCtx, req: ApplyRequest, row: ApplyRecord, running: boole
   if (capture === null) {
     return noCapture(
       req,
-      `the interrupted apply's capture ${row.captureId} is not in the store; run \`tandem sub capture ${req.sub.id}\` and apply again.`,
+      `the interrupted apply's capture ${row.captureId} is not in the store; run ${spanned(ctx.printer, "sub", "capture", req.sub.id)} and apply again.`,
     );
   }
   const run = newRun(ctx, req, artifactOfRow(ctx, capture, row), row);
@@ -97,7 +99,7 @@ function decideAndApply(ctx: SubCtx, req: ApplyRequest, row: ApplyRecord | null)
   const latest = latestCapture(ctx.db, req.sub);
   if (running)
     return noCapture(req, "the child is still running; wait for it to end (or stop it), then apply.");
-  const missing = finishedCapture(req.sub, latest);
+  const missing = finishedCapture(req.sub, latest, ctx.printer);
   if (missing !== null || latest === null) return noCapture(req, missing ?? "no capture");
   if (row?.stage === "completed" && row.captureId === latest.id) return alreadyApplied(req, row, latest);
   const run = newRun(ctx, req, artifactFor(ctx, latest, row), row);
@@ -115,7 +117,7 @@ function decideAndApply(ctx: SubCtx, req: ApplyRequest, row: ApplyRecord | null)
 export function applySub(ctx: SubCtx, req: ApplyRequest): ApplyOutcome {
   const row = applyOf(ctx.db, req.sub.id, req.target);
   const busy = row ? otherWriter(ctx, row) : null;
-  if (row && busy) return raceOutcome(req, row, busy);
+  if (row && busy) return raceOutcome(req, row, busy, ctx.printer);
   let result: ApplyOutcome;
   try {
     result = decideAndApply(ctx, req, row);

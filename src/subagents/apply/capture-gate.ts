@@ -1,3 +1,4 @@
+import { type Printer, spanned } from "../../core/printed.js";
 import type { Artifact } from "../capture/artifact.js";
 import { type InProgress, inProgressAdvice } from "../capture/operation.js";
 import type { ApplyRequest } from "./types.js";
@@ -15,9 +16,11 @@ export interface ChildStateFacts {
   worktree: string;
   branch: string;
   subId: string;
+  /** Spells the commands a refusal suggests for the caller. */
+  printer: Printer;
 }
 
-export function childStateFacts(art: Artifact, req: ApplyRequest): ChildStateFacts {
+export function childStateFacts(art: Artifact, req: ApplyRequest, printer: Printer): ChildStateFacts {
   return {
     inProgress: art.capture.inProgress,
     conflictMarkers: art.conflictMarkers,
@@ -26,6 +29,7 @@ export function childStateFacts(art: Artifact, req: ApplyRequest): ChildStateFac
     worktree: req.sub.worktree,
     branch: req.sub.branch,
     subId: req.sub.id,
+    printer,
   };
 }
 
@@ -45,7 +49,7 @@ const list = (paths: readonly string[]): string =>
 export function childStateGate(f: ChildStateFacts, warnings: string[]): Refusal | null {
   const op = f.inProgress;
   if (op !== null) {
-    const advice = inProgressAdvice(op, f.worktree, f.subId, f.branch);
+    const advice = inProgressAdvice(op, f.worktree, f.subId, f.branch, f.printer);
     if (!f.allowInProgress) {
       return {
         reason: `the capture is incomplete: ${advice}. To apply the half-done state as it is anyway, pass --allow-in-progress; nothing was applied.`,
@@ -64,7 +68,7 @@ export function childStateGate(f: ChildStateFacts, warnings: string[]): Refusal 
     return null;
   }
   return {
-    reason: `the uncommitted patch adds conflict markers to ${list(f.conflictMarkers)}: left by an unfinished merge, rebase or cherry-pick in the child, not work. Resolve them in ${f.worktree} and run \`tandem sub capture ${f.subId}\` again, or, if they are meant to be there, pass --allow-conflict-markers; nothing was applied.`,
+    reason: `the uncommitted patch adds conflict markers to ${list(f.conflictMarkers)}: left by an unfinished merge, rebase or cherry-pick in the child, not work. Resolve them in ${f.worktree} and run ${spanned(f.printer, "sub", "capture", f.subId)} again, or, if they are meant to be there, pass --allow-conflict-markers; nothing was applied.`,
     paths: [...f.conflictMarkers],
   };
 }

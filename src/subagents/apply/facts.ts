@@ -52,7 +52,7 @@ export function gateFacts(run: Run, running: boolean, ackRecorded: boolean): Gat
     wiring: wiringChanges(touched, run.top, run.ctx.root),
     allowConfig: req.allowConfig,
     subId: req.sub.id,
-    child: childStateFacts(art, req),
+    child: childStateFacts(art, req, run.ctx.printer),
   };
 }
 

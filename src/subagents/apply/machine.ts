@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { spanned } from "../../core/printed.js";
 import { errorMessage, TandemError } from "../../errors.js";
 import { crashPoint } from "../../testing/crash.js";
 import { mboxSubject } from "../capture/mbox.js";
@@ -73,7 +74,7 @@ export function complete(
     if (err instanceof ApplyRaceLost) throw err;
     // The work is in; only the record is missing. A retry reconciles from the markers.
     throw new TandemError(
-      `the changes are in the target, but recording the completion failed (${errorMessage(err)}); do not apply them again by hand: run \`tandem sub apply ${run.req.sub.id}\` again once the store is writable.`,
+      `the changes are in the target, but recording the completion failed (${errorMessage(err)}); do not apply them again by hand: run ${spanned(run.ctx.printer, "sub", "apply", run.req.sub.id)} again once the store is writable.`,
     );
   }
   const what = [
@@ -132,7 +133,7 @@ export function blockedOutcome(run: Run, paths: string[], reason: string): Apply
     outcome: "blocked",
     paths,
     warnings: run.warnings,
-    message: `${reason}; the apply is blocked. To finish: ${how}, then run \`tandem sub apply ${run.req.sub.id} --acknowledge-partial\` in ${run.top}.`,
+    message: `${reason}; the apply is blocked. To finish: ${how}, then run ${spanned(run.ctx.printer, "sub", "apply", run.req.sub.id, "--acknowledge-partial")} in ${run.top}.`,
   });
 }
 

@@ -1,4 +1,5 @@
 import { describeWiring, type WiringChange } from "../../core/guards/wiring.js";
+import { spanned } from "../../core/printed.js";
 import type { Uncaptured } from "../capture/capture.js";
 import { short } from "../shared/ids.js";
 import { type ChildStateFacts, childStateGate } from "./capture-gate.js";
@@ -61,7 +62,7 @@ function wiringGate(f: GateFacts, warnings: string[]): Verdict | null {
     return null;
   }
   return refuse(
-    `the artifact changes Tandem's wiring: ${files}. Such changes can switch coordination off, so apply refuses them without --allow-config: review them (\`tandem sub show ${f.subId}\`, or git diff in ${f.worktree}), and if a person accepts them, run apply again with --allow-config; nothing was applied.`,
+    `the artifact changes Tandem's wiring: ${files}. Such changes can switch coordination off, so apply refuses them without --allow-config: review them (${spanned(f.child.printer, "sub", "show", f.subId)}, or git diff in ${f.worktree}), and if a person accepts them, run apply again with --allow-config; nothing was applied.`,
     f.wiring.map((w) => w.path),
   );
 }

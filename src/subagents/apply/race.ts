@@ -1,3 +1,4 @@
+import { type Printer, spanned } from "../../core/printed.js";
 import { processAlive } from "../../sessions/proc.js";
 import { applyWriter } from "../../store/subagents/rows.js";
 import type { SubCtx } from "../shared/ctx.js";
@@ -31,18 +32,19 @@ export function otherWriter(ctx: SubCtx, row: ApplyRecord): Writer | null {
   return w;
 }
 
-export function raceOutcome(req: ApplyRequest, row: ApplyRecord, w: Writer): ApplyOutcome {
+export function raceOutcome(req: ApplyRequest, row: ApplyRecord, w: Writer, p: Printer): ApplyOutcome {
+  const show = spanned(p, "sub", "show", req.sub.id);
   if (row.stage === "completed") {
     return outcome(req, row.captureId, {
       outcome: "refused",
       postHead: row.postHead,
-      message: `applied by another process (pid ${w.pid}, at ${new Date(w.ts).toISOString()}): the work of ${req.sub.id} is in this target at HEAD ${short(row.postHead)}; nothing was done here and nothing was claimed. Run \`tandem sub show ${req.sub.id}\` to see it.`,
+      message: `applied by another process (pid ${w.pid}, at ${new Date(w.ts).toISOString()}): the work of ${req.sub.id} is in this target at HEAD ${short(row.postHead)}; nothing was done here and nothing was claimed. Run ${show} to see it.`,
     });
   }
   if (!IN_PROGRESS.has(row.stage)) {
     return outcome(req, row.captureId, {
       outcome: "refused",
-      message: `another process (pid ${w.pid}, at ${new Date(w.ts).toISOString()}) applied ${req.sub.id} into this target meanwhile and left it ${row.stage}${row.message ? ` (${row.message})` : ""}; nothing was done here and nothing was claimed. Run \`tandem sub show ${req.sub.id}\`, then apply again.`,
+      message: `another process (pid ${w.pid}, at ${new Date(w.ts).toISOString()}) applied ${req.sub.id} into this target meanwhile and left it ${row.stage}${row.message ? ` (${row.message})` : ""}; nothing was done here and nothing was claimed. Run ${show}, then apply again.`,
     });
   }
   return outcome(req, row.captureId, {
@@ -56,5 +58,5 @@ export function lostRace(ctx: SubCtx, req: ApplyRequest): ApplyOutcome | null {
   const row = applyOf(ctx.db, req.sub.id, req.target);
   const w = row ? writerOf(ctx, row) : null;
   if (!row || !w || w.pid === process.pid) return null;
-  return raceOutcome(req, row, w);
+  return raceOutcome(req, row, w, ctx.printer);
 }

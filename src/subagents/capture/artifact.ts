@@ -1,4 +1,5 @@
 import { ConflictMarkerScanner } from "../../core/git/conflict-markers.js";
+import { spanned } from "../../core/printed.js";
 import { TandemError } from "../../errors.js";
 import { blobPath, readBlob, streamBlob } from "../../store/blobs/files.js";
 import { artifactsExpired } from "../../store/subagents/rows.js";
@@ -30,9 +31,9 @@ export interface Artifact {
   childHead: string;
 }
 
-function corrupt(sha: string, err: unknown): TandemError {
+function corrupt(ctx: SubCtx, sha: string, err: unknown): TandemError {
   return new TandemError(
-    `artifact blob ${sha} is missing or corrupt (${(err as Error).message.split("\n")[0]}); capture again with \`tandem sub capture\`.`,
+    `artifact blob ${sha} is missing or corrupt (${(err as Error).message.split("\n")[0]}); capture again with ${spanned(ctx.printer, "sub", "capture", { slot: "NAME" })}.`,
   );
 }
 
@@ -40,7 +41,7 @@ function corrupt(sha: string, err: unknown): TandemError {
 function refuseExpired(ctx: SubCtx, capture: CaptureRecord): void {
   if (!artifactsExpired(ctx.db, capture.subId)) return;
   throw new TandemError(
-    `the artifacts of ${capture.subId} were deleted by \`tandem gc\`: it was applied and removed longer ago than the retention bound, so there is nothing left to apply or show.`,
+    `the artifacts of ${capture.subId} were deleted by gc: it was applied and removed longer ago than the retention bound, so there is nothing left to apply or show.`,
   );
 }
 
@@ -48,7 +49,7 @@ function load(ctx: SubCtx, sha: string): Buffer {
   try {
     return readBlob(ctx.blobsDir, sha);
   } catch (err) {
-    throw corrupt(sha, err);
+    throw corrupt(ctx, sha, err);
   }
 }
 
@@ -58,7 +59,7 @@ function scan(ctx: SubCtx, sha: string, kind: "mbox" | "diff"): { paths: Set<str
   try {
     streamBlob(ctx.blobsDir, sha, (chunk) => scanner.push(chunk));
   } catch (err) {
-    throw corrupt(sha, err);
+    throw corrupt(ctx, sha, err);
   }
   return scanner.end();
 }
@@ -82,7 +83,7 @@ function patchFacts(
       markers.push(chunk);
     });
   } catch (err) {
-    throw corrupt(sha, err);
+    throw corrupt(ctx, sha, err);
   }
   return { paths: scanner ? [...scanner.end().paths] : (kept ?? []), markers: markers.end() };
 }
@@ -143,7 +144,7 @@ export function artifactFor(ctx: SubCtx, capture: CaptureRecord, row: ApplyRecor
       blob: null,
       commitCount: 0,
       anchor: row!.postHead ?? held,
-      error: `this target already holds the child's commits up to ${short(held)} from an earlier apply, and capture ${capture.number} predates that; run \`tandem sub capture ${capture.subId}\` again`,
+      error: `this target already holds the child's commits up to ${short(held)} from an earlier apply, and capture ${capture.number} predates that; run ${spanned(ctx.printer, "sub", "capture", capture.subId)} again`,
     });
   }
   return build(ctx, capture, {

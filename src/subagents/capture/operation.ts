@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { type Printer, spanned } from "../../core/printed.js";
 import { short } from "../shared/ids.js";
 
 export type { ChildOperation, InProgress } from "../../store/subagents/types.js";
@@ -138,7 +139,13 @@ export function inProgressLabel(op: InProgress): string {
 }
 
 /** What to do about it, with the exact commands: finish or abort in the child's worktree, capture again. */
-export function inProgressAdvice(op: InProgress, worktree: string, subId: string, branch: string): string {
+export function inProgressAdvice(
+  op: InProgress,
+  worktree: string,
+  subId: string,
+  branch: string,
+  p: Printer,
+): string {
   const g = `git -C ${sh(worktree)}`;
   const conflicts = op.conflicted.length ? ` with conflicts in ${op.conflicted.join(", ")}` : "";
   const parts = [`the child stopped in the middle of a ${NAMES[op.operation]}${conflicts}`];
@@ -155,6 +162,6 @@ export function inProgressAdvice(op: InProgress, worktree: string, subId: string
     const resolve = op.conflicted.length ? `resolve the conflicts, \`${g} add -- <paths>\`, then ` : "";
     todo = `finish it (${resolve}\`${g} ${verb} --continue\`) or abort it (\`${g} ${verb} --abort\`)`;
   }
-  parts.push(`${todo} in the child's worktree, then run \`tandem sub capture ${subId}\` again`);
+  parts.push(`${todo} in the child's worktree, then run ${spanned(p, "sub", "capture", subId)} again`);
   return parts.join("; ");
 }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, realpathSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
+import { spanned } from "../../core/printed.js";
 import { gitStatus } from "../../git/run.js";
 import { verifyBlob } from "../../store/blobs/files.js";
 import { append, write } from "../../store/ledger/append.js";
@@ -105,10 +106,10 @@ function pruneEmptyParents(worktree: string): void {
 async function removalBlocker(ctx: SubCtx, sub: SubRecord): Promise<string | null> {
   if (subRunning(sub)) return "the child is still running; wait for it to end first";
   const c = latestCapture(ctx.db, sub);
-  if (!c)
-    return `${sub.id} has no capture; run \`tandem sub capture ${sub.id}\` first (or \`sub discard\` to drop its work)`;
+  const capture = spanned(ctx.printer, "sub", "capture", sub.id);
+  if (!c) return `${sub.id} has no capture; run ${capture} first (or \`sub discard\` to drop its work)`;
   if (!durable(ctx, c)) {
-    return `the blobs of capture ${c.number} are missing or corrupt; run \`tandem sub capture ${sub.id}\` again`;
+    return `the blobs of capture ${c.number} are missing or corrupt; run ${capture} again`;
   }
   if (c.uncaptured.length > 0) {
     const acked = appliesOf(ctx.db, sub.id).some(
@@ -119,7 +120,7 @@ async function removalBlocker(ctx: SubCtx, sub: SubRecord): Promise<string | nul
     }
   }
   if (!(await unchangedSince(ctx, sub, c))) {
-    return `the worktree changed since capture ${c.number}; run \`tandem sub capture ${sub.id}\` first`;
+    return `the worktree changed since capture ${c.number}; run ${capture} first`;
   }
   return null;
 }

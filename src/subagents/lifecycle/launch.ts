@@ -1,4 +1,5 @@
 import { CLIENT_NAMES, CLIENTS, type ClientName } from "../../clients/index.js";
+import { PLAIN, type Printer, spanned } from "../../core/printed.js";
 import { UsageError } from "../../errors.js";
 
 /** A registered client, or `exec`: any command. */
@@ -26,12 +27,13 @@ export function launchLine(
   client: SubClient,
   args: readonly string[],
   override?: LaunchOverride | undefined,
+  p: Printer = PLAIN,
 ): LaunchLine {
   if (args.length === 0) {
     throw new UsageError(
       client === "exec"
-        ? "sub run --client exec needs the command after `--`, e.g. `tandem sub run -- make test`."
-        : `sub run --client ${client} needs the prompt after \`--\`, e.g. \`tandem sub run --client ${client} -- "fix the failing test"\`.`,
+        ? `sub run --client exec needs the command after \`--\`, e.g. ${spanned(p, "sub", "run", "--", "make", "test")}.`
+        : `sub run --client ${client} needs the prompt after \`--\`, e.g. ${spanned(p, "sub", "run", "--client", client, "--", "fix the failing test")}.`,
     );
   }
   if (client === "exec") {

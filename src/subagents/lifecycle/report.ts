@@ -1,4 +1,5 @@
 import { describeWiring } from "../../core/guards/wiring.js";
+import { type Printer, spanned } from "../../core/printed.js";
 import { describeUncaptured } from "../apply/preflight.js";
 import type { ApplyOutcome } from "../apply/types.js";
 import type { CaptureWiring } from "../apply/wiring.js";
@@ -33,10 +34,9 @@ export function runJson(sub: SubRecord, c: CaptureRecord | null, applied: ApplyO
   };
 }
 
-/** How to name a sub-agent in a command: its --name when given (quoted for a shell), else its id. */
+/** How a command names a sub-agent: its --name when given, else its id (printed() quotes it). */
 export function subRef(sub: Pick<SubRecord, "id" | "name">): string {
-  if (sub.name === null) return sub.id;
-  return /^[\w.@%+=:,/-]+$/.test(sub.name) ? sub.name : `'${sub.name.replaceAll("'", `'\\''`)}'`;
+  return sub.name ?? sub.id;
 }
 
 /** How the child ended, in words. */
@@ -58,10 +58,10 @@ export function exitText(sub: SubRecord, running: boolean): string {
 }
 
 /** Why a capture is not finished work: an operation the child stopped in, conflict markers. */
-function incompleteLines(c: CaptureRecord, sub: SubRecord): string[] {
+function incompleteLines(c: CaptureRecord, sub: SubRecord, p: Printer): string[] {
   const lines: string[] = [];
   if (c.inProgress) {
-    const advice = inProgressAdvice(c.inProgress, sub.worktree, sub.id, sub.branch);
+    const advice = inProgressAdvice(c.inProgress, sub.worktree, sub.id, sub.branch, p);
     lines.push(`INCOMPLETE ${advice}; \`sub apply\` refuses it without --allow-in-progress`);
   }
   if (c.conflictMarkers.length > 0) {
@@ -73,8 +73,8 @@ function incompleteLines(c: CaptureRecord, sub: SubRecord): string[] {
 }
 
 /** What a capture holds and what it does not (docs/product.md §7.5). */
-export function captureLines(c: CaptureRecord | null, sub: SubRecord): string[] {
-  if (!c) return ["captured   nothing yet (run `tandem sub capture`)"];
+export function captureLines(c: CaptureRecord | null, sub: SubRecord, p: Printer): string[] {
+  if (!c) return [`captured   nothing yet (run ${spanned(p, "sub", "capture", sub.id)})`];
   const held = [
     `${c.commitCount} commit(s)`,
     c.patchBlob ? `uncommitted changes (${c.patchBytes} bytes of patch)` : "no uncommitted changes",
@@ -83,7 +83,7 @@ export function captureLines(c: CaptureRecord | null, sub: SubRecord): string[] 
     `captured   capture ${c.number}: ${held.join(", ")}; the child ended ${c.hadUncommittedChanges ? "dirty" : "clean"}`,
   ];
   if (c.uncaptured.length > 0) lines.push(`NOT captured: ${describeUncaptured(c.uncaptured)}`);
-  return [...lines, ...incompleteLines(c, sub)];
+  return [...lines, ...incompleteLines(c, sub, p)];
 }
 
 /** What a capture does to Tandem's wiring, when anything: apply needs a person's --allow-config. */
@@ -116,6 +116,7 @@ export function showText(
   c: CaptureRecord | null,
   applies: readonly ApplyRecord[],
   wiring: CaptureWiring,
+  p: Printer,
 ): string {
   const lines = [
     `${sub.id}${sub.name ? ` "${sub.name}"` : ""} — ${sub.client} child ${exitText(sub, running)}`,
@@ -123,7 +124,7 @@ export function showText(
     `branch     ${sub.branch} from ${short(sub.base)} (${sub.baseRef})`,
     `command    ${sub.args.join(" ")}`,
     `log        ${sub.log}`,
-    ...captureLines(c, sub),
+    ...captureLines(c, sub, p),
     ...wiringLines(wiring),
     ...(applies.length
       ? applies.map((a) => `target     ${applyLine(a, c?.id ?? null)}`)
@@ -176,8 +177,10 @@ export function listText(
     capture: CaptureRecord | null;
     applies: ApplyRecord[];
   }[],
+  p: Printer,
 ): string {
-  if (rows.length === 0) return "no sub-agents; start one with `tandem sub run -- <command>`\n";
+  if (rows.length === 0)
+    return `no sub-agents; start one with ${spanned(p, "sub", "run", "--", { slot: "COMMAND" })}\n`;
   const cells = rows.map(({ sub, running, capture, applies }) => {
     const cap = capture ? `${capture.number}: ${captureShort(capture)}` : "none";
     const done = applies.filter((a) => a.stage === "completed").length;

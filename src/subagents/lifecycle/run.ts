@@ -1,4 +1,5 @@
 import { CLIENTS } from "../../clients/index.js";
+import { spanned } from "../../core/printed.js";
 import { childTrustEnv } from "../../facts/gemini-trust.js";
 import { procInfo } from "../../sessions/proc.js";
 import { append, appendOne, write } from "../../store/ledger/append.js";
@@ -69,7 +70,7 @@ function autoApply(
   if (exit.reason !== "exited" || exit.exitCode !== 0) {
     return outcome(req, capture.id, {
       outcome: "refused",
-      message: `not applied because the child did not exit 0; review it, then run \`tandem sub apply ${subRef(sub)}\`.`,
+      message: `not applied because the child did not exit 0; review it, then run ${spanned(ctx.printer, "sub", "apply", subRef(sub))}.`,
     });
   }
   return applySub(ctx, req);
@@ -81,7 +82,7 @@ function autoApply(
  * then (with --apply) apply and (with --rm) remove when that is allowed.
  */
 export async function runSub(ctx: SubCtx, req: RunRequest): Promise<RunResult> {
-  const line = launchLine(req.client, req.args, ctx.config.clients[req.client]);
+  const line = launchLine(req.client, req.args, ctx.config.clients[req.client], ctx.printer);
   const created = createSub(ctx, req);
   const progress = req.progress?.(`${created.id} running in ${created.worktree}`) ?? null;
   let exit: ChildExit;

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../../config/schema.js";
+import type { Printer } from "../../core/printed.js";
 import type { Db } from "../../store/db.js";
 
 /** What every sub-agent operation needs: the store, where bytes live, and the config. */
@@ -14,6 +15,8 @@ export interface SubCtx {
   root: string;
   /** The session events are attributed to (the caller), when one is known. */
   session: string | null;
+  /** How messages spell Tandem's commands for the caller (decision 0051). */
+  printer: Printer;
 }
 
 export function makeSubCtx(
@@ -22,6 +25,7 @@ export function makeSubCtx(
   config: Config,
   root: string,
   session: string | null,
+  printer: Printer,
 ): SubCtx {
   return {
     db,
@@ -31,6 +35,7 @@ export function makeSubCtx(
     config,
     root,
     session,
+    printer,
   };
 }
 

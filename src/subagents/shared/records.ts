@@ -31,6 +31,6 @@ export function findSub(db: Db, ref: string): SubRecord {
   const present = named.filter((s) => s.removal === null);
   const pick = present[0] ?? named[0];
   if (!pick)
-    throw new UsageError(`no sub-agent has the id or name ${JSON.stringify(ref)}; see \`tandem sub list\`.`);
+    throw new UsageError(`no sub-agent has the id or name ${JSON.stringify(ref)}; see \`sub list --all\`.`);
   return pick;
 }

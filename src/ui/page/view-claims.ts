@@ -61,7 +61,7 @@ export class ClaimsView {
         : h("div", { class: "tree", role: "tree" }, ...rows.map((r) => this.row(r)));
     replace(
       this.el,
-      leftSection(s.left, this.board.now()),
+      leftSection(s.left, this.board.now(), s.launcher),
       h("h2", {}, `Claims (${s.claims.length})`),
       list,
       s.remote ? remoteSection(s.remote) : null,

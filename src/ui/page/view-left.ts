@@ -7,7 +7,7 @@ import { holderChip } from "./holder-chip.js";
  * Left work (decision 0029), above the claims: files nobody live owns and nobody's end-turn check
  * covers, so they are shown as a problem with the commands that settle each one.
  */
-export function leftSection(left: readonly UiLeft[], now: number): HTMLElement | null {
+export function leftSection(left: readonly UiLeft[], now: number, launcher: string): HTMLElement | null {
   if (left.length === 0) return null;
   const head = ["file", "left by", "client", "task", "when", "what to do"];
   return h(
@@ -17,7 +17,7 @@ export function leftSection(left: readonly UiLeft[], now: number): HTMLElement |
     h(
       "p",
       { class: "muted" },
-      "Uncommitted files whose session ended: no live agent owns them. Their bytes are saved.",
+      "Uncommitted files whose session ended: no live agent owns them. Their bytes are saved. An agent that takes one over continues it with adopt.",
     ),
     h(
       "table",
@@ -26,7 +26,7 @@ export function leftSection(left: readonly UiLeft[], now: number): HTMLElement |
       h(
         "tbody",
         {},
-        ...leftRows(left, now).map((r) =>
+        ...leftRows(left, now, launcher).map((r) =>
           h(
             "tr",
             { "data-left": r.path },

@@ -1,3 +1,4 @@
+import { spanned } from "../../core/printed.js";
 import type { SubDetail, UiSubagent } from "../../core/ui/protocol.js";
 import type { Board, Change } from "./app.js";
 import { getJson, h, onActivate, replace } from "./dom.js";
@@ -34,7 +35,14 @@ export class SubagentsView {
     const s = this.board.state;
     if (!s) return;
     if (s.subagents.length === 0) {
-      replace(this.list, h("p", { class: "empty" }, "No sub-agents: `tandem sub run` starts one."));
+      replace(
+        this.list,
+        h(
+          "p",
+          { class: "empty" },
+          `No sub-agents: ${spanned({ reader: "person", launcher: s.launcher }, "sub", "run", "--", { slot: "COMMAND" })} starts one.`,
+        ),
+      );
       return;
     }
     const head = ["name", "parent", "client", "state", "captured", "applied"];

@@ -129,8 +129,14 @@ const INPUTS: { [R in VerdictRule]: RuleInput<R> } = {
     detail:
       ".git/tandem/ledger.db is locked by another process: SQLITE_BUSY; held past the 5 s agents.storeLockSeconds allows (this call waited 5 s)",
   },
-  "store-unavailable": { detail: ".git/tandem/ledger.db is not a database: file is not a database" },
-  "internal-error": { failure: "EACCES: permission denied, open '/work/app/.tandem/config.jsonc'" },
+  "store-unavailable": {
+    detail: ".git/tandem/ledger.db is not a database: file is not a database",
+    doctor: "`tandem doctor`",
+  },
+  "internal-error": {
+    failure: "EACCES: permission denied, open '/work/app/.tandem/config.jsonc'",
+    doctor: "`tandem doctor`",
+  },
   "server-interrupted": {},
   status: { ...ritual, missing: ["status"] },
   task: { ...ritual, missing: ["task", "status"], marked: true },
