@@ -10,49 +10,31 @@ import {
   chmodSync,
   cpSync,
   existsSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
   symlinkSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { patient } from "../helpers/patience.js";
 import { initRepo } from "../helpers/repo.js";
+import { asRoot, asUser, DIST, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
 
-const USER = "tandemjail";
-const DIST = fileURLToPath(new URL("../../dist", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("../fixtures/claude-code/bash-PreToolUse.json", import.meta.url));
-const asRoot = process.getuid?.() === 0;
-
-function jailUser(): string {
-  if (!asRoot) return process.env.HOME ?? "/tmp";
-  if (spawnSync("id", ["-u", USER]).status !== 0) {
-    const made = spawnSync("useradd", ["-m", USER], { encoding: "utf8" });
-    if (made.status !== 0) throw new Error(`cannot create the test user ${USER}: ${made.stderr}`);
-  }
-  return `/home/${USER}`;
-}
 
 let home: string;
 let install: string;
 let repo: string;
 const agents: ReturnType<typeof spawn>[] = [];
-const made: string[] = [];
-
-function tempDir(prefix: string): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-}
+const dirs = fileTempDirs();
+const tempDir = dirs.make;
 
 function run(argv: string[], extra: NodeJS.ProcessEnv = {}, input = ""): SpawnSyncReturns<string> {
-  const env = { PATH: process.env.PATH, HOME: home, TANDEM_SERVER: "0", LANG: "C.UTF-8", ...extra };
-  const [file, ...args] = asRoot ? ["runuser", "-u", USER, "--", ...argv] : argv;
+  const env = jailEnv(home, extra);
+  const [file, ...args] = asUser(argv);
   return spawnSync(file!, args, { cwd: repo, env, input, encoding: "utf8", timeout: patient(60_000) });
 }
 
@@ -104,7 +86,7 @@ function rewritten(command: string): string {
 }
 
 beforeAll(() => {
-  home = jailUser();
+  home = jailUser().home;
   install = tempDir("tandem-hookjail-install-");
   cpSync(DIST, install, { recursive: true });
   chmodSync(install, 0o755);
@@ -122,7 +104,7 @@ beforeAll(() => {
 
 afterAll(() => {
   for (const a of agents) a.kill();
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  dirs.removeAll();
 });
 
 describe('guard: "kernel" through Claude Code\'s pre-tool hook (as a non-root user)', () => {

@@ -8,52 +8,28 @@ import {
   chmodSync,
   cpSync,
   existsSync,
-  mkdtempSync,
   readFileSync,
   realpathSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { patient } from "../helpers/patience.js";
 import { initRepo } from "../helpers/repo.js";
-
-const USER = "tandemjail";
-const DIST = fileURLToPath(new URL("../../dist", import.meta.url));
-const asRoot = process.getuid?.() === 0;
-
-/** Creates the unprivileged user when running as root (CI starts clean), and returns its uid and home. */
-function jailUser(): { uid: number; home: string } {
-  if (!asRoot) return { uid: process.getuid?.() ?? -1, home: process.env.HOME ?? "/tmp" };
-  if (spawnSync("id", ["-u", USER]).status !== 0) {
-    const made = spawnSync("useradd", ["-m", USER], { encoding: "utf8" });
-    if (made.status !== 0) throw new Error(`cannot create the test user ${USER}: ${made.stderr}`);
-  }
-  const uid = Number(spawnSync("id", ["-u", USER], { encoding: "utf8" }).stdout.trim());
-  return { uid, home: `/home/${USER}` };
-}
+import { asRoot, DIST, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
 
 let user: { uid: number; home: string };
 let install: string;
 let repo: string;
 let scratch: string;
 let agent: ReturnType<typeof spawn> | null = null;
-const made: string[] = [];
-
-/** A temp directory that lives for the whole file (the helpers' are removed after each test). */
-function tempDir(prefix: string): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-}
+const dirs = fileTempDirs();
+const tempDir = dirs.make;
 
 function env(): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: user.home, TANDEM_SERVER: "0", LANG: "C.UTF-8" };
+  return jailEnv(user.home);
 }
 
 /** `argv` as the unprivileged user, in `cwd`. */
@@ -121,7 +97,7 @@ beforeAll(() => {
 
 afterAll(() => {
   agent?.kill();
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  dirs.removeAll();
 });
 
 /** The jailed program: each attempt prints `name ok` or `name <errno name>`. */

@@ -10,46 +10,29 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
   renameSync,
-  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { patient } from "../helpers/patience.js";
 import { initRepo } from "../helpers/repo.js";
+import { asRoot, asUser, DIST, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
 
-const USER = "tandemjail";
-const DIST = fileURLToPath(new URL("../../dist", import.meta.url));
-const asRoot = process.getuid?.() === 0;
-const made: string[] = [];
 const children: ReturnType<typeof spawn>[] = [];
 let home = process.env.HOME ?? "/tmp";
 let install: string;
 let repo: string;
 let flags: string;
 
-function tempDir(prefix: string): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-}
+const dirs = fileTempDirs();
+const tempDir = dirs.make;
 
-const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH,
-  HOME: home,
-  TANDEM_SERVER: "0",
-  LANG: "C.UTF-8",
-  ...extra,
-});
-const asUser = (argv: string[]) => (asRoot ? ["runuser", "-u", USER, "--", ...argv] : argv);
+const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => jailEnv(home, extra);
 
 function run(argv: string[], extra: NodeJS.ProcessEnv = {}, input = ""): SpawnSyncReturns<string> {
   const [file, ...args] = asUser(argv);
@@ -119,11 +102,7 @@ while True:
 `;
 
 beforeAll(() => {
-  if (asRoot) {
-    if (spawnSync("id", ["-u", USER]).status !== 0)
-      expect(spawnSync("useradd", ["-m", USER]).status, `cannot create the test user ${USER}`).toBe(0);
-    home = `/home/${USER}`;
-  }
+  home = jailUser().home;
   install = tempDir("tandem-run-install-");
   cpSync(DIST, install, { recursive: true });
   chmodSync(install, 0o755);
@@ -144,7 +123,7 @@ beforeAll(() => {
 
 afterAll(() => {
   for (const c of children) c.kill();
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  dirs.removeAll();
 });
 
 it("tandem run jails the whole client, and the jail follows a claim taken and a peer ending while it runs", async () => {

@@ -227,7 +227,8 @@ function normalizer(repo: string, base: string): (value: unknown) => unknown {
   const deep = (v: unknown, key = ""): unknown => {
     if (typeof v === "string") {
       // size:mtime:mode:ctime:inode (src/git/status.ts): times and inodes differ between the two runs.
-      if (key === "stamp") return v.replace(/^(\d+):[\d.]+:(\d+):[\d.]+:\d+$/, "$1:<mtime>:$2:<ctime>:<inode>");
+      if (key === "stamp")
+        return v.replace(/^(\d+):[\d.]+:(\d+):[\d.]+:\d+$/, "$1:<mtime>:$2:<ctime>:<inode>");
       if (key === "inputDigest") return "<digest>";
       return text(v);
     }
