@@ -17,14 +17,22 @@ export function ownedDirty(
 ): string[] {
   const candidates = [...new Set([...held, ...releasedOrTouched(db, sessionId, root)])].sort();
   if (!repoTop || candidates.length === 0) return [];
+  return dirtyAmong(repoTop, root, candidates);
+}
+
+/**
+ * Of `paths` (relative to `root`, a directory at or below the work tree's top `repoTop`), those
+ * with uncommitted changes; all of them when git cannot say, so owned work is never hidden.
+ */
+export function dirtyAmong(repoTop: string, root: string, paths: readonly string[]): string[] {
   const prefix = root === repoTop ? "" : `${root.slice(repoTop.length + 1)}/`;
   try {
     const dirty = dirtyPaths(
       repoTop,
-      candidates.map((c) => `${prefix}${c}`),
+      paths.map((p) => `${prefix}${p}`),
     );
-    return candidates.filter((c) => dirty.has(`${prefix}${c}`));
+    return paths.filter((p) => dirty.has(`${prefix}${p}`));
   } catch {
-    return candidates;
+    return [...paths];
   }
 }

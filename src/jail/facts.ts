@@ -5,6 +5,7 @@
 import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { groupOf } from "../claims/holders.js";
+import { dirtyAmong } from "../claims/owned-dirty.js";
 import { peerOwned } from "../claims/peer-owned.js";
 import { PROJECT_WIRING } from "../config/project-wiring.js";
 import type { ResolvedRoot } from "../config/root.js";
@@ -12,7 +13,6 @@ import { wiringFiles } from "../core/guards/wiring.js";
 import type { JailFacts, JailPeer } from "../core/jail/plan.js";
 import { isInside } from "../core/paths/lexical.js";
 import { git, splitZ } from "../git/run.js";
-import { dirtyPaths } from "../git/status.js";
 import { sessionViews } from "../sessions/view.js";
 import { ownedWorktrees } from "../store/claims/rows.js";
 import type { Db } from "../store/db.js";
@@ -55,17 +55,7 @@ function topOf(worktree: string): string | null {
 /** Of `paths` (relative to `worktree`), those with uncommitted changes; all of them when git cannot say. */
 function dirtyOf(worktree: string, paths: readonly string[]): string[] {
   const top = topOf(worktree);
-  if (top === null) return [...paths];
-  const prefix = top === worktree ? "" : `${worktree.slice(top.length + 1)}/`;
-  try {
-    const dirty = dirtyPaths(
-      top,
-      paths.map((p) => `${prefix}${p}`),
-    );
-    return paths.filter((p) => dirty.has(`${prefix}${p}`));
-  } catch {
-    return [...paths];
-  }
+  return top === null ? [...paths] : dirtyAmong(top, worktree, paths);
 }
 
 /** Linked worktrees of the repository (the main one excluded), physical. */
