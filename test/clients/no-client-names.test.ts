@@ -4,10 +4,11 @@
  * removed) for a client's name as a whole string literal (`=== "codex"`, `z.enum(["cursor", …])`,
  * `CLIENTS["gemini-cli"]`) or as a member (`CLIENTS.codex`, `settings.codex`).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLIENT_NAMES } from "../../src/clients/index.js";
+import { tsSources } from "../helpers/sources.js";
 
 const SRC = join(process.cwd(), "src");
 
@@ -29,15 +30,6 @@ const CONSUMERS: Record<string, string> = {
     "Codex's hook-review check; moves to clients/codex/ once init's command parser is passed down",
 };
 
-function sources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sources(path, out);
-    else if (name.endsWith(".ts")) out.push(path);
-  }
-  return out;
-}
-
 /** Block comments and whole-line comments: prose may name a client, code may not. */
 function code(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
@@ -51,7 +43,7 @@ function namesIn(file: string): string[] {
 }
 
 describe("no client name outside src/clients/", () => {
-  const files = sources(SRC)
+  const files = tsSources(SRC)
     .map((f) => relative(SRC, f))
     .filter((f) => !f.startsWith("clients/"));
 

@@ -6,9 +6,10 @@
  * `tandem ` inside a string, or "run tandem <command>" in prose. Help texts (commander's
  * description, option and addHelpText calls) are examples for whoever reads them and are left out.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tsSources } from "../helpers/sources.js";
 
 const SRC = join(process.cwd(), "src");
 
@@ -63,15 +64,6 @@ const ALLOWED: Record<string, { count: number; why: string }> = {
   "status/model.ts": { count: 1, why: "not yet routed: the box's warnings precede its printer" },
 };
 
-function sources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sources(path, out);
-    else if (name.endsWith(".ts")) out.push(path);
-  }
-  return out;
-}
-
 /** Comments out, lines kept (so a help call two lines up is still seen): prose may say `tandem x`. */
 function code(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, "")).replace(/^\s*\/\/.*$/gm, "");
@@ -94,7 +86,7 @@ function bareCommands(text: string): string[] {
 
 describe("no bare `tandem …` command in src/", () => {
   const counts = new Map<string, number>();
-  for (const file of sources(SRC)) {
+  for (const file of tsSources(SRC)) {
     const rel = relative(SRC, file);
     if (rel === "core/printed.ts") continue;
     const n = bareCommands(readFileSync(file, "utf8")).length;

@@ -1,17 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tsSources } from "../helpers/sources.js";
 import { sqlFindings } from "./sql-scan.js";
 
 const SRC = join(import.meta.dirname, "..", "..", "src");
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return tsFiles(path);
-    return e.name.endsWith(".ts") ? [path] : [];
-  });
-}
 
 describe("the SQL boundary (issue 27, deliverable 2)", () => {
   it("finds a statement, a prepare, a stmt call, a pragma and a hand-made transaction, and passes prose", () => {
@@ -43,7 +36,7 @@ describe("the SQL boundary (issue 27, deliverable 2)", () => {
   });
 
   it("keeps every SQL statement and prepared statement inside src/store/", () => {
-    const outside = tsFiles(SRC)
+    const outside = tsSources(SRC)
       .map((file) => relative(SRC, file).split("\\").join("/"))
       .filter((file) => !file.startsWith("store/"))
       .flatMap((file) => {
@@ -55,7 +48,9 @@ describe("the SQL boundary (issue 27, deliverable 2)", () => {
   });
 
   it("sees the statements that are inside the store (the scan is not blind)", () => {
-    const inside = tsFiles(join(SRC, "store")).filter((f) => sqlFindings(readFileSync(f, "utf8")).length > 0);
+    const inside = tsSources(join(SRC, "store")).filter(
+      (f) => sqlFindings(readFileSync(f, "utf8")).length > 0,
+    );
     expect(inside.length).toBeGreaterThan(20);
   });
 });
