@@ -131,7 +131,9 @@ export function gitShim(dir: string): { env: Record<string, string>; calls: () =
   mkdirSync(bin, { recursive: true });
   writeFileSync(
     join(bin, "git"),
-    `#!/bin/sh\nprintf '%s\\t%s\\n' "$(pwd -P)" "$*" >> "${log}"\nexec "${real}" "$@"\n`,
+    // A call stopped at once (an early status Tandem no longer wants) is still logged: the stop's
+    // SIGTERM is ignored until the line is written.
+    `#!/bin/sh\ntrap '' TERM\nprintf '%s\\t%s\\n' "$(pwd -P)" "$*" >> "${log}"\ntrap - TERM\nexec "${real}" "$@"\n`,
   );
   chmodSync(join(bin, "git"), 0o755);
   return {

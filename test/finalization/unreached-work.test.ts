@@ -2,6 +2,7 @@
  * Issue 37.4: owned work that no remote-tracking ref reaches fails the end-turn check, naming where
  * the work is and how to restore or publish it. Real repositories with a bare remote, one per case.
  */
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { g, tempDir } from "../helpers/repo.js";
 import { clonedRepo, commit, endTurn, endTurnText, gitShim, problems, shell, write } from "./fixture.js";
@@ -92,7 +93,13 @@ describe("end-turn: owned work no remote-tracking ref reaches", () => {
     shell(repo, "A", "git stash -q");
     shell(repo, "A", "git stash pop -q");
     write(repo, "A", "README.md", "moved on\n");
-    commit(repo, "readme", "README.md");
+    // Committer times have one-second resolution, and a tie with the dropped stash is reported
+    // (core/finalization/unreached.ts): this commit comes a second later, as any real one would.
+    g(repo, "add", "--", "README.md");
+    execFileSync("git", ["commit", "-q", "-m", "readme"], {
+      cwd: repo,
+      env: { ...process.env, GIT_COMMITTER_DATE: `@${Math.floor(Date.now() / 1000) + 2} +0000` },
+    });
     g(repo, "push", "-q");
     expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
   });
