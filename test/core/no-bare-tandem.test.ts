@@ -32,16 +32,6 @@ const ALLOWED: Record<string, { count: number; why: string }> = {
   "wiring/ritual-gaps.ts": { count: 1, why: "asks for `--command tandem` from an install on PATH" },
   // Not yet routed through a printer (decision 0051, consequences): readers are people in most
   // installs, where `tandem` is right. Each goes when its text learns its reader.
-  "cli/commands/conflicts.ts": { count: 1, why: "not yet routed" },
-  "cli/commands/deinit-notes.ts": { count: 1, why: "not yet routed" },
-  "cli/commands/events.ts": { count: 2, why: "not yet routed" },
-  "cli/commands/jail.ts": { count: 1, why: "not yet routed (usage error)" },
-  "cli/commands/recover.ts": { count: 1, why: "not yet routed (usage error)" },
-  "cli/commands/release.ts": { count: 1, why: "not yet routed" },
-  "cli/commands/reserve.ts": { count: 1, why: "not yet routed" },
-  "cli/format/gc.ts": { count: 1, why: "not yet routed" },
-  "cli/format/leases.ts": { count: 1, why: "not yet routed" },
-  "cli/format/sessions.ts": { count: 1, why: "not yet routed" },
   "clients/cline/hook-files.ts": { count: 2, why: "a shell script's text and comment, no launcher known" },
   "clients/opencode/plugin.ts": { count: 1, why: "plugin source init writes; no launcher passed yet" },
   "core/guards/forgery.ts": { count: 1, why: "names `tandem hook` as what was called, not to run" },
@@ -60,7 +50,6 @@ const ALLOWED: Record<string, { count: number; why: string }> = {
   "jail/run.ts": { count: 1, why: "not yet routed" },
   "remote/sync.ts": { count: 1, why: "not yet routed" },
   "server/stop.ts": { count: 1, why: "not yet routed" },
-  "sessions/resolve.ts": { count: 2, why: "not yet routed (usage errors)" },
   "status/model.ts": { count: 1, why: "not yet routed: the box's warnings precede its printer" },
 };
 

@@ -1,11 +1,13 @@
 import { statSync } from "node:fs";
 import { Command } from "commander";
 import { jailCandidates, type MountPlan, mountPlan } from "../../core/jail/plan.js";
+import { spanned } from "../../core/printed.js";
 import { UsageError } from "../../errors.js";
 import { physical } from "../../jail/facts.js";
 import { boundFiles, sessionPlan } from "../../jail/plan.js";
 import { runJailed } from "../../jail/run.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
+import { commandPrinter } from "../printer.js";
 import { ownSession } from "../session-opts.js";
 
 interface JailOptions {
@@ -77,7 +79,9 @@ export function jailCommand(io: Io): Command {
         return;
       }
       if (command.length === 0)
-        throw new UsageError("name the command to run after --: `tandem jail -- npm test`");
+        throw new UsageError(
+          `name the command to run after --: ${spanned(commandPrinter(io, project), "jail", "--", "npm", "test")}`,
+        );
       const paths = plan.binds.map((b) => b.path);
       const run = runJailed(paths, boundFiles(plan), command, { cwd: io.cwd, env: process.env });
       io.exitCode = await run.code;
