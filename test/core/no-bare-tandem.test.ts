@@ -32,8 +32,6 @@ const ALLOWED: Record<string, { count: number; why: string }> = {
   "wiring/ritual-gaps.ts": { count: 1, why: "asks for `--command tandem` from an install on PATH" },
   // Not yet routed through a printer (decision 0051, consequences): readers are people in most
   // installs, where `tandem` is right. Each goes when its text learns its reader.
-  "clients/cline/hook-files.ts": { count: 2, why: "a shell script's text and comment, no launcher known" },
-  "clients/opencode/plugin.ts": { count: 1, why: "plugin source init writes; no launcher passed yet" },
   "core/guards/forgery.ts": { count: 1, why: "names `tandem hook` as what was called, not to run" },
   "core/guards/tandem-refs.ts": { count: 1, why: "not yet routed" },
   "core/guards/target-plan.ts": { count: 1, why: "asks the user (a person) to run init or deinit" },
@@ -43,14 +41,11 @@ const ALLOWED: Record<string, { count: number; why: string }> = {
   "core/remote/verdict.ts": { count: 2, why: "not yet routed" },
   "core/sessions/identity.ts": { count: 2, why: "names the command that was refused, not one to run" },
   "doctor/remote-check.ts": { count: 1, why: "not yet routed" },
-  "hooks/handler.ts": { count: 1, why: "not yet routed (an unknown hook event, typed by a person)" },
   "core/rules/texts.ts": { count: 1, why: "names `tandem hook` as what was refused, not to run" },
   "core/jail/launcher.ts": { count: 1, why: "not yet routed (the jail launcher script's own refusal)" },
   "core/jail/rewrite.ts": { count: 1, why: "not yet routed (init's note on which clients need `run`)" },
   "jail/run.ts": { count: 1, why: "not yet routed" },
   "remote/sync.ts": { count: 1, why: "not yet routed" },
-  "server/stop.ts": { count: 1, why: "not yet routed" },
-  "status/model.ts": { count: 1, why: "not yet routed: the box's warnings precede its printer" },
 };
 
 /** Comments out, lines kept (so a help call two lines up is still seen): prose may say `tandem x`. */
