@@ -30,22 +30,10 @@ const ALLOWED: Record<string, { count: number; why: string }> = {
   // Install advice: it names the install it recommends (`tandem` after `npm install -g`).
   "wiring/launcher.ts": { count: 2, why: "tells how to install for a team; the launcher is the advice" },
   "wiring/ritual-gaps.ts": { count: 1, why: "asks for `--command tandem` from an install on PATH" },
-  // Not yet routed through a printer (decision 0051, consequences): readers are people in most
-  // installs, where `tandem` is right. Each goes when its text learns its reader.
+  // Names of refused commands: they say what the agent ran, as it spelled it, not what to run.
   "core/guards/forgery.ts": { count: 1, why: "names `tandem hook` as what was called, not to run" },
-  "core/guards/tandem-refs.ts": { count: 1, why: "not yet routed" },
-  "core/guards/target-plan.ts": { count: 1, why: "asks the user (a person) to run init or deinit" },
-  "core/jail/probe.ts": { count: 1, why: "not yet routed" },
-  "core/remote/remote-view.ts": { count: 1, why: "not yet routed" },
-  "core/remote/sync-plan.ts": { count: 1, why: "not yet routed" },
-  "core/remote/verdict.ts": { count: 2, why: "not yet routed" },
   "core/sessions/identity.ts": { count: 2, why: "names the command that was refused, not one to run" },
-  "doctor/remote-check.ts": { count: 1, why: "not yet routed" },
   "core/rules/texts.ts": { count: 1, why: "names `tandem hook` as what was refused, not to run" },
-  "core/jail/launcher.ts": { count: 1, why: "not yet routed (the jail launcher script's own refusal)" },
-  "core/jail/rewrite.ts": { count: 1, why: "not yet routed (init's note on which clients need `run`)" },
-  "jail/run.ts": { count: 1, why: "not yet routed" },
-  "remote/sync.ts": { count: 1, why: "not yet routed" },
 };
 
 /** Comments out, lines kept (so a help call two lines up is still seen): prose may say `tandem x`. */

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { Command } from "commander";
 import { jailCandidates, type MountPlan, mountPlan } from "../../core/jail/plan.js";
-import { spanned } from "../../core/printed.js";
+import { printed, spanned } from "../../core/printed.js";
 import { UsageError } from "../../errors.js";
 import { physical } from "../../jail/facts.js";
 import { boundFiles, sessionPlan } from "../../jail/plan.js";
@@ -78,12 +78,12 @@ export function jailCommand(io: Io): Command {
         io.out(planText(plan));
         return;
       }
+      const p = commandPrinter(io, project);
       if (command.length === 0)
-        throw new UsageError(
-          `name the command to run after --: ${spanned(commandPrinter(io, project), "jail", "--", "npm", "test")}`,
-        );
+        throw new UsageError(`name the command to run after --: ${spanned(p, "jail", "--", "npm", "test")}`);
       const paths = plan.binds.map((b) => b.path);
-      const run = runJailed(paths, boundFiles(plan), command, { cwd: io.cwd, env: process.env });
+      const doctor = printed(p, "doctor");
+      const run = runJailed(paths, boundFiles(plan), command, { cwd: io.cwd, env: process.env, doctor });
       io.exitCode = await run.code;
     });
 }
