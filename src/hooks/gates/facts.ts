@@ -63,8 +63,10 @@ function wiringGuard(ctx: HookCtx, facts: readonly TargetFacts[], found: ToolTar
     allowed,
     command,
     commands: found.wiringCommands,
-    // An allowed agent is refused nothing here, so no launcher is read for it.
-    person: allowed ? PLAIN : personPrinter(ctx),
+    // Read only when a refusal names init or deinit: an ordinary write reads no launcher.
+    get person() {
+      return personPrinter(ctx);
+    },
   };
 }
 
