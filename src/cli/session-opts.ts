@@ -1,6 +1,7 @@
 import { type Resolved, requireCaller, resolveCaller } from "../sessions/resolve.js";
 import type { Db } from "../store/db.js";
 import type { Io, Project } from "./context.js";
+import { printersOf } from "./printer.js";
 
 /**
  * What the command does for the session it resolves: `command` names a command that writes for
@@ -22,6 +23,7 @@ function request(
     pid: io.pid,
     freshnessSeconds: project.loaded.config.freshnessSeconds,
     allowSingleLive,
+    printerFor: printersOf(project),
     ...(writes === null ? {} : { command: writes }),
   };
 }

@@ -197,10 +197,11 @@ export interface ClientSpec<N extends string = string> {
    */
   layout: "nested" | "flat" | "copilot" | "files";
   /**
-   * Layout `files`: the files Tandem writes whole, given the launcher (`tandem`, say). Each text
-   * carries `ownedMarkerLine` for every hook command it runs (./owned-file.ts). Pure.
+   * Layout `files`: the files Tandem writes whole, given the launcher (`tandem`, say) and how a
+   * person starts Tandem here (`npx tandem` for a devDependency), for the advice a file prints.
+   * Each text carries `ownedMarkerLine` for every hook command it runs (./owned-file.ts). Pure.
    */
-  hookFiles?(launcher: string): readonly OwnedHookFile[];
+  hookFiles?(launcher: string, person: string): readonly OwnedHookFile[];
   events: readonly WiredEvent[];
   /**
    * Layout `nested`: top-level keys init writes beside the hooks when the file lacks them. A client

@@ -60,7 +60,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     ...leftWorkFindings(leftTarget, left),
     ...historyFindings(t.stateDir, printer, t.now),
     ...blobFindings(t.stateDir),
-    ...checkRemote(t.stateDir, config, t.now),
+    ...checkRemote(t.stateDir, config, printer, t.now),
     ...checkLanding(t.root, t.stateDir, printer),
     ...serverCrashFindings(t.stateDir, t.since, printer),
   ];

@@ -7,7 +7,7 @@ import type { Finding } from "./finding.js";
  * problem when it cannot yet: the hooks' reader still guards; the finding says what is missing.
  */
 export function jailFinding(env: Readonly<Record<string, string | undefined>>, printer: Printer): Finding {
-  const v = probeJail(env);
+  const v = probeJail(env, printer);
   return v.ok
     ? {
         level: "ok",

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import type { Config } from "../config/schema.js";
+import { type Printer, spanned } from "../core/printed.js";
 import { type RemoteView, unknownLine } from "../core/remote/remote-view.js";
 import { formatAge } from "../core/sessions/liveness.js";
 import { readRemoteView } from "../remote/view-data.js";
@@ -13,7 +14,7 @@ const check = "remote";
  * Pure: how sharing presence through the Git remote stands. A failed round is a problem; an old
  * one too while agents work here (their hooks should have started rounds), else only a note.
  */
-export function remoteFindings(v: RemoteView, liveHere: number, now: number): Finding[] {
+export function remoteFindings(v: RemoteView, liveHere: number, now: number, p: Printer): Finding[] {
   const through = v.remote ?? "the remote";
   switch (v.state) {
     case "off":
@@ -25,8 +26,7 @@ export function remoteFindings(v: RemoteView, liveHere: number, now: number): Fi
         {
           level: "ok",
           check,
-          detail:
-            "no Git remote, so agents in other clones are not seen; to share presence, add one (`git remote add origin URL`) and run `tandem sync`",
+          detail: `no Git remote, so agents in other clones are not seen; to share presence, add one (\`git remote add origin URL\`) and run ${spanned(p, "sync")}`,
         },
       ];
     case "never":
@@ -49,7 +49,7 @@ export function remoteFindings(v: RemoteView, liveHere: number, now: number): Fi
 }
 
 /** Reads the last round from the store (an unreadable store is the store checks' to report). */
-export function checkRemote(stateDir: string, config: Config, now = Date.now()): Finding[] {
+export function checkRemote(stateDir: string, config: Config, printer: Printer, now = Date.now()): Finding[] {
   let db: ReturnType<typeof openDb> | null = null;
   try {
     if (existsSync(dbFile(stateDir))) db = openDb(stateDir);
@@ -57,9 +57,9 @@ export function checkRemote(stateDir: string, config: Config, now = Date.now()):
     db = null;
   }
   try {
-    const view = readRemoteView(db, { stateDir, config, now });
+    const view = readRemoteView(db, { stateDir, config, now, printer });
     const live = db ? sessionViews(db, config.freshnessSeconds, now).filter((s) => s.live).length : 0;
-    return remoteFindings(view, live, now);
+    return remoteFindings(view, live, now, printer);
   } catch {
     return [];
   } finally {

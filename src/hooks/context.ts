@@ -16,7 +16,7 @@ import { append } from "../store/ledger/append.js";
 import { bindRequest, type RequestOwner } from "../store/ledger/requests.js";
 import { type SessionRow, sessionByNative } from "../store/sessions/rows.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
-import { agentCommandOf } from "../wiring/agent-shell.js";
+import { agentCommandOf, printerOf } from "../wiring/agent-shell.js";
 
 export interface HookRequest {
   args: string[];
@@ -199,6 +199,18 @@ const commands = new WeakMap<HookCtx, string>();
 /** How a hook's message spells a command for this agent (src/core/shell/printed.ts). */
 export function agentPrinter(ctx: HookCtx): Printer {
   return { reader: "agent", launcher: agentCmd(ctx) };
+}
+
+const persons = new WeakMap<HookCtx, Printer>();
+
+/** How the agent's user starts Tandem, for a command the agent is told to ask them to run (read once). */
+export function personPrinter(ctx: HookCtx): Printer {
+  let p = persons.get(ctx);
+  if (p === undefined) {
+    p = printerOf(ctx.root.root, ctx.stateDir, "person");
+    persons.set(ctx, p);
+  }
+  return p;
 }
 
 /** How this agent's shell starts Tandem, for every command a message tells it to run (read once). */

@@ -28,6 +28,8 @@ type Env = HookRequest["env"];
 
 interface GitHookCtx {
   req: HookRequest;
+  /** Tandem's root, whose recorded launcher spells printed commands. */
+  root: string;
   repoTop: string;
   stateDir: string;
   db: Db;
@@ -60,7 +62,15 @@ function locate(req: HookRequest): Located | null {
 
 function open(req: HookRequest, at: Located): GitHookCtx {
   const db = openDb(at.stateDir, { lockSeconds: at.lockSeconds });
-  return { req, repoTop: at.repoTop, stateDir: at.stateDir, db, freshness: at.freshness, now: Date.now() };
+  return {
+    req,
+    root: at.root,
+    repoTop: at.repoTop,
+    stateDir: at.stateDir,
+    db,
+    freshness: at.freshness,
+    now: Date.now(),
+  };
 }
 
 const abs = (c: ClaimRow) => join(c.worktree, c.path);
@@ -85,6 +95,7 @@ function gitCaller(ctx: GitHookCtx) {
       pid: ctx.req.pid,
       freshnessSeconds: ctx.freshness,
       allowSingleLive: false,
+      printerFor: (reader) => printerOf(ctx.root, ctx.stateDir, reader),
     })?.session ?? null
   );
 }
@@ -172,6 +183,7 @@ function guardCommit(ctx: GitHookCtx): HookResult {
     pid: ctx.req.pid,
     freshnessSeconds: ctx.freshness,
     allowSingleLive: false,
+    printerFor: (reader) => printerOf(ctx.root, ctx.stateDir, reader),
   });
   const group = committer ? groupOf(ctx.db, committer.session) : null;
   const found = contamination(ctx, stagedPaths(ctx, ctx.req.env), group);

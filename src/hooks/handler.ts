@@ -268,8 +268,18 @@ function unknownEvent(client: ClientSpec<ClientName>, cliEvent: string, req: Hoo
   return {
     exitCode: 2,
     stdout: "",
-    stderr: `tandem: ${message}. Check the event name, or re-run \`tandem init\` to rewrite the wiring.\n`,
+    stderr: `tandem: ${message}. Check the event name, or re-run ${spanned(initPrinter(client, req, stateDir), "init")} to rewrite the wiring.\n`,
   };
+}
+
+/** Who rewires is a person (init is theirs): spelled by the launcher init recorded here. */
+function initPrinter(client: ClientSpec<ClientName>, req: HookRequest, stateDir: string | null): Printer {
+  if (stateDir === null) return PLAIN;
+  try {
+    return printerOf(hookRoot(client, null, req).root, stateDir, "person");
+  } catch {
+    return PLAIN;
+  }
 }
 
 function configuredFailClosed(

@@ -22,7 +22,7 @@ export function jailRewrite(ctx: HookCtx, tool: ToolCall, verdict: Verdict): Ver
     guard: ctx.config.guard,
     field,
     input: tool.input,
-    kernel: kernelVerdict(ctx.req.env),
+    kernel: kernelVerdict(ctx.req.env, agentPrinter(ctx)),
   });
   if (step.kind === "none") return verdict;
   if (step.kind === "refuse") return { allow: false, rule: "kernel-guard", reason: step.reason };
@@ -42,7 +42,7 @@ export function jailRewrite(ctx: HookCtx, tool: ToolCall, verdict: Verdict): Ver
       self?.id ?? ctx.input.sessionId,
       plan.binds.map((b) => b.path),
     );
-    const command = jailedCommand(ensureJailLauncher(ctx.stateDir), planFile, step.command);
+    const command = jailedCommand(ensureJailLauncher(ctx.stateDir, ctx.root.root), planFile, step.command);
     return { ...verdict, updatedInput: rewrittenInput(tool.input, field, command) };
   } catch (err) {
     return refusal("kernel-guard", {

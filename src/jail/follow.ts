@@ -23,6 +23,8 @@ import { ensureJailLauncher, writeJailPlan } from "./launcher.js";
 
 export interface FollowAsk {
   stateDir: string;
+  /** Tandem's root: the launcher's refusal names its agents' doctor command. */
+  root: string;
   /** The read-only paths now; `child` is the jailed client's pid (its own sessions are not peers). */
   plan(child: number | null): string[];
   argv: readonly string[];
@@ -50,7 +52,7 @@ function watchDirs(dirs: Iterable<string>, on: () => void): FSWatcher[] {
 }
 
 export function runFollowing(ask: FollowAsk): Promise<number> {
-  const launcher = ensureJailLauncher(ask.stateDir);
+  const launcher = ensureJailLauncher(ask.stateDir, ask.root);
   const name = `run-${process.pid}`;
   let paths = ask.plan(null);
   const planFile = writeJailPlan(ask.stateDir, name, paths);

@@ -5,9 +5,11 @@
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LAUNCHER_TEXT, planFileText } from "../core/jail/launcher.js";
-import type { ProbeVerdict } from "../core/jail/probe.js";
-import { probeJail } from "./probe.js";
+import { launcherText, planFileText } from "../core/jail/launcher.js";
+import { type ProbeFacts, type ProbeVerdict, probeVerdict } from "../core/jail/probe.js";
+import { type Printer, printed } from "../core/printed.js";
+import { printerOf } from "../wiring/agent-shell.js";
+import { probeFacts } from "./probe.js";
 
 export function jailLauncherPath(stateDir: string): string {
   return join(stateDir, "bin", "jail");
@@ -21,18 +23,22 @@ function replaceFile(file: string, text: string, mode: number): void {
   renameSync(tmp, file);
 }
 
-/** The launcher's path, written first when it is missing or not this version's text. */
-export function ensureJailLauncher(stateDir: string): string {
+/**
+ * The launcher's path, written first when it is missing or not this version's text. Its refusal
+ * names doctor as the agents of `root` start Tandem, whoever writes it, so writers agree.
+ */
+export function ensureJailLauncher(stateDir: string, root: string): string {
   const file = jailLauncherPath(stateDir);
+  const text = launcherText(printed(printerOf(root, stateDir, "agent"), "doctor"));
   let current: string | null = null;
   try {
     current = readFileSync(file, "utf8");
   } catch {
     current = null;
   }
-  if (current !== LAUNCHER_TEXT) {
+  if (current !== text) {
     mkdirSync(join(stateDir, "bin"), { recursive: true });
-    replaceFile(file, LAUNCHER_TEXT, 0o755);
+    replaceFile(file, text, 0o755);
   }
   return file;
 }
@@ -51,11 +57,14 @@ export function writeJailPlan(stateDir: string, session: string, paths: readonly
   return file;
 }
 
-let probed: { path: string; verdict: ProbeVerdict } | null = null;
+let probed: { path: string; facts: ProbeFacts } | null = null;
 
-/** Whether the kernel jails here, tried once per process and PATH (the resident server asks often). */
-export function kernelVerdict(env: Readonly<Record<string, string | undefined>>): ProbeVerdict {
+/**
+ * Whether the kernel jails here, tried once per process and PATH (the resident server asks
+ * often); `p` spells the fix's commands for its reader.
+ */
+export function kernelVerdict(env: Readonly<Record<string, string | undefined>>, p: Printer): ProbeVerdict {
   const path = env.PATH ?? "";
-  if (probed?.path !== path) probed = { path, verdict: probeJail(env) };
-  return probed.verdict;
+  if (probed?.path !== path) probed = { path, facts: probeFacts(env) };
+  return probeVerdict(probed.facts, p);
 }

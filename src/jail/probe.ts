@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { jailArgv } from "../core/jail/argv.js";
 import { type ProbeFacts, type ProbeVerdict, probeVerdict } from "../core/jail/probe.js";
+import type { Printer } from "../core/printed.js";
 
 const TOOLS = ["unshare", "mount", "setpriv", "mkfifo"] as const;
 
@@ -48,10 +49,11 @@ function trial(): ProbeFacts["trial"] {
   }
 }
 
-export function probeJail(env: Readonly<Record<string, string | undefined>> = process.env): ProbeVerdict {
+/** What the kernel and PATH say here, with a trial jail (one spawn): the verdict's facts. */
+export function probeFacts(env: Readonly<Record<string, string | undefined>>): ProbeFacts {
   const linux = process.platform === "linux";
   const missing = linux ? TOOLS.filter((t) => !onPath(t, env.PATH ?? "")) : [];
-  return probeVerdict({
+  return {
     platform: process.platform,
     missing,
     trial: linux && missing.length === 0 ? trial() : null,
@@ -60,5 +62,10 @@ export function probeJail(env: Readonly<Record<string, string | undefined>> = pr
       unprivClone: readSetting("/proc/sys/kernel/unprivileged_userns_clone"),
       apparmorRestrict: readSetting("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"),
     },
-  });
+  };
+}
+
+/** Whether the kernel jails here; `p` spells the fix's commands for its reader. */
+export function probeJail(env: Readonly<Record<string, string | undefined>>, p: Printer): ProbeVerdict {
+  return probeVerdict(probeFacts(env), p);
 }

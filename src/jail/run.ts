@@ -84,7 +84,8 @@ export function runJailed(
   paths: readonly string[],
   files: readonly string[],
   command: readonly string[],
-  opts: { cwd: string; env: NodeJS.ProcessEnv },
+  /** `doctor`: the doctor command as the caller runs it, for the refusal when the jail cannot start. */
+  opts: { cwd: string; env: NodeJS.ProcessEnv; doctor: string },
 ): JailRun {
   const keeper = keeperFifo();
   const { file, args } = jailArgv(paths, command, keeper?.fifo ?? "");
@@ -117,7 +118,7 @@ export function runJailed(
     };
     child.on("error", (err) => {
       process.stderr.write(
-        `tandem jail: cannot start ${file} (${err.message}), so the command did not run; install util-linux or see \`tandem doctor\`\n`,
+        `tandem jail: cannot start ${file} (${err.message}), so the command did not run; install util-linux or see \`${opts.doctor}\`\n`,
       );
       done(125);
     });

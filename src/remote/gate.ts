@@ -1,8 +1,10 @@
 import { relative, sep } from "node:path";
+import { PLAIN } from "../core/printed.js";
 import { type LocalSide, leaseHolders, presenceHolders, type RemoteHolder } from "../core/remote/holders.js";
 import { parseLeases } from "../core/remote/leases.js";
 import { type RemoteVerdict, remoteVerdict } from "../core/remote/verdict.js";
 import { remoteLeasesRow, remotePresenceDocs } from "../store/remote/rows.js";
+import { printerOf } from "../wiring/agent-shell.js";
 import type { RemoteHookCtx } from "./hook-ctx.js";
 import { localSide } from "./local-side.js";
 
@@ -40,5 +42,8 @@ export function remoteHoldersOf(ctx: RemoteHookCtx, physical: readonly string[])
 }
 
 export function remoteGate(ctx: RemoteHookCtx, physical: readonly string[]): RemoteVerdict {
-  return remoteVerdict(remoteHoldersOf(ctx, physical), ctx.config.remoteClaims, ctx.now);
+  const holders = remoteHoldersOf(ctx, physical);
+  // The agent reads the answer: its launcher spells the commands (read only when one is printed).
+  const printer = holders.length > 0 ? printerOf(ctx.root.root, ctx.stateDir, "agent") : PLAIN;
+  return remoteVerdict(holders, ctx.config.remoteClaims, ctx.now, printer);
 }

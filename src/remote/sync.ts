@@ -38,6 +38,8 @@ export interface SyncOptions {
   config: Config;
   prune?: boolean;
   now?: () => number;
+  /** Doctor as whoever runs the round starts it (decision 0051), for a round the store could not record. */
+  doctor: string;
 }
 
 class RoundError extends Error {
@@ -173,7 +175,7 @@ export function syncRound(db: Db, opts: SyncOptions): SyncResult {
     result.error ??= {
       stage: "fetch",
       message: `recording the round: ${(err as Error).message}`,
-      fix: "run `tandem doctor`.",
+      fix: `run \`${opts.doctor}\`.`,
     };
     result.ok = false;
   }

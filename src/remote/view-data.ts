@@ -1,4 +1,5 @@
 import type { Config } from "../config/schema.js";
+import type { Printer } from "../core/printed.js";
 import { parseLeases } from "../core/remote/leases.js";
 import { type RemoteView, remoteView } from "../core/remote/remote-view.js";
 import type { Db } from "../store/db.js";
@@ -13,7 +14,7 @@ import { knownCheckout } from "./checkout.js";
  */
 export function readRemoteView(
   db: Db | null,
-  o: { stateDir: string; config: Config; now: number },
+  o: { stateDir: string; config: Config; now: number; printer: Printer },
 ): RemoteView {
   const c = o.config;
   const sync = db ? remoteSyncState(db) : null;
@@ -33,5 +34,6 @@ export function readRemoteView(
     now: o.now,
     intervalMs: c.remoteIntervalSeconds * 1000,
     fresh: { sessionMs: c.freshnessSeconds * 1000, documentMs: c.remotePresenceTtlMinutes * 60_000 },
+    printer: o.printer,
   });
 }

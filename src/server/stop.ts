@@ -1,11 +1,14 @@
 import { existsSync } from "node:fs";
+import { type Printer, spanned } from "../core/printed.js";
 import { shellQuote } from "../core/shell/quote.js";
 import { errorMessage } from "../errors.js";
 import { addrFile, helloDir, tcpFile } from "../resident/paths.js";
 import { processAlive } from "../sessions/proc.js";
+import { envNamesSession } from "../sessions/resolve.js";
 import { dbFile, openDb } from "../store/db.js";
 import { type ServerRow, serverRow } from "../store/server/row.js";
 import { writeBlocker } from "../store/write-access.js";
+import { printerOf } from "../wiring/agent-shell.js";
 
 type Write = (text: string) => void;
 
@@ -54,6 +57,11 @@ function leftMessage(stateDir: string, left: string[]): string {
   return `${left.map((f) => `  ${f}\n`).join("")}To remove them, make ${blocked.path} writable first (${blocked.code}; \`chmod u+w ${q}\`, or \`chattr -i ${q}\` as root if it is immutable), then run ${rm}.\n`;
 }
 
+/** Who asked to stop: an agent's shell (its client's variables say so) or a person's terminal. */
+function stopPrinter(root: string, stateDir: string): Printer {
+  return printerOf(root, stateDir, envNamesSession(process.env) ? "agent" : "person");
+}
+
 /**
  * `tandem serve --stop`: says what happened, and exits non-zero unless the server is gone and
  * nothing of it is left (stopped; was not running; stopped but its clean-up failed).
@@ -79,7 +87,7 @@ export async function stopServer(root: string, stateDir: string, out: Write, err
   while (processAlive(live.pid, live.pid_start) && Date.now() < deadline) await sleep(50);
   if (processAlive(live.pid, live.pid_start)) {
     err(
-      `tandem: the server (pid ${live.pid}) did not stop within ${STOP_WAIT_MS / 1000} s; it may be finishing a request. Run \`tandem serve --stop\` again, or \`kill ${live.pid}\`.\n`,
+      `tandem: the server (pid ${live.pid}) did not stop within ${STOP_WAIT_MS / 1000} s; it may be finishing a request. Run ${spanned(stopPrinter(root, stateDir), "serve", "--stop")} again, or \`kill ${live.pid}\`.\n`,
     );
     return 1;
   }

@@ -1,4 +1,5 @@
 import { CLIENTS } from "../clients/index.js";
+import { type Printer, type Reader, spanned } from "../core/printed.js";
 import { type CallerPlace, decideIdentity, type NamedVia } from "../core/sessions/identity.js";
 import { isLive } from "../core/sessions/liveness.js";
 import { TandemError, UsageError } from "../errors.js";
@@ -21,6 +22,8 @@ export interface ResolveRequest {
    * session from inside an agent's process is then refused and recorded, not overruled.
    */
   command?: string;
+  /** How a usage error spells the command it points to, for its reader (decision 0051). */
+  printerFor: (reader: Reader) => Printer;
 }
 
 export interface Resolved {
@@ -30,11 +33,14 @@ export interface Resolved {
   note?: string;
 }
 
-function byRef(db: Db, ref: string, what: string): SessionRow {
+/** `--session` is a person's way to name a session; TANDEM_SESSION an agent's shell's. */
+function byRef(db: Db, ref: string, what: string, p: Printer): SessionRow {
   const found = findSessions(db, ref);
   if (found.length === 1) return found[0]!;
   if (found.length === 0)
-    throw new UsageError(`no session matches ${what} ${ref}; list them with \`tandem sessions --all\`.`);
+    throw new UsageError(
+      `no session matches ${what} ${ref}; list them with ${spanned(p, "sessions", "--all")}.`,
+    );
   throw new UsageError(`${what} ${ref} matches ${found.length} sessions; pass the Tandem name instead.`);
 }
 
@@ -74,9 +80,12 @@ function agentsAbove(pid: number, open: SessionRow[]): SessionRow[][] {
 
 /** What the command says it is: --session, TANDEM_SESSION, else the clients' variables. */
 function named(db: Db, req: ResolveRequest, above: SessionRow[][]): { s: SessionRow; via: NamedVia } | null {
-  if (req.flag) return { s: byRef(db, req.flag, "--session"), via: "flag" };
+  if (req.flag) return { s: byRef(db, req.flag, "--session", req.printerFor("person")), via: "flag" };
   if (req.env.TANDEM_SESSION)
-    return { s: byRef(db, req.env.TANDEM_SESSION, "TANDEM_SESSION"), via: "TANDEM_SESSION" };
+    return {
+      s: byRef(db, req.env.TANDEM_SESSION, "TANDEM_SESSION", req.printerFor("agent")),
+      via: "TANDEM_SESSION",
+    };
   const env = fromClientEnv(db, req.env);
   if (env.length === 0) return null;
   // Variables leak into child agents (a Codex started from a Claude shell has both): the nearest agent's.
@@ -192,7 +201,8 @@ export function resolveCaller(db: Db, req: ResolveRequest): Resolved | null {
 export function requireCaller(db: Db, req: ResolveRequest): Resolved {
   const r = resolveCaller(db, req);
   if (r) return r;
+  // Nothing names an agent, so the reader is taken for a person (cli/printer.ts readerOf).
   throw new UsageError(
-    "cannot tell which agent session this is; run it from the agent's own shell, or, as a person, pass --session <name or id> (see `tandem sessions`).",
+    `cannot tell which agent session this is; run it from the agent's own shell, or, as a person, pass --session <name or id> (see ${spanned(req.printerFor("person"), "sessions")}).`,
   );
 }

@@ -7,6 +7,7 @@ import type { Config } from "../config/schema.js";
 import { staleHolders } from "../core/claims/gone-verdict.js";
 import type { LeftItem } from "../core/claims/left-work.js";
 import { plural } from "../core/plural.js";
+import { type Printer, spanned } from "../core/printed.js";
 import type { StatusModel } from "../core/ritual/status-box.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
 import { allClaims, claimedPaths } from "../store/claims/rows.js";
@@ -25,6 +26,7 @@ function warnings(
   config: Config,
   views: readonly SessionView[],
   gone: { left: readonly LeftItem[]; root: string },
+  p: Printer,
 ): string[] {
   const out: string[] = [];
   // A gone session's left work is listed under `left`; only its other claims are stale.
@@ -33,7 +35,9 @@ function warnings(
     out.push(`${v.name} is stale and holds ${plural(n, "claim")}; they no longer block`);
   const errors = hookErrorsAfterSeq(db, s.started_seq);
   if (errors > 0)
-    out.push(`${errors} hook error(s) since this session started; see \`tandem events --kind hook.error\``);
+    out.push(
+      `${errors} hook error(s) since this session started; see ${spanned(p, "events", "--kind", "hook.error")}`,
+    );
   if (config.stopRitual !== "enforce") out.push(`stop ritual is "${config.stopRitual}"`);
   return out;
 }
@@ -52,6 +56,8 @@ export function statusModel(
     config: Config;
     configProblems: readonly ConfigProblem[];
     endTurn: boolean;
+    /** How the box spells commands for whoever reads it (decision 0051). */
+    printer: Printer;
   },
 ): StatusModel {
   const now = Date.now();
@@ -97,9 +103,10 @@ export function statusModel(
     left,
     warnings: [
       ...configWarnings(ctx.configProblems, ctx.root),
-      ...warnings(db, s, ctx.config, views, { left, root: ctx.root }),
+      ...warnings(db, s, ctx.config, views, { left, root: ctx.root }, ctx.printer),
     ],
     endTurn: ctx.endTurn,
+    printer: ctx.printer,
     now,
   };
 }

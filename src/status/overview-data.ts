@@ -98,7 +98,7 @@ export function readOverview(
     root,
     subagents: subagentRows(db, views),
     left,
-    elsewhere: readRemoteView(db, { stateDir: store.stateDir, config: loaded.config, now }),
+    elsewhere: readRemoteView(db, { stateDir: store.stateDir, config: loaded.config, now, printer }),
     landings: recentLandings(db, now - DAY_MS, 5).map((r) => ({
       ...landingLine(r.kind, r.data),
       who: r.session,

@@ -10,6 +10,7 @@ import { recordRow } from "../subagents/lifecycle/rows.js";
 import { presentSubs } from "../subagents/shared/records.js";
 import { remoteRows, remoteSummary } from "../watch/elsewhere.js";
 import { boardModel } from "../watch/model.js";
+import { printerOf } from "../wiring/agent-shell.js";
 import type { UiContext } from "./context.js";
 
 /** Events of one session read to judge its turn: the window starts at its latest prompt, never far back. */
@@ -74,7 +75,9 @@ function subagents(db: Db, views: SessionView[]): UiSubagent[] {
 }
 
 function remote(db: Db, ctx: UiContext, now: number): UiRemote | null {
-  const view = readRemoteView(db, { stateDir: ctx.stateDir, config: ctx.loaded.config, now });
+  // The browser board is a person's: its fixes are spelled as their terminal starts Tandem.
+  const printer = printerOf(ctx.root, ctx.stateDir, "person");
+  const view = readRemoteView(db, { stateDir: ctx.stateDir, config: ctx.loaded.config, now, printer });
   const rows = remoteRows(view, now);
   if (view.state === "off" || view.state === "no-remote") return null;
   return { ...remoteSummary(view, now), rows };

@@ -3,6 +3,7 @@ import { findLeftWork } from "../claims/left-work.js";
 import type { Config } from "../config/schema.js";
 import { listedAsClaim } from "../core/claims/gone-verdict.js";
 import type { LeftItem } from "../core/claims/left-work.js";
+import type { Printer } from "../core/printed.js";
 import type { RemoteView } from "../core/remote/remote-view.js";
 import type { RemoteRow } from "../core/ui/board-rows.js";
 import { readRemoteView } from "../remote/view-data.js";
@@ -82,7 +83,8 @@ export interface BoardConfig {
   /** Ended sessions older than this drop off the board (they stay in `tandem sessions --all`). */
   endedWindowMs?: number;
   /** Where to read other checkouts' presence (docs/decisions/0014); absent: not shown. */
-  remote?: { stateDir: string; config: Config };
+  /** `printer`: the board's reader's (a person), for the fixes it shows. */
+  remote?: { stateDir: string; config: Config; printer: Printer };
 }
 
 const STATE_ORDER: Record<SessionState, number> = { live: 0, stale: 1, ended: 2 };

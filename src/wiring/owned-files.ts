@@ -9,15 +9,16 @@ import type { FileState } from "./snapshot.js";
  * The plans for a `files`-layout client's hook files (a plugin, hook scripts), which Tandem writes
  * whole: created or rewritten by init, deleted by deinit while they still carry Tandem's mark, and
  * never touched when a file of that name is someone else's. Pure, like every planner here.
- * `states` holds the files in the order `hookFiles` lists them; `launcher` is null for deinit.
+ * `states` holds the files in the order `hookFiles` lists them; `launch` (the hooks' launcher and
+ * the person's) is null for deinit.
  */
 export function ownedFilePlans(
   client: ClientSpec<ClientName>,
   states: readonly FileState[],
-  launcher: string | null,
+  launch: { launcher: string; person: string } | null,
   mode: Mode,
 ): FilePlan[] {
-  const wanted = launcher === null ? [] : (client.hookFiles?.(launcher) ?? []);
+  const wanted = launch === null ? [] : (client.hookFiles?.(launch.launcher, launch.person) ?? []);
   return states.map((state, i) => {
     const want = mode === "init" ? (wanted[i] ?? null) : null;
     const base = {

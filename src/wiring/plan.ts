@@ -1,10 +1,12 @@
 import { codexLocalRulesText, codexRulesText, isOurRulesFile } from "../clients/codex/rules.js";
 import type { ClientName } from "../clients/index.js";
 import { CLIENTS } from "../clients/index.js";
+import { launcherWords } from "../clients/launcher-words.js";
 import type { ClientSpec } from "../clients/types.js";
 import { GIT_HOOK_NAMES, type GitHookName } from "../core/git/hook-names.js";
 import { plural } from "../core/plural.js";
 import { naturalCommand } from "../core/shell/agent-command.js";
+import { personLauncher } from "../core/shell/person-launcher.js";
 import { claudeAllowRules, LOCAL_SETTINGS, takesAllowRules } from "./allow-rules.js";
 import { type ClientFileFormat, type FileOutcome, type Mode, planClientFile } from "./client-file.js";
 import { copilotFormat, copilotWanted } from "./copilot-json.js";
@@ -297,10 +299,17 @@ export function planInit(
 ): FilePlan[] {
   const rules = claudeAllowRules(launcher, agent, s.root);
   const gitLaunch = hookLaunch(agent, naturalCommand(launcher, s.root), s.root);
+  // What a hook file tells the agent to ask its person to run (decision 0051).
+  const person = personLauncher({ text: launcher, words: launcherWords(launcher) }, s.root);
   return [
     ...clientsOf(s).flatMap((n) =>
       CLIENTS[n].layout === "files"
-        ? ownedFilePlans(CLIENTS[n], hookFileStates(s, n), anchored(launcher, n, s.root), "init")
+        ? ownedFilePlans(
+            CLIENTS[n],
+            hookFileStates(s, n),
+            { launcher: anchored(launcher, n, s.root), person },
+            "init",
+          )
         : [
             settingsPlan(
               n,

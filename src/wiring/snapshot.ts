@@ -76,7 +76,7 @@ export function gitHooksDir(root: string): string {
 
 /** Where a `files`-layout client's hook files go; they do not depend on the launcher. */
 export function hookFilePaths(name: ClientName): string[] {
-  return (CLIENTS[name].hookFiles?.("tandem") ?? []).map((f) => f.path);
+  return (CLIENTS[name].hookFiles?.("tandem", "tandem") ?? []).map((f) => f.path);
 }
 
 export function readSnapshot(

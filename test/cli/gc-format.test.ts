@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatGc } from "../../src/cli/format/gc.js";
+import { PLAIN, type Printer } from "../../src/core/printed.js";
 import type { GcReport } from "../../src/store/upkeep/gc.js";
 
 const empty: GcReport = {
@@ -22,10 +23,21 @@ describe("the gc report", () => {
     [true, "(there would be nothing to free)"],
     [false, "(there was nothing to free)"],
   ])("says in plain English when there is nothing to free (dry run: %s)", (dryRun, line) => {
-    expect(formatGc({ ...empty, dryRun })).toContain(line);
+    expect(formatGc({ ...empty, dryRun }, PLAIN)).toContain(line);
   });
 
   it("says nothing about an empty run when something was freed", () => {
-    expect(formatGc({ ...empty, sessions: 1, events: 5 })).not.toMatch(/nothing to free/);
+    expect(formatGc({ ...empty, sessions: 1, events: 5 }, PLAIN)).not.toMatch(/nothing to free/);
+  });
+
+  it.each([
+    ["a devDependency's person", { reader: "person", launcher: "npx tandem" }, "`npx tandem gc --vacuum`"],
+    [
+      "an agent",
+      { reader: "agent", launcher: ".git/tandem/bin/tandem" },
+      "`.git/tandem/bin/tandem gc --vacuum`",
+    ],
+  ] as [string, Printer, string][])("spells the vacuum advice for %s", (_who, p, command) => {
+    expect(formatGc({ ...empty, freeBytes: 1 << 20, vacuum: "none" }, p)).toContain(command);
   });
 });

@@ -229,16 +229,19 @@ describe("the Cline CLI module", () => {
 
   it("fails closed in the PreToolUse file when Tandem gives no answer, and passes its answer through", () => {
     const gateWith = (launcher: string) => {
-      const r = spawnSync("sh", ["-c", hookFileText("PreToolUse", "pre-tool-use", launcher)], {
+      const r = spawnSync("sh", ["-c", hookFileText("PreToolUse", "pre-tool-use", launcher, "npx tandem")], {
         input: '{"taskId":"t"}',
         encoding: "utf8",
       });
       return JSON.parse(r.stdout) as Record<string, unknown>;
     };
-    // Missing launcher, a crash, and silence all refuse with the remedy.
+    // Missing launcher, a crash, and silence all refuse with the remedy, spelled for a
+    // devDependency's person.
     for (const broken of ["/nonexistent/tandem", "false", "true"]) {
       expect(gateWith(broken), broken).toMatchObject({ cancel: false, overrideInput: {} });
-      expect(String(gateWith(broken).contextModification)).toMatch(/tandem doctor/);
+      expect(String(gateWith(broken).contextModification)).toContain(
+        "Ask the person to run `npx tandem doctor` in this repository",
+      );
     }
     // A working launcher's answer is printed untouched, and it read the payload from stdin.
     expect(gateWith("sh -c cat --")).toEqual({ taskId: "t" });

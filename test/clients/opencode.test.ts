@@ -124,7 +124,7 @@ describe("the opencode module", () => {
   });
 
   it("writes a plugin whose marks name each hook command it runs", () => {
-    const [file] = opencode.hookFiles!("npx tandem");
+    const [file] = opencode.hookFiles!("npx tandem", "npx tandem");
     expect(file?.path).toBe(PLUGIN_FILE);
     expect(ownedCommands(file!.text)).toEqual(
       opencode.events.map((e) => `npx tandem hook opencode ${e.cli}`),
@@ -133,10 +133,10 @@ describe("the opencode module", () => {
 });
 
 /** The plugin as opencode loads it: the module's export called with a stand-in of its context. */
-async function loadPlugin(launcher: string) {
+async function loadPlugin(launcher: string, person = "tandem") {
   const dir = tempDir();
   const path = join(dir, "tandem.mjs");
-  writeFileSync(path, opencode.hookFiles!(launcher)[0]!.text);
+  writeFileSync(path, opencode.hookFiles!(launcher, person)[0]!.text);
   const mod = (await import(pathToFileURL(path).href)) as {
     TandemPlugin: (ctx: unknown) => Promise<Record<string, (...a: unknown[]) => Promise<void>>>;
   };
@@ -167,9 +167,10 @@ describe("the plugin (run by Node as opencode's Bun would)", () => {
   });
 
   it("fails closed: a hook that cannot run or answers garbage refuses the write", async () => {
-    const missing = await loadPlugin("/nonexistent/tandem");
+    // A devDependency's person starts Tandem with npx: the refusal asks for exactly that.
+    const missing = await loadPlugin("/nonexistent/tandem", "npx tandem");
     await expect(missing.hooks["tool.execute.before"]!(...toolCall("edit"))).rejects.toThrow(
-      /Tandem could not check this edit call \(.*ENOENT.*\), so it is refused; run `tandem doctor`/,
+      /Tandem could not check this edit call \(.*ENOENT.*\), so it is refused; ask the person to run `npx tandem doctor`/,
     );
     const broken = await loadPlugin(fakeLauncher("not json"));
     await expect(broken.hooks["tool.execute.before"]!(...toolCall("bash"))).rejects.toThrow(

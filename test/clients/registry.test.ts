@@ -109,7 +109,7 @@ describe("every registered client is in every list derived from the registry", (
       expect(protectedFiles).toContain(c.settingsFile);
       for (const w of c.wiring) expect(protectedFiles).toContain(w.file);
       // A client whose hooks are whole files: init writes each, its settings file first, each marked.
-      const files = c.hookFiles?.("tandem") ?? [];
+      const files = c.hookFiles?.("tandem", "tandem") ?? [];
       expect(c.layout === "files", `${c.name}: layout "files" goes with hookFiles`).toBe(files.length > 0);
       if (files.length > 0) expect(files[0]!.path, c.name).toBe(c.settingsFile);
       for (const f of files) {

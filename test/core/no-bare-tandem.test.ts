@@ -30,38 +30,10 @@ const ALLOWED: Record<string, { count: number; why: string }> = {
   // Install advice: it names the install it recommends (`tandem` after `npm install -g`).
   "wiring/launcher.ts": { count: 2, why: "tells how to install for a team; the launcher is the advice" },
   "wiring/ritual-gaps.ts": { count: 1, why: "asks for `--command tandem` from an install on PATH" },
-  // Not yet routed through a printer (decision 0051, consequences): readers are people in most
-  // installs, where `tandem` is right. Each goes when its text learns its reader.
-  "cli/commands/conflicts.ts": { count: 1, why: "not yet routed" },
-  "cli/commands/deinit-notes.ts": { count: 1, why: "not yet routed" },
-  "cli/commands/events.ts": { count: 2, why: "not yet routed" },
-  "cli/commands/jail.ts": { count: 1, why: "not yet routed (usage error)" },
-  "cli/commands/recover.ts": { count: 1, why: "not yet routed (usage error)" },
-  "cli/commands/release.ts": { count: 1, why: "not yet routed" },
-  "cli/commands/reserve.ts": { count: 1, why: "not yet routed" },
-  "cli/format/gc.ts": { count: 1, why: "not yet routed" },
-  "cli/format/leases.ts": { count: 1, why: "not yet routed" },
-  "cli/format/sessions.ts": { count: 1, why: "not yet routed" },
-  "clients/cline/hook-files.ts": { count: 2, why: "a shell script's text and comment, no launcher known" },
-  "clients/opencode/plugin.ts": { count: 1, why: "plugin source init writes; no launcher passed yet" },
+  // Names of refused commands: they say what the agent ran, as it spelled it, not what to run.
   "core/guards/forgery.ts": { count: 1, why: "names `tandem hook` as what was called, not to run" },
-  "core/guards/tandem-refs.ts": { count: 1, why: "not yet routed" },
-  "core/guards/target-plan.ts": { count: 1, why: "asks the user (a person) to run init or deinit" },
-  "core/jail/probe.ts": { count: 1, why: "not yet routed" },
-  "core/remote/remote-view.ts": { count: 1, why: "not yet routed" },
-  "core/remote/sync-plan.ts": { count: 1, why: "not yet routed" },
-  "core/remote/verdict.ts": { count: 2, why: "not yet routed" },
   "core/sessions/identity.ts": { count: 2, why: "names the command that was refused, not one to run" },
-  "doctor/remote-check.ts": { count: 1, why: "not yet routed" },
-  "hooks/handler.ts": { count: 1, why: "not yet routed (an unknown hook event, typed by a person)" },
   "core/rules/texts.ts": { count: 1, why: "names `tandem hook` as what was refused, not to run" },
-  "core/jail/launcher.ts": { count: 1, why: "not yet routed (the jail launcher script's own refusal)" },
-  "core/jail/rewrite.ts": { count: 1, why: "not yet routed (init's note on which clients need `run`)" },
-  "jail/run.ts": { count: 1, why: "not yet routed" },
-  "remote/sync.ts": { count: 1, why: "not yet routed" },
-  "server/stop.ts": { count: 1, why: "not yet routed" },
-  "sessions/resolve.ts": { count: 2, why: "not yet routed (usage errors)" },
-  "status/model.ts": { count: 1, why: "not yet routed: the box's warnings precede its printer" },
 };
 
 /** Comments out, lines kept (so a help call two lines up is still seen): prose may say `tandem x`. */

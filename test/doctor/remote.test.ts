@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { Printer } from "../../src/core/printed.js";
 import type { RemoteView } from "../../src/core/remote/remote-view.js";
 import { remoteFindings } from "../../src/doctor/remote-check.js";
 
 const NOW = 1_800_000_000_000;
+/** Doctor is read by a person; a devDependency's starts Tandem with npx. */
+const PERSON: Printer = { reader: "person", launcher: "npx tandem" };
 const unknown = {
   since: NOW - 600_000,
   error: "fatal: could not read from remote",
@@ -25,7 +28,14 @@ function view(over: Partial<RemoteView>): RemoteView {
 describe("doctor's remote check", () => {
   it.each<[string, Partial<RemoteView>, number, string, RegExp, RegExp | null]>([
     ["sharing off", { state: "off" }, 0, "ok", /off \(remote\.enabled is false\)/, null],
-    ["no remote", { state: "no-remote" }, 0, "ok", /no Git remote.*git remote add origin URL/, null],
+    [
+      "no remote",
+      { state: "no-remote" },
+      0,
+      "ok",
+      /no Git remote.*git remote add origin URL.*run `npx tandem sync`/,
+      null,
+    ],
     ["a good round", {}, 1, "ok", /last sync with origin 20s ago: 2 other checkout\(s\) seen/, null],
     [
       "no round yet",
@@ -63,7 +73,7 @@ describe("doctor's remote check", () => {
       /git fetch/,
     ],
   ])("%s: %s", (_why, over, liveHere, level, detail, fix) => {
-    const [f, ...rest] = remoteFindings(view(over), liveHere, NOW);
+    const [f, ...rest] = remoteFindings(view(over), liveHere, NOW, PERSON);
     expect(rest).toEqual([]);
     expect(f).toMatchObject({ check: "remote", level });
     expect(f!.detail).toMatch(detail);

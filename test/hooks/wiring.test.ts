@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { PIN, type RunResult, tandem } from "../helpers/cli.js";
+import { PIN, PINNED, type RunResult, tandem } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, codexPatch, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
@@ -100,7 +100,8 @@ describe("an agent's edit of Tandem's wiring at pre-tool-use", () => {
     const repo = wiredRepo();
     const reason = denied(run(repo, file));
     expect(reason).toMatch(/Tandem's wiring/);
-    expect(reason).toMatch(/tandem init/);
+    // The user runs init or deinit with the launcher init recorded: this repository's is pinned.
+    expect(reason).toContain(`\`${PINNED} init\` / \`${PINNED} deinit\``);
     expect(reason).toMatch(/TANDEM_ALLOW_WIRING_EDITS=1/);
     expect(deniedPaths(repo).map((d) => d.reason)).toEqual(["protected-wiring"]);
     expect(ledger(repo).claims).toEqual([]);

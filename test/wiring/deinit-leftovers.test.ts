@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PIN, tandem } from "../helpers/cli.js";
+import { PIN, PINNED, tandem } from "../helpers/cli.js";
 import { claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 import { bareWorld } from "../remote/remote-world.js";
@@ -40,7 +40,9 @@ describe("tandem deinit", () => {
     await startServer(dir);
     const res = run(["deinit"], dir);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/server for this repository is still running.*`tandem serve --stop` stops it/);
+    // Spelled with the launcher init recorded, here a pinned one (decision 0051).
+    expect(res.stdout).toMatch(/server for this repository is still running/);
+    expect(res.stdout).toContain(`\`${PINNED} serve --stop\` stops it now`);
   });
 
   it("says how to delete the refs/tandem/* Tandem pushed to the remote, without touching them", () => {

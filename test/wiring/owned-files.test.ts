@@ -20,7 +20,7 @@ const scripts: ClientSpec<ClientName> = {
     })),
 };
 
-const want = (launcher: string) => scripts.hookFiles!(launcher);
+const want = (launcher: string) => scripts.hookFiles!(launcher, "tandem");
 const at = (i: number, text: string | null, executable = text !== null): FileState => ({
   path: `/r/${want("tandem")[i]!.path}`,
   text,
@@ -80,7 +80,12 @@ describe("hook files Tandem owns whole", () => {
   ];
   for (const c of cases)
     it(c.name, () => {
-      const plans = ownedFilePlans(scripts, c.states, c.mode === "init" ? "tandem" : null, c.mode);
+      const plans = ownedFilePlans(
+        scripts,
+        c.states,
+        c.mode === "init" ? { launcher: "tandem", person: "tandem" } : null,
+        c.mode,
+      );
       expect(plans.map((p) => p.action)).toEqual(c.actions);
       for (const p of plans.filter((x) => x.action === "create" || x.action === "update")) {
         expect(p.executable).toBe(true);
@@ -89,7 +94,12 @@ describe("hook files Tandem owns whole", () => {
     });
 
   it("names the file and what to do when it refuses", () => {
-    const [plan] = ownedFilePlans(scripts, [at(0, "echo mine\n"), at(1, null)], "tandem", "init");
+    const [plan] = ownedFilePlans(
+      scripts,
+      [at(0, "echo mine\n"), at(1, null)],
+      { launcher: "tandem", person: "tandem" },
+      "init",
+    );
     expect(plan!.reason).toContain(".scripted/hooks/PreToolUse: not written by Tandem; move it aside");
   });
 });

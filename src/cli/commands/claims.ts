@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { holderOf } from "../../claims/holders.js";
+import { PLAIN } from "../../core/printed.js";
 import { leaseLine } from "../../core/remote/remote-view.js";
 import { formatAge } from "../../core/sessions/liveness.js";
 import { readRemoteView } from "../../remote/view-data.js";
@@ -54,10 +55,12 @@ export function claimsCommand(io: Io): Command {
         });
       }
       // Reservations across machines block writes like claims (docs/decisions/0014): listed with them.
+      // Only the leases are shown, which spell no command: no launcher is read for them.
       const { leases } = readRemoteView(db, {
         stateDir: project.stateDir,
         config: project.loaded.config,
         now,
+        printer: PLAIN,
       });
       db?.close();
       const shown = opts.all ? views : views.filter((v) => v.live);

@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { type Printer, printed, spanned } from "../../core/printed.js";
 import {
   type MergeForecast,
   type Overlap,
@@ -20,6 +21,7 @@ import {
 } from "../../remote/forecast.js";
 import { remoteOf } from "../../remote/objects.js";
 import { findProject, type Io, openProjectDb, releaseProjectDb } from "../context.js";
+import { helpPrinter, provenPrinter } from "../printer.js";
 
 interface ConflictsOptions {
   json?: boolean;
@@ -41,7 +43,10 @@ export function conflictsCommand(io: Io): Command {
     )
     .option("--remote <name>", "the remote to read (default: the branch's remote, else origin)")
     .option("--no-fetch", "use what was fetched last instead of fetching first")
-    .addHelpText("after", "\nExample:\n  tandem conflicts --target main --json\n")
+    .addHelpText(
+      "after",
+      () => `\nExample:\n  ${printed(helpPrinter(io), "conflicts", "--target", "main", "--json")}\n`,
+    )
     .action((_o: ConflictsOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<ConflictsOptions>();
       const project = findProject(io, opts.root);
@@ -63,8 +68,9 @@ export function conflictsCommand(io: Io): Command {
       const now = Date.now();
       const me = checkoutHolder(project.stateDir, top);
       const freshness = project.loaded.config.freshnessSeconds;
+      const local = localOf(io, project, top, me.name, now, freshness);
       const sides: Side[] = [
-        ...localOf(io, project, top, me.name, now, freshness),
+        ...local.sides,
         ...remoteSides(seenPresence(top), me.checkout, now, {
           sessionMs: freshness * 1000,
           documentMs: project.loaded.config.remotePresenceTtlMinutes * 60_000,
@@ -81,7 +87,7 @@ export function conflictsCommand(io: Io): Command {
       }
       if (fetchError)
         io.err(`tandem: cannot fetch ${remote} (${fetchError}); forecasting from what was fetched before.\n`);
-      io.out(formatForecast(found, merges, short(target)));
+      io.out(formatForecast(found, merges, short(target), local.printer));
     });
 }
 
@@ -94,18 +100,21 @@ function localOf(
   fresh: number,
 ) {
   const db = openProjectDb(project, { create: false }, io);
-  if (!db) return [];
+  if (!db) return { sides: [], printer: provenPrinter(null, io, project) };
   try {
-    return localSides(db, top, name, now, fresh);
+    return { sides: localSides(db, top, name, now, fresh), printer: provenPrinter(db, io, project) };
   } finally {
     releaseProjectDb(io, db);
   }
 }
 
-function formatForecast(found: Overlap[], merges: MergeForecast[], target: string): string {
+function formatForecast(found: Overlap[], merges: MergeForecast[], target: string, p: Printer): string {
   const lines: string[] = [];
   if (found.length === 0) lines.push("no path is being changed in more than one place");
-  else lines.push("changed in more than one place (agree who goes first, or `tandem reserve` it):");
+  else
+    lines.push(
+      `changed in more than one place (agree who goes first, or reserve it: ${spanned(p, "reserve", { slot: "PATH" })}):`,
+    );
   for (const o of found) {
     lines.push(`  ${o.path}`);
     for (const s of o.sides)

@@ -5,12 +5,14 @@
 import { existsSync } from "node:fs";
 import { loadConfig } from "../../config/load.js";
 import { resolveRoot, stateDirOf } from "../../config/root.js";
+import { spanned } from "../../core/printed.js";
 import { git } from "../../git/run.js";
 import { remoteOf } from "../../remote/objects.js";
 import { addrFile } from "../../resident/paths.js";
 import { processAlive } from "../../sessions/proc.js";
 import { openDb } from "../../store/db.js";
 import { serverRow } from "../../store/server/row.js";
+import { printerOf } from "../../wiring/agent-shell.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -49,7 +51,8 @@ export function leftBehind(root: string, env: Env): string[] {
   const stateDir = stateDirOf(resolveRoot({ cwd: root, env }));
   if (serverRunning(stateDir))
     out.push(
-      "Tandem's server for this repository is still running (it exits by itself once idle); `tandem serve --stop` stops it now.",
+      // deinit is a person's command and keeps the config, so the launcher init recorded still speaks.
+      `Tandem's server for this repository is still running (it exits by itself once idle); ${spanned(printerOf(root, stateDir, "person"), "serve", "--stop")} stops it now.`,
     );
   if (sharedThroughRemote(root)) {
     const remote = remoteName(root, env);

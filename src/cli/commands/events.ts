@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from "commander";
 import { selectKinds } from "../../core/kind-glob.js";
+import { type Printer, printed, spanned } from "../../core/printed.js";
 import { UsageError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
 import { listEvents } from "../../store/events/list.js";
@@ -7,6 +8,7 @@ import { EVENT_KINDS } from "../../store/events/schemas.js";
 import { allSessions, findSessions, type SessionRow } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
 import { eventLine, formatEventText } from "../format/events.js";
+import { helpPrinter, provenPrinter } from "../printer.js";
 
 interface EventsOptions {
   session?: string;
@@ -23,11 +25,14 @@ function parseSeq(value: string): number {
   return n;
 }
 
-function sessionFilter(db: Db, ref: string | undefined): string | undefined {
+/** `p` spells the list command for whoever named the session (a person, with --session). */
+function sessionFilter(db: Db, ref: string | undefined, p: Printer): string | undefined {
   if (!ref) return undefined;
   const found = findSessions(db, ref);
   if (found.length === 0)
-    throw new UsageError(`no session matches --session ${ref}; list them with \`tandem sessions --all\`.`);
+    throw new UsageError(
+      `no session matches --session ${ref}; list them with ${spanned(p, "sessions", "--all")}.`,
+    );
   if (found.length > 1)
     throw new UsageError(`--session ${ref} matches ${found.length} sessions; pass the Tandem name instead.`);
   return found[0]!.id;
@@ -64,7 +69,7 @@ function printBatch(
 }
 
 /** Said when nothing was printed, so an empty ledger or filter does not look like a hang or a failure. */
-function noneText(opts: EventsOptions): string {
+function noneText(opts: EventsOptions, p: Printer): string {
   const filters = [
     opts.kind ? `--kind ${opts.kind}` : "",
     opts.session ? `--session ${opts.session}` : "",
@@ -72,7 +77,7 @@ function noneText(opts: EventsOptions): string {
   ].filter(Boolean);
   return filters.length
     ? `No events match ${filters.join(" ")}.\n`
-    : "No events recorded yet. Events appear when an agent with Tandem's hooks works here (see `tandem init`).\n";
+    : `No events recorded yet. Events appear when an agent with Tandem's hooks works here (see ${spanned(p, "init")}).\n`;
 }
 
 async function follow(
@@ -103,20 +108,24 @@ export function eventsCommand(io: Io): Command {
     .option("--since <seq>", "only events after this sequence number", parseSeq)
     .option("--follow", "keep printing new events as they are recorded")
     .option("--json", "one JSON object per line")
-    .addHelpText("after", "\nExample:\n  tandem events --kind claim.* --json\n")
+    .addHelpText(
+      "after",
+      () => `\nExample:\n  ${printed(helpPrinter(io), "events", "--kind", "claim.*", "--json")}\n`,
+    )
     .action(async (_opts: EventsOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<EventsOptions>();
       const kinds = kindFilter(opts.kind);
       const project = findProject(io, opts.root);
       const db = openProjectDb(project, { create: opts.follow === true });
+      const p = provenPrinter(db, io, project);
       if (!db) {
-        if (!opts.json) io.out(noneText(opts));
+        if (!opts.json) io.out(noneText(opts, p));
         return;
       }
       try {
-        const filter = { session: sessionFilter(db, opts.session), kinds };
-        const { last, printed } = printBatch(io, db, opts, filter, opts.since ?? 0);
-        if (printed === 0 && !opts.json && !opts.follow) io.out(noneText(opts));
+        const filter = { session: sessionFilter(db, opts.session, p), kinds };
+        const { last, printed: shown } = printBatch(io, db, opts, filter, opts.since ?? 0);
+        if (shown === 0 && !opts.json && !opts.follow) io.out(noneText(opts, p));
         if (opts.follow) await follow(io, db, opts, filter, last);
       } finally {
         db.close();

@@ -8,6 +8,7 @@ import { auditStore } from "../../store/trust.js";
 import { runGc } from "../../store/upkeep/gc.js";
 import { findProject, type Io, openProjectDb, type Project } from "../context.js";
 import { formatGc } from "../format/gc.js";
+import { provenPrinter } from "../printer.js";
 
 interface GcOptions {
   dryRun?: boolean;
@@ -98,7 +99,11 @@ Example:
           dryRun: opts.dryRun === true,
           fullVacuum: opts.vacuum === true && opts.dryRun !== true,
         });
-        io.out(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatGc(report));
+        io.out(
+          opts.json
+            ? `${JSON.stringify(report, null, 2)}\n`
+            : formatGc(report, provenPrinter(db, io, project)),
+        );
       } finally {
         db.close();
       }

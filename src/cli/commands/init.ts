@@ -153,7 +153,7 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
   for (const line of [choice.warning, note, oncePerClone(spanned(person, "init"))])
     if (line) io.out(`${line}\n`);
   if (shell) io.out(`${shell}\n`);
-  if (mode === "write") io.out(`${kernelGuardLine(io, root, stateDir, clients)}\n`);
+  if (mode === "write") io.out(`${kernelGuardLine(io, { root, stateDir, person }, clients)}\n`);
   for (const gap of ritualGaps(choice.launcher, agent, clients)) io.out(`Warning: ${gap}\n`);
   if (trust) io.out(`${describeTrust(trust)}\n`);
   // Gemini runs no project hooks in a folder it does not trust: say so right after wiring them.
@@ -186,9 +186,14 @@ function probeAgentShell(
 }
 
 /** Writes the jail launcher (decision 0056) and says which clients the kernel guard reaches how. */
-function kernelGuardLine(io: Io, root: string, stateDir: string, clients: readonly ClientName[]): string {
+function kernelGuardLine(
+  io: Io,
+  at: { root: string; stateDir: string; person: Printer },
+  clients: readonly ClientName[],
+): string {
+  const { root, stateDir } = at;
   try {
-    ensureJailLauncher(stateDir);
+    ensureJailLauncher(stateDir, root);
   } catch (err) {
     return `Warning: the jail launcher ${jailLauncherPath(stateDir)} could not be written (${(err as Error).message}); the pre-tool hook writes it when a command needs it.`;
   }
@@ -197,6 +202,7 @@ function kernelGuardLine(io: Io, root: string, stateDir: string, clients: readon
   return guardNote(
     guard,
     specs.map((c) => ({ label: c.label, name: c.name, rewrites: c.commandRewrite.used })),
+    at.person,
   );
 }
 

@@ -1,11 +1,13 @@
 import { statSync } from "node:fs";
 import { Command } from "commander";
 import { jailCandidates, type MountPlan, mountPlan } from "../../core/jail/plan.js";
+import { printed, spanned } from "../../core/printed.js";
 import { UsageError } from "../../errors.js";
 import { physical } from "../../jail/facts.js";
 import { boundFiles, sessionPlan } from "../../jail/plan.js";
 import { runJailed } from "../../jail/run.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
+import { commandPrinter } from "../printer.js";
 import { ownSession } from "../session-opts.js";
 
 interface JailOptions {
@@ -76,10 +78,12 @@ export function jailCommand(io: Io): Command {
         io.out(planText(plan));
         return;
       }
+      const p = commandPrinter(io, project);
       if (command.length === 0)
-        throw new UsageError("name the command to run after --: `tandem jail -- npm test`");
+        throw new UsageError(`name the command to run after --: ${spanned(p, "jail", "--", "npm", "test")}`);
       const paths = plan.binds.map((b) => b.path);
-      const run = runJailed(paths, boundFiles(plan), command, { cwd: io.cwd, env: process.env });
+      const doctor = printed(p, "doctor");
+      const run = runJailed(paths, boundFiles(plan), command, { cwd: io.cwd, env: process.env, doctor });
       io.exitCode = await run.code;
     });
 }

@@ -10,7 +10,7 @@ import { resolveCaller } from "../../sessions/resolve.js";
 import type { Db } from "../../store/db.js";
 import { findSessions, type SessionRow } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb, type Project } from "../context.js";
-import { callerPrinter, helpPrinter } from "../printer.js";
+import { callerPrinter, helpPrinter, printersOf } from "../printer.js";
 import { callerSession, ownSession } from "../session-opts.js";
 import { listEveryOwner, listVersions } from "./recover-list.js";
 import { goneOwnerToRecover } from "./recover-owner.js";
@@ -25,9 +25,10 @@ interface RecoverOptions {
 function ownerOf(db: Db, io: Io, project: Project, flag: string | undefined): SessionRow {
   if (!flag) return callerSession(db, io, project, undefined, null).session;
   const found = findSessions(db, flag);
+  // Naming a session with --session is how a person acts for one (printer.ts readerOf).
   if (found.length !== 1)
     throw new UsageError(
-      `--session ${flag} matches ${found.length} sessions; see \`tandem sessions --all\`.`,
+      `--session ${flag} matches ${found.length} sessions; see ${spanned(printersOf(project)("person"), "sessions", "--all")}.`,
     );
   return found[0]!;
 }
@@ -94,6 +95,7 @@ export function recoverCommand(io: Io): Command {
           pid: io.pid,
           freshnessSeconds: project.loaded.config.freshnessSeconds,
           allowSingleLive: false,
+          printerFor: printersOf(project),
         });
         const p = callerPrinter(project, actor);
         const result = recover(

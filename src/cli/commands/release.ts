@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { Command } from "commander";
 import { resolveTarget } from "../../core/paths/target.js";
+import { printed, spanned } from "../../core/printed.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { resolveCaller } from "../../sessions/resolve.js";
@@ -8,6 +9,7 @@ import { allClaims } from "../../store/claims/rows.js";
 import type { Db } from "../../store/db.js";
 import { append, write } from "../../store/ledger/append.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
+import { callerPrinter, helpPrinter, printersOf } from "../printer.js";
 import { callerSession } from "../session-opts.js";
 
 interface ReleaseOptions {
@@ -28,6 +30,7 @@ function parties(db: Db, io: Io, project: Project, opts: ReleaseOptions) {
     pid: io.pid,
     freshnessSeconds: project.loaded.config.freshnessSeconds,
     allowSingleLive: false,
+    printerFor: printersOf(project),
   });
   const owner = callerSession(db, io, project, opts.session, "release").session;
   const own = proven?.session.id === owner.id;
@@ -37,7 +40,11 @@ function parties(db: Db, io: Io, project: Project, opts: ReleaseOptions) {
       `the claims are ${owner.name}'s and ${who}; only a claim's owner releases it. Ask ${owner.name} to release them, or, as a person who knows that session is done with them, add --force (recorded).`,
     );
   }
-  return { owner, forcedBy: own ? null : (proven?.session.id ?? "person") };
+  return {
+    owner,
+    forcedBy: own ? null : (proven?.session.id ?? "person"),
+    printer: callerPrinter(project, proven),
+  };
 }
 
 export function releaseCommand(io: Io): Command {
@@ -46,13 +53,16 @@ export function releaseCommand(io: Io): Command {
     .argument("<paths...>", "files or directories you hold")
     .option("--session <id>", "whose claims (default: the calling agent's); another's needs --force")
     .option("--force", "release claims of a session other than the caller's (recorded)")
-    .addHelpText("after", "\nExample:\n  tandem release src/parser.ts docs/\n")
+    .addHelpText(
+      "after",
+      () => `\nExample:\n  ${printed(helpPrinter(io), "release", "src/parser.ts", "docs/")}\n`,
+    )
     .action((paths: string[], _o: ReleaseOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<ReleaseOptions>();
       const project = findProject(io, opts.root);
       const db = openProjectDb(project, { create: true }, io)!;
       try {
-        const { owner: session, forcedBy } = parties(db, io, project, opts);
+        const { owner: session, forcedBy, printer } = parties(db, io, project, opts);
         const keys = paths.map((raw) => {
           const r = resolveTarget(raw, io.cwd, [project.resolved.root], {}, physicalPath);
           if (!r.ok) throw new UsageError(`cannot release ${raw}: ${r.reason}`);
@@ -79,7 +89,7 @@ export function releaseCommand(io: Io): Command {
         });
         if (released.length === 0)
           throw new TandemError(
-            `${session.name} holds no claim on ${paths.join(", ")}; see \`tandem claims\`.`,
+            `${session.name} holds no claim on ${paths.join(", ")}; see ${spanned(printer, "claims")}.`,
           );
         for (const c of released) io.out(`released ${c.path}\n`);
       } finally {

@@ -2,6 +2,7 @@ import { relative, sep } from "node:path";
 import { Command } from "commander";
 import { parseDuration } from "../../core/duration.js";
 import { resolveTarget } from "../../core/paths/target.js";
+import { type Printer, printed, spanned } from "../../core/printed.js";
 import { errorMessage, TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { checkoutHolder } from "../../remote/checkout.js";
@@ -10,6 +11,7 @@ import { remoteOf } from "../../remote/objects.js";
 import { recordLeases } from "../../store/remote/rows.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
 import { failureMessage, lostLine } from "../format/leases.js";
+import { commandPrinter, helpPrinter } from "../printer.js";
 import { ownSession } from "../session-opts.js";
 
 interface ReserveOptions {
@@ -30,10 +32,10 @@ export function reserveCommand(io: Io): Command {
     .option("--json", "print the outcome as JSON")
     .option("--remote <name>", "the remote to share through (default: the branch's remote, else origin)")
     .option("--session <id>", "the session reserving (default: the calling agent, if any)")
-    .addHelpText(
-      "after",
-      "\nExamples:\n  tandem reserve src/parser.ts --ttl 3h\n  tandem reserve --release src/parser.ts\n",
-    )
+    .addHelpText("after", () => {
+      const p = helpPrinter(io);
+      return `\nExamples:\n  ${printed(p, "reserve", "src/parser.ts", "--ttl", "3h")}\n  ${printed(p, "reserve", "--release", "src/parser.ts")}\n`;
+    })
     .action((paths: string[], _o: ReserveOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<ReserveOptions>();
       const project = findProject(io, opts.root);
@@ -58,8 +60,9 @@ export function reserveCommand(io: Io): Command {
       const result = opts.release
         ? releaseRemote(call, holder, rel)
         : reserveRemote(call, { paths: rel, holder, ...callerOf(io, project, opts.session), ttlMs });
-      if (result.ok) showLocally(io, project, result.now);
-      report(io, result, remote, opts);
+      const printer = commandPrinter(io, project);
+      if (result.ok) showLocally(io, project, result.now, printer);
+      report(io, result, remote, opts, printer);
     });
 }
 
@@ -77,14 +80,19 @@ function repoPath(raw: string, io: Io, project: Project, top: string): string {
  * The leases as the remote holds them now go into this checkout's view at once: `status`, `watch`
  * and the board show a reservation without waiting for the next sync round.
  */
-function showLocally(io: Io, project: Project, doc: { text: string; commit: string } | null): void {
+function showLocally(
+  io: Io,
+  project: Project,
+  doc: { text: string; commit: string } | null,
+  p: Printer,
+): void {
   const db = openProjectDb(project, { create: false }, io);
   if (!db) return;
   try {
     recordLeases(db, doc, Date.now());
   } catch (err) {
     io.err(
-      `tandem: warning: the reservation is on the remote, but this checkout's view was not updated (${errorMessage(err)}); \`tandem sync\` updates it.\n`,
+      `tandem: warning: the reservation is on the remote, but this checkout's view was not updated (${errorMessage(err)}); ${spanned(p, "sync")} updates it.\n`,
     );
   } finally {
     releaseProjectDb(io, db);
@@ -103,7 +111,7 @@ function callerOf(io: Io, project: Project, flag: string | undefined) {
   }
 }
 
-function report(io: Io, result: LeaseResult, remote: string, opts: ReserveOptions): void {
+function report(io: Io, result: LeaseResult, remote: string, opts: ReserveOptions, p: Printer): void {
   if (!result.ok) throw new TandemError(failureMessage(result.failure));
   const now = Date.now();
   if (result.lost.length > 0) io.exitCode = 1;
@@ -115,7 +123,7 @@ function report(io: Io, result: LeaseResult, remote: string, opts: ReserveOption
   const verb = opts.release ? "released" : "reserved";
   for (const p of result.won) io.out(`${verb} ${p}${opts.release ? "" : ` until ${until(now, opts.ttl)}`}\n`);
   if (opts.release && result.won.length === 0) io.out("you held no reservation there; nothing to release\n");
-  for (const l of result.lost) io.out(lostLine(l.path, l.by, now));
+  for (const l of result.lost) io.out(lostLine(l.path, l.by, now, p));
 }
 
 function until(now: number, ttl: string): string {

@@ -61,6 +61,7 @@ export function runCommand(io: Io): Command {
       const argv = [launch?.command ?? spec.subagent.command, ...(launch?.args ?? []), ...args];
       io.exitCode = await runFollowing({
         stateDir: project.stateDir,
+        root: project.resolved.root,
         plan: (child) => planNow(io, project, child),
         argv,
         cwd: io.cwd,

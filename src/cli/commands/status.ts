@@ -165,16 +165,18 @@ async function runStatus(io: Io, opts: StatusOptions, project: Project, db: Db):
   // write-protects this process's memory, and on the bench machine every page written after it
   // faults, so the same store reads cost several times more after a spawn (docs/decisions/0006).
   const problems = project.loaded.problems;
+  const printer = callerPrinter(project, own);
   const model = statusModel(db, session, {
     ...ctx,
     configProblems: problems,
     endTurn: opts.endTurn === true,
+    printer,
   });
   const check = opts.endTurn ? await endTurnCheck(db, session, ctx) : null;
   if (check && !check.ok) {
     // A failed check leaves no evidence behind: no status event, nothing on stdout but JSON.
     if (opts.json) io.out(`${JSON.stringify({ ok: false, findings: check.findings, status: null })}\n`);
-    else io.err(formatFindings(check.findings, callerPrinter(project, own)));
+    else io.err(formatFindings(check.findings, printer));
     io.exitCode = 1;
     return;
   }
@@ -185,7 +187,6 @@ async function runStatus(io: Io, opts: StatusOptions, project: Project, db: Db):
     () => append(db, { kind: "status.checked", session: session.id, data: { end_turn: check !== null } }),
     "gating",
   );
-  model.printer = callerPrinter(project, own);
   const shown = { model, findings: check?.findings ?? {}, config: { root: ctx.root, problems } };
   io.out(opts.json ? statusJson(session, shown) : statusText(shown));
 }

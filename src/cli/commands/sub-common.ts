@@ -4,8 +4,8 @@ import { type Resolved, resolveCaller } from "../../sessions/resolve.js";
 import type { Db } from "../../store/db.js";
 import { makeSubCtx, type SubCtx } from "../../subagents/shared/ctx.js";
 import { worktreeTop } from "../../subagents/shared/git.js";
-import { findProject, type Io, openProjectDb } from "../context.js";
-import { callerPrinter } from "../printer.js";
+import { findProject, type Io, openProjectDb, type Project } from "../context.js";
+import { callerPrinter, printersOf } from "../printer.js";
 
 export interface CommonOptions {
   session?: string;
@@ -18,9 +18,17 @@ export interface CommonOptions {
  * (exit 2 otherwise); without it the caller is found as usual, and a human at
  * a terminal with no agent session is fine: the events then name no session.
  */
-function attribution(db: Db, io: Io, freshnessSeconds: number, flag: string | undefined): Resolved | null {
+function attribution(db: Db, io: Io, project: Project, flag: string | undefined): Resolved | null {
   // Sub-agent commands create, apply and discard for the session: naming another one is refused.
-  const req = { flag, env: io.env, pid: io.pid, freshnessSeconds, allowSingleLive: !flag, command: "sub" };
+  const req = {
+    flag,
+    env: io.env,
+    pid: io.pid,
+    freshnessSeconds: project.loaded.config.freshnessSeconds,
+    allowSingleLive: !flag,
+    command: "sub",
+    printerFor: printersOf(project),
+  };
   if (flag) return resolveCaller(db, req)!;
   try {
     return resolveCaller(db, { ...req, allowSingleLive: false });
@@ -40,7 +48,7 @@ export async function withSubCtx<T>(
   const db = openProjectDb(project, { create: true })!;
   try {
     const { config } = project.loaded;
-    const caller = attribution(db, io, config.freshnessSeconds, opts.session);
+    const caller = attribution(db, io, project, opts.session);
     const printer = callerPrinter(project, caller);
     const session = caller?.session.id ?? null;
     return await fn(makeSubCtx(db, project.stateDir, config, project.resolved.root, session, printer));

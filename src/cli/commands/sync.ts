@@ -1,8 +1,10 @@
 import { Command } from "commander";
+import { printed } from "../../core/printed.js";
 import { syncRound } from "../../remote/sync.js";
 import { markSyncStart, takeSyncLock } from "../../remote/sync-lock.js";
 import { findProject, type Io, openProjectDb, type Project } from "../context.js";
 import { formatSync } from "../format/sync.js";
+import { provenPrinter } from "../printer.js";
 
 /** A person's round waits for a background one (a hook may have just started it) up to its timeout. */
 function lockWaitMs(project: Project): number {
@@ -60,6 +62,7 @@ See docs/decisions/0014-presence-over-git-remote.md.
           stateDir: project.stateDir,
           config: project.loaded.config,
           prune: opts.prune === true,
+          doctor: printed(provenPrinter(db, io, project), "doctor"),
         });
         if (opts.background) return;
         io.out(opts.json ? `${JSON.stringify(r, null, 2)}\n` : formatSync(r, Date.now()));

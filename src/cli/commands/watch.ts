@@ -83,16 +83,16 @@ Examples:
     .action(async (_o: WatchOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<WatchOptions>();
       const project = findProject(io, opts.root);
+      // The board is read by a person: its commands are spelled as their terminal starts Tandem.
+      const printer = printerOf(project.resolved.root, project.stateDir, "person");
       const cfg: BoardConfig = {
         root: project.resolved.root,
         repoTop: project.resolved.repo?.top ?? null,
         freshnessSeconds: project.loaded.config.freshnessSeconds,
         events: opts.events,
-        remote: { stateDir: project.stateDir, config: project.loaded.config },
+        remote: { stateDir: project.stateDir, config: project.loaded.config, printer },
       };
       const once = opts.once === true || !io.isTty;
-      // The board is read by a person: its commands are spelled as their terminal starts Tandem.
-      const printer = printerOf(project.resolved.root, project.stateDir, "person");
       // A snapshot only reads; the live board creates the store, as `events --follow` does, to wait for events.
       const db = openProjectDb(project, { create: !once });
       try {

@@ -1,8 +1,9 @@
+import { type Printer, spanned } from "../../core/printed.js";
 import type { GcReport } from "../../store/upkeep/gc.js";
 import { sizeText } from "../../subagents/lifecycle/report.js";
 
 /** What `tandem gc` freed (or, with --dry-run, would free), one line per kind of thing. */
-export function formatGc(r: GcReport): string {
+export function formatGc(r: GcReport, p: Printer): string {
   const head = r.dryRun
     ? `tandem gc --dry-run: nothing changed; a run would free, for history before ${new Date(r.cutoff).toISOString()}:`
     : `tandem gc: freed, for history before ${new Date(r.cutoff).toISOString()}:`;
@@ -21,7 +22,7 @@ export function formatGc(r: GcReport): string {
   if (r.freeBytes > 0 && r.vacuum !== "incremental") {
     lines.push(
       `  ${sizeText(r.freeBytes)} of the store is free space SQLite reuses before the file grows. ` +
-        `This store predates incremental vacuum: \`tandem gc --vacuum\` shrinks it once and enables it ` +
+        `This store predates incremental vacuum: ${spanned(p, "gc", "--vacuum")} shrinks it once and enables it ` +
         "(it blocks agents' hooks while it rewrites the file: run it when they are idle).",
     );
   }

@@ -1,3 +1,4 @@
+import { type Printer, spanned } from "../../core/printed.js";
 import type { Lease } from "../../core/remote/leases.js";
 import { formatAge } from "../../core/sessions/liveness.js";
 import type { LeaseFailure } from "../../remote/leases.js";
@@ -11,10 +12,11 @@ export function holderLine(by: Lease, now: number): string {
   return `${who.join(", ")}, until ${until} (in ${formatAge(by.expires - now)})`;
 }
 
-export function lostLine(path: string, by: Lease, now: number): string {
+/** `p` is the reader's: they relay the release command to the holder, who runs it the same way. */
+export function lostLine(path: string, by: Lease, now: number, p: Printer): string {
   return (
     `lost ${path}: reserved by ${holderLine(by, now)}. Work on something else, ask them to ` +
-    "run `tandem reserve --release` for it, or wait for the lease to expire.\n"
+    `run ${spanned(p, "reserve", "--release", { path })} for it, or wait for the lease to expire.\n`
   );
 }
 

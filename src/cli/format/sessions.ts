@@ -1,3 +1,4 @@
+import { type Printer, spanned } from "../../core/printed.js";
 import { formatAge } from "../../core/sessions/liveness.js";
 import type { SessionView } from "../../sessions/view.js";
 
@@ -7,9 +8,9 @@ function state(s: SessionView): string {
 }
 
 /** A fixed-column table of sessions; an empty list says how sessions appear. */
-export function formatSessions(sessions: SessionView[], now: number): string {
+export function formatSessions(sessions: SessionView[], now: number, p: Printer): string {
   if (sessions.length === 0) {
-    return "No sessions. Sessions appear when an agent with Tandem's hooks starts (see `tandem init`).\n";
+    return `No sessions. Sessions appear when an agent with Tandem's hooks starts (see ${spanned(p, "init")}).\n`;
   }
   const header = `${"NAME".padEnd(20)} ${"CLIENT".padEnd(11)} ${"KIND".padEnd(8)} ${"STATE".padEnd(6)} ${"ACTIVITY".padEnd(11)} ${"CLAIMS".padStart(6)} ${"SEEN".padStart(5)}  TASK`;
   const rows = sessions.map(

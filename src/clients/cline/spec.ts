@@ -141,7 +141,7 @@ export const cline: ClientSpec<"cline"> = {
   ],
   layout: "files",
   // PreToolUse first: it is the settings file, the one whose marker doctor reads the launcher from.
-  hookFiles: (launcher) => clineHookFiles(FILE_ORDER, launcher),
+  hookFiles: (launcher, person) => clineHookFiles(FILE_ORDER, launcher, person),
   events: EVENTS,
   // 3.0.65 gives its hooks and shells no session variable: the shell is found by ancestry.
   sessionEnv: [],

@@ -18,15 +18,17 @@ function cli(events: readonly WiredEvent[], native: string): string {
  * fail open for everything that only records. Sub-agents (the task tool) work in child sessions;
  * every call names the top session, so their writes are the parent's claims.
  */
-export function pluginText(launcher: string, events: readonly WiredEvent[]): string {
+export function pluginText(launcher: string, events: readonly WiredEvent[], person: string): string {
   const marks = events.map((e) => ownedMarkerLine("//", `${launcher} hook opencode ${e.cli}`));
   const ev = (native: string) => JSON.stringify(cli(events, native));
   return `${marks.join("\n")}
-// Tandem's opencode plugin, written whole by \`tandem init\` (edits are lost on the next init; put
+// Tandem's opencode plugin, written whole by \`${person} init\` (edits are lost on the next init; put
 // your own plugins in other files). Each event goes to Tandem as JSON on stdin; a refusal is thrown.
 import { spawn } from "node:child_process";
 
 const LAUNCHER = ${JSON.stringify(launcherWords(launcher))};
+// How the person starts Tandem here, for the advice a refusal gives.
+const DOCTOR = ${JSON.stringify(`${person} doctor`)};
 const WRITE_TOOLS = new Set(["write", "edit", "apply_patch", "bash"]);
 const TIMEOUT_MS = 60000;
 
@@ -118,7 +120,7 @@ export const TandemPlugin = async ({ client, directory }) => {
       const sid = await top(input.sessionID);
       await start(sid, "resume");
       const r = await send(${ev("tool.execute.before")}, "tool.execute.before", sid, input.sessionID, { input, output });
-      if (!r.ok) throw new Error(\`Tandem could not check this \${input.tool} call (\${r.why}), so it is refused; run \\\`tandem doctor\\\` in \${directory}.\`);
+      if (!r.ok) throw new Error(\`Tandem could not check this \${input.tool} call (\${r.why}), so it is refused; ask the person to run \\\`\${DOCTOR}\\\` in \${directory}.\`);
       if (typeof r.answer.deny === "string") throw new Error(r.answer.deny);
     },
     "tool.execute.after": async (input, output) => {

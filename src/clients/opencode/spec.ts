@@ -133,7 +133,9 @@ export const opencode: ClientSpec<"opencode"> = {
     { file: ".opencode/opencode.jsonc", what: "opencode's project config" },
   ],
   layout: "files",
-  hookFiles: (launcher) => [{ path: PLUGIN_FILE, text: pluginText(launcher, EVENTS), executable: false }],
+  hookFiles: (launcher, person) => [
+    { path: PLUGIN_FILE, text: pluginText(launcher, EVENTS, person), executable: false },
+  ],
   events: EVENTS,
   // Set in the agent's shell by Tandem's plugin (`shell.env`), naming the top session.
   sessionEnv: ["OPENCODE_SESSION_ID"],

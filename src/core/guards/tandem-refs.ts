@@ -4,6 +4,8 @@
  * (decision 0023). Pure: judged from the words after `push`.
  */
 
+import { type Printer, spanned } from "../printed.js";
+
 export const REFS_RULE = "tandem-refs";
 
 /** Options whose value is the next word when written without `=`. */
@@ -92,13 +94,13 @@ export function tandemRefPush(args: readonly string[]): string[] {
   return refspecEffects(refspecs, deleting, pruning);
 }
 
-/** The denial: which command, what it would do, and what to do instead. */
-export function refsMessage(pushes: readonly string[]): string {
+/** The denial: which command, what it would do, and what to do instead, spelled for the agent by `p`. */
+export function refsMessage(pushes: readonly string[], p: Printer): string {
   const lines = ["Tandem refused this command before it ran; nothing was changed."];
   for (const p of pushes) lines.push(`- ${p}`);
   lines.push(
     "refs/tandem/* on the remote hold every clone's presence and reservations: deleting or rewriting them lets another clone take paths this one holds.",
-    "What to do: push your branches only (`git push origin <branch>`); reservations are changed with `tandem reserve` / `tandem reserve --release`. If the refs really must change, ask the user to do it themselves.",
+    `What to do: push your branches only (\`git push origin <branch>\`); reservations are changed with ${spanned(p, "reserve", { slot: "PATH" })} / ${spanned(p, "reserve", "--release", { slot: "PATH" })}. If the refs really must change, ask the user to do it themselves.`,
   );
   return lines.join("\n");
 }

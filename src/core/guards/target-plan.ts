@@ -1,6 +1,7 @@
 import type { ClaimTarget, RefusedTarget } from "../claims/decide.js";
 import { relativeKey } from "../paths/lexical.js";
 import type { TargetFacts } from "../paths/target.js";
+import { type Printer, spanned } from "../printed.js";
 import {
   ALLOW_WIRING_ENV,
   grantsWiringEdits,
@@ -21,6 +22,8 @@ export interface WiringGuard {
   command: string | null;
   /** Commands of the call that change the wiring without naming a file (`tandem deinit`). */
   commands?: readonly string[];
+  /** How the user the agent is sent to starts Tandem, for the init/deinit it is told to ask for. */
+  person: Printer;
 }
 
 export interface TargetPlan {
@@ -54,7 +57,7 @@ function unverifiable(f: Extract<TargetFacts, { ok: true }>): RefusedTarget | nu
   return null;
 }
 
-function protectedWiring(raw: string, target: string, hit: WiringHit): RefusedTarget {
+function protectedWiring(raw: string, target: string, hit: WiringHit, person: Printer): RefusedTarget {
   const what =
     hit.file === target
       ? `it is Tandem's wiring (${hit.what})`
@@ -62,7 +65,7 @@ function protectedWiring(raw: string, target: string, hit: WiringHit): RefusedTa
   return {
     raw,
     rule: WIRING_RULE,
-    reason: `${what}, and an agent changing it could switch coordination off. Ask the user to make this change themselves, or to run \`tandem init\` / \`tandem deinit\` (a user who wants agents to edit it starts the agent with ${ALLOW_WIRING_ENV}=1)`,
+    reason: `${what}, and an agent changing it could switch coordination off. Ask the user to make this change themselves, or to run ${spanned(person, "init")} / ${spanned(person, "deinit")} (a user who wants agents to edit it starts the agent with ${ALLOW_WIRING_ENV}=1)`,
   };
 }
 
@@ -74,7 +77,7 @@ function wiringCheck(
   return (f) => {
     for (const path of f.lexical === undefined ? [f.physical] : [f.physical, f.lexical]) {
       const hit = match(path);
-      if (hit) return protectedWiring(f.raw, path, hit);
+      if (hit) return protectedWiring(f.raw, path, hit, guard.person);
     }
     return null;
   };

@@ -12,7 +12,15 @@ import { JAIL_SETUP_FAILED } from "./argv.js";
 export const LAUNCHER_MARK =
   "# Written by Tandem (docs/decisions/0056): runs one command in the kernel jail.";
 
-const REFUSE = `tandem jail: %s, so the command did not run; run \`tandem doctor\` (kernel guard), or set "guard": "reader" in .tandem/config.jsonc to let commands run unjailed\\n`;
+/** Text inside the script's single-quoted printf format: quotes, `%` and `\` escaped. */
+function inFormat(text: string): string {
+  return text.replaceAll("\\", "\\\\").replaceAll("%", "%%").replaceAll("'", "'\\''");
+}
+
+/** The refusal's printf format; `doctor` is the doctor command as the jailed agent's shell runs it. */
+function refuseFormat(doctor: string): string {
+  return `tandem jail: %s, so the command did not run; run \`${inFormat(doctor)}\` (kernel guard), or set "guard": "reader" in .tandem/config.jsonc to let commands run unjailed\\n`;
+}
 
 // Stage 1: check the arguments and the plan, then run this script again under unshare with
 // capabilities in the new namespace. Stage 2: bind each plan path read-only; with --follow, leave a
@@ -23,11 +31,12 @@ const REFUSE = `tandem jail: %s, so the command did not run; run \`tandem doctor
 // directory, read-only inside, so a jailed process can ask for a sync but never choose a path.
 // Then re-enter the working directory through the new mounts (a cwd taken before a bind stays on
 // the writable mount), drop every capability and run the command.
-export const LAUNCHER_TEXT = `#!/usr/bin/env bash
+export function launcherText(doctor: string): string {
+  return `#!/usr/bin/env bash
 ${LAUNCHER_MARK}
 # Usage: bash jail PLAN COMMAND (run with bash -c), or bash jail --follow FIFO PLAN PROGRAM ARGS...
 # PLAN lists the read-only paths, each ended by a NUL byte.
-refuse() { printf '${REFUSE}' "$1" >&2; exit ${JAIL_SETUP_FAILED}; }
+refuse() { printf '${refuseFormat(doctor)}' "$1" >&2; exit ${JAIL_SETUP_FAILED}; }
 if [ "\${1-}" != --stage ]; then
   if [ "\${1-}" = --follow ]; then
     [ "$#" -ge 4 ] || refuse "--follow takes a fifo, a plan and a program"
@@ -79,6 +88,7 @@ if [ -n "$follow" ]; then
 fi
 exec setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- bash -c "$1"
 `;
+}
 
 /** The plan file's bytes: each path ended by a NUL (a path may hold any other byte). */
 export function planFileText(paths: readonly string[]): string {

@@ -2,6 +2,7 @@
  * Whether the kernel will jail here, from what a trial jail answered: a sentence that says what
  * is missing and what to do (docs/decisions/0054). Pure: the trial runs in src/jail/probe.ts.
  */
+import { type Printer, spanned } from "../printed.js";
 
 export interface ProbeFacts {
   platform: string;
@@ -16,7 +17,7 @@ export interface ProbeFacts {
 export type ProbeVerdict = { ok: true } | { ok: false; why: string; fix: string };
 
 /** Why the trial failed, told from the settings that forbid it, else from its stderr. */
-function trialFailure(f: ProbeFacts): ProbeVerdict {
+function trialFailure(f: ProbeFacts, p: Printer): ProbeVerdict {
   const { sysctl } = f;
   if (sysctl.maxUserNs === "0")
     return {
@@ -41,7 +42,7 @@ function trialFailure(f: ProbeFacts): ProbeVerdict {
     return {
       ok: false,
       why: "a read-only bind mount did not refuse a write here",
-      fix: "run `tandem doctor` outside any container or sandbox that remaps mounts",
+      fix: `run ${spanned(p, "doctor")} outside any container or sandbox that remaps mounts`,
     };
   return {
     ok: false,
@@ -50,7 +51,8 @@ function trialFailure(f: ProbeFacts): ProbeVerdict {
   };
 }
 
-export function probeVerdict(f: ProbeFacts): ProbeVerdict {
+/** `p` spells the commands a fix names, for whoever reads the verdict. */
+export function probeVerdict(f: ProbeFacts, p: Printer): ProbeVerdict {
   if (f.platform !== "linux")
     return {
       ok: false,
@@ -64,5 +66,5 @@ export function probeVerdict(f: ProbeFacts): ProbeVerdict {
       fix: "install util-linux and coreutils (`apt-get install util-linux coreutils`: unshare, mount, setpriv, mkfifo)",
     };
   if (f.trial && f.trial.code === 0 && f.trial.readOnly) return { ok: true };
-  return trialFailure(f);
+  return trialFailure(f, p);
 }

@@ -2,6 +2,7 @@
  * Whether and how the pre-tool hook sends a shell command through the jail (docs/decisions/0056).
  * Pure: the hook (src/hooks/jail-rewrite.ts) gathers the facts and writes the plan.
  */
+import { type Printer, spanned } from "../printed.js";
 import { shellQuote } from "../quote.js";
 
 /** `kernel`: agents' shell commands run in the jail; `reader`: only the hooks' reading guards them. */
@@ -55,13 +56,17 @@ export function rewrittenInput(input: unknown, field: string, command: string): 
   return { ...base, [field]: command };
 }
 
-/** What `tandem init` says about the kernel guard for the wired clients (plain data in, one line out). */
+/**
+ * What `tandem init` says about the kernel guard for the wired clients (plain data in, one line
+ * out); `p` spells `run` for the person who starts the clients.
+ */
 export function guardNote(
   guard: GuardMode,
   clients: readonly { label: string; name: string; rewrites: boolean }[],
+  p: Printer,
 ): string {
   const hooked = clients.filter((c) => c.rewrites).map((c) => c.label);
-  const whole = clients.filter((c) => !c.rewrites).map((c) => `\`tandem run ${c.name}\``);
+  const whole = clients.filter((c) => !c.rewrites).map((c) => spanned(p, "run", c.name));
   const how = [
     hooked.length > 0 ? `${hooked.join(", ")} through the pre-tool hook` : "",
     whole.length > 0 ? `the others when started as ${whole.join(", ")}` : "",

@@ -1,3 +1,4 @@
+import { type Printer, spanned } from "../printed.js";
 import { formatAge } from "../sessions/liveness.js";
 import { type ElsewhereSession, elsewhereSessions, liveLeases } from "./elsewhere.js";
 import type { Lease } from "./leases.js";
@@ -28,6 +29,8 @@ export interface RemoteViewInput {
   now: number;
   intervalMs: number;
   fresh: { sessionMs: number; documentMs: number };
+  /** How the reader starts Tandem: the fix spells `sync` with it (decision 0051). */
+  printer: Printer;
 }
 
 /** off: remote.enabled false; never: a remote but no round yet; stale: no round for a while. */
@@ -54,13 +57,17 @@ export interface RemoteView {
 /** Rounds run every interval while agents work: this many intervals without one is "stale". */
 export const STALE_INTERVALS = 4;
 
-const SYNC_NOW = "run `tandem sync` (hooks start rounds only while agents work in this checkout).";
+const syncNow = (p: Printer) =>
+  `run ${spanned(p, "sync")} (hooks start rounds only while agents work in this checkout).`;
 
-/** Splits the stored error into git's words and the fix (the fix is always its last line). */
-export function splitSyncError(stored: string): { error: string; fix: string } {
+/**
+ * Splits the stored error into git's words and the fix (the fix is always its last line); a
+ * round stored without one gets `sync` as `p` spells it.
+ */
+export function splitSyncError(stored: string, p: Printer): { error: string; fix: string } {
   const at = stored.lastIndexOf("\n");
-  if (at < 0) return { error: stored.trim(), fix: SYNC_NOW };
-  return { error: stored.slice(0, at).trim(), fix: stored.slice(at + 1).trim() || SYNC_NOW };
+  if (at < 0) return { error: stored.trim(), fix: syncNow(p) };
+  return { error: stored.slice(0, at).trim(), fix: stored.slice(at + 1).trim() || syncNow(p) };
 }
 
 function stateOf(i: RemoteViewInput): RemoteState {
@@ -74,10 +81,14 @@ function stateOf(i: RemoteViewInput): RemoteState {
 
 function unknownOf(state: RemoteState, i: RemoteViewInput): RemoteUnknown | null {
   const since = i.sync?.lastSuccess ?? null;
-  if (state === "never") return { since: null, error: "no sync round has run yet", fix: SYNC_NOW };
-  if (state === "failed") return { since, ...splitSyncError(i.sync?.lastError ?? "") };
+  if (state === "never") return { since: null, error: "no sync round has run yet", fix: syncNow(i.printer) };
+  if (state === "failed") return { since, ...splitSyncError(i.sync?.lastError ?? "", i.printer) };
   if (state === "stale")
-    return { since, error: `no sync round for ${formatAge(i.now - (since ?? i.now))}`, fix: SYNC_NOW };
+    return {
+      since,
+      error: `no sync round for ${formatAge(i.now - (since ?? i.now))}`,
+      fix: syncNow(i.printer),
+    };
   return null;
 }
 

@@ -51,5 +51,6 @@ export function syncFix(
     /could not read|unable to access|connection refused|could not resolve|not found|does not appear/.test(e)
   )
     return `${remote} cannot be reached: check that \`git fetch ${remote}\` works here (URL, network, credentials).`;
-  return `run \`git fetch ${remote}\` and \`git push ${remote}\` by hand to see why; \`tandem sync\` retries.`;
+  // Stored with the round and read later by anyone: the retry is named, not spelled for a reader.
+  return `run \`git fetch ${remote}\` and \`git push ${remote}\` by hand to see why; the next sync round retries.`;
 }

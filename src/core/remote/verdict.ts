@@ -1,3 +1,4 @@
+import { type Printer, spanned } from "../printed.js";
 import type { RemoteHolder } from "./holders.js";
 
 export type RemoteMode = "warn" | "block" | "off";
@@ -19,12 +20,12 @@ export function remoteRefusing(holders: readonly RemoteHolder[], mode: RemoteMod
 }
 
 /** The refusal of a write other checkouts' agents hold: each holder, and what to do. */
-export function remoteRefusalMessage(refusing: readonly RemoteHolder[], now: number): string {
+export function remoteRefusalMessage(refusing: readonly RemoteHolder[], now: number, p: Printer): string {
   return [
     "Tandem refused this edit; nothing was changed and nothing was claimed.",
     "Agents in other checkouts of this repository hold these files:",
     ...refusing.map((h) => line(h, now)),
-    "What to do: work on other files, or coordinate with the user; a reservation ends when its holder runs `tandem reserve --release` or it expires.",
+    `What to do: work on other files, or coordinate with the user; a reservation ends when its holder runs ${spanned(p, "reserve", "--release", { slot: "PATH" })} or it expires.`,
   ].join("\n");
 }
 
@@ -48,18 +49,20 @@ function line(h: RemoteHolder, now: number): string {
 /**
  * The gate's answer for other checkouts' work (docs/decisions/0014): leases refuse like local
  * claims; claims and dirty paths warn, refuse, or are ignored as `agents.remoteClaims` says.
+ * `p` spells the commands the agent is told.
  */
 export function remoteVerdict(
   holders: readonly RemoteHolder[],
   mode: RemoteMode,
   now: number,
+  p: Printer,
 ): RemoteVerdict {
   const others = mode === "off" ? [] : holders.filter((h) => h.why !== "lease");
   const refusing = remoteRefusing(holders, mode);
   if (refusing.length > 0) {
     return {
       allow: false,
-      reason: remoteRefusalMessage(refusing, now),
+      reason: remoteRefusalMessage(refusing, now, p),
       warning: null,
     };
   }
@@ -70,7 +73,7 @@ export function remoteVerdict(
     warning: [
       "Tandem: agents in other checkouts of this repository are working on files you are editing; your changes may conflict when the branches meet:",
       ...others.map((h) => line(h, now)),
-      "Consider other files, or coordinate with the user (`tandem conflicts` shows the forecast).",
+      `Consider other files, or coordinate with the user (${spanned(p, "conflicts")} shows the forecast).`,
     ].join("\n"),
   };
 }

@@ -60,8 +60,9 @@ export const RULES = {
     "docs/decisions/0021-identity-follows-the-process.md",
     (f: { variable: string; claimed: string }) => identityShellMessage(f.variable, f.claimed),
   ),
-  "tandem-refs": entry("docs/decisions/0023-protected-paths.md", (f: { pushes: readonly string[] }) =>
-    refsMessage(f.pushes),
+  "tandem-refs": entry(
+    "docs/decisions/0023-protected-paths.md",
+    (f: { pushes: readonly string[]; printer: Printer }) => refsMessage(f.pushes, f.printer),
   ),
   "tandem-state": entry(
     "docs/decisions/0023-protected-paths.md",
@@ -78,7 +79,8 @@ export const RULES = {
   ),
   "remote-claim": entry(
     "docs/decisions/0014-presence-over-git-remote.md",
-    (f: { holders: readonly RemoteHolder[]; now: number }) => remoteRefusalMessage(f.holders, f.now),
+    (f: { holders: readonly RemoteHolder[]; now: number; printer: Printer }) =>
+      remoteRefusalMessage(f.holders, f.now, f.printer),
   ),
   "left-work": entry(
     "docs/product.md §4.6",

@@ -9,12 +9,13 @@ import { planTargets, type TargetFacts, type WiringGuard } from "../../core/guar
 import { ALLOW_WIRING_ENV } from "../../core/guards/wiring.js";
 import { classify, type ResolvedRoots, resolveRoots, rootPaths } from "../../core/paths/roots.js";
 import { resolveTarget } from "../../core/paths/target.js";
+import { PLAIN } from "../../core/printed.js";
 import { remoteVerdict } from "../../core/remote/verdict.js";
 import { physicalResolver } from "../../facts/physical.js";
 import { fsTargetProbe, gatherRootFacts } from "../../facts/root-facts.js";
 import { remoteHoldersOf } from "../../remote/gate.js";
 import { type ToolTargets, toolTargets } from "../../targets/tool-targets.js";
-import { type HookCtx, selfSession } from "../context.js";
+import { agentPrinter, type HookCtx, personPrinter, selfSession } from "../context.js";
 import { hookWiringFacts } from "../wiring-facts.js";
 import { decideAndRecord } from "./claim-decision.js";
 import type { PreToolFacts } from "./gate.js";
@@ -62,6 +63,10 @@ function wiringGuard(ctx: HookCtx, facts: readonly TargetFacts[], found: ToolTar
     allowed,
     command,
     commands: found.wiringCommands,
+    // Read only when a refusal names init or deinit: an ordinary write reads no launcher.
+    get person() {
+      return personPrinter(ctx);
+    },
   };
 }
 
@@ -89,7 +94,9 @@ export async function preToolFacts(ctx: HookCtx, tool: ToolCall): Promise<PreToo
       ctx,
       plan.claim.map((t) => join(t.worktree, t.path)),
     );
-    return { holders, verdict: remoteVerdict(holders, ctx.config.remoteClaims, ctx.now) };
+    // No holder, no message: the agent's launcher is read only when one is printed.
+    const printer = holders.length > 0 ? agentPrinter(ctx) : PLAIN;
+    return { holders, verdict: remoteVerdict(holders, ctx.config.remoteClaims, ctx.now, printer) };
   });
   // A file with other names (a hard link anyone made) is written under each of them: judge them all.
   const claimTargets = once(() => {

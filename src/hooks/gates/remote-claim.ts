@@ -1,6 +1,7 @@
 /** Files agents in other checkouts hold (decision 0014): a lease, or any hold when remoteClaims blocks. */
 import { remoteRefusing } from "../../core/remote/verdict.js";
 import { refusal } from "../../core/rules/catalog.js";
+import { agentPrinter } from "../context.js";
 import { defineGate } from "./gate.js";
 
 export default defineGate({
@@ -12,7 +13,7 @@ export default defineGate({
     if (remote.verdict.allow) return null;
     const holders = remoteRefusing(remote.holders, ctx.config.remoteClaims);
     return {
-      verdict: refusal("remote-claim", { holders, now: ctx.now }),
+      verdict: refusal("remote-claim", { holders, now: ctx.now, printer: agentPrinter(ctx) }),
       refused: [{ path: found.raws.join(" "), reason: "remote-held", holder: null }],
     };
   },

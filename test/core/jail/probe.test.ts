@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ProbeFacts, probeVerdict } from "../../../src/core/jail/probe.js";
+import { PLAIN, type Printer } from "../../../src/core/printed.js";
 
 const base: ProbeFacts = {
   platform: "linux",
@@ -49,7 +50,7 @@ describe("probe verdict", () => {
     ],
   ];
   it.each(cases)("%s", (_name, over, why) => {
-    const v = probeVerdict({ ...base, ...over });
+    const v = probeVerdict({ ...base, ...over }, PLAIN);
     if (why === null) expect(v).toEqual({ ok: true });
     else {
       expect(v.ok).toBe(false);
@@ -58,5 +59,10 @@ describe("probe verdict", () => {
         expect(v.fix.length).toBeGreaterThan(10);
       }
     }
+  });
+  it("spells the doctor it advises for the reader: a devDependency's person runs npx tandem", () => {
+    const person: Printer = { reader: "person", launcher: "npx tandem" };
+    const v = probeVerdict({ ...base, trial: { code: 0, stderr: "", readOnly: false } }, person);
+    expect(v.ok ? "" : v.fix).toContain("`npx tandem doctor`");
   });
 });

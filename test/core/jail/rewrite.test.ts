@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { claudeCode } from "../../../src/clients/claude-code/spec.js";
 import { CLIENTS } from "../../../src/clients/index.js";
-import { LAUNCHER_MARK, LAUNCHER_TEXT, planFileText } from "../../../src/core/jail/launcher.js";
+import { LAUNCHER_MARK, launcherText, planFileText } from "../../../src/core/jail/launcher.js";
 import {
   commandOf,
   guardNote,
@@ -10,6 +10,7 @@ import {
   rewriteStep,
   rewrittenInput,
 } from "../../../src/core/jail/rewrite.js";
+import { PLAIN, type Printer } from "../../../src/core/printed.js";
 
 const OK = { ok: true } as const;
 const NO = { ok: false, why: "unshare, mount not found on PATH", fix: "install util-linux" } as const;
@@ -89,12 +90,14 @@ describe("the launcher and its plan", () => {
   });
 
   it("the launcher is bash, marked as Tandem's, and refuses with exit 125 when it cannot jail", () => {
-    const lines = LAUNCHER_TEXT.split("\n");
+    const text = launcherText("tandem doctor");
+    const lines = text.split("\n");
     expect(lines[0]).toBe("#!/usr/bin/env bash");
     expect(lines[1]).toBe(LAUNCHER_MARK);
-    expect(LAUNCHER_TEXT).toContain("exit 125");
-    expect(LAUNCHER_TEXT).toContain('bash -c "$1"');
-    expect(LAUNCHER_TEXT).toContain("--follow");
+    expect(text).toContain("exit 125");
+    expect(text).toContain('bash -c "$1"');
+    expect(text).toContain("--follow");
+    expect(launcherText("npx tandem doctor")).toContain("run `npx tandem doctor` (kernel guard)");
   });
 });
 
@@ -143,6 +146,10 @@ describe("what init says", () => {
     ],
   ];
   it.each(cases)("%s", (_what, guard, list, want) => {
-    expect(guardNote(guard, list)).toMatch(want);
+    expect(guardNote(guard, list, PLAIN)).toMatch(want);
+  });
+  it("spells run for a devDependency's person", () => {
+    const person: Printer = { reader: "person", launcher: "npx tandem" };
+    expect(guardNote("kernel", clients, person)).toContain("started as `npx tandem run codex`.");
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Printer } from "../../../src/core/printed.js";
 import {
   branchesMeet,
   type LocalSide,
@@ -12,6 +13,9 @@ import {
   presenceText,
 } from "../../../src/core/remote/presence.js";
 import { remoteVerdict } from "../../../src/core/remote/verdict.js";
+
+/** The agent reads the verdict: commands are spelled with its launcher. */
+const AGENT: Printer = { reader: "agent", launcher: ".git/tandem/bin/tandem" };
 
 const NOW = 1_800_000_000_000;
 const local: LocalSide = {
@@ -131,21 +135,23 @@ describe("the gate's answer for remote work", () => {
   ] as const)(
     "with remoteClaims %s, a remote claim: allowed %s, refused with its holder %s, warned %s",
     (mode, allow, refused, warned) => {
-      const v = remoteVerdict(claim, mode, NOW);
+      const v = remoteVerdict(claim, mode, NOW, AGENT);
       expect(v.allow).toBe(allow);
       expect((v.reason ?? "").includes("agent-b in box:/work/app on branch feat")).toBe(refused);
       expect((v.warning ?? "").includes("a.ts: being edited by agent-b")).toBe(warned);
+      expect((v.warning ?? "").includes("`.git/tandem/bin/tandem conflicts` shows")).toBe(warned);
     },
   );
 
   it.each(["warn", "block", "off"] as const)("refuses a leased path with remoteClaims %s", (mode) => {
-    const v = remoteVerdict(lease, mode, NOW);
+    const v = remoteVerdict(lease, mode, NOW, AGENT);
     expect(v.allow).toBe(false);
     expect(v.reason).toContain("a.ts: reserved in box:/app");
+    expect(v.reason).toContain("`.git/tandem/bin/tandem reserve --release PATH`");
   });
 
   it("passes silently with no remote holders", () => {
-    expect(remoteVerdict([], "block", NOW)).toEqual({ allow: true, reason: null, warning: null });
+    expect(remoteVerdict([], "block", NOW, AGENT)).toEqual({ allow: true, reason: null, warning: null });
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Printer } from "../../../src/core/printed.js";
 import type { Lease } from "../../../src/core/remote/leases.js";
 import { PRESENCE_FORMAT, type PresenceDoc } from "../../../src/core/remote/presence.js";
 import {
@@ -10,6 +11,8 @@ import {
 } from "../../../src/core/remote/remote-view.js";
 
 const NOW = 1_800_000_000_000;
+/** A devDependency's person reads the views: their terminal starts Tandem with npx. */
+const PERSON: Printer = { reader: "person", launcher: "npx tandem" };
 const MIN = 60_000;
 
 function doc(id: string, published = NOW - MIN, lastSeen = published): PresenceDoc {
@@ -54,6 +57,7 @@ function input(over: Partial<RemoteViewInput> = {}): RemoteViewInput {
     now: NOW,
     intervalMs: 30_000,
     fresh: { sessionMs: 600_000, documentMs: 15 * MIN },
+    printer: PERSON,
     ...over,
   };
 }
@@ -155,7 +159,7 @@ describe("lines", () => {
   });
 
   it("takes the fix from the last line of the stored error", () => {
-    expect(splitSyncError("a\nb\nthe fix.")).toEqual({ error: "a\nb", fix: "the fix." });
-    expect(splitSyncError("only words").fix).toMatch(/tandem sync/);
+    expect(splitSyncError("a\nb\nthe fix.", PERSON)).toEqual({ error: "a\nb", fix: "the fix." });
+    expect(splitSyncError("only words", PERSON).fix).toContain("run `npx tandem sync`");
   });
 });

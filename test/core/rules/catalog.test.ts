@@ -100,7 +100,7 @@ const ritual = { requireGitFinalization: true, agentCmd: "./tandem", marked: fal
 const INPUTS: { [R in VerdictRule]: RuleInput<R> } = {
   "hook-call": { agentCmd: "./tandem" },
   identity: { variable: "TANDEM_SESSION", claimed: "ada" },
-  "tandem-refs": { pushes: ["refs/tandem/presence/mac-home"] },
+  "tandem-refs": { pushes: ["refs/tandem/presence/mac-home"], printer: AGENT },
   "tandem-state": {
     refused: [{ raw: ".git/tandem/ledger.db", rule: "tandem-state", reason: "Tandem's store (its ledger)" }],
     agentCmd: "./tandem",
@@ -116,7 +116,7 @@ const INPUTS: { [R in VerdictRule]: RuleInput<R> } = {
     ],
     now: NOW,
   },
-  "remote-claim": { holders: remote, now: NOW },
+  "remote-claim": { holders: remote, now: NOW, printer: AGENT },
   "left-work": { items: left, now: NOW, printer: AGENT },
   "claim-conflict": { decision: conflict, now: NOW },
   "protected-wiring": { decision: wiring, now: NOW },
@@ -191,7 +191,7 @@ describe("the text the model reads, per rule", () => {
       "Tandem refused this command before it ran; nothing was changed.
       - refs/tandem/presence/mac-home
       refs/tandem/* on the remote hold every clone's presence and reservations: deleting or rewriting them lets another clone take paths this one holds.
-      What to do: push your branches only (\`git push origin <branch>\`); reservations are changed with \`tandem reserve\` / \`tandem reserve --release\`. If the refs really must change, ask the user to do it themselves."
+      What to do: push your branches only (\`git push origin <branch>\`); reservations are changed with \`./tandem reserve PATH\` / \`./tandem reserve --release PATH\`. If the refs really must change, ask the user to do it themselves."
     `);
   });
   it("tandem-state", () => {
@@ -225,7 +225,7 @@ describe("the text the model reads, per rule", () => {
       Agents in other checkouts of this repository hold these files:
       - src/api.ts: reserved by dee in lin@build-2 on branch main, task "api v2" (until 2025-12-02T11:00:00.000Z)
       - src/db.ts: being edited in mac@home on branch feat/db (as of 3 min ago)
-      What to do: work on other files, or coordinate with the user; a reservation ends when its holder runs \`tandem reserve --release\` or it expires."
+      What to do: work on other files, or coordinate with the user; a reservation ends when its holder runs \`./tandem reserve --release PATH\` or it expires."
     `);
   });
   it("left-work", () => {
