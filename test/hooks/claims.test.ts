@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { claudeBash, claudeWrite, codexPatch, codexShell, denied, hook, ledger } from "../helpers/hooks.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 
@@ -114,7 +115,7 @@ describe("write claims at pre-tool-use", () => {
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo });
     // A's agent process exits: point its recorded pid at one that no longer exists.
     const db = openDb(join(repo, ".git", "tandem"));
-    db.prepare("UPDATE sessions SET agent_pid = 2147480000 WHERE native_id = 'A'").run();
+    raw(db).prepare("UPDATE sessions SET agent_pid = 2147480000 WHERE native_id = 'A'").run();
     db.close();
     const fresh = hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "f.txt"), { cwd: repo });
     expect(denied(fresh)).not.toBeNull();
