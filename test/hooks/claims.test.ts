@@ -110,7 +110,7 @@ describe("write claims at pre-tool-use", () => {
     ).toBeNull();
   });
 
-  it("takes over the claim of a session whose agent is gone and that was not seen within the freshness window", async () => {
+  it("takes over the claim of a session whose agent is gone and that was not seen within the freshness window", () => {
     const repo = initRepo(join(tempDir(), "repo"));
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo });
     // A's agent process exits: point its recorded pid at one that no longer exists.
@@ -119,10 +119,12 @@ describe("write claims at pre-tool-use", () => {
     db.close();
     const fresh = hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "f.txt"), { cwd: repo });
     expect(denied(fresh)).not.toBeNull();
-    await new Promise((r) => setTimeout(r, 1100));
+    // B's next call is 61 s later by the hook's clock (TANDEM_TEST_NOW), past a 60 s window that
+    // no slow machine crosses by itself.
+    const later = String(Date.now() + 61_000);
     const b = hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "f.txt"), {
       cwd: repo,
-      env: { TANDEM_FRESHNESS: "1" },
+      env: { TANDEM_FRESHNESS: "60", TANDEM_TEST_NOW: later },
     });
     expect(denied(b)).toBeNull();
     expect(ledger(repo).claims).toEqual([{ path: "f.txt", holder: "B" }]);
