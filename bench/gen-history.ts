@@ -5,13 +5,14 @@
 import { join } from "node:path";
 import type { Db } from "../src/store/db.js";
 import { openDb } from "../src/store/db.js";
+import { raw } from "../src/store/handle.js";
 import { GEN_WORKTREE, generateHistory, yearShape } from "../test/helpers/year-gen.js";
 
 const [stateDir, sessions, worktree] = process.argv.slice(2);
 if (!stateDir) throw new Error("usage: gen-history STATE_DIR [SESSIONS] [WORKTREE]");
 const db = openDb(stateDir);
 // A generator may lose its work in a crash: it only has to be fast.
-db.pragma("synchronous = OFF");
+raw(db).pragma("synchronous = OFF");
 const shape = yearShape();
 if (sessions) shape.sessions = Number(sessions);
 const started = Date.now();
@@ -28,21 +29,21 @@ process.stdout.write(
  * moved too. Returns the number of cells changed.
  */
 function moveWorktree(db: Db, from: string, to: string): number {
-  const tables = db
+  const tables = raw(db)
     .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
     .all() as {
     name: string;
   }[];
   let changed = 0;
-  db.transaction(() => {
+  raw(db).transaction(() => {
     for (const { name } of tables) {
-      const columns = db.prepare(`SELECT name, type FROM pragma_table_info(?)`).all(name) as {
+      const columns = raw(db).prepare(`SELECT name, type FROM pragma_table_info(?)`).all(name) as {
         name: string;
         type: string;
       }[];
       for (const c of columns.filter((x) => x.type.toUpperCase() === "TEXT")) {
         const sql = `UPDATE "${name}" SET "${c.name}" = replace("${c.name}", ?, ?) WHERE instr("${c.name}", ?) > 0`;
-        changed += db.prepare(sql).run(from, to, from).changes;
+        changed += raw(db).prepare(sql).run(from, to, from).changes;
       }
     }
   })();

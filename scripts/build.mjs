@@ -45,14 +45,15 @@ const splitHalves = {
 };
 
 /**
- * Test seams (src/testing/crash.ts: crash points, injected faults) are in the bundles only when
+ * Test seams (src/testing/crash.ts: crash points, injected faults; src/testing/clock.ts: the hook
+ * path's clock) are in the bundles only when
  * TANDEM_TEST_SEAMS=1 (the suite's global setup); a release build links the inert twin instead.
  */
 const releaseSeams = {
   name: "release-seams",
   setup(b) {
-    b.onResolve({ filter: /\/testing\/crash\.js$/ }, () => ({
-      path: resolve("src/testing/crash-release.ts"),
+    b.onResolve({ filter: /\/testing\/(crash|clock)\.js$/ }, (args) => ({
+      path: resolve(`src/testing/${/(crash|clock)\.js$/.exec(args.path)[1]}-release.ts`),
     }));
   },
 };

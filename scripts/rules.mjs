@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The house's structural rules, checked over a source tree (issue 39): imports point down the tiers
 // of docs/layers.txt, no file belongs to no room, no circle of imports, and the functional core
-// (core/**) imports at run time nothing but itself, node:path and zod/mini.
+// (core/**) imports at run time nothing but itself, node:path and zod/mini, and only the store
+// imports the SQLite driver or unwraps its handle (decision 0067).
 // Usage: node scripts/rules.mjs [SRC_DIR] [--layers FILE]; exit 1 and one line a finding when broken.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -9,6 +10,13 @@ import { fileURLToPath } from "node:url";
 
 /** What a file of core/ may import at run time besides core itself (types are erased, so free). */
 const CORE_MAY_IMPORT = new Set(["node:path", "node:path/posix", "zod/mini"]);
+
+/**
+ * What only src/store/ may import, even for types: the driver, and the file that unwraps the opaque
+ * `Db` into the driver's connection. Elsewhere a `Db` has no `prepare`, so SQL does not compile.
+ */
+const STORE_ONLY_MODULES = new Set(["better-sqlite3"]);
+const STORE_ONLY_FILES = new Set(["store/handle.ts"]);
 
 /** The rooms of a layers file, top to bottom: one array of room names per tier. */
 export function parseLayers(text) {
@@ -113,6 +121,18 @@ function coreFinding(file, imp, target, src) {
   return { rule: "core-purity", file, detail: `imports ${imp.spec}` };
 }
 
+function storeFinding(from, imp, target, src) {
+  if (from.room === "store" || from.room?.startsWith("store/")) return null;
+  const rel = target === null ? null : relative(src, target).split(sep).join("/");
+  if (!STORE_ONLY_MODULES.has(imp.spec) && !STORE_ONLY_FILES.has(rel)) return null;
+  const what = rel ?? imp.spec;
+  return {
+    rule: "store-private",
+    file: from.rel,
+    detail: `imports ${what}: call a function of src/store/ instead`,
+  };
+}
+
 /** Every finding over `src` given the tiers: a typed list, empty when the tree keeps the rules. */
 export function checkRules(src, tiers) {
   const rooms = tiers.flat();
@@ -134,6 +154,8 @@ export function checkRules(src, tiers) {
         const f = coreFinding(from.rel, imp, target, src);
         if (f) findings.push(f);
       }
+      const privacy = storeFinding(from, imp, target, src);
+      if (privacy) findings.push(privacy);
       if (target === null || !graph.has(target) || target === file) continue;
       graph.get(file).add(target);
       const to = node(target);

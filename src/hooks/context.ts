@@ -16,6 +16,7 @@ import { append } from "../store/ledger/append.js";
 import { bindRequest, type RequestOwner } from "../store/ledger/requests.js";
 import { type SessionRow, sessionByNative } from "../store/sessions/rows.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
+import { testNow } from "../testing/clock.js";
 import { agentCommandOf, printerOf } from "../wiring/agent-shell.js";
 
 export interface HookRequest {
@@ -38,6 +39,11 @@ export interface HookRequest {
    * at once instead, to run beside the reader's load.
    */
   warm?: boolean;
+  /**
+   * The time of the call, in milliseconds: every decision of the hook reads this clock (`ctx.now`).
+   * Unset, it is the time the context opens (or, in the suite's build, TANDEM_TEST_NOW).
+   */
+  now?: number;
 }
 
 export interface HookCtx {
@@ -93,7 +99,7 @@ export function openHookCtx(
   // Handled here so a refusal that never waits on it cannot end the process with an unhandled
   // rejection; whoever awaits it still gets the error.
   dirtyAhead?.catch(() => {});
-  const now = Date.now();
+  const now = req.now ?? testNow(req.env) ?? Date.now();
   const dropDirtyAhead = () => ahead.abort();
   return {
     client,

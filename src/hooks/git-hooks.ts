@@ -19,6 +19,7 @@ import { recordStoreFailure } from "../store/failure-log.js";
 import { append, write } from "../store/ledger/append.js";
 import { sessionById } from "../store/sessions/rows.js";
 import { verifyGateTables } from "../store/trust.js";
+import { testNow } from "../testing/clock.js";
 import { printerOf } from "../wiring/agent-shell.js";
 import type { HookRequest } from "./context.js";
 
@@ -62,15 +63,8 @@ function locate(req: HookRequest): Located | null {
 
 function open(req: HookRequest, at: Located): GitHookCtx {
   const db = openDb(at.stateDir, { lockSeconds: at.lockSeconds });
-  return {
-    req,
-    root: at.root,
-    repoTop: at.repoTop,
-    stateDir: at.stateDir,
-    db,
-    freshness: at.freshness,
-    now: Date.now(),
-  };
+  const now = req.now ?? testNow(req.env) ?? Date.now();
+  return { req, root: at.root, repoTop: at.repoTop, stateDir: at.stateDir, db, freshness: at.freshness, now };
 }
 
 const abs = (c: ClaimRow) => join(c.worktree, c.path);

@@ -19,13 +19,24 @@ function fromProcFs(pid: number): ProcInfo | null | undefined {
   }
   // comm may contain spaces and parentheses: the fields after it start after the last ')'.
   const close = stat.lastIndexOf(")");
-  const command = stat.slice(stat.indexOf("(") + 1, close);
+  const command = programName(pid, stat.slice(stat.indexOf("(") + 1, close));
   const fields = stat.slice(close + 2).split(" ");
   if (exited(fields[0])) return null;
   const ppid = Number(fields[1]);
   const start = fields[19];
   if (!Number.isFinite(ppid) || start === undefined) return undefined;
   return { pid, ppid, start: `proc:${start}`, command };
+}
+
+/**
+ * Node 24 names its main thread "MainThread", and Linux reports the main thread's name as the
+ * process's: a node process then reads as the program its first argument names (`node`), as it
+ * did before, so the agent search still passes over it like any interpreter.
+ */
+function programName(pid: number, comm: string): string {
+  if (comm !== "MainThread") return comm;
+  const argv0 = commandLine(pid)?.[0];
+  return argv0 ? (argv0.split("/").at(-1) ?? comm) : comm;
 }
 
 /** ps in the C locale: `lstart` is then always "Wed Dec  2 04:11:16 2026", whatever the user's language. */

@@ -3,10 +3,11 @@ import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { STORE_LOCK_SECONDS } from "../config/store-lock.js";
 import { guardStore, StoreError } from "./failure.js";
+import { type Conn, type Db, raw, sealed } from "./handle.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { checkIdentity, expectedIdentity, settleIdentity } from "./trust.js";
 
-export type Db = Database.Database;
+export type { Db, ReadTx, WriteTx } from "./handle.js";
 
 const MAGIC = "SQLite format 3\0";
 
@@ -63,7 +64,7 @@ export function checkHeader(file: string): string | null {
   }
 }
 
-function migrate(db: Db, file: string): void {
+function migrate(db: Conn, file: string): void {
   const version = db.pragma("user_version", { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
     throw new StoreError(
@@ -128,12 +129,12 @@ export const DEFAULT_LOCK_SECONDS = STORE_LOCK_SECONDS;
 
 /** How long this connection waits for another process's write lock (SQLite's busy timeout). */
 export function setLockWait(db: Db, seconds: number): void {
-  db.pragma(`busy_timeout = ${Math.round(seconds * 1000)}`);
+  raw(db).pragma(`busy_timeout = ${Math.round(seconds * 1000)}`);
 }
 
 /** The wait `setLockWait` set, in seconds: what a refusal for a held lock reports. */
 export function lockWaitSeconds(db: Db): number {
-  return (db.pragma("busy_timeout", { simple: true }) as number) / 1000;
+  return (raw(db).pragma("busy_timeout", { simple: true }) as number) / 1000;
 }
 
 export function dbFile(stateDir: string): string {
@@ -161,10 +162,10 @@ export function openDb(stateDir: string, opts: OpenOptions = {}): Db {
       ...nativeBindingOption(),
     });
     try {
-      setLockWait(db, opts.lockSeconds ?? DEFAULT_LOCK_SECONDS);
+      setLockWait(sealed(db), opts.lockSeconds ?? DEFAULT_LOCK_SECONDS);
       // Checks each cell's size as a page is read: more damage is reported instead of misread.
       db.pragma("cell_size_check = ON");
-      checkIdentity(db, file, expected);
+      checkIdentity(sealed(db), file, expected);
       if (!opts.readonly) {
         // A new store can give space back a slice at a time (`tandem gc`). Only settable while the
         // file is empty: older stores need one full VACUUM for it (`tandem gc --vacuum`).
@@ -172,9 +173,9 @@ export function openDb(stateDir: string, opts: OpenOptions = {}): Db {
         if (db.pragma("journal_mode", { simple: true }) !== "wal") db.pragma("journal_mode = WAL");
         db.pragma("synchronous = FULL");
         migrate(db, file);
-        if (!opts.untrusted) settleIdentity(db, stateDir, file, expected);
+        if (!opts.untrusted) settleIdentity(sealed(db), stateDir, file, expected);
       }
-      return db;
+      return sealed(db);
     } catch (err) {
       db.close();
       throw err;
@@ -196,7 +197,7 @@ export function stmt(db: Db, sql: string): Database.Statement {
   }
   let s = byText.get(sql);
   if (!s) {
-    s = db.prepare(sql);
+    s = raw(db).prepare(sql);
     byText.set(sql, s);
   }
   return s;

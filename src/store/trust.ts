@@ -1,8 +1,6 @@
-import type Database from "better-sqlite3";
 import { StoreError } from "./failure.js";
+import { type Db, raw } from "./handle.js";
 import { type IdentityRead, newStoreId, readCorruptMark, readIdentity, recordIdentity } from "./identity.js";
-
-type Db = Database.Database;
 
 /**
  * What must hold before a store is opened at all: no earlier process found it
@@ -26,7 +24,7 @@ export function expectedIdentity(stateDir: string, file: string, exists: boolean
 }
 
 export function storeId(db: Db): number {
-  return db.pragma("application_id", { simple: true }) as number;
+  return raw(db).pragma("application_id", { simple: true }) as number;
 }
 
 /** Before anything is written: the file must be the store the repository recorded. */
@@ -56,13 +54,13 @@ export function settleIdentity(db: Db, stateDir: string, file: string, expected:
 export function ensureStoreId(db: Db): number {
   const id = storeId(db);
   if (id !== 0) return id;
-  return db
+  return raw(db)
     .transaction(() => {
       // Re-read under the write lock: a concurrent first opener may have set it.
       const current = storeId(db);
       if (current !== 0) return current;
       const fresh = newStoreId();
-      db.pragma(`application_id = ${fresh}`);
+      raw(db).pragma(`application_id = ${fresh}`);
       return fresh;
     })
     .immediate();
@@ -74,7 +72,7 @@ export function ensureStoreId(db: Db): number {
  * session start, by `tandem doctor`, or by whichever query reads it first.
  */
 export function verifyGateTables(db: Db, file: string): void {
-  const problems = (db.pragma("integrity_check(claims)") as { integrity_check: string }[])
+  const problems = (raw(db).pragma("integrity_check(claims)") as { integrity_check: string }[])
     .map((r) => r.integrity_check)
     .filter((m) => m !== "ok");
   if (problems.length === 0) return;
@@ -84,6 +82,6 @@ export function verifyGateTables(db: Db, file: string): void {
 
 /** The whole file's structure (O(size), ~100 ms for 40 MB): run off the gated path. */
 export function auditStore(db: Db): string | null {
-  const rows = (db.pragma("quick_check(5)") as { quick_check: string }[]).map((r) => r.quick_check);
+  const rows = (raw(db).pragma("quick_check(5)") as { quick_check: string }[]).map((r) => r.quick_check);
   return rows.length === 1 && rows[0] === "ok" ? null : rows.join("; ");
 }

@@ -4,40 +4,24 @@
  * would repaint or retitle the user's terminal) and wide characters (a CJK task
  * takes two cells per character): both are handled before anything is drawn.
  */
+import stringWidth from "string-width";
 
 /** Marks a clipped value. ASCII, like the status box: a C locale or `tmux` without `-u` mangles "…". */
 export const ELLIPSIS = "~";
 
-function isZeroWidth(cp: number): boolean {
-  return (
-    (cp >= 0x300 && cp <= 0x36f) ||
-    (cp >= 0x200b && cp <= 0x200f) ||
-    (cp >= 0xfe00 && cp <= 0xfe0f) ||
-    (cp >= 0x1ab0 && cp <= 0x1aff) ||
-    (cp >= 0x20d0 && cp <= 0x20ff)
-  );
+/** The user-perceived characters of `text`: a flag, a ZWJ family or an accented letter is one. */
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+function clusters(text: string): string[] {
+  return Array.from(graphemes.segment(text), (s) => s.segment);
 }
 
-function isWide(cp: number): boolean {
-  return (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  );
-}
-
-/** Cells one code point takes in a terminal (an approximation of wcwidth good enough for names and tasks). */
+/**
+ * Cells one character takes in a terminal, from Unicode's East Asian Width and emoji data as the
+ * maintained `string-width` reads them (issue 39): emoji, ZWJ sequences and flags included.
+ */
 export function charWidth(ch: string): number {
-  const cp = ch.codePointAt(0) ?? 0;
-  if (isZeroWidth(cp)) return 0;
-  return isWide(cp) ? 2 : 1;
+  return stringWidth(ch);
 }
 
 /** Flattens whitespace and replaces control characters, so one value is one harmless line. */
@@ -47,9 +31,7 @@ export function sanitize(text: string): string {
 }
 
 export function textWidth(text: string): number {
-  let w = 0;
-  for (const ch of text) w += charWidth(ch);
-  return w;
+  return stringWidth(text);
 }
 
 /** The longest prefix of `text` that fits in `width` cells, with the ellipsis when something was cut. */
@@ -58,7 +40,7 @@ export function clip(text: string, width: number): string {
   if (textWidth(text) <= width) return text;
   let out = "";
   let used = 0;
-  for (const ch of text) {
+  for (const ch of clusters(text)) {
     const w = charWidth(ch);
     if (used + w > width - 1) break;
     out += ch;
@@ -71,7 +53,7 @@ export function clip(text: string, width: number): string {
 export function clipLeft(text: string, width: number): string {
   if (width <= 0) return "";
   if (textWidth(text) <= width) return text;
-  const chars = [...text];
+  const chars = clusters(text);
   let out = "";
   let used = 0;
   for (let i = chars.length - 1; i >= 0; i--) {

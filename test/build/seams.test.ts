@@ -22,8 +22,8 @@ function buildInto(seams: boolean): string {
     .join("\n");
 }
 
-/** What the seams compile to: the crash check and the injected fault's text. */
-const SEAM_MARKS = [/TANDEM_TEST_CRASH_AT (===|!==)/, /injected fault/];
+/** What the seams compile to: the crash check, the injected fault's text, the test clock's read. */
+const SEAM_MARKS = [/TANDEM_TEST_CRASH_AT (===|!==)/, /injected fault/, /\.TANDEM_TEST_NOW\b/];
 
 describe("test seams stay out of release bundles (issue 39)", () => {
   it("a release build carries no crash point or injected fault", () => {

@@ -112,7 +112,10 @@ describe("the tandem command line", () => {
     child.stdout.on("data", (b: Buffer) => {
       out += b.toString();
     });
-    await new Promise((r) => setTimeout(r, 700));
+    // Append once the follower has printed what was there: it is following by then.
+    const started = Date.now() + patient(10_000);
+    while (!out.includes("session.started") && Date.now() < started)
+      await new Promise((r) => setTimeout(r, 50));
     appendOne(db, { kind: "task.set", session: session.id, data: { text: "later" } });
     const deadline = Date.now() + patient(10_000);
     while (!out.includes("later") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

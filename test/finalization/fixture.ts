@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import type { Findings } from "../../src/core/finalization/verdict.js";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { type RunResult, tandem } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, denied, hook, type Payload } from "../helpers/hooks.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
@@ -102,7 +103,7 @@ export function config(root: string, agents: Record<string, unknown>): void {
 export function events(root: string): { kind: string; data: unknown }[] {
   const db = openDb(join(root, ".git", "tandem"));
   try {
-    return db
+    return raw(db)
       .prepare("SELECT kind, data FROM events ORDER BY seq")
       .all()
       .map((r) => {

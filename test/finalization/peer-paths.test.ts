@@ -2,17 +2,18 @@ import { describe, expect, it } from "vitest";
 import { isMine } from "../../src/core/finalization/owned.js";
 import { ownedAbove, peerPathsWithin } from "../../src/finalization/peer-paths.js";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { tempDir } from "../helpers/repo.js";
 
 function store() {
   const db = openDb(tempDir());
-  const claim = db.prepare(
+  const claim = raw(db).prepare(
     "INSERT INTO claims (worktree, path, session_id, disposition, root, acquired_seq) VALUES (?, ?, ?, 'git', ?, 1)",
   );
-  const history = db.prepare(
+  const history = raw(db).prepare(
     "INSERT INTO claim_history (session_id, worktree, path, first_seq, last_seq) VALUES (?, ?, ?, 1, 1)",
   );
-  const touched = db.prepare(
+  const touched = raw(db).prepare(
     "INSERT INTO touched (session_id, worktree, path, first_seq, unattributed) VALUES (?, ?, ?, 1, ?)",
   );
   claim.run("/r", "lib/held.txt", "peer", "/r");

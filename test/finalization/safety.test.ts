@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../src/config/schema.js";
 import { endTurnCheck } from "../../src/finalization/check.js";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { append, write as writeLedger } from "../../src/store/ledger/append.js";
 import { denied, ledger } from "../helpers/hooks.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
@@ -60,7 +61,7 @@ describe("end-turn never trusts the ledger with filesystem authority", () => {
     commit(repo, "a", "a.txt");
     g(repo, "push", "-q");
     const db = openState(repo);
-    const id = (db.prepare("SELECT id FROM sessions WHERE native_id = 'A'").get() as { id: string }).id;
+    const id = (raw(db).prepare("SELECT id FROM sessions WHERE native_id = 'A'").get() as { id: string }).id;
     writeLedger(db, () => {
       const forge = (worktree: string, path: string) =>
         append(db, {
@@ -96,7 +97,7 @@ describe("end-turn never trusts the ledger with filesystem authority", () => {
     g(repo, "push", "-q");
     expect(endTurn(repo, "A").code).toBe(0);
     const db = openState(repo);
-    db.prepare("DELETE FROM events WHERE kind = 'session.started'").run();
+    raw(db).prepare("DELETE FROM events WHERE kind = 'session.started'").run();
     db.close();
     const r = endTurn(repo, "A");
     expect(r).toMatchObject({ code: 1, json: { ok: false, status: null } });

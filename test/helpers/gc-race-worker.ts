@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { writeBlob } from "../../src/store/blobs/files.js";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { append, write } from "../../src/store/ledger/append.js";
 import { runGc } from "../../src/store/upkeep/gc.js";
 import { orphanBytes } from "./gc-race-bytes.js";
@@ -15,7 +16,8 @@ const blobs = join(stateDir!, "blobs");
 if (mode === "writer") {
   const id = Number(idArg);
   // The owner is a live session: gc keeps every version of its files.
-  const owner = (db.prepare("SELECT id FROM sessions WHERE native_id = 'owner'").get() as { id: string }).id;
+  const owner = (raw(db).prepare("SELECT id FROM sessions WHERE native_id = 'owner'").get() as { id: string })
+    .id;
   for (let i = id; i < Number(countArg); i += 4) {
     const ref = writeBlob(blobs, orphanBytes(i));
     write(db, () =>

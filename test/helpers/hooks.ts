@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/events/list.js";
+import { raw } from "../../src/store/handle.js";
 import { type RunResult, tandem } from "./cli.js";
 
 export type Payload = Record<string, unknown>;
@@ -88,7 +89,7 @@ export function ledger(repo: string) {
   try {
     return {
       events: listEvents(db),
-      claims: db
+      claims: raw(db)
         .prepare(
           "SELECT c.path, s.native_id AS holder FROM claims c JOIN sessions s ON s.id = c.session_id ORDER BY c.path",
         )

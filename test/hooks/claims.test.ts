@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { claudeBash, claudeWrite, codexPatch, codexShell, denied, hook, ledger } from "../helpers/hooks.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 
@@ -109,19 +110,21 @@ describe("write claims at pre-tool-use", () => {
     ).toBeNull();
   });
 
-  it("takes over the claim of a session whose agent is gone and that was not seen within the freshness window", async () => {
+  it("takes over the claim of a session whose agent is gone and that was not seen within the freshness window", () => {
     const repo = initRepo(join(tempDir(), "repo"));
     hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo });
     // A's agent process exits: point its recorded pid at one that no longer exists.
     const db = openDb(join(repo, ".git", "tandem"));
-    db.prepare("UPDATE sessions SET agent_pid = 2147480000 WHERE native_id = 'A'").run();
+    raw(db).prepare("UPDATE sessions SET agent_pid = 2147480000 WHERE native_id = 'A'").run();
     db.close();
     const fresh = hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "f.txt"), { cwd: repo });
     expect(denied(fresh)).not.toBeNull();
-    await new Promise((r) => setTimeout(r, 1100));
+    // B's next call is 61 s later by the hook's clock (TANDEM_TEST_NOW), past a 60 s window that
+    // no slow machine crosses by itself.
+    const later = String(Date.now() + 61_000);
     const b = hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "f.txt"), {
       cwd: repo,
-      env: { TANDEM_FRESHNESS: "1" },
+      env: { TANDEM_FRESHNESS: "60", TANDEM_TEST_NOW: later },
     });
     expect(denied(b)).toBeNull();
     expect(ledger(repo).claims).toEqual([{ path: "f.txt", holder: "B" }]);

@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { events, shell } from "../finalization/fixture.js";
 import { claudeBash, denied, fakeAgent, hook } from "../helpers/hooks.js";
 import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
@@ -14,7 +15,7 @@ import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 function snapshots(root: string): { scope: string; dirty: Record<string, string> }[] {
   const db = openDb(join(root, ".git", "tandem"));
   try {
-    const rows = db
+    const rows = raw(db)
       .prepare("SELECT scope, dirty FROM shell_snapshots WHERE tool_use_id != 'turn:' ORDER BY started_at")
       .all() as { scope: string; dirty: string }[];
     return rows.map((r) => ({ scope: r.scope, dirty: JSON.parse(r.dirty) }));

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { events, gitShim, shell } from "../finalization/fixture.js";
 import { claudeBash, denied, hook } from "../helpers/hooks.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
@@ -31,7 +32,7 @@ function savedStashes(root: string): (string | null)[] {
   const db = openDb(join(root, ".git", "tandem"));
   try {
     return (
-      db.prepare("SELECT stashes FROM shell_snapshots ORDER BY started_at").all() as {
+      raw(db).prepare("SELECT stashes FROM shell_snapshots ORDER BY started_at").all() as {
         stashes: string | null;
       }[]
     ).map((r) => r.stashes);

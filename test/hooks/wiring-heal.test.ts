@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readBlob } from "../../src/store/blobs/files.js";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { PIN, tandem } from "../helpers/cli.js";
 import { claudeBash, fakeAgent, hook, ledger } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
@@ -69,7 +70,7 @@ const restored = (w: World) =>
 function sessionId(w: World, native: string): string {
   const db = openDb(join(w.repo, ".git", "tandem"));
   try {
-    return (db.prepare("SELECT id FROM sessions WHERE native_id = ?").get(native) as { id: string }).id;
+    return (raw(db).prepare("SELECT id FROM sessions WHERE native_id = ?").get(native) as { id: string }).id;
   } finally {
     db.close();
   }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import type { LandResult } from "../../src/core/land/result.js";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { claudeWrite, denied, hook } from "../helpers/hooks.js";
 import { g, writeFiles } from "../helpers/repo.js";
@@ -89,8 +90,9 @@ export function linear(w: World): boolean {
 export function sessionName(repo: string, nativeId: string): string {
   const db = openDb(join(repo, ".git", "tandem"));
   try {
-    return (db.prepare("SELECT name FROM sessions WHERE native_id = ?").get(nativeId) as { name: string })
-      .name;
+    return (
+      raw(db).prepare("SELECT name FROM sessions WHERE native_id = ?").get(nativeId) as { name: string }
+    ).name;
   } finally {
     db.close();
   }

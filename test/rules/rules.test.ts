@@ -62,6 +62,22 @@ describe("a planted breach fails the check", () => {
       { rule: "core-purity" },
     ],
     ["a file in no room", "stray.ts", "export const x = 1;", { rule: "no-room", file: "stray.ts" }],
+    [
+      "the SQLite driver outside the store",
+      "hooks/once.ts",
+      'import type Database from "better-sqlite3";',
+      { rule: "store-private", file: "hooks/once.ts", detail: expect.stringContaining("better-sqlite3") },
+    ],
+    [
+      "the store's handle unwrapped outside the store",
+      "doctor/finding.ts",
+      'import { raw } from "../store/handle.js";',
+      {
+        rule: "store-private",
+        file: "doctor/finding.ts",
+        detail: expect.stringContaining("store/handle.ts"),
+      },
+    ],
   ])("%s", (_name, file, line, want) => {
     const src = copyOfSrc();
     appendFileSync(join(src, file), `\n${line}\n`);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/events/list.js";
+import { raw } from "../../src/store/handle.js";
 import { claudeBash, claudeWrite, denied, type Payload } from "../helpers/hooks.js";
 import { initRepo } from "../helpers/repo.js";
 import { Agent } from "../server/agents.js";
@@ -79,12 +80,12 @@ async function world(way: Way): Promise<World> {
 function ledger(repo: string) {
   const db = openDb(stateDir(repo));
   try {
-    const names = db.prepare("SELECT id, native_id AS native FROM sessions").all() as {
+    const names = raw(db).prepare("SELECT id, native_id AS native FROM sessions").all() as {
       id: string;
       native: string;
     }[];
     const native = (id: unknown) => names.find((s) => s.id === id)?.native;
-    const claims = db
+    const claims = raw(db)
       .prepare(
         "SELECT c.path, s.native_id AS holder FROM claims c JOIN sessions s ON s.id = c.session_id ORDER BY c.path",
       )

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/events/list.js";
+import { raw } from "../../src/store/handle.js";
 import type { RunResult } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, denied, type Payload } from "../helpers/hooks.js";
 import { initRepo } from "../helpers/repo.js";
@@ -78,14 +79,14 @@ const inB = (w: World, command: string): Promise<RunResult> =>
 function ledger(repo: string) {
   const db = openDb(stateDir(repo));
   try {
-    const names = db.prepare("SELECT id, name, native_id AS native, task FROM sessions").all() as {
+    const names = raw(db).prepare("SELECT id, name, native_id AS native, task FROM sessions").all() as {
       id: string;
       name: string;
       native: string;
       task: string | null;
     }[];
     const native = (id: unknown) => names.find((s) => s.id === id)?.native;
-    const claims = db
+    const claims = raw(db)
       .prepare("SELECT c.path, s.native_id AS holder FROM claims c JOIN sessions s ON s.id = c.session_id")
       .all();
     const refused = listEvents(db)

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
 import { g, repoWithRemote, tempDir } from "../helpers/repo.js";
 
@@ -64,7 +65,8 @@ function asB(w: World, command: string): string | null {
 function nameOf(w: World, native: string): string {
   const db = openDb(join(w.repo, ".git", "tandem"));
   try {
-    return (db.prepare("SELECT name FROM sessions WHERE native_id = ?").get(native) as { name: string }).name;
+    return (raw(db).prepare("SELECT name FROM sessions WHERE native_id = ?").get(native) as { name: string })
+      .name;
   } finally {
     db.close();
   }

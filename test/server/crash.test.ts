@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { requestIdOf } from "../../src/resident/request-id.js";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/events/list.js";
+import { raw } from "../../src/store/handle.js";
 import { claudeWrite, codexPatch, denied } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
 import {
@@ -105,7 +106,7 @@ describe("a server that dies while answering", () => {
     const mine = events(repo).filter((e) => (e.data as { toolUseId?: string }).toolUseId === "toolu_crashed");
     expect(mine).toHaveLength(1);
     const db = openDb(stateDir(repo), { readonly: true });
-    const rows = db.prepare("SELECT owner, answer FROM requests").all() as {
+    const rows = raw(db).prepare("SELECT owner, answer FROM requests").all() as {
       owner: string;
       answer: string;
     }[];
@@ -141,10 +142,9 @@ describe("a server that dies while answering", () => {
     );
     const client = liveProcess(); // stands in for the thin client whose request the server took
     const db = openDb(stateDir(repo));
-    db.prepare("INSERT INTO requests (id, owner, ts, answer) VALUES (?, 'server', ?, NULL)").run(
-      requestIdOf(client),
-      Date.now(),
-    );
+    raw(db)
+      .prepare("INSERT INTO requests (id, owner, ts, answer) VALUES (?, 'server', ?, NULL)")
+      .run(requestIdOf(client), Date.now());
     db.close();
     const before = events(repo).length;
     const fallback = (event: string, payload: object) =>

@@ -13,11 +13,16 @@ import { tempDir } from "../helpers/repo.js";
 async function nodeRunning(
   script: string,
   prompt: string,
+  threadName?: string,
 ): Promise<{ node: number; hook: number; stop: () => void }> {
   const file = join(tempDir(), script);
+  // Node 24 names its main thread "MainThread", which /proc reports as the process's name.
+  const rename = threadName
+    ? `require("fs").writeFileSync("/proc/self/comm", ${JSON.stringify(threadName)});`
+    : "";
   writeFileSync(
     file,
-    `require("child_process").spawn("sh", ["-c", "echo $$; exec sleep 30"], { stdio: ["ignore", "inherit", "ignore"] });`,
+    `${rename}require("child_process").spawn("sh", ["-c", "echo $$; exec sleep 30"], { stdio: ["ignore", "inherit", "ignore"] });`,
   );
   const node = spawn(process.execPath, ["--no-warnings", file, prompt], {
     stdio: ["ignore", "pipe", "ignore"],
@@ -42,6 +47,18 @@ describe("finding the agent behind a hook", () => {
     const run = await nodeRunning("gemini.js", "a prompt");
     try {
       expect(discoverAgent(CLIENTS["gemini-cli"], {}, run.hook)?.pid).toBe(run.node);
+    } finally {
+      run.stop();
+    }
+  });
+
+  it.runIf(process.platform === "linux").each([
+    ["named node", undefined],
+    ["named MainThread, as Node 24 names it", "MainThread"],
+  ])("passes over a node process that runs another script (%s)", async (_name, threadName) => {
+    const run = await nodeRunning("other.js", "a prompt", threadName);
+    try {
+      expect(discoverAgent(CLIENTS["gemini-cli"], {}, run.hook)?.pid).not.toBe(run.node);
     } finally {
       run.stop();
     }

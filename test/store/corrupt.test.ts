@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, truncateSync, writeFileSync } fr
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { tandem } from "../helpers/cli.js";
 import { generateLedger } from "../helpers/ledger-gen.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
@@ -38,7 +39,7 @@ describe("a corrupt state store", () => {
     const { repo, stateDir, file } = repoWithState();
     const db = openDb(stateDir);
     generateLedger(db, 2000);
-    db.pragma("wal_checkpoint(TRUNCATE)");
+    raw(db).pragma("wal_checkpoint(TRUNCATE)");
     db.close();
     for (const f of ["state.db-wal", "state.db-shm"])
       expect(existsSync(join(stateDir, f)) ? readFileSync(join(stateDir, f)).length : 0).toBe(0);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git } from "../../src/git/run.js";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { g, writeFiles } from "../helpers/repo.js";
 import { addTarget, expectOk, runScript, stagedNames, sub, subRepo, targetState } from "./sub-fixture.js";
 
@@ -296,9 +297,9 @@ describe("sub apply", () => {
     // An older tandem wrote capture events without patchPaths.
     const db = openDb(join(s.repo, ".git", "tandem"));
     try {
-      db.prepare(
-        "UPDATE events SET data = json_remove(data, '$.patchPaths') WHERE kind = 'capture.recorded'",
-      ).run();
+      raw(db)
+        .prepare("UPDATE events SET data = json_remove(data, '$.patchPaths') WHERE kind = 'capture.recorded'")
+        .run();
     } finally {
       db.close();
     }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { dumpProjections, rebuildProjections } from "../../src/store/repair/rebuild.js";
 import { tandem } from "../helpers/cli.js";
 import { g, tempDir, writeFiles } from "../helpers/repo.js";
@@ -86,7 +87,7 @@ describe("sub remove and discard", () => {
       const before = dumpProjections(db);
       expect(before.subagents).toHaveLength(2);
       expect(before.subagent_applies!.length).toBeGreaterThanOrEqual(3);
-      db.exec("DELETE FROM subagent_applies; UPDATE subagents SET captures = 0");
+      raw(db).exec("DELETE FROM subagent_applies; UPDATE subagents SET captures = 0");
       rebuildProjections(db);
       expect(dumpProjections(db)).toEqual(before);
     } finally {

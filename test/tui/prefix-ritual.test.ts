@@ -2,6 +2,7 @@ import { appendFileSync, readFileSync, realpathSync, rmSync, writeFileSync } fro
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
+import { raw } from "../../src/store/handle.js";
 import { geminiPolicyFile } from "../../src/wiring/gemini-policy.js";
 import { type AnthropicFake, type ClaudeReply, startAnthropicFake } from "../e2e/harness/anthropic-fake.js";
 import { type GeminiReply, type GeminiRequest, startGeminiFake } from "../e2e/harness/gemini-fake.js";
@@ -100,7 +101,7 @@ afterAll(async () => {
 function ritualRecorded(client: string): boolean {
   const db = openDb(join(m.repo, ".git", "tandem"));
   try {
-    const mine = db
+    const mine = raw(db)
       .prepare(
         "SELECT e.kind, e.data FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.client = ?",
       )

@@ -9,6 +9,13 @@ describe("cell arithmetic", () => {
     ["修复", 4],
     ["e\u0301", 1],
     ["a😀b", 4],
+    // What the hand tables had wrong (issue 39): emoji outside their ranges, ZWJ sequences, flags.
+    ["✅ done", 7],
+    ["🚀", 2],
+    ["👨‍👩‍👧", 2],
+    ["🇫🇷", 2],
+    ["👍🏽", 2],
+    ["ｶﾀｶﾅ", 4],
   ])("textWidth(%j) = %d", (text, width) => {
     expect(textWidth(text)).toBe(width);
   });
@@ -20,6 +27,9 @@ describe("cell arithmetic", () => {
     ["hello", 1, "~"],
     ["hello", 0, ""],
     ["修复解析器", 5, "修复~"],
+    ["a🇫🇷b🇩🇪", 4, "a🇫🇷~"],
+    ["👨‍👩‍👧👨‍👩‍👧", 3, "👨‍👩‍👧~"],
+    ["e\u0301e\u0301e\u0301", 2, "e\u0301~"],
   ])("clip(%j, %d) = %j", (text, width, out) => {
     expect(clip(text, width)).toBe(out);
     expect(textWidth(clip(text, width))).toBeLessThanOrEqual(width);
@@ -29,6 +39,7 @@ describe("cell arithmetic", () => {
     ["src/deep/file.ts", 30, "src/deep/file.ts"],
     ["src/deep/file.ts", 10, "~p/file.ts"],
     ["src/deep/file.ts", 1, "~"],
+    ["🇫🇷/🇩🇪.md", 6, "~🇩🇪.md"],
   ])("clipLeft(%j, %d) = %j", (text, width, out) => {
     expect(clipLeft(text, width)).toBe(out);
   });

@@ -1,5 +1,6 @@
 import type { Db } from "../db.js";
 import { stmt } from "../db.js";
+import { raw } from "../handle.js";
 import type { ClaimRow } from "./rows.js";
 
 /** Reads of who owns which paths: active claims, claims ever taken, and paths touched by commands. */
@@ -23,7 +24,7 @@ export function ownedLedgerPaths(db: Db, session: string): LedgerPath[] {
 
 /** Paths under `worktree` the session ever claimed or touched itself (not the active claims). */
 export function releasedOrTouched(db: Db, session: string, worktree: string): string[] {
-  const rows = db
+  const rows = raw(db)
     .prepare(
       `SELECT path FROM claim_history WHERE session_id = ? AND worktree = ?
        UNION SELECT path FROM touched WHERE session_id = ? AND worktree = ? AND unattributed = 0`,
@@ -43,7 +44,7 @@ export function claimHistoryPaths(db: Db, session: string, worktree: string): st
 
 /** Every worktree the session holds, held or touched anything under. */
 export function sessionWorktrees(db: Db, session: string): string[] {
-  const rows = db
+  const rows = raw(db)
     .prepare(
       `SELECT worktree FROM claims WHERE session_id = ? UNION SELECT worktree FROM claim_history
        WHERE session_id = ? UNION SELECT worktree FROM touched WHERE session_id = ?`,

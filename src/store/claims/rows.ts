@@ -1,16 +1,10 @@
 import type { Db } from "../db.js";
 import { stmt } from "../db.js";
+import type { ClaimRow } from "../schema/claims.js";
+
+export type { ClaimRow };
 
 /** The `claims` table: its row, and each session's or every claim in path order. */
-
-export interface ClaimRow {
-  worktree: string;
-  path: string;
-  session_id: string;
-  disposition: string;
-  root: string;
-  acquired_seq: number;
-}
 
 export function claimsOf(db: Db, sessionId: string): ClaimRow[] {
   return stmt(db, "SELECT * FROM claims WHERE session_id = ? ORDER BY worktree, path").all(

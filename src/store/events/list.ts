@@ -1,6 +1,9 @@
 import type { Db } from "../db.js";
 import { stmt } from "../db.js";
+import type { EventRow } from "../schema/events.js";
 import type { StoredEvent } from "./stored.js";
+
+export type { EventRow };
 
 /** The general listing of the event log, by session, kind and position. */
 
@@ -9,15 +12,6 @@ export interface EventFilter {
   kind?: string | undefined;
   sinceSeq?: number | undefined;
   limit?: number | undefined;
-}
-
-/** An `events` row as stored. */
-export interface EventRow {
-  seq: number;
-  ts: number;
-  session_id: string | null;
-  kind: string;
-  data: string;
 }
 
 export function toEvent(row: EventRow): StoredEvent {

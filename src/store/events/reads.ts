@@ -1,5 +1,6 @@
 import type { Db } from "../db.js";
 import { stmt } from "../db.js";
+import { raw } from "../handle.js";
 
 /** Reads of the event log that answer one question each; the general listing is `listEvents`. */
 
@@ -35,7 +36,7 @@ export function eventTs(db: Db, seq: number): number | undefined {
 
 /** The start time of each listed session, by id (sessions whose start event is gone are left out). */
 export function startTimes(db: Db, ids: readonly string[]): Map<string, number> {
-  const rows = db
+  const rows = raw(db)
     .prepare(
       `SELECT s.id AS id, e.ts AS ts FROM json_each(?) j JOIN sessions s ON s.id = j.value
        JOIN events e ON e.seq = s.started_seq`,
@@ -56,7 +57,7 @@ export function hookErrorsAfterSeq(db: Db, seq: number): number {
 /** hook.error events recorded at or after `ts`. */
 export function hookErrorsSinceTs(db: Db, ts: number): number {
   return (
-    db.prepare("SELECT count(*) AS n FROM events WHERE kind = 'hook.error' AND ts >= ?").get(ts) as {
+    raw(db).prepare("SELECT count(*) AS n FROM events WHERE kind = 'hook.error' AND ts >= ?").get(ts) as {
       n: number;
     }
   ).n;
@@ -64,14 +65,14 @@ export function hookErrorsSinceTs(db: Db, ts: number): number {
 
 /** The hook.error events since `since`, payloads unparsed: a corrupt one is still reported. */
 export function hookErrorRows(db: Db, since: number): { ts: number; data: string }[] {
-  return db
+  return raw(db)
     .prepare("SELECT ts, data FROM events WHERE kind = 'hook.error' AND ts >= ? ORDER BY seq")
     .all(since) as { ts: number; data: string }[];
 }
 
 /** Every event, payloads unparsed, streamed in order: for checking each one. */
 export function rawEvents(db: Db): Iterable<{ seq: number; kind: string; data: string }> {
-  return db.prepare("SELECT seq, kind, data FROM events ORDER BY seq").iterate() as Iterable<{
+  return raw(db).prepare("SELECT seq, kind, data FROM events ORDER BY seq").iterate() as Iterable<{
     seq: number;
     kind: string;
     data: string;
@@ -86,9 +87,11 @@ export interface StoreCounts {
 }
 
 export function storeCounts(db: Db): StoreCounts {
-  const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  const n = (sql: string) => (raw(db).prepare(sql).get() as { n: number }).n;
   const byKind: Record<string, number> = {};
-  for (const r of db.prepare("SELECT kind, count(*) AS n FROM events GROUP BY kind ORDER BY kind").all() as {
+  for (const r of raw(db)
+    .prepare("SELECT kind, count(*) AS n FROM events GROUP BY kind ORDER BY kind")
+    .all() as {
     kind: string;
     n: number;
   }[]) {
@@ -103,12 +106,14 @@ export function storeCounts(db: Db): StoreCounts {
 }
 
 export function eventCount(db: Db): number {
-  return (db.prepare("SELECT count(*) AS n FROM events").get() as { n: number }).n;
+  return (raw(db).prepare("SELECT count(*) AS n FROM events").get() as { n: number }).n;
 }
 
 /** When the oldest event still kept happened; null in an empty log. */
 export function oldestEventTs(db: Db): number | null {
-  const row = db.prepare("SELECT ts FROM events ORDER BY seq LIMIT 1").get() as { ts: number } | undefined;
+  const row = raw(db).prepare("SELECT ts FROM events ORDER BY seq LIMIT 1").get() as
+    | { ts: number }
+    | undefined;
   return row?.ts ?? null;
 }
 

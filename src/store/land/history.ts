@@ -1,4 +1,5 @@
 import type { Db } from "../db.js";
+import { raw } from "../handle.js";
 
 /** A finished landing as the ledger has it: its event, when, and who ran it. */
 export interface LandingRow {
@@ -10,7 +11,7 @@ export interface LandingRow {
 
 /** The latest finished landings since `since` (epoch ms), newest first (land.started is left out). */
 export function recentLandings(db: Db, since: number, limit: number): LandingRow[] {
-  const rows = db
+  const rows = raw(db)
     .prepare(
       `SELECT e.kind AS kind, e.ts AS ts, s.name AS session, e.data AS data
          FROM events e LEFT JOIN sessions s ON s.id = e.session_id

@@ -1,7 +1,8 @@
 import { TandemError } from "../../errors.js";
-import type { Db } from "../db.js";
+import type { Db, ReadTx, WriteTx } from "../db.js";
 import { stmt } from "../db.js";
 import { checkEventData, type EventData, type EventKind } from "../events/schemas.js";
+import { inTx, raw } from "../handle.js";
 import { assertWritable } from "../write-access.js";
 import { commitByKind, noteAppended } from "./durability.js";
 import { project, type StoredEvent } from "./projections.js";
@@ -38,8 +39,9 @@ export function append<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEven
     kind: ev.kind,
     data: ev.data,
   };
-  project(db, stored);
-  noteAppended(db, ev.kind, ev.data);
+  const tx = inTx<WriteTx>(db);
+  project(tx, stored);
+  noteAppended(tx, ev.kind, ev.data);
   return stored;
 }
 
@@ -49,9 +51,12 @@ export function append<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEven
  */
 export type Durability = "always" | "gating";
 
-/** Runs reads in one deferred transaction: they all see one snapshot, and no write lock is taken. */
-export function readSnapshot<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn)();
+/**
+ * Runs reads in one deferred transaction: they all see one snapshot, and no write lock is taken.
+ * `fn` is handed the connection as a `ReadTx` (decision 0067).
+ */
+export function readSnapshot<T>(db: Db, fn: (tx: ReadTx) => T): T {
+  return raw(db).transaction(() => fn(inTx<ReadTx>(db)))();
 }
 
 /**
@@ -61,11 +66,12 @@ export function readSnapshot<T>(db: Db, fn: () => T): T {
  * transaction (store/ledger/requests.ts). A store made read-only since the connection opened is
  * refused before the transaction starts: open descriptors would otherwise go on writing it.
  */
-export function write<T>(db: Db, fn: () => T, durability: Durability = "always"): T {
-  if (!db.inTransaction && !db.memory) assertWritable(db.name);
-  const tx = db.transaction(() => {
-    claimBoundRequest(db);
-    return fn();
+export function write<T>(db: Db, fn: (tx: WriteTx) => T, durability: Durability = "always"): T {
+  if (!db.inTransaction && !raw(db).memory) assertWritable(raw(db).name);
+  const tx = raw(db).transaction(() => {
+    const tx = inTx<WriteTx>(db);
+    claimBoundRequest(tx);
+    return fn(tx);
   });
   // Nested in an open transaction, the outer one commits (and decides the sync).
   if (durability === "always" || db.inTransaction) return tx.immediate();
@@ -73,5 +79,5 @@ export function write<T>(db: Db, fn: () => T, durability: Durability = "always")
 }
 
 export function appendOne<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEvent {
-  return write(db, () => append(db, ev));
+  return write(db, (tx) => append(tx, ev));
 }

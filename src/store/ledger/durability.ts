@@ -9,9 +9,10 @@
  */
 import { closeSync, fdatasyncSync, openSync } from "node:fs";
 import { errorMessage } from "../../errors.js";
-import type { Db } from "../db.js";
+import type { Db, WriteTx } from "../db.js";
 import type { EventKind } from "../events/schemas.js";
 import { StoreError } from "../failure.js";
+import { raw } from "../handle.js";
 
 /** Kinds that record what happened without changing what any later decision reads as held or owned. */
 const OBSERVATIONAL: ReadonlySet<EventKind> = new Set<EventKind>([
@@ -44,7 +45,7 @@ function copiesBytesInPlace(kind: EventKind, data: unknown): boolean {
   return reason === "owner" || reason === "clobbered";
 }
 
-export function noteAppended(db: Db, kind: EventKind, data?: unknown): void {
+export function noteAppended(db: WriteTx, kind: EventKind, data?: unknown): void {
   if (!OBSERVATIONAL.has(kind) && !copiesBytesInPlace(kind, data)) mustSync.add(db);
 }
 
@@ -54,12 +55,12 @@ export function noteAppended(db: Db, kind: EventKind, data?: unknown): void {
  */
 export function commitByKind<T>(db: Db, commit: () => T, sync: (db: Db) => void = syncWal): T {
   mustSync.delete(db);
-  db.pragma("synchronous = NORMAL");
+  raw(db).pragma("synchronous = NORMAL");
   let out: T;
   try {
     out = commit();
   } finally {
-    db.pragma("synchronous = FULL");
+    raw(db).pragma("synchronous = FULL");
   }
   if (mustSync.has(db)) {
     mustSync.delete(db);
@@ -76,10 +77,10 @@ export function commitByKind<T>(db: Db, commit: () => T, sync: (db: Db) => void 
 export function syncWal(db: Db): void {
   let fd: number;
   try {
-    fd = openSync(`${db.name}-wal`, "r");
+    fd = openSync(`${raw(db).name}-wal`, "r");
   } catch (err) {
     const why = `its write-ahead log vanished under an open connection (${errorMessage(err)}); what was just committed may be lost`;
-    throw new StoreError("corrupt", db.name, why, true);
+    throw new StoreError("corrupt", raw(db).name, why, true);
   }
   try {
     fdatasyncSync(fd);

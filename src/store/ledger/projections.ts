@@ -1,4 +1,4 @@
-import type { Db } from "../db.js";
+import type { Db, WriteTx } from "../db.js";
 import { stmt } from "../db.js";
 import type { EventData, EventKind } from "../events/schemas.js";
 import type { StoredEvent } from "../events/stored.js";
@@ -162,7 +162,7 @@ const PROJECTORS: Partial<Record<EventKind, Projector>> = {
 };
 
 /** Applies one stored event to the projections; called in the event's own transaction. */
-export function project(db: Db, ev: StoredEvent): void {
+export function project(db: WriteTx, ev: StoredEvent): void {
   if (ev.session && ev.kind !== "session.started") {
     stmt(db, "UPDATE sessions SET last_seen = max(last_seen, ?), last_seq = ? WHERE id = ?").run(
       ev.ts,

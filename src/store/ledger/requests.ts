@@ -1,6 +1,7 @@
 import type { Rendered } from "../../clients/types.js";
 import { TandemError } from "../../errors.js";
-import { type Db, stmt } from "../db.js";
+import { type Db, stmt, type WriteTx } from "../db.js";
+import { raw } from "../handle.js";
 
 /**
  * Exactly-once for thin-client requests (docs/server.md §4). A request id is owned by whoever
@@ -22,7 +23,7 @@ export function unbindRequest(db: Db): void {
 }
 
 /** Called by `write()` inside its transaction: refuses to write for a request another took. */
-export function claimBoundRequest(db: Db): void {
+export function claimBoundRequest(db: WriteTx): void {
   const req = bound.get(db);
   if (!req) return;
   stmt(db, "INSERT OR IGNORE INTO requests (id, owner, ts) VALUES (?, ?, ?)").run(
@@ -59,7 +60,7 @@ export function recordAnswer(db: Db, id: string, owner: RequestOwner, answer: Re
   const taken = stmt(db, "SELECT 1 FROM requests WHERE id = ? AND owner = ?").get(id, owner);
   if (!taken) return;
   // Survives the process (what it is for) without waiting for the disk: WAL with NORMAL sync.
-  db.pragma("synchronous = NORMAL");
+  raw(db).pragma("synchronous = NORMAL");
   try {
     stmt(db, "UPDATE requests SET answer = ? WHERE id = ? AND owner = ?").run(
       JSON.stringify(answer),
@@ -67,7 +68,7 @@ export function recordAnswer(db: Db, id: string, owner: RequestOwner, answer: Re
       owner,
     );
   } finally {
-    db.pragma("synchronous = FULL");
+    raw(db).pragma("synchronous = FULL");
   }
 }
 

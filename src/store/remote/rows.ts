@@ -1,29 +1,15 @@
 import { type PresenceDoc, parsePresence, presenceText } from "../../core/remote/presence.js";
 import { type Db, stmt } from "../db.js";
 import { write } from "../ledger/append.js";
+import type { RemoteLeasesRecord, RemotePresenceRow, RemoteSyncRecord } from "../schema/remote.js";
 
-/** The tables a sync round fills (src/store/remote-ddl.ts). */
+export type { RemotePresenceRow };
 
-export interface RemotePresenceRow {
-  checkout: string;
-  name: string;
-  published: number;
-  fetched_at: number;
-  doc: string;
-}
+/** The tables a sync round fills (src/store/schema/remote.ts). */
 
-export interface RemoteLeasesRow {
-  doc: string;
-  commit_id: string;
-  fetched_at: number;
-}
+export type RemoteLeasesRow = Omit<RemoteLeasesRecord, "id">;
 
-export interface RemoteSyncRow {
-  remote: string | null;
-  last_attempt: number;
-  last_success: number | null;
-  last_error: string | null;
-}
+export type RemoteSyncRow = Omit<RemoteSyncRecord, "id">;
 
 export interface RoundRecord {
   /** Null when the round could not read the remote: the tables keep what the last round read. */

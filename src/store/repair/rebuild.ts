@@ -1,5 +1,6 @@
-import type { Db } from "../db.js";
+import type { Db, WriteTx } from "../db.js";
 import type { EventRow } from "../events/list.js";
+import { inTx, raw } from "../handle.js";
 import { project } from "../ledger/projections.js";
 import {
   HISTORY_PROJECTION_DDL,
@@ -14,38 +15,41 @@ import {
 /** Drops every projection and replays the whole ledger into fresh ones, in one transaction. */
 export function rebuildProjections(db: Db): number {
   let replayed = 0;
-  db.transaction(() => {
-    for (const table of PROJECTION_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
-    const ddl = [
-      ...PROJECTION_DDL,
-      ...SESSION_UI_DDL,
-      ...SUBAGENT_PROJECTION_DDL,
-      ...WORK_PROJECTION_DDL,
-      ...HISTORY_PROJECTION_DDL,
-      ...LEFT_PROJECTION_DDL,
-    ];
-    for (const sql of ddl) db.exec(sql);
-    // Read in pages: better-sqlite3 cannot write while an iterator is open on the same connection.
-    const page = db.prepare(
-      "SELECT seq, ts, session_id, kind, data FROM events WHERE seq > ? ORDER BY seq LIMIT 2000",
-    );
-    let after = 0;
-    for (;;) {
-      const rows = page.all(after) as EventRow[];
-      if (rows.length === 0) break;
-      for (const row of rows) {
-        project(db, {
-          seq: row.seq,
-          ts: row.ts,
-          session: row.session_id,
-          kind: row.kind,
-          data: JSON.parse(row.data),
-        });
-        replayed++;
+  raw(db)
+    .transaction(() => {
+      const tx = inTx<WriteTx>(db);
+      for (const table of PROJECTION_TABLES) raw(db).exec(`DROP TABLE IF EXISTS ${table}`);
+      const ddl = [
+        ...PROJECTION_DDL,
+        ...SESSION_UI_DDL,
+        ...SUBAGENT_PROJECTION_DDL,
+        ...WORK_PROJECTION_DDL,
+        ...HISTORY_PROJECTION_DDL,
+        ...LEFT_PROJECTION_DDL,
+      ];
+      for (const sql of ddl) raw(db).exec(sql);
+      // Read in pages: better-sqlite3 cannot write while an iterator is open on the same connection.
+      const page = raw(db).prepare(
+        "SELECT seq, ts, session_id, kind, data FROM events WHERE seq > ? ORDER BY seq LIMIT 2000",
+      );
+      let after = 0;
+      for (;;) {
+        const rows = page.all(after) as EventRow[];
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          project(tx, {
+            seq: row.seq,
+            ts: row.ts,
+            session: row.session_id,
+            kind: row.kind,
+            data: JSON.parse(row.data),
+          });
+          replayed++;
+        }
+        after = rows[rows.length - 1]!.seq;
       }
-      after = rows[rows.length - 1]!.seq;
-    }
-  }).immediate();
+    })
+    .immediate();
   return replayed;
 }
 
@@ -53,9 +57,9 @@ export function rebuildProjections(db: Db): number {
 export function dumpProjections(db: Db): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   for (const table of PROJECTION_TABLES) {
-    const columns = (db.pragma(`table_info(${table})`) as unknown[]).length;
+    const columns = (raw(db).pragma(`table_info(${table})`) as unknown[]).length;
     const order = [1, 2, 3].filter((n) => n <= columns).join(", ");
-    out[table] = db.prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all();
+    out[table] = raw(db).prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all();
   }
   return out;
 }

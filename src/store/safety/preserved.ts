@@ -1,20 +1,9 @@
 /** Reads of the safety net's tables: preserved versions of files and the clobbers recorded against them. */
 import type { Db } from "../db.js";
 import { stmt } from "../db.js";
+import type { PreservedRow } from "../schema/safety.js";
 
-/** A `preserved` row: one version of one owner's file, its bytes in the blob store. */
-export interface PreservedRow {
-  worktree: string;
-  path: string;
-  owner: string;
-  version: number;
-  blob: string;
-  bytes: number;
-  stamp: string;
-  reason: string;
-  seq: number;
-  ts: number;
-}
+export type { PreservedRow };
 
 export function newestPreserved(
   db: Db,

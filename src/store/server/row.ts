@@ -1,14 +1,9 @@
 import { type Db, stmt } from "../db.js";
 import { write } from "../ledger/append.js";
+import type { ServerRecord } from "../schema/resident.js";
 
 /** The process that serves this store (docs/server.md §1); at most one row. */
-export interface ServerRow {
-  pid: number;
-  pid_start: string | null;
-  build: string;
-  socket: string;
-  started: number;
-}
+export type ServerRow = Omit<ServerRecord, "id">;
 
 export function serverRow(db: Db): ServerRow | null {
   return (

@@ -1,27 +1,10 @@
 import type { Db } from "../db.js";
 import { stmt } from "../db.js";
+import type { SessionRow } from "../schema/sessions.js";
 
-/** The `sessions` table: its row, and the reads that list or find sessions. */
+export type { SessionRow };
 
-export interface SessionRow {
-  id: string;
-  client: string;
-  native_id: string;
-  name: string;
-  kind: "session" | "subagent";
-  parent_id: string | null;
-  agent_pid: number | null;
-  agent_pid_start: string | null;
-  ui_pid: number | null;
-  ui_pid_start: string | null;
-  cwd: string | null;
-  task: string | null;
-  activity: "idle" | "working" | "needs_input";
-  started_seq: number;
-  last_seen: number;
-  last_seq: number;
-  ended_seq: number | null;
-}
+/** The `sessions` table (its row and DDL: store/schema/sessions.ts), and the reads that list or find sessions. */
 
 /** Every session ever recorded: grows with history, for `sessions --all` and audits only. */
 export function allSessions(db: Db): SessionRow[] {

@@ -1,4 +1,5 @@
 import { type Db, stmt } from "../db.js";
+import { raw } from "../handle.js";
 import type { ApplyRecord, ApplyStage, CaptureRecord, PreApply, SeriesRecord, SubRecord } from "./types.js";
 
 export type { ApplyRecord, ApplyStage, CaptureRecord, PreApply, SeriesRecord, SubRecord };
@@ -163,7 +164,7 @@ function toApply(r: ApplyRow): ApplyRecord {
 }
 
 export function allSubs(db: Db): SubRecord[] {
-  return (db.prepare("SELECT * FROM subagents ORDER BY created_seq").all() as SubRow[]).map(toSub);
+  return (raw(db).prepare("SELECT * FROM subagents ORDER BY created_seq").all() as SubRow[]).map(toSub);
 }
 
 /** Sub-agents whose worktree is still there, through a partial index: removed ones are never read. */
@@ -174,28 +175,29 @@ export function presentSubs(db: Db): SubRecord[] {
 }
 
 export function subById(db: Db, id: string): SubRecord | null {
-  const row = db.prepare("SELECT * FROM subagents WHERE id = ?").get(id) as SubRow | undefined;
+  const row = raw(db).prepare("SELECT * FROM subagents WHERE id = ?").get(id) as SubRow | undefined;
   return row ? toSub(row) : null;
 }
 
 /** Sub-agents given `--name name`, newest first. */
 export function subsNamed(db: Db, name: string): SubRecord[] {
   return (
-    db.prepare("SELECT * FROM subagents WHERE name = ? ORDER BY created_seq DESC").all(name) as SubRow[]
+    raw(db).prepare("SELECT * FROM subagents WHERE name = ? ORDER BY created_seq DESC").all(name) as SubRow[]
   ).map(toSub);
 }
 
 /** A name that a present sub-agent already uses, so `--name` stays unambiguous. */
 export function nameTaken(db: Db, name: string): boolean {
   return (
-    db.prepare("SELECT 1 FROM subagents WHERE (name = ? AND removal IS NULL) OR id = ?").get(name, name) !==
-    undefined
+    raw(db)
+      .prepare("SELECT 1 FROM subagents WHERE (name = ? AND removal IS NULL) OR id = ?")
+      .get(name, name) !== undefined
   );
 }
 
 /** `tandem gc` deleted this sub-agent's artifacts (docs/decisions/0012). */
 export function artifactsExpired(db: Db, subId: string): boolean {
-  return db.prepare("SELECT 1 FROM expired_subagents WHERE sub_id = ?").get(subId) !== undefined;
+  return raw(db).prepare("SELECT 1 FROM expired_subagents WHERE sub_id = ?").get(subId) !== undefined;
 }
 
 /**
@@ -207,13 +209,13 @@ const CAPTURES = `SELECT c.*, json_extract(e.data, '$.inProgress') AS in_progres
   FROM subagent_captures c LEFT JOIN events e ON e.seq = c.recorded_seq AND e.kind = 'capture.recorded'`;
 
 export function captureById(db: Db, id: string): CaptureRecord | null {
-  const row = db.prepare(`${CAPTURES} WHERE c.id = ?`).get(id) as CaptureRow | undefined;
+  const row = raw(db).prepare(`${CAPTURES} WHERE c.id = ?`).get(id) as CaptureRow | undefined;
   return row ? toCapture(row) : null;
 }
 
 /** The patch paths the capture event kept; null for a capture recorded before they were kept. */
 export function recordedPatchPaths(db: Db, capture: CaptureRecord): string[] | null {
-  const row = db
+  const row = raw(db)
     .prepare("SELECT data FROM events WHERE seq = ? AND kind = 'capture.recorded'")
     .get(capture.recordedSeq) as { data: string } | undefined;
   if (!row) return null;
@@ -222,7 +224,7 @@ export function recordedPatchPaths(db: Db, capture: CaptureRecord): string[] | n
 }
 
 export function capturesOf(db: Db, subId: string): CaptureRecord[] {
-  return (db.prepare(`${CAPTURES} WHERE c.sub_id = ? ORDER BY c.number`).all(subId) as CaptureRow[]).map(
+  return (raw(db).prepare(`${CAPTURES} WHERE c.sub_id = ? ORDER BY c.number`).all(subId) as CaptureRow[]).map(
     toCapture,
   );
 }
@@ -232,7 +234,7 @@ export function latestCapture(db: Db, sub: SubRecord): CaptureRecord | null {
 }
 
 export function applyOf(db: Db, subId: string, target: string): ApplyRecord | null {
-  const row = db
+  const row = raw(db)
     .prepare("SELECT * FROM subagent_applies WHERE sub_id = ? AND target = ?")
     .get(subId, target) as ApplyRow | undefined;
   return row ? toApply(row) : null;
@@ -240,7 +242,9 @@ export function applyOf(db: Db, subId: string, target: string): ApplyRecord | nu
 
 export function appliesOf(db: Db, subId: string): ApplyRecord[] {
   return (
-    db.prepare("SELECT * FROM subagent_applies WHERE sub_id = ? ORDER BY target").all(subId) as ApplyRow[]
+    raw(db)
+      .prepare("SELECT * FROM subagent_applies WHERE sub_id = ? ORDER BY target")
+      .all(subId) as ApplyRow[]
   ).map(toApply);
 }
 

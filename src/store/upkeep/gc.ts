@@ -8,6 +8,7 @@ import {
 } from "../../core/upkeep/retention.js";
 import { listBlobs, removeStaleTempFiles, sweepBlob } from "../blobs/files.js";
 import type { Db } from "../db.js";
+import { raw } from "../handle.js";
 import { append, write } from "../ledger/append.js";
 import { compactSession } from "./compact.js";
 import {
@@ -174,8 +175,8 @@ function compactAll(
 }
 
 function freeBytes(db: Db): number {
-  const pages = db.pragma("freelist_count", { simple: true }) as number;
-  return pages * (db.pragma("page_size", { simple: true }) as number);
+  const pages = raw(db).pragma("freelist_count", { simple: true }) as number;
+  return pages * (raw(db).pragma("page_size", { simple: true }) as number);
 }
 
 /**
@@ -186,27 +187,27 @@ function freeBytes(db: Db): number {
  * leaves is cut back to 4 MB once a checkpoint has caught up with it.
  */
 function giveSpaceBack(db: Db, full: boolean): GcReport["vacuum"] {
-  db.pragma(`journal_size_limit = ${4 * 1024 * 1024}`);
-  db.pragma("wal_checkpoint(PASSIVE)");
+  raw(db).pragma(`journal_size_limit = ${4 * 1024 * 1024}`);
+  raw(db).pragma("wal_checkpoint(PASSIVE)");
   let vacuum: GcReport["vacuum"] = "none";
   if (full) {
-    db.pragma("auto_vacuum = INCREMENTAL");
-    db.exec("VACUUM");
+    raw(db).pragma("auto_vacuum = INCREMENTAL");
+    raw(db).exec("VACUUM");
     vacuum = "full";
-  } else if ((db.pragma("auto_vacuum", { simple: true }) as number) === 2) {
+  } else if ((raw(db).pragma("auto_vacuum", { simple: true }) as number) === 2) {
     inSlices(
       db,
       () => {
-        db.pragma("incremental_vacuum(256)");
-        return (db.pragma("freelist_count", { simple: true }) as number) > 0;
+        raw(db).pragma("incremental_vacuum(256)");
+        return (raw(db).pragma("freelist_count", { simple: true }) as number) > 0;
       },
       // Keep the WAL short as pages move: a long one makes every reader slower.
       (slice) => {
-        if (slice % 16 === 0) db.pragma("wal_checkpoint(PASSIVE)");
+        if (slice % 16 === 0) raw(db).pragma("wal_checkpoint(PASSIVE)");
       },
     );
     vacuum = "incremental";
   }
-  db.pragma("wal_checkpoint(PASSIVE)");
+  raw(db).pragma("wal_checkpoint(PASSIVE)");
   return vacuum;
 }

@@ -1,4 +1,7 @@
 import { type Db, stmt } from "../db.js";
+import type { WiringFileRow } from "../schema/wiring.js";
+
+export type { WiringFileRow };
 
 /** How `tandem init` wired one coordination root: what the healer re-plans from. */
 export interface WiringChoice {
@@ -6,16 +9,6 @@ export interface WiringChoice {
   launcher: string;
   clients: string[];
   gitHooks: boolean;
-}
-
-/** One wiring file as Tandem last wrote or accepted it. */
-export interface WiringFileRow {
-  path: string;
-  root: string;
-  /** Stat stamp (`wiringStamp` in src/wiring/wiring-record.ts); "-" when the file did not exist. */
-  stamp: string;
-  /** Blob of its content then; null when it did not exist. */
-  blob: string | null;
 }
 
 export function wiringChoices(db: Db): WiringChoice[] {

@@ -137,7 +137,7 @@ function simpleCommand(r: Reader): ShStmt | null {
     }
     const start = r.pos;
     const w = word(r);
-    if (!w) return null;
+    if (!w || (partsOf(w).length > 1 && digitsBeforeRedirect(w, r))) return null;
     const fd = /^\d+$/.test(src(r, start)) && (r.peek() === ">" || r.peek() === "<");
     if (fd) {
       const numbered = redirect(r, node("Lit", { Value: src(r, start) }));
@@ -150,6 +150,21 @@ function simpleCommand(r: Reader): ShStmt | null {
   const name = args[0];
   if (!name || !plainName(name)) return null;
   return statement(node("CallExpr", { Assigns: [], Args: args }), redirs);
+}
+
+function partsOf(w: ShWord): Node[] {
+  return (w as unknown as { Parts: Node[] }).Parts;
+}
+
+/**
+ * Digits that end a word right before `>` or `<` (`"a b"2>f`, `&>2>f`): mvdan-sh reads them as the
+ * next redirection's descriptor where bash reads them as part of the word. Left to mvdan-sh, whose
+ * tree is the contract (found by the fast-check differential test).
+ */
+function digitsBeforeRedirect(w: ShWord, r: Reader): boolean {
+  const last = partsOf(w).at(-1);
+  const digits = last?.$type === "Lit" && /^\d+$/.test(String(last.Value));
+  return digits && (r.peek() === ">" || r.peek() === "<");
 }
 
 function src(r: Reader, start: number): string {
@@ -173,7 +188,7 @@ function redirect(r: Reader, fd: Node | null): ShRedirect | null | undefined {
   r.pos += op.length;
   r.skipBlanks();
   const target = word(r);
-  if (!target) return undefined;
+  if (!target || digitsBeforeRedirect(target, r)) return undefined;
   return node("Redirect", {
     Op: REDIRECT_OPS.indexOf(op) + 1,
     N: fd,

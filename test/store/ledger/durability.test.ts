@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { type Db, openDb } from "../../../src/store/db.js";
+import { raw } from "../../../src/store/handle.js";
 import { append, write } from "../../../src/store/ledger/append.js";
 import { commitByKind, isObservational, syncWal } from "../../../src/store/ledger/durability.js";
 import { tempDir } from "../../helpers/repo.js";
 
-const synchronous = (db: Db) => db.pragma("synchronous", { simple: true });
+const synchronous = (db: Db) => raw(db).pragma("synchronous", { simple: true });
 const FULL = 2;
 
 /** One gating-durability transaction appending `kinds`' events; returns how often it synced the WAL. */
@@ -12,7 +13,7 @@ function commitWith(db: Db, appendAll: () => void): number {
   let syncs = 0;
   commitByKind(
     db,
-    () => db.transaction(appendAll).immediate(),
+    () => raw(db).transaction(appendAll).immediate(),
     () => {
       syncs++;
     },
@@ -35,7 +36,7 @@ describe("which commits wait for the disk", () => {
       append(db, { kind: "session.ended", session: null, data: { reason: "gone" } });
     };
     expect(commitWith(db, claimed)).toBe(1);
-    expect(db.prepare("SELECT count(*) AS n FROM events").get()).toEqual({ n: 3 });
+    expect(raw(db).prepare("SELECT count(*) AS n FROM events").get()).toEqual({ n: 3 });
     expect(synchronous(db)).toBe(FULL);
   });
 

@@ -3,6 +3,7 @@ import { ensureSession } from "../../../src/sessions/register.js";
 import { allClaims } from "../../../src/store/claims/rows.js";
 import { openDb } from "../../../src/store/db.js";
 import { listEvents } from "../../../src/store/events/list.js";
+import { raw } from "../../../src/store/handle.js";
 import { append, appendOne, write } from "../../../src/store/ledger/append.js";
 import { SCHEMA_VERSION } from "../../../src/store/migrations.js";
 import { dumpProjections, rebuildProjections } from "../../../src/store/repair/rebuild.js";
@@ -24,9 +25,9 @@ const start = (nativeId: string) =>
 describe("the event ledger", () => {
   it("creates a migrated WAL store with synchronous=FULL", () => {
     const db = openDb(tempDir());
-    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(db.pragma("synchronous", { simple: true })).toBe(2);
-    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    expect(raw(db).pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(raw(db).pragma("synchronous", { simple: true })).toBe(2);
+    expect(raw(db).pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
     db.close();
   });
 
@@ -102,7 +103,7 @@ describe("the event ledger", () => {
     const db = openDb(tempDir());
     generateLedger(db, 500);
     const before = dumpProjections(db);
-    db.exec("DELETE FROM claims; UPDATE sessions SET task = 'tampered'");
+    raw(db).exec("DELETE FROM claims; UPDATE sessions SET task = 'tampered'");
     expect(dumpProjections(db)).not.toEqual(before);
     rebuildProjections(db);
     expect(dumpProjections(db)).toEqual(before);

@@ -6,6 +6,7 @@ import { BLOB_GRACE_MS } from "../../../src/core/upkeep/retention.js";
 import { ensureSession } from "../../../src/sessions/register.js";
 import { verifyBlob, writeBlob } from "../../../src/store/blobs/files.js";
 import { openDb } from "../../../src/store/db.js";
+import { raw } from "../../../src/store/handle.js";
 import { write } from "../../../src/store/ledger/append.js";
 import { bundleForTest } from "../../helpers/bundle.js";
 import { orphanBytes } from "../../helpers/gc-race-bytes.js";
@@ -60,7 +61,7 @@ describe("gc and a concurrent capture", () => {
     expect(codes).toEqual([0, 0, 0, 0, 0, 0]);
 
     const db = openDb(stateDir);
-    const referenced = db.prepare("SELECT blob FROM preserved").all() as { blob: string }[];
+    const referenced = raw(db).prepare("SELECT blob FROM preserved").all() as { blob: string }[];
     db.close();
     expect(referenced).toHaveLength(ORPHANS);
     const missing = referenced.filter((r) => !verifyBlob(blobs, r.blob));

@@ -6,6 +6,7 @@ import { ensureSession } from "../../../src/sessions/register.js";
 import { verifyBlob, writeBlob } from "../../../src/store/blobs/files.js";
 import { type Db, openDb } from "../../../src/store/db.js";
 import { listEvents } from "../../../src/store/events/list.js";
+import { raw } from "../../../src/store/handle.js";
 import { append, write } from "../../../src/store/ledger/append.js";
 import { dumpProjections, rebuildProjections } from "../../../src/store/repair/rebuild.js";
 import { COMPACTABLE_KINDS, compactSession } from "../../../src/store/upkeep/compact.js";
@@ -47,7 +48,7 @@ function historyStore(): { stateDir: string; db: Db; old: string[] } {
       agentPidStart: null,
       cwd: GEN_WORKTREE,
     });
-    const inherited = db
+    const inherited = raw(db)
       .prepare("SELECT path FROM claim_history WHERE session_id = ? LIMIT 1")
       .get(made.sessions[0]) as {
       path: string;
@@ -60,7 +61,9 @@ function historyStore(): { stateDir: string; db: Db; old: string[] } {
   });
   staleTakeover(db);
   const old = (
-    db.prepare("SELECT id FROM sessions WHERE ended_seq IS NOT NULL AND last_seen < ?").all(NOW - MONTH) as {
+    raw(db)
+      .prepare("SELECT id FROM sessions WHERE ended_seq IS NOT NULL AND last_seen < ?")
+      .all(NOW - MONTH) as {
       id: string;
     }[]
   ).map((r) => r.id);
@@ -122,7 +125,7 @@ const withoutExpiry = (dump: Record<string, unknown[]>) => {
 const eventsBySession = (db: Db) =>
   Object.fromEntries(
     (
-      db.prepare("SELECT session_id AS s, count(*) AS n FROM events GROUP BY session_id").all() as {
+      raw(db).prepare("SELECT session_id AS s, count(*) AS n FROM events GROUP BY session_id").all() as {
         s: string | null;
         n: number;
       }[]
@@ -136,7 +139,7 @@ describe("tandem gc", () => {
     const before = dumpProjections(db);
     const counts = eventsBySession(db);
     const kept = (
-      db
+      raw(db)
         .prepare(
           `SELECT count(*) AS n FROM events WHERE session_id IN (SELECT value FROM json_each(?))
            AND kind NOT IN (SELECT value FROM json_each(?))`,
