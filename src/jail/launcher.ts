@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "n
 import { join } from "node:path";
 import { LAUNCHER_TEXT, planFileText } from "../core/jail/launcher.js";
 import type { ProbeVerdict } from "../core/jail/probe.js";
+import { ensureSecretsDir, keyName } from "./keys.js";
 import { probeJail } from "./probe.js";
 
 export function jailLauncherPath(stateDir: string): string {
@@ -37,16 +38,16 @@ export function ensureJailLauncher(stateDir: string): string {
   return file;
 }
 
-/** A session id as a file name: anything but letters, digits, `-` and `_` becomes `_`. */
-function fileName(session: string): string {
-  return session.replace(/[^A-Za-z0-9_-]/g, "_") || "_";
-}
-
-/** Writes the session's plan (read-only paths, NUL-separated) and returns its path. */
+/**
+ * Writes the session's plan (read-only paths, NUL-separated) and returns its path. Its name is the
+ * session's key name: the launcher gives the jail the key of that name (decision 0064). The
+ * secrets directory is made first, so every jail has it to cover.
+ */
 export function writeJailPlan(stateDir: string, session: string, paths: readonly string[]): string {
   const dir = join(stateDir, "jail");
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${fileName(session)}.plan`);
+  ensureSecretsDir(stateDir);
+  const file = join(dir, `${keyName(session)}.plan`);
   replaceFile(file, planFileText(paths), 0o644);
   return file;
 }

@@ -70,6 +70,25 @@ while IFS= read -r -d '' p; do
   bind "$p" || refuse "cannot make $p read-only"
   bound[$p]=1
 done <"$plan"
+# The credentials (decision 0064): every session's key is covered by an empty tmpfs, and the jail
+# finds only its own there, as secrets/self, read-only. After the binds: a bind of the state
+# directory would cover the tmpfs.
+state=\${0%/*}
+state=\${state%/*}
+secrets=$state/secrets
+name=\${plan##*/}
+name=\${name%.plan}
+key=
+if [ -f "$secrets/$name.key" ]; then
+  IFS=' ' read -r ask answer _ <"$secrets/$name.key" || refuse "cannot read the session's key"
+  key="$ask $answer"
+fi
+[ -d "$secrets" ] || refuse "Tandem's secrets directory $secrets is missing (run tandem init)"
+mount -t tmpfs -o size=16k,mode=0700 tandem-secrets "$secrets" || refuse "cannot cover the sessions' keys"
+if [ -n "$key" ]; then
+  printf '%s %s\n' "$name" "$key" >"$secrets/self" || refuse "cannot give the jail its key"
+fi
+mount -o remount,bind,ro -- "$secrets" || refuse "cannot make the jail's key read-only"
 if [ -n "$follow" ]; then
   (exec 3<"$follow"; while read -r _ <&3; do sync_plan "$plan"; done) </dev/null >/dev/null 2>&1 &
 fi
