@@ -119,8 +119,13 @@ export function loopbackServer(door: LoopbackDoor, dir: string): Server {
       socket.off("data", onData);
       // The client waits for the proof before it writes more: anything after the line is not ours.
       const whole = end === head.length - 1;
-      const jail = whole && head.startsWith(JAIL_HELLO) ? jailGreeting(door, head.slice(JAIL_HELLO.length, end)) : null;
-      const key = jail ? jail.answer : whole && head.startsWith(HELLO) ? takeKey(dir, head.slice(HELLO.length, end)) : null;
+      const jail =
+        whole && head.startsWith(JAIL_HELLO) ? jailGreeting(door, head.slice(JAIL_HELLO.length, end)) : null;
+      const key = jail
+        ? jail.answer
+        : whole && head.startsWith(HELLO)
+          ? takeKey(dir, head.slice(HELLO.length, end))
+          : null;
       if (key === null) {
         socket.end("tandem-unknown\n");
         return;

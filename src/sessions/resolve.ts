@@ -187,7 +187,10 @@ function refused(
 export function resolveCaller(db: Db, req: ResolveRequest): Resolved | null {
   if (req.jail !== undefined) {
     const s = sessionById(db, req.jail);
-    if (!s) throw new TandemError(`the jail's session ${req.jail} is not in the store; start a new command from the agent.`);
+    if (!s)
+      throw new TandemError(
+        `the jail's session ${req.jail} is not in the store; start a new command from the agent.`,
+      );
     return { session: s, via: "jail" };
   }
   const open = openSessions(db);

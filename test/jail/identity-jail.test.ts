@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shellQuote } from "../../src/core/quote.js";
+import { inOtherUserNamespace } from "../../src/sessions/proc.js";
 import { patient } from "../helpers/patience.js";
 import { initRepo } from "../helpers/repo.js";
 import { asRoot, asUser, DIST, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
@@ -33,7 +34,13 @@ const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
 
 function run(argv: string[], extra: NodeJS.ProcessEnv = {}, input = ""): SpawnSyncReturns<string> {
   const [file, ...args] = asUser(argv);
-  return spawnSync(file!, args, { cwd: repo, env: env(extra), input, encoding: "utf8", timeout: patient(60_000) });
+  return spawnSync(file!, args, {
+    cwd: repo,
+    env: env(extra),
+    input,
+    encoding: "utf8",
+    timeout: patient(60_000),
+  });
 }
 
 function agentPid(): number {
@@ -50,16 +57,27 @@ function payload(session: string, event: string, body: Record<string, unknown>):
 
 /** A Claude Code hook through the thin client (the server answers once it is up). */
 function hook(event: string, session: string, pid: number, body: Record<string, unknown>, extra = {}) {
-  const r = run(["tandem", "hook", "claude-code", event], { CLAUDE_PID: String(pid), ...extra }, payload(session, "PreToolUse", body));
+  const r = run(
+    ["tandem", "hook", "claude-code", event],
+    { CLAUDE_PID: String(pid), ...extra },
+    payload(session, "PreToolUse", body),
+  );
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
 }
 
 const write = (session: string, pid: number, file: string) =>
-  hook("pre-tool-use", session, pid, { tool_name: "Write", tool_input: { file_path: join(repo, file), content: "x" } });
+  hook("pre-tool-use", session, pid, {
+    tool_name: "Write",
+    tool_input: { file_path: join(repo, file), content: "x" },
+  });
 
 /** `command` run as Claude would run it after `session`'s pre-tool hook rewrote it into its jail. */
-function inJail(command: string, extra: NodeJS.ProcessEnv = {}, session = "self-session"): SpawnSyncReturns<string> {
+function inJail(
+  command: string,
+  extra: NodeJS.ProcessEnv = {},
+  session = "self-session",
+): SpawnSyncReturns<string> {
   const out = hook(
     "pre-tool-use",
     session,
@@ -126,7 +144,13 @@ describe("identity from the kernel: inside B's jail (as a non-root user)", () =>
   });
 
   const forgeries: [string, string, NodeJS.ProcessEnv, string, string | null][] = [
-    ["release --session A --force", "tandem release peer.txt --session peer-session --force", {}, "session", "peer-session"],
+    [
+      "release --session A --force",
+      "tandem release peer.txt --session peer-session --force",
+      {},
+      "session",
+      "peer-session",
+    ],
     [
       "the same from a new terminal session",
       "setsid -w script -qec 'tandem release peer.txt --session peer-session --force' /dev/null",
@@ -134,7 +158,13 @@ describe("identity from the kernel: inside B's jail (as a non-root user)", () =>
       "session",
       "peer-session",
     ],
-    ["TANDEM_SESSION naming A", "tandem release peer.txt --force", { TANDEM_SESSION: "peer-session" }, "session", "peer-session"],
+    [
+      "TANDEM_SESSION naming A",
+      "tandem release peer.txt --force",
+      { TANDEM_SESSION: "peer-session" },
+      "session",
+      "peer-session",
+    ],
   ];
   it.each(forgeries)("%s fails, and the attempt is recorded", (_what, command, extra, attempt, claimed) => {
     const before = jailEvents().length;
@@ -147,19 +177,28 @@ describe("identity from the kernel: inside B's jail (as a non-root user)", () =>
     expect(events.at(-1)!.data).toMatchObject({ attempt, claimed });
   });
 
-  it.each(["session-end", "user-prompt-submit"])("a forged %s with A's CLAUDE_PID fails and is recorded", (event) => {
-    const before = jailEvents().length;
-    const body = JSON.stringify({ session_id: "peer-session", cwd: repo, hook_event_name: event, prompt: "x", reason: "other" });
-    // Spelled so the reader does not see `tandem hook` (it refuses that up front): the kernel's turn.
-    const r = inJail(
-      `printf '%s' ${shellQuote(body)} | CLAUDE_PID=${peerPid} $(echo dGFuZGVt | base64 -d) hook claude-code ${event}`,
-    );
-    expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/came from inside .*jailed command.*recorded/);
-    expect(claims()).toMatch(/peer\.txt/);
-    expect(jailEvents().length).toBe(before + 1);
-    expect(jailEvents().at(-1)!.data.attempt).toBe("hook");
-  });
+  it.each(["session-end", "user-prompt-submit"])(
+    "a forged %s with A's CLAUDE_PID fails and is recorded",
+    (event) => {
+      const before = jailEvents().length;
+      const body = JSON.stringify({
+        session_id: "peer-session",
+        cwd: repo,
+        hook_event_name: event,
+        prompt: "x",
+        reason: "other",
+      });
+      // Spelled so the reader does not see `tandem hook` (it refuses that up front): the kernel's turn.
+      const r = inJail(
+        `printf '%s' ${shellQuote(body)} | CLAUDE_PID=${peerPid} $(echo dGFuZGVt | base64 -d) hook claude-code ${event}`,
+      );
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/came from inside .*jailed command.*recorded/);
+      expect(claims()).toMatch(/peer\.txt/);
+      expect(jailEvents().length).toBe(before + 1);
+      expect(jailEvents().at(-1)!.data.attempt).toBe("hook");
+    },
+  );
 
   it("a raw request on the server's socket naming A's agent is refused without the socket's token", () => {
     const build = /^build='([^']*)'/m.exec(readFileSync(join(install, "tandem"), "utf8"))![1]!;
@@ -170,6 +209,36 @@ describe("identity from the kernel: inside B's jail (as a non-root user)", () =>
     );
     expect(r.stdout).toBe("403");
     expect(claims()).toMatch(/peer\.txt/);
+  });
+
+  it("status shows the guard in force for the session and its peers", () => {
+    const status = (extra: NodeJS.ProcessEnv) =>
+      run(["node", join(install, "tandem.cjs"), "status", "--session", "self-session"], extra).stdout;
+    expect(status({ TANDEM_GUARD: "kernel" })).toMatch(/session .*\(claude-code, guard kernel\)/);
+    expect(status({ TANDEM_GUARD: "kernel" })).toMatch(/\(claude-code, guard kernel\) \d+ claim/);
+    expect(status({ TANDEM_GUARD: "reader" })).toMatch(/session .*\(claude-code, guard reader\)/);
+  });
+
+  it("an agent process inside a jail is told apart from one outside (tandem run's sessions)", async () => {
+    const [file, ...args] = asUser(["unshare", "--map-current-user", "--mount", "sleep", "600"]);
+    const jailed = spawn(file!, args, { stdio: "ignore" });
+    agents.push(jailed);
+    // runuser forks: the jailed sleep is its child once unshare has exec'd it.
+    const sleeper = async (): Promise<number> => {
+      const deadline = Date.now() + patient(10_000);
+      for (;;) {
+        const pids = spawnSync("pgrep", ["-P", String(jailed.pid), "-x", "sleep"], {
+          encoding: "utf8",
+        }).stdout;
+        const direct = readFileSync(`/proc/${jailed.pid}/comm`, "utf8").trim() === "sleep";
+        if (direct) return jailed.pid!;
+        if (pids.trim()) return Number(pids.trim().split("\n")[0]);
+        if (Date.now() > deadline) throw new Error("the jailed sleep did not start");
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    expect(inOtherUserNamespace(await sleeper())).toBe(true);
+    expect(inOtherUserNamespace(peerPid)).toBe(false);
   });
 
   it("B's own requests go through the jail's door as B", () => {

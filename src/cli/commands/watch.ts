@@ -89,6 +89,7 @@ Examples:
         freshnessSeconds: project.loaded.config.freshnessSeconds,
         events: opts.events,
         remote: { stateDir: project.stateDir, config: project.loaded.config },
+        guard: project.loaded.config.guard,
       };
       const once = opts.once === true || !io.isTty;
       // The board is read by a person: its commands are spelled as their terminal starts Tandem.

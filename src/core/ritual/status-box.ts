@@ -1,16 +1,32 @@
 import { type LeftItem, ownerPhrase } from "../claims/left-work.js";
+import type { GuardMode } from "../guard-mode.js";
 import { plural } from "../plural.js";
 import { PLAIN, type Printer, spanned } from "../printed.js";
 import { formatAge } from "../sessions/liveness.js";
 
 export interface StatusModel {
-  session: { name: string; client: string; startedAt: number; task: string | null; activity: string };
+  session: {
+    name: string;
+    client: string;
+    startedAt: number;
+    task: string | null;
+    activity: string;
+    /** The guard in force for its commands (issue 36 §4); absent: not known. */
+    guard?: GuardMode;
+  };
   claims: string[];
   /** The session's own files (claimed, released or touched) with uncommitted changes, new files included. */
   awaiting: string[];
   /** Owned paths Git ignores, from a passed end-turn check: not Git work, and not finalized. */
   ignored: string[];
-  peers: { name: string; client: string; task: string | null; claims: number; lastSeen: number }[];
+  peers: {
+    name: string;
+    client: string;
+    task: string | null;
+    claims: number;
+    lastSeen: number;
+    guard?: GuardMode;
+  }[];
   subagents: { name: string; state: string }[];
   warnings: string[];
   /** Uncommitted files of sessions that ended (decision 0029): nobody's until adopted. */
@@ -83,12 +99,17 @@ function leftHint(path: string, p: Printer): string {
     : `${spanned(p, "discard", { path }, "--yes")} to throw it away, or an agent adopts it`;
 }
 
+/** ", guard kernel" after the client's name, when the guard is known. */
+function guardText(guard: GuardMode | undefined): string {
+  return guard ? `, guard ${guard}` : "";
+}
+
 export function renderStatusBox(m: StatusModel): string {
   const head = `${BOX_HEAD}${m.session.name} `;
   const lines = [
     `${head}${"-".repeat(Math.max(2, BOX_WIDTH - head.length - 1))}+`,
     row(
-      `session  ${m.session.name} (${m.session.client}), ${formatAge(m.now - m.session.startedAt)} old, ${m.session.activity}`,
+      `session  ${m.session.name} (${m.session.client}${guardText(m.session.guard)}), ${formatAge(m.now - m.session.startedAt)} old, ${m.session.activity}`,
     ),
     row(`task     ${m.session.task ? m.session.task : "(none declared)"}`),
     row(`claims   ${m.claims.length}: ${list(m.claims, 4)}`),
@@ -99,7 +120,7 @@ export function renderStatusBox(m: StatusModel): string {
       .slice(0, 6)
       .map((p) =>
         row(
-          `  ${p.name} (${p.client}) ${plural(p.claims, "claim")}, seen ${formatAge(m.now - p.lastSeen)} ago: ${p.task ?? "no task"}`,
+          `  ${p.name} (${p.client}${guardText(p.guard)}) ${plural(p.claims, "claim")}, seen ${formatAge(m.now - p.lastSeen)} ago: ${p.task ?? "no task"}`,
         ),
       ),
     ...(m.subagents.length

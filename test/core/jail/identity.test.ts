@@ -9,7 +9,12 @@ describe("what a request from inside a jail may do", () => {
     ["releasing its own claim", ["release", "f.txt"], {}, "run"],
     ["naming itself by name", ["release", "f.txt", "--session", "B"], {}, "run"],
     ["naming itself by id", ["release", "--session=sess-b", "f.txt"], {}, "run"],
-    ["naming a peer to release its claim", ["release", "f.txt", "--session", "A", "--force"], {}, "session A"],
+    [
+      "naming a peer to release its claim",
+      ["release", "f.txt", "--session", "A", "--force"],
+      {},
+      "session A",
+    ],
     ["naming a peer with =", ["release", "--session=A", "f.txt"], {}, "session A"],
     ["naming a peer in TANDEM_SESSION", ["task", "x"], { TANDEM_SESSION: "A" }, "session A"],
     ["itself in TANDEM_SESSION", ["task", "x"], { TANDEM_SESSION: "B" }, "run"],
@@ -26,16 +31,23 @@ describe("what a request from inside a jail may do", () => {
 
   it("says what was refused, why, and what to do", () => {
     const v = jailedVerdict({ args: ["release", "f.txt", "--session", "A", "--force"], env: {}, jail });
-    expect(v.kind === "refuse" && v.reason).toMatch(/names session A, but it runs inside B's jail.*recorded; ask A's agent/);
+    expect(v.kind === "refuse" && v.reason).toMatch(
+      /names session A, but it runs inside B's jail.*recorded; ask A's agent/,
+    );
     const h = jailedVerdict({ args: ["hook", "claude-code", "session-end"], env: {}, jail });
-    expect(h.kind === "refuse" && h.reason).toMatch(/inside B's jailed command.*only from the client itself.*recorded/);
+    expect(h.kind === "refuse" && h.reason).toMatch(
+      /inside B's jailed command.*only from the client itself.*recorded/,
+    );
   });
 });
 
 describe("--session values", () => {
   it.each([
     [["release", "--session", "A"], ["A"]],
-    [["--session=A", "--session", "B"], ["A", "B"]],
+    [
+      ["--session=A", "--session", "B"],
+      ["A", "B"],
+    ],
     [["release", "--session"], []],
     [["x", "--", "--session", "A"], []],
   ])("%j", (args, want) => expect(sessionFlags(args)).toEqual(want));

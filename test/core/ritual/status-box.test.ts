@@ -54,4 +54,19 @@ describe("status box", () => {
     const box = renderStatusBox({ ...model([]), peers: [peer] });
     expect(text(box)).toContain(`agent-b (codex) ${words} seen`);
   });
+
+  it("names the guard in force for the session and each peer when it is known", () => {
+    const peer = {
+      name: "agent-b",
+      client: "codex",
+      task: null,
+      claims: 1,
+      lastSeen: 0,
+      guard: "reader" as const,
+    };
+    const m = model([]);
+    const box = renderStatusBox({ ...m, session: { ...m.session, guard: "kernel" }, peers: [peer] });
+    expect(text(box)).toContain("session  agent-a (claude-code, guard kernel),");
+    expect(text(box)).toContain("agent-b (codex, guard reader) 1 claim,");
+  });
 });
