@@ -59,6 +59,7 @@ export function runFollowing(ask: FollowAsk): Promise<number> {
   const cleanup = () => {
     rmSync(dir, { recursive: true, force: true });
     rmSync(planFile, { force: true });
+    rmSync(planFile.replace(/\.plan$/, ".fstab"), { force: true });
   };
   if (spawnSync("mkfifo", ["-m", "600", fifo], { stdio: "ignore" }).status !== 0) {
     cleanup();

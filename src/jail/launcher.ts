@@ -5,7 +5,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LAUNCHER_TEXT, planFileText } from "../core/jail/launcher.js";
+import { fstabText, LAUNCHER_TEXT, planFileText } from "../core/jail/launcher.js";
 import type { ProbeVerdict } from "../core/jail/probe.js";
 import { ensureSecretsDir, keyName } from "./keys.js";
 import { probeJail } from "./probe.js";
@@ -48,6 +48,8 @@ export function writeJailPlan(stateDir: string, session: string, paths: readonly
   mkdirSync(dir, { recursive: true });
   ensureSecretsDir(stateDir);
   const file = join(dir, `${keyName(session)}.plan`);
+  // The fstab first: a launcher that finds the new plan finds its fstab too.
+  replaceFile(join(dir, `${keyName(session)}.fstab`), fstabText(paths), 0o644);
   replaceFile(file, planFileText(paths), 0o644);
   return file;
 }

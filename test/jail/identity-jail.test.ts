@@ -6,7 +6,16 @@
  * Each refusal is recorded. B's own requests still work through the jail's door. Never skipped.
  */
 import { type SpawnSyncReturns, spawn, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -239,6 +248,45 @@ describe("identity from the kernel: inside B's jail (as a non-root user)", () =>
     };
     expect(inOtherUserNamespace(await sleeper())).toBe(true);
     expect(inOtherUserNamespace(peerPid)).toBe(false);
+  });
+
+  it("binds from the plan's fstab, odd names included, and one at a time when a path is gone", () => {
+    for (const name of ["odd name.txt", "gone.txt"]) {
+      write("peer-session", peerPid, name);
+      expect(run(["sh", "-c", `printf 'peer\\n' > '${name}'`]).status).toBe(0);
+    }
+    const attempt = `python3 -c 'open("odd name.txt", "w")' 2>&1 | tail -1; python3 -c 'open("peer.txt", "w")' 2>&1 | tail -1`;
+    // A mount on PATH that logs its arguments: the binds take one process.
+    const shim = dirs.make("tandem-idjail-shim-");
+    const real = spawnSync("sh", ["-c", "command -v mount"], { encoding: "utf8" }).stdout.trim();
+    writeFileSync(join(shim, "mount"), `#!/bin/sh\necho "$1" >> ${shim}/log\nexec ${real} "$@"\n`);
+    chmodSync(shim, 0o777);
+    chmodSync(join(shim, "mount"), 0o755);
+    const once = inJail(attempt, { PATH: `${shim}:${install}:${process.env.PATH}` });
+    expect(once.stdout.match(/Read-only file system/g), once.stdout + once.stderr).toHaveLength(2);
+    expect(readFileSync(join(shim, "log"), "utf8").split("\n").filter(Boolean)).toEqual([
+      "--all",
+      "-t",
+      "-o",
+    ]);
+    expect(readdirSync(join(repo, ".git/tandem/jail")).filter((f) => f.endsWith(".fstab"))).toHaveLength(2);
+    // The plan still lists gone.txt; removed after the hook wrote it, the one mount process fails.
+    const out = hook(
+      "pre-tool-use",
+      "self-session",
+      selfPid,
+      {
+        tool_name: "Bash",
+        tool_input: { command: attempt, description: "t" },
+      },
+      { TANDEM_GUARD: "kernel" },
+    );
+    const command = (JSON.parse(out) as { hookSpecificOutput: { updatedInput: { command: string } } })
+      .hookSpecificOutput.updatedInput.command;
+    expect(run(["rm", "gone.txt"]).status).toBe(0);
+    const after = run(["bash", "-c", command]);
+    expect(after.stdout.match(/Read-only file system/g), after.stdout + after.stderr).toHaveLength(2);
+    expect(readFileSync(join(repo, "odd name.txt"), "utf8")).toBe("peer\n");
   });
 
   it("B's own requests go through the jail's door as B", () => {
