@@ -1,12 +1,13 @@
 /**
  * The jails' credentials (decision 0064): `<state>/secrets/`, a directory every jail covers with
- * its own empty tmpfs, holds one key per session (`<name>.key`: the half a jailed client sends,
- * the half the server answers, the session id) and the unix socket's header. Inside a jail only
- * `secrets/self` is there, the jail's own key, written by the launcher before the command starts.
- * The directory is made once and never replaced: a mount over it stays on it.
+ * a view of its own, holds one key per session (`<name>.key`: the half a jailed client sends,
+ * the half the server answers, the session id), the unix socket's header, and `views/<name>/`, the
+ * one directory the launcher binds read-only over the whole of it: inside a jail only
+ * `secrets/self` is there, the jail's own key. The directory is made once and never replaced, so a
+ * mount over it stays on it.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const secretsDir = (stateDir: string): string => join(stateDir, "secrets");
@@ -78,6 +79,24 @@ export function jailHello(stateDir: string, name: string, sent: string): Session
   const a = Buffer.from(sent);
   const b = Buffer.from(key.ask);
   return a.length === b.length && timingSafeEqual(a, b) ? key : null;
+}
+
+/** The jail's view of the secrets directory for the plan `name`: bound over the whole of it. */
+export const secretsView = (stateDir: string, name: string): string =>
+  join(secretsDir(stateDir), "views", name);
+
+/**
+ * Writes the view for the plan `name`: `self` (`<name> <ask> <answer>`) when the session has a
+ * key, nothing else; a jail with no key (\`tandem run\`) gets an empty one. Returns its directory.
+ */
+export function writeSecretsView(stateDir: string, name: string): string {
+  ensureSecretsDir(stateDir);
+  const dir = secretsView(stateDir, name);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const key = readSessionKey(stateDir, name);
+  if (key) writePrivate(join(dir, "self"), `${name} ${key.ask} ${key.answer}\n`);
+  else rmSync(join(dir, "self"), { force: true });
+  return dir;
 }
 
 /** A fresh token for the unix socket, written where only processes outside every jail can read it. */

@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "n
 import { join } from "node:path";
 import { fstabText, LAUNCHER_TEXT, planFileText } from "../core/jail/launcher.js";
 import type { ProbeVerdict } from "../core/jail/probe.js";
-import { ensureSecretsDir, keyName } from "./keys.js";
+import { keyName, secretsDir, writeSecretsView } from "./keys.js";
 import { probeJail } from "./probe.js";
 
 export function jailLauncherPath(stateDir: string): string {
@@ -39,17 +39,19 @@ export function ensureJailLauncher(stateDir: string): string {
 }
 
 /**
- * Writes the session's plan (read-only paths, NUL-separated) and returns its path. Its name is the
- * session's key name: the launcher gives the jail the key of that name (decision 0064). The
- * secrets directory is made first, so every jail has it to cover.
+ * Writes the session's plan (read-only paths, NUL-separated), its fstab and its view of the
+ * secrets (decision 0064: the launcher binds that over the secrets directory), and returns the
+ * plan's path. Its name is the session's key name.
  */
 export function writeJailPlan(stateDir: string, session: string, paths: readonly string[]): string {
   const dir = join(stateDir, "jail");
   mkdirSync(dir, { recursive: true });
-  ensureSecretsDir(stateDir);
-  const file = join(dir, `${keyName(session)}.plan`);
+  const name = keyName(session);
+  const view = writeSecretsView(stateDir, name);
+  const file = join(dir, `${name}.plan`);
   // The fstab first: a launcher that finds the new plan finds its fstab too.
-  replaceFile(join(dir, `${keyName(session)}.fstab`), fstabText(paths), 0o644);
+  const covers = [{ source: view, target: secretsDir(stateDir) }];
+  replaceFile(join(dir, `${name}.fstab`), fstabText(paths, covers), 0o644);
   replaceFile(file, planFileText(paths), 0o644);
   return file;
 }

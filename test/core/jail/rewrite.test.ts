@@ -93,6 +93,9 @@ describe("the launcher and its plan", () => {
       "/r/a.txt /r/a.txt none bind,ro 0 0\n/r/odd\\040name\\011x\\012y\\134z /r/odd\\040name\\011x\\012y\\134z none bind,ro 0 0\n",
     );
     expect(fstabText([])).toBe("");
+    expect(fstabText(["/s"], [{ source: "/s/views/a b", target: "/s" }])).toBe(
+      "/s /s none bind,ro 0 0\n/s/views/a\\040b /s none bind,ro 0 0\n",
+    );
   });
 
   it("the launcher is bash, marked as Tandem's, and refuses with exit 125 when it cannot jail", () => {
