@@ -79,7 +79,7 @@ export function jailBench(bin, rounds) {
           `| ${c.name} | ${c.median.toFixed(1)} | ${c.p95.toFixed(1)} | ${(c.median / base).toFixed(2)}× |`,
       ),
       "",
-      `Added by the jail: ${added.toFixed(1)} ms p50 (${(added / base).toFixed(2)}× \`node -e 0\`; target ≤ 5 ms, ≤ 0.05×), ${p95Added.toFixed(1)} ms p95; median of the per-round differences ${median(jailed.samples.map((s, i) => s - plain.samples[i])).toFixed(1)} ms. The plan binds ${binds} paths (the state, git's config and hooks, the install, Node, the wiring), all from one \`mount --all --fstab\` process, then a tmpfs over the sessions' keys.`,
+      `Added by the jail: ${added.toFixed(1)} ms p50 (${(added / base).toFixed(2)}× \`node -e 0\`; target ≤ 5 ms, ≤ 0.05×), ${p95Added.toFixed(1)} ms p95; median of the per-round differences ${median(jailed.samples.map((s, i) => s - plain.samples[i])).toFixed(1)} ms. The plan binds ${binds} paths (the state, git's config and hooks, the install, Node, the wiring), and the session's view of the secrets, all from one \`mount --all --fstab\` process.`,
       "",
     ].join("\n");
   } finally {
