@@ -99,9 +99,11 @@ function leftHint(path: string, p: Printer): string {
     : `${spanned(p, "discard", { path }, "--yes")} to throw it away, or an agent adopts it`;
 }
 
-/** ", guard kernel" after the client's name, when the guard is known. */
-function guardText(guard: GuardMode | undefined): string {
-  return guard ? `, guard ${guard}` : "";
+/** The guard row: the session's guard, then each peer's (issue 36 §4); none when not known. */
+function guardRows(m: StatusModel): string[] {
+  if (!m.session.guard) return [];
+  const peers = m.peers.filter((p) => p.guard).map((p) => `${p.name} ${p.guard}`);
+  return [row(`guard    ${m.session.guard}${peers.length ? `; peers: ${peers.join(", ")}` : ""}`)];
 }
 
 export function renderStatusBox(m: StatusModel): string {
@@ -109,8 +111,9 @@ export function renderStatusBox(m: StatusModel): string {
   const lines = [
     `${head}${"-".repeat(Math.max(2, BOX_WIDTH - head.length - 1))}+`,
     row(
-      `session  ${m.session.name} (${m.session.client}${guardText(m.session.guard)}), ${formatAge(m.now - m.session.startedAt)} old, ${m.session.activity}`,
+      `session  ${m.session.name} (${m.session.client}), ${formatAge(m.now - m.session.startedAt)} old, ${m.session.activity}`,
     ),
+    ...guardRows(m),
     row(`task     ${m.session.task ? m.session.task : "(none declared)"}`),
     row(`claims   ${m.claims.length}: ${list(m.claims, 4)}`),
     row(`changes  ${uncommitted(m)}`),
@@ -120,7 +123,7 @@ export function renderStatusBox(m: StatusModel): string {
       .slice(0, 6)
       .map((p) =>
         row(
-          `  ${p.name} (${p.client}${guardText(p.guard)}) ${plural(p.claims, "claim")}, seen ${formatAge(m.now - p.lastSeen)} ago: ${p.task ?? "no task"}`,
+          `  ${p.name} (${p.client}) ${plural(p.claims, "claim")}, seen ${formatAge(m.now - p.lastSeen)} ago: ${p.task ?? "no task"}`,
         ),
       ),
     ...(m.subagents.length

@@ -66,7 +66,8 @@ describe("status box", () => {
     };
     const m = model([]);
     const box = renderStatusBox({ ...m, session: { ...m.session, guard: "kernel" }, peers: [peer] });
-    expect(text(box)).toContain("session  agent-a (claude-code, guard kernel),");
-    expect(text(box)).toContain("agent-b (codex, guard reader) 1 claim,");
+    expect(text(box)).toContain("guard    kernel; peers: agent-b reader");
+    expect(text(box)).toContain("agent-b (codex) 1 claim,");
+    expect(text(renderStatusBox(m))).not.toContain("guard ");
   });
 });
