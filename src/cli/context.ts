@@ -11,6 +11,8 @@ export interface Io {
   env: Readonly<Record<string, string | undefined>>;
   /** The caller's process: the command's own, or the thin client's when the server answers. */
   pid: number;
+  /** The session whose kernel jail sent the request (its key vouched, decision 0064): it acts for that one alone. */
+  jail?: string;
   out: (text: string) => void;
   err: (text: string) => void;
   isTty: boolean;

@@ -21,6 +21,7 @@ function request(
     flag,
     env: io.env,
     pid: io.pid,
+    ...(io.jail === undefined ? {} : { jail: io.jail }),
     freshnessSeconds: project.loaded.config.freshnessSeconds,
     allowSingleLive,
     printerFor: printersOf(project),

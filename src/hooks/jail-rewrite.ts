@@ -9,6 +9,7 @@ import { jailedCommand, rewriteStep, rewrittenInput } from "../core/jail/rewrite
 import { spanned } from "../core/printed.js";
 import { refusal } from "../core/rules/catalog.js";
 import { errorMessage } from "../errors.js";
+import { ensureSessionKey } from "../jail/keys.js";
 import { ensureJailLauncher, kernelVerdict, writeJailPlan } from "../jail/launcher.js";
 import { sessionPlan } from "../jail/plan.js";
 import { agentPrinter, type HookCtx, selfSession } from "./context.js";
@@ -37,9 +38,12 @@ export function jailRewrite(ctx: HookCtx, tool: ToolCall, verdict: Verdict): Ver
       now: ctx.now,
       env: ctx.req.env,
     });
+    const session = self?.id ?? ctx.input.sessionId;
+    // The jail's credential: only this session's jails can read it (decision 0064).
+    ensureSessionKey(ctx.stateDir, session);
     const planFile = writeJailPlan(
       ctx.stateDir,
-      self?.id ?? ctx.input.sessionId,
+      session,
       plan.binds.map((b) => b.path),
     );
     const command = jailedCommand(ensureJailLauncher(ctx.stateDir, ctx.root.root), planFile, step.command);

@@ -19,6 +19,7 @@ import {
 } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { secretsView } from "./keys.js";
 import { ensureJailLauncher, writeJailPlan } from "./launcher.js";
 
 export interface FollowAsk {
@@ -61,6 +62,8 @@ export function runFollowing(ask: FollowAsk): Promise<number> {
   const cleanup = () => {
     rmSync(dir, { recursive: true, force: true });
     rmSync(planFile, { force: true });
+    rmSync(planFile.replace(/\.plan$/, ".fstab"), { force: true });
+    rmSync(secretsView(ask.stateDir, name), { recursive: true, force: true });
   };
   if (spawnSync("mkfifo", ["-m", "600", fifo], { stdio: "ignore" }).status !== 0) {
     cleanup();

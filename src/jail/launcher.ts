@@ -5,10 +5,11 @@
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { launcherText, planFileText } from "../core/jail/launcher.js";
+import { fstabText, launcherText, planFileText } from "../core/jail/launcher.js";
 import { type ProbeFacts, type ProbeVerdict, probeVerdict } from "../core/jail/probe.js";
 import { type Printer, printed } from "../core/printed.js";
 import { printerOf } from "../wiring/agent-shell.js";
+import { keyName, secretsDir, writeSecretsView } from "./keys.js";
 import { probeFacts } from "./probe.js";
 
 export function jailLauncherPath(stateDir: string): string {
@@ -43,16 +44,20 @@ export function ensureJailLauncher(stateDir: string, root: string): string {
   return file;
 }
 
-/** A session id as a file name: anything but letters, digits, `-` and `_` becomes `_`. */
-function fileName(session: string): string {
-  return session.replace(/[^A-Za-z0-9_-]/g, "_") || "_";
-}
-
-/** Writes the session's plan (read-only paths, NUL-separated) and returns its path. */
+/**
+ * Writes the session's plan (read-only paths, NUL-separated), its fstab and its view of the
+ * secrets (decision 0064: the launcher binds that over the secrets directory), and returns the
+ * plan's path. Its name is the session's key name.
+ */
 export function writeJailPlan(stateDir: string, session: string, paths: readonly string[]): string {
   const dir = join(stateDir, "jail");
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${fileName(session)}.plan`);
+  const name = keyName(session);
+  const view = writeSecretsView(stateDir, name);
+  const file = join(dir, `${name}.plan`);
+  // The fstab first: a launcher that finds the new plan finds its fstab too.
+  const covers = [{ source: view, target: secretsDir(stateDir) }];
+  replaceFile(join(dir, `${name}.fstab`), fstabText(paths, covers), 0o644);
   replaceFile(file, planFileText(paths), 0o644);
   return file;
 }

@@ -5,6 +5,7 @@ import { parseThinRequest, renderAnswer, type ThinRequest } from "../core/server
 import { errorMessage } from "../errors.js";
 import { handleHook } from "../hooks/handler.js";
 import { readHook, stateDirOfRead } from "../hooks/read.js";
+import { judgeJailed } from "../jail/identity.js";
 import { requestIdOf } from "../resident/request-id.js";
 import type { StoreAccess } from "../store/access.js";
 import { crashPoint } from "../testing/crash.js";
@@ -32,10 +33,11 @@ const decline = (status: number, why: string): Served => ({ status, body: `${why
  * (before doing anything) what another process must answer: another build (409), another
  * repository or a caller it cannot see (421).
  */
-export async function dispatch(body: Buffer, scope: ServerScope): Promise<Served> {
+export async function dispatch(body: Buffer, scope: ServerScope, jail?: string): Promise<Served> {
   const req = parseThinRequest(body);
   if ("error" in req) return decline(400, req.error);
   if (req.build !== scope.build) return decline(409, `this server is build ${scope.build}`);
+  if (jail !== undefined) return jailed(req, scope, jail);
   const [command, ...rest] = req.args;
   if (command === "hook") return hook(req, rest, scope);
   if (command && CLI.has(command)) return cli(req, scope);
@@ -59,7 +61,27 @@ async function hook(req: ThinRequest, args: string[], scope: ServerScope): Promi
   return { status: 200, body: renderAnswer(result), after };
 }
 
-async function cli(req: ThinRequest, scope: ServerScope): Promise<Served> {
+/**
+ * A request through a jail's door (decision 0064): it acts for the jail's session whatever its
+ * pid, variables or --session say, and a hook or another session's name is refused and recorded.
+ */
+async function jailed(req: ThinRequest, scope: ServerScope, session: string): Promise<Served> {
+  let root: string;
+  try {
+    const resolved = resolveRoot({ cwd: req.cwd, env: req.env });
+    if (stateDirOf(resolved) !== scope.stateDir) return decline(421, "another repository");
+    root = resolved.root;
+  } catch (err) {
+    return decline(421, errorMessage(err));
+  }
+  const outcome = judgeJailed({ args: req.args, env: req.env, session, root, ...scope });
+  if (outcome.kind === "refuse")
+    return { status: 200, body: renderAnswer({ exitCode: 1, stdout: "", stderr: `${outcome.reason}\n` }) };
+  if (!req.args[0] || !CLI.has(req.args[0])) return decline(421, "not a request the server answers");
+  return cli(req, scope, outcome.session);
+}
+
+async function cli(req: ThinRequest, scope: ServerScope, jail?: string): Promise<Served> {
   if (req.args.some((a) => a === "--root" || a.startsWith("--root="))) return decline(421, "--root");
   // Who calls is read from the caller's ancestry (sessions/resolve.ts): a caller it cannot see
   // would read as a person's shell, so Node answers from inside the real process instead.
@@ -77,6 +99,7 @@ async function cli(req: ThinRequest, scope: ServerScope): Promise<Served> {
     cwd: req.cwd,
     env,
     pid: req.pid,
+    ...(jail === undefined ? {} : { jail }),
     out: (t) => {
       stdout += t;
     },

@@ -31,13 +31,18 @@ export interface LoopbackSecrets {
 /** What the port needs of the server: its token, how to answer a body, and where faults go. */
 export interface LoopbackDoor {
   token: string;
-  answer(body: Buffer): Promise<Served>;
+  /** `jail`: the session whose jail's key opened the door (decision 0064); absent for the hello door. */
+  answer(body: Buffer, jail?: string): Promise<Served>;
+  /** A jail's key: the half to answer and its session, or null when `ask` is not `name`'s. */
+  jailKey(name: string, ask: string): { answer: string; session: string } | null;
   /** Work to do once the answer is sent. */
   after(answer: Served): void;
   fault(what: string, err: unknown): void;
 }
 
 export const HELLO = "tandem-hello 1 ";
+/** A jailed client's greeting: `tandem-jail 1 <name> <its half of the key>` (decision 0064). */
+export const JAIL_HELLO = "tandem-jail 1 ";
 export const PROOF = "tandem-proof ";
 
 /** `$$.<random>`, as the client names its key file: nothing that could leave the directory. */
@@ -56,13 +61,28 @@ export function tokenMatches(sent: string | string[] | undefined, token: string)
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Emptied at each start (keys left for a squatter stay behind) and private to this user. */
+/**
+ * Emptied at each start (keys left for a squatter stay behind), private to this user, and
+ * unlistable (0300): a client writes its key under a random name and the server opens that name,
+ * so neither lists it; a jailed process, whose state is read-only, cannot chmod it to list the
+ * names a client outside has just left and answer them first (decision 0064).
+ */
 export function prepareHelloDir(stateDir: string): string {
   const dir = helloDir(stateDir);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { mode: 0o700 });
-  chmodSync(dir, 0o700);
+  removeHelloDir(dir);
+  mkdirSync(dir, { mode: 0o300 });
+  chmodSync(dir, 0o300);
   return dir;
+}
+
+/** An unlistable directory is removed once its owner may list it again. */
+function removeHelloDir(dir: string): void {
+  try {
+    chmodSync(dir, 0o700);
+  } catch {
+    // Not there.
+  }
+  rmSync(dir, { recursive: true, force: true });
 }
 
 /** The key a client left under `name`, taken (one use); null when there is none to take. */
@@ -98,8 +118,12 @@ export function loopbackServer(door: LoopbackDoor, dir: string): Server {
       }
       socket.off("data", onData);
       // The client waits for the proof before it writes more: anything after the line is not ours.
-      const key =
-        head.startsWith(HELLO) && end === head.length - 1
+      const whole = end === head.length - 1;
+      const jail =
+        whole && head.startsWith(JAIL_HELLO) ? jailGreeting(door, head.slice(JAIL_HELLO.length, end)) : null;
+      const key = jail
+        ? jail.answer
+        : whole && head.startsWith(HELLO)
           ? takeKey(dir, head.slice(HELLO.length, end))
           : null;
       if (key === null) {
@@ -108,14 +132,20 @@ export function loopbackServer(door: LoopbackDoor, dir: string): Server {
       }
       socket.setNoDelay(true);
       socket.write(`${PROOF}${key}\n`);
-      readRequest(socket, door);
+      readRequest(socket, door, jail?.session);
     };
     socket.on("data", onData);
   });
 }
 
+/** `<name> <half>` checked against the jail keys; null when it opens nothing. */
+function jailGreeting(door: LoopbackDoor, rest: string): { answer: string; session: string } | null {
+  const [name, ask, extra] = rest.split(" ");
+  return name && ask && extra === undefined ? door.jailKey(name, ask) : null;
+}
+
 /** Collects the framed request, checks the token, answers once, and closes. */
-function readRequest(socket: Socket, door: LoopbackDoor): void {
+function readRequest(socket: Socket, door: LoopbackDoor, jail: string | undefined): void {
   let chunks: Buffer[] = [];
   let total = 0;
   let need = 0;
@@ -136,7 +166,7 @@ function readRequest(socket: Socket, door: LoopbackDoor): void {
     if (frame.kind === "bad") return void socket.end(frameAnswer(400, `${frame.why}\n`));
     if (!tokenMatches(frame.token, door.token)) return void socket.end(frameAnswer(403, "bad token\n"));
     door
-      .answer(frame.body)
+      .answer(frame.body, jail)
       .then((answer) => socket.end(frameAnswer(answer.status, answer.body), () => door.after(answer)))
       .catch((err: unknown) => door.fault("answering a request", err));
   };
@@ -153,5 +183,5 @@ export function publishLoopback(stateDir: string, port: number, secrets: Loopbac
 
 export function withdrawLoopback(stateDir: string): void {
   rmSync(tcpFile(stateDir), { force: true });
-  rmSync(helloDir(stateDir), { recursive: true, force: true });
+  removeHelloDir(helloDir(stateDir));
 }

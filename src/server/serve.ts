@@ -4,6 +4,7 @@ import type { Server as NetServer } from "node:net";
 import { loadConfig } from "../config/load.js";
 import { MAX_REQUEST_BYTES } from "../core/server/thin-protocol.js";
 import { errorMessage } from "../errors.js";
+import { jailHello, publishSocketHeader, SOCKET_HEADER } from "../jail/keys.js";
 import { addrFile, socketFor } from "../resident/paths.js";
 import { processAlive, procInfo } from "../sessions/proc.js";
 import { dbFile, openDb, setLockWait } from "../store/db.js";
@@ -19,6 +20,7 @@ import {
   newSecrets,
   prepareHelloDir,
   publishLoopback,
+  tokenMatches,
   withdrawLoopback,
 } from "./loopback.js";
 import { StorePool } from "./pool.js";
@@ -66,12 +68,12 @@ export async function serve(opts: ServeOptions): Promise<number> {
   let inFlight = 0;
   let stopping: string | null = null;
   // One answer for both doors: the socket's HTTP and the loopback port's own framing.
-  const answerBody = (body: Buffer): Promise<Served> => {
+  const answerBody = (body: Buffer, jail?: string): Promise<Served> => {
     lastRequest = Date.now();
     inFlight++;
     return Promise.resolve()
       .then((): Served | Promise<Served> =>
-        stopping ? { status: 409, body: "stopping\n" } : dispatch(body, scope),
+        stopping ? { status: 409, body: "stopping\n" } : dispatch(body, scope, jail),
       )
       .catch((err: unknown): Served => ({ status: 500, body: `${errorMessage(err)}\n` }))
       .then((answer) => {
@@ -86,9 +88,15 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const afterAnswer = (answer: Served) => () => {
     for (const task of answer.after ?? []) faults.guard("a task after an answer", task);
   };
+  // The socket's token lives where no jail can read it: a jailed process that connects is refused.
+  const socketToken = socketTokenOrNone(opts);
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const allowed = tokenMatches(req.headers[SOCKET_HEADER], socketToken);
     readBody(req)
-      .then(answerBody, (err: unknown): Served => ({ status: 500, body: `${errorMessage(err)}\n` }))
+      .then(
+        (body) => (allowed ? answerBody(body) : { status: 403, body: "bad token\n" }),
+        (err: unknown): Served => ({ status: 500, body: `${errorMessage(err)}\n` }),
+      )
       .then((answer) => {
         res.writeHead(answer.status, {
           "content-type": "text/plain; charset=utf-8",
@@ -104,6 +112,10 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const door: LoopbackDoor = {
     token: secrets.token,
     answer: answerBody,
+    jailKey: (name, ask) => {
+      const key = jailHello(opts.stateDir, name, ask);
+      return key ? { answer: key.answer, session: key.session } : null;
+    },
     after: (answer) => afterAnswer(answer)(),
     fault: (what, err) => faults.record(what, err),
   };
@@ -232,6 +244,16 @@ function keepPrivate(dir: string): void {
       `${dir} is not a directory of this user; remove it, or move the repository to a shorter path`,
     );
   if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/** The socket's token; when it cannot be written, one nobody knows (clients use the loopback port). */
+function socketTokenOrNone(opts: ServeOptions): string {
+  try {
+    return publishSocketHeader(opts.stateDir);
+  } catch (err) {
+    opts.log(`the socket takes no requests (its token could not be written): ${errorMessage(err)}`);
+    return newSecrets().token;
+  }
 }
 
 /** Written last and atomically: a thin client that reads it finds a socket that answers. */

@@ -50,7 +50,11 @@ export function leftBehind(stateDir: string, socket: string | null): string[] {
 
 /** What is left, and the commands that remove it (the directory made writable first if it is not). */
 function leftMessage(stateDir: string, left: string[]): string {
-  const rm = `\`rm -rf -- ${left.map(shellQuote).join(" ")}\``;
+  // serve.hello is unlistable (0300, decision 0064): rm can empty it only once it may list it.
+  const hello = left.includes(helloDir(stateDir))
+    ? `chmod u+rwx -- ${shellQuote(helloDir(stateDir))} && `
+    : "";
+  const rm = `\`${hello}rm -rf -- ${left.map(shellQuote).join(" ")}\``;
   const blocked = writeBlocker(dbFile(stateDir));
   if (!blocked) return `${left.map((f) => `  ${f}\n`).join("")}To remove them: ${rm}.\n`;
   const q = shellQuote(blocked.path);

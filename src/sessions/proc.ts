@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 
 export interface ProcInfo {
   pid: number;
@@ -172,5 +172,17 @@ export function allPids(): number[] {
       .map(Number);
   } catch {
     return [];
+  }
+}
+
+/**
+ * Whether `pid` runs in another user namespace than this process: inside a kernel jail (decision
+ * 0064). The kernel shows a process's namespaces to a caller outside them; false when it cannot be read.
+ */
+export function inOtherUserNamespace(pid: number): boolean {
+  try {
+    return readlinkSync(`/proc/${pid}/ns/user`) !== readlinkSync("/proc/self/ns/user");
+  } catch {
+    return false;
   }
 }

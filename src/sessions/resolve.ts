@@ -5,7 +5,13 @@ import { isLive } from "../core/sessions/liveness.js";
 import { TandemError, UsageError } from "../errors.js";
 import type { Db } from "../store/db.js";
 import { append, write } from "../store/ledger/append.js";
-import { findSessions, openSessions, type SessionRow, sessionByNative } from "../store/sessions/rows.js";
+import {
+  findSessions,
+  openSessions,
+  type SessionRow,
+  sessionById,
+  sessionByNative,
+} from "../store/sessions/rows.js";
 import { livenessFacts } from "./liveness.js";
 import { ancestors, processAlive, terminalOf } from "./proc.js";
 import { sessionViews } from "./view.js";
@@ -24,11 +30,13 @@ export interface ResolveRequest {
   command?: string;
   /** How a usage error spells the command it points to, for its reader (decision 0051). */
   printerFor: (reader: Reader) => Printer;
+  /** The session whose kernel jail sent the request (decision 0064): believed over everything else. */
+  jail?: string;
 }
 
 export interface Resolved {
   session: SessionRow;
-  via: "flag" | "TANDEM_SESSION" | "client-env" | "process" | "single-live";
+  via: "flag" | "TANDEM_SESSION" | "client-env" | "process" | "single-live" | "jail";
   /** Why the session named was not the one resolved (the ancestry overruled it), for the caller to show. */
   note?: string;
 }
@@ -186,6 +194,14 @@ function refused(
  * nothing resolves.
  */
 export function resolveCaller(db: Db, req: ResolveRequest): Resolved | null {
+  if (req.jail !== undefined) {
+    const s = sessionById(db, req.jail);
+    if (!s)
+      throw new TandemError(
+        `the jail's session ${req.jail} is not in the store; start a new command from the agent.`,
+      );
+    return { session: s, via: "jail" };
+  }
   const open = openSessions(db);
   const above = agentsAbove(req.pid, open);
   const n = named(db, req, above);

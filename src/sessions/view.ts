@@ -17,6 +17,8 @@ export interface SessionView {
   ended: boolean;
   lastSeen: number;
   claims: number;
+  /** The agent's process, when known (the guard in force reads whether it is jailed). */
+  agentPid?: number | null;
 }
 
 export function toView(row: SessionRow, claims: number, now: number, freshnessSeconds: number): SessionView {
@@ -34,6 +36,7 @@ export function toView(row: SessionRow, claims: number, now: number, freshnessSe
     ended,
     lastSeen: row.last_seen,
     claims,
+    agentPid: row.agent_pid,
   };
 }
 

@@ -9,6 +9,7 @@ import type { LeftItem } from "../core/claims/left-work.js";
 import { plural } from "../core/plural.js";
 import { type Printer, spanned } from "../core/printed.js";
 import type { StatusModel } from "../core/ritual/status-box.js";
+import { guardOf } from "../sessions/guard.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
 import { allClaims, claimedPaths } from "../store/claims/rows.js";
 import type { Db } from "../store/db.js";
@@ -81,6 +82,7 @@ export function statusModel(
       startedAt: startedAt(db, s),
       task: s.task,
       activity: s.activity,
+      guard: guardOf({ client: s.client, agentPid: s.agent_pid }, ctx.config.guard),
     },
     claims,
     // A passed end-turn check just proved every owned path clean: nothing awaits finalization.
@@ -98,6 +100,7 @@ export function statusModel(
     peers: livePeers(db, s.id, ctx.config.freshnessSeconds, now, views).map((p) => ({
       ...p,
       claims: p.claims.length,
+      guard: guardOf(views.find((v) => v.name === p.name) ?? p, ctx.config.guard),
     })),
     subagents,
     left,

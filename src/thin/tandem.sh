@@ -141,6 +141,9 @@ print_answer() {
 # this build, 3 when the server declined (another repository, switched off), 2 when it may have
 # taken the request without answering.
 ask_server() {
+  # The socket's token (decision 0064), where no jail can read it; none from a server before it.
+  header=$state/secrets/socket-header
+  [ -f "$header" ] || header=/dev/null
   tty=0
   [ -t 1 ] && tty=1
   resp=$(
@@ -153,7 +156,7 @@ ask_server() {
       [ "$tty" = 1 ] && printf 'TANDEM_THIN_TTY=1\0'
       printf '\0'
       [ "$reads_stdin" = 1 ] && printf '%s' "$payload" && { [ -z "$big" ] || cat "$big"; }
-    } | curl -s --max-time 30 --unix-socket "$sock" -H 'Expect:' \
+    } | curl -s --max-time 30 --unix-socket "$sock" -H 'Expect:' -H @"$header" \
       -H 'Content-Type: application/octet-stream' --data-binary @- \
       -w "$nl%{http_code}" http://tandem/ 2>/dev/null
   )
@@ -173,6 +176,7 @@ ask_server() {
 answer_or_node() {
   answered=$1
   shift
+  [ "$answered" = 1 ] && no_server_in_jail
   case $answered in
     1) run_node start "" "$@" ;;
     2) run_node 1 "$$" "$@" ;;
@@ -200,6 +204,16 @@ case $1 in
     ;;
 esac
 
+# Inside a kernel jail (decision 0064) Tandem's state is read-only, so only the resident server can
+# act, and only through the jail's own door: the key the launcher left in secrets/self.
+jail_self=
+common_dir && [ -f "$common/tandem/secrets/self" ] && jail_self=$common/tandem/secrets/self
+no_server_in_jail() {
+  [ -n "$jail_self" ] || return 0
+  printf 'tandem: this command runs inside the kernel jail, where Tandem acts only through the repository'"'"'s resident server, and none answered; nothing was done. Run it again once an agent'"'"'s hook has started the server (any tool call does), or run it outside the jail.\n' >&2
+  exit 1
+}
+
 # No server to ask: Node reads the untouched stdin itself (no copy, as fast as calling it directly).
 find_server
 found=$?
@@ -212,6 +226,7 @@ if [ "$found" = 4 ]; then
   exec bash "$0" "$@"
 fi
 if [ "$found" != 0 ]; then
+  no_server_in_jail
   node_program
   thin=1
   [ "$found" = 1 ] && thin=start
@@ -243,6 +258,8 @@ big_copy_failed() {
 # sh has no read that stops at a byte count, and its $(...) reads 128 bytes a read(2): the
 # payload goes to the file by one cat (held in $payload only when no file can be made).
 if [ -z "$tcp" ]; then
+  # The jail's door is the loopback port's alone: the socket's header is hidden in the jail.
+  no_server_in_jail
   big=
   payload=
   if [ "$1" = hook ]; then
@@ -337,12 +354,19 @@ new_hello() {
 # port learns a random name, and cannot answer it (src/server/loopback.ts).
 ask_tcp() {
   IFS=' ' read -r port token _ <"$tcp" || return 1
-  local hello=${tcp%/*}/serve.hello line
-  [ -d "$hello" ] && [ -O "$hello" ] && new_hello || return 1
-  { printf '%s' "$key" >"$hello/$name"; } 2>/dev/null || return 1
+  local hello=${tcp%/*}/serve.hello line greeting
+  if [ -n "$jail_self" ]; then
+    # The jail's door: its name and the half of its key it sends; the server answers the other half.
+    IFS=' ' read -r name ask key _ <"$jail_self" || return 1
+    greeting="tandem-jail 1 $name $ask"
+  else
+    [ -d "$hello" ] && [ -O "$hello" ] && new_hello || return 1
+    { printf '%s' "$key" >"$hello/$name"; } 2>/dev/null || return 1
+    greeting="tandem-hello 1 $name"
+  fi
   { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || return 1
   trap '' PIPE
-  printf 'tandem-hello 1 %s\n' "$name" >&3 2>/dev/null
+  printf '%s\n' "$greeting" >&3 2>/dev/null
   # Exactly the proof's length: read stops at a byte count in one read(2), where a line costs one
   # read(2) per byte on a socket. Anything else (tandem-unknown, a squatter's words) differs.
   IFS= read -r -t 30 -N $((14 + ${#key})) line <&3

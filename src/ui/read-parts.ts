@@ -2,6 +2,7 @@ import type { RitualEvent } from "../core/ritual/verdict.js";
 import type { UiClaim, UiParts, UiRemote, UiSubagent } from "../core/ui/protocol.js";
 import { sortSessions, type TurnState, turnState, type UiSession } from "../core/ui/session-rows.js";
 import { readRemoteView } from "../remote/view-data.js";
+import { guardOf } from "../sessions/guard.js";
 import { RECENT_ENDED_MS, type SessionView, sessionViews } from "../sessions/view.js";
 import type { Db } from "../store/db.js";
 import { recentSessionEvents } from "../store/events/reads.js";
@@ -48,6 +49,7 @@ function sessions(db: Db, views: SessionView[], ctx: UiContext, turns: TurnCache
       claims: s.claims,
       lastSeen: s.lastSeen,
       turn: turns.get(db, s.id, seqs.get(s.id) ?? 0, requireGit),
+      guard: guardOf(s, ctx.loaded.config.guard),
     })),
   );
 }

@@ -33,6 +33,14 @@ export function sessionColumns(now: number): Column<BoardSession>[] {
     { title: "NAME", cell: (s) => sanitize(s.name), style: () => "bold", max: 20, drop: 0 },
     { title: "CLIENT", cell: (s) => s.client, max: 11, drop: 4, wideOnly: true },
     { title: "KIND", cell: (s) => s.kind, max: 8, drop: 5, wideOnly: true },
+    {
+      title: "GUARD",
+      cell: (s) => s.guard,
+      style: (s) => (s.guard === "kernel" ? "green" : undefined),
+      max: 6,
+      drop: 5,
+      wideOnly: true,
+    },
     { title: "STATE", cell: (s) => s.state, style: (s) => STATE_STYLE[s.state], max: 5, drop: 0 },
     {
       title: "ACTIVITY",

@@ -39,6 +39,8 @@ const DESCRIBE: Record<string, Describe> = {
   "status.checked": (d) => (d.end_turn ? "end-turn check passed" : "status shown"),
   "turn.stopped": (d) => stopEventText(d),
   "hook.error": (d) => `${str(d.client)} ${str(d.event)}: ${str(d.message)}`,
+  "jail.refused": (d, name) =>
+    `from inside the jail: ${str(d.command)}${d.claimed ? ` named ${name(d.claimed)}` : ""}; refused`,
   "identity.refused": (d, name) => `${str(d.command)} named ${name(d.claimed)} (${str(d.via)}); refused`,
   "commit.guarded": (d, name) =>
     `${str(d.outcome)}${d.bypassRefused ? " (TANDEM_BYPASS ignored)" : ""} ${list(d.paths)
@@ -104,6 +106,7 @@ const TONES: Record<string, Tone> = {
   "claim.denied": "bad",
   "hook.error": "bad",
   "identity.refused": "bad",
+  "jail.refused": "bad",
   "apply.failed": "bad",
   "apply.blocked": "warn",
   "apply.completed": "good",

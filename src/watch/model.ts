@@ -3,10 +3,12 @@ import { findLeftWork } from "../claims/left-work.js";
 import type { Config } from "../config/schema.js";
 import { listedAsClaim } from "../core/claims/gone-verdict.js";
 import type { LeftItem } from "../core/claims/left-work.js";
+import type { GuardMode } from "../core/jail/rewrite.js";
 import type { Printer } from "../core/printed.js";
 import type { RemoteView } from "../core/remote/remote-view.js";
 import type { RemoteRow } from "../core/ui/board-rows.js";
 import { readRemoteView } from "../remote/view-data.js";
+import { guardOf } from "../sessions/guard.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
 import { allClaims } from "../store/claims/rows.js";
 import type { Db } from "../store/db.js";
@@ -25,6 +27,8 @@ export interface BoardSession {
   task: string | null;
   claims: number;
   lastSeen: number;
+  /** The guard in force for its commands: `kernel` or `reader` (issue 36 §4). */
+  guard: GuardMode;
 }
 
 export interface BoardClaim {
@@ -85,13 +89,20 @@ export interface BoardConfig {
   /** Where to read other checkouts' presence (docs/decisions/0014); absent: not shown. */
   /** `printer`: the board's reader's (a person), for the fixes it shows. */
   remote?: { stateDir: string; config: Config; printer: Printer };
+  /** The config's `guard`; absent: the reader. */
+  guard?: GuardMode;
 }
 
 const STATE_ORDER: Record<SessionState, number> = { live: 0, stale: 1, ended: 2 };
 
 const stateOf = (s: SessionView): SessionState => (s.ended ? "ended" : s.live ? "live" : "stale");
 
-function boardSessions(views: readonly SessionView[], now: number, endedWindowMs: number): BoardSession[] {
+function boardSessions(
+  views: readonly SessionView[],
+  now: number,
+  endedWindowMs: number,
+  guard: GuardMode,
+): BoardSession[] {
   return views
     .filter((s) => !s.ended || now - s.lastSeen <= endedWindowMs)
     .map((s) => ({
@@ -103,6 +114,7 @@ function boardSessions(views: readonly SessionView[], now: number, endedWindowMs
       task: s.task,
       claims: s.claims,
       lastSeen: s.lastSeen,
+      guard: guardOf(s, guard),
     }))
     .sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || b.lastSeen - a.lastSeen);
 }
@@ -180,7 +192,7 @@ export function boardModel(db: Db | null, now: number, cfg: BoardConfig): BoardM
   return {
     ...empty,
     seq,
-    sessions: boardSessions(views, now, cfg.endedWindowMs ?? 3_600_000),
+    sessions: boardSessions(views, now, cfg.endedWindowMs ?? 3_600_000, cfg.guard ?? "reader"),
     claims: boardClaims(db, views, cfg.root, left),
     left: boardLeft(left),
     subagents: subagentRows(db, views),

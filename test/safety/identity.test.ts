@@ -259,8 +259,12 @@ function rawRequest(repo: string, pid: number, args: string[], env: string[]): P
   const build = /^build='([^']*)'/m.exec(readFileSync(THIN, "utf8"))![1]!;
   const fields = ["tandem-thin 1", build, String(pid), repo, String(args.length), ...args, ...env, ""];
   const socketPath = readFileSync(join(stateDir(repo), "serve.addr"), "utf8").trim();
+  // The socket's token, which a process outside every jail can read (decision 0064).
+  const [name, value] = readFileSync(join(stateDir(repo), "secrets/socket-header"), "utf8")
+    .trim()
+    .split(": ");
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath, method: "POST", path: "/" }, (res) => {
+    const req = request({ socketPath, method: "POST", path: "/", headers: { [name!]: value } }, (res) => {
       res.resume();
       res.on("end", () => resolve(res.statusCode ?? 0));
     });

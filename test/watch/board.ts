@@ -14,6 +14,7 @@ export function session(over: Partial<BoardSession> = {}): BoardSession {
     task: "port the parser",
     claims: 2,
     lastSeen: NOW - 3000,
+    guard: "reader",
     ...over,
   };
 }

@@ -55,17 +55,25 @@ describe("renderBoard content", () => {
     expect(lines.at(-1)).toMatch(/^q quit +event #42, 1s ago$/);
     const text = lines.join("\n");
     expect(text).toContain("-- SESSIONS 2 live, 1 stale");
-    expect(text).toMatch(/NAME +CLIENT +KIND +STATE +ACTIVITY +CLAIMS +SEEN +TASK/);
-    expect(text).toMatch(/agent-otter +codex +session +live +needs_input +0 +3s +-/);
+    expect(text).toMatch(/NAME +CLIENT +KIND +GUARD +STATE +ACTIVITY +CLAIMS +SEEN +TASK/);
+    expect(text).toMatch(/agent-otter +codex +session +reader +live +needs_input +0 +3s +-/);
     expect(text).toMatch(/src\/parser\/tokenizer\.ts +-> +agent-wren +live +3s/);
     expect(text).toMatch(/docs\/old\.md +-> +agent-moth +stale +15m/);
     expect(text).toMatch(/helper +agent-wren +exec +exit 0 +2 commits \+ 1\.2 KB uncommitted +not applied/);
     expect(text).toMatch(/\d\d:\d\d:\d\d +agent-otter +claim\.denied +src\/a\.ts \(held by agent-wren\)/);
   });
 
+  it("shows the guard in force for each session", () => {
+    const board = busyBoard();
+    board.sessions[0] = { ...board.sessions[0]!, guard: "kernel" };
+    const text = renderBoard(board, { width: 120, height: 30, color: false }).join("\n");
+    expect(text).toMatch(new RegExp(`${board.sessions[0]!.name} +\\S+ +\\S+ +kernel +`));
+    expect(text).toMatch(/agent-otter +codex +session +reader +live/);
+  });
+
   it("drops the less important columns below 60 columns", () => {
     const text = renderBoard(busyBoard(), { width: 50, height: 30, color: false }).join("\n");
-    expect(text).not.toMatch(/CLIENT|KIND/);
+    expect(text).not.toMatch(/CLIENT|KIND|GUARD/);
     expect(text).toMatch(/NAME +STATE/);
     expect(text).toContain("agent-otter");
     expect(text).toContain("src/parser/tokenizer.ts");

@@ -65,7 +65,7 @@ describe("tandem watch in a real terminal", () => {
       "both sessions, the claim and the denial",
       (s) => s.includes(a) && s.includes(b) && /src\/a\.ts +-> +agent-/.test(s) && s.includes("claim.denied"),
     );
-    expect(wide).toMatch(/NAME +CLIENT +KIND +STATE +ACTIVITY +CLAIMS +SEEN +TASK/);
+    expect(wide).toMatch(/NAME +CLIENT +KIND +GUARD +STATE +ACTIVITY +CLAIMS +SEEN +TASK/);
     expect(wide).toMatch(new RegExp(`src/a\\.ts +-> +${a} +live`));
     expect(wide).toMatch(new RegExp(`${b} +claim\\.denied +src/a\\.ts \\(held by ${a}\\)`));
     expect(longest(wide)).toBeLessThanOrEqual(100);
@@ -80,7 +80,7 @@ describe("tandem watch in a real terminal", () => {
       "the narrow layout",
       (s) => /^NAME +STATE/m.test(s) && longest(s) <= 60,
     );
-    expect(narrow).not.toMatch(/CLIENT|KIND/);
+    expect(narrow).not.toMatch(/CLIENT|KIND|GUARD/);
     expect(narrow).toContain(a);
     expect(narrow).toContain("claim.denied");
 

@@ -28,6 +28,7 @@ function parties(db: Db, io: Io, project: Project, opts: ReleaseOptions) {
   const proven = resolveCaller(db, {
     env: io.env,
     pid: io.pid,
+    ...(io.jail === undefined ? {} : { jail: io.jail }),
     freshnessSeconds: project.loaded.config.freshnessSeconds,
     allowSingleLive: false,
     printerFor: printersOf(project),

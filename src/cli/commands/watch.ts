@@ -91,6 +91,7 @@ Examples:
         freshnessSeconds: project.loaded.config.freshnessSeconds,
         events: opts.events,
         remote: { stateDir: project.stateDir, config: project.loaded.config, printer },
+        guard: project.loaded.config.guard,
       };
       const once = opts.once === true || !io.isTty;
       // A snapshot only reads; the live board creates the store, as `events --follow` does, to wait for events.

@@ -74,11 +74,34 @@ follow=
 if [ "$1" = --follow ]; then follow=$2; shift 2; fi
 plan=$1
 shift
-while IFS= read -r -d '' p; do
-  [ -e "$p" ] || continue
-  bind "$p" || refuse "cannot make $p read-only"
-  bound[$p]=1
-done <"$plan"
+# The credentials (decision 0064): the plan's view of the secrets directory (its own key as
+# \`self\`, nothing else) is bound read-only over the whole directory, after the state directory's
+# bind (which would cover it).
+state=\${0%/*}
+state=\${state%/*}
+secrets=$state/secrets
+name=\${plan##*/}
+name=\${name%.plan}
+view=$secrets/views/$name
+[ -d "$view" ] || refuse "the jail's view of Tandem's secrets ($view) is missing"
+# Every bind from one mount process when the plan's fstab is there (a process each costs ~9 ms on
+# a busy machine); its last line covers the secrets. Else, or when one failed (a path gone since
+# the plan), one at a time, and the secrets covered again on top.
+fstab=\${plan%.plan}.fstab
+if [ -f "$fstab" ] && mount --all --fstab "$fstab" 2>/dev/null; then
+  while IFS= read -r -d '' p; do [ -e "$p" ] && bound[$p]=1; done <"$plan"
+else
+  mounted
+  while IFS= read -r -d '' p; do
+    [ -e "$p" ] || continue
+    [ -n "\${here[$p]-}" ] || bind "$p" || refuse "cannot make $p read-only"
+    bound[$p]=1
+  done <"$plan"
+  # Gone from sight only when the secrets are already covered (it was there before any mount).
+  if [ -d "$view" ]; then
+    mount --bind -o ro -- "$view" "$secrets" || refuse "cannot cover the sessions' keys"
+  fi
+fi
 if [ -n "$follow" ]; then
   (exec 3<"$follow"; while read -r _ <&3; do sync_plan "$plan"; done) </dev/null >/dev/null 2>&1 &
 fi
@@ -88,6 +111,24 @@ if [ -n "$follow" ]; then
 fi
 exec setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- bash -c "$1"
 `;
+}
+
+/** A path as fstab(5) spells it: space, tab, newline and backslash as octal escapes. */
+export function fstabEscape(path: string): string {
+  return path.replace(/[\\ \t\n]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`);
+}
+
+/**
+ * The plan as an fstab for `mount --all --fstab`: each path bound read-only over itself, then
+ * each cover (a directory bound read-only over another: the jail's view of the secrets), in order.
+ */
+export function fstabText(
+  paths: readonly string[],
+  covers: readonly { source: string; target: string }[] = [],
+): string {
+  const line = (source: string, target: string) =>
+    `${fstabEscape(source)} ${fstabEscape(target)} none bind,ro 0 0\n`;
+  return [...paths.map((p) => line(p, p)), ...covers.map((c) => line(c.source, c.target))].join("");
 }
 
 /** The plan file's bytes: each path ended by a NUL (a path may hold any other byte). */

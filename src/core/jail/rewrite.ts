@@ -2,11 +2,11 @@
  * Whether and how the pre-tool hook sends a shell command through the jail (docs/decisions/0056).
  * Pure: the hook (src/hooks/jail-rewrite.ts) gathers the facts and writes the plan.
  */
+import type { GuardMode } from "../guard-mode.js";
 import { type Printer, spanned } from "../printed.js";
 import { shellQuote } from "../quote.js";
 
-/** `kernel`: agents' shell commands run in the jail; `reader`: only the hooks' reading guards them. */
-export type GuardMode = "reader" | "kernel";
+export type { GuardMode };
 
 export interface RewriteFacts {
   guard: GuardMode;

@@ -1,16 +1,32 @@
 import { type LeftItem, ownerPhrase } from "../claims/left-work.js";
+import type { GuardMode } from "../guard-mode.js";
 import { plural } from "../plural.js";
 import { PLAIN, type Printer, spanned } from "../printed.js";
 import { formatAge } from "../sessions/liveness.js";
 
 export interface StatusModel {
-  session: { name: string; client: string; startedAt: number; task: string | null; activity: string };
+  session: {
+    name: string;
+    client: string;
+    startedAt: number;
+    task: string | null;
+    activity: string;
+    /** The guard in force for its commands (issue 36 §4); absent: not known. */
+    guard?: GuardMode;
+  };
   claims: string[];
   /** The session's own files (claimed, released or touched) with uncommitted changes, new files included. */
   awaiting: string[];
   /** Owned paths Git ignores, from a passed end-turn check: not Git work, and not finalized. */
   ignored: string[];
-  peers: { name: string; client: string; task: string | null; claims: number; lastSeen: number }[];
+  peers: {
+    name: string;
+    client: string;
+    task: string | null;
+    claims: number;
+    lastSeen: number;
+    guard?: GuardMode;
+  }[];
   subagents: { name: string; state: string }[];
   warnings: string[];
   /** Uncommitted files of sessions that ended (decision 0029): nobody's until adopted. */
@@ -83,6 +99,13 @@ function leftHint(path: string, p: Printer): string {
     : `${spanned(p, "discard", { path }, "--yes")} to throw it away, or an agent adopts it`;
 }
 
+/** The guard row: the session's guard, then each peer's (issue 36 §4); none when not known. */
+function guardRows(m: StatusModel): string[] {
+  if (!m.session.guard) return [];
+  const peers = m.peers.filter((p) => p.guard).map((p) => `${p.name} ${p.guard}`);
+  return [row(`guard    ${m.session.guard}${peers.length ? `; peers: ${peers.join(", ")}` : ""}`)];
+}
+
 export function renderStatusBox(m: StatusModel): string {
   const head = `${BOX_HEAD}${m.session.name} `;
   const lines = [
@@ -90,6 +113,7 @@ export function renderStatusBox(m: StatusModel): string {
     row(
       `session  ${m.session.name} (${m.session.client}), ${formatAge(m.now - m.session.startedAt)} old, ${m.session.activity}`,
     ),
+    ...guardRows(m),
     row(`task     ${m.session.task ? m.session.task : "(none declared)"}`),
     row(`claims   ${m.claims.length}: ${list(m.claims, 4)}`),
     row(`changes  ${uncommitted(m)}`),

@@ -1,3 +1,4 @@
+import type { GuardMode } from "../jail/rewrite.js";
 import { stopShown } from "../ritual/stop-shown.js";
 import { type RitualEvent, windowStart } from "../ritual/verdict.js";
 
@@ -16,6 +17,8 @@ export interface UiSession {
   claims: number;
   lastSeen: number;
   turn: TurnState;
+  /** The guard in force for its commands: `kernel` or `reader` (issue 36 §4). */
+  guard: GuardMode;
 }
 
 /** What the last (or current) turn did of the end-of-turn ritual, and how its Stop was judged. */

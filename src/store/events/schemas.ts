@@ -123,6 +123,16 @@ const EVENT_SCHEMAS = {
       command: z.string(),
       via: z.enum(["flag", "TANDEM_SESSION", "client-env"]),
     }),
+  /**
+   * A request from inside a session's kernel jail (its key vouched for it, decision 0064) tried to
+   * act for another session or to send a client's hook; nothing was done. `session` is the jail's.
+   */
+  "jail.refused": () =>
+    z.object({
+      attempt: z.enum(["hook", "session"]),
+      claimed: z.nullable(z.string()),
+      command: z.string(),
+    }),
   /** `tandem doctor --reset` started this store after the previous one was lost, replaced or corrupt. */
   "store.reset": () =>
     z.object({

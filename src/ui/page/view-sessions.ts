@@ -42,6 +42,7 @@ export class SessionsView {
       { class: `row state-${s.state}`, "data-session": s.name, "aria-expanded": String(this.open === s.id) },
       h("td", {}, holderChip(s.name)),
       h("td", {}, s.client, s.kind === "subagent" ? " (sub)" : ""),
+      h("td", { class: s.guard === "kernel" ? "good" : "" }, s.guard),
       h("td", { class: "task" }, s.task ?? "—"),
       h("td", {}, h("span", { class: `pill ${s.state}` }, s.state)),
       h("td", {}, s.activity),
@@ -54,7 +55,7 @@ export class SessionsView {
     const list = this.recent.length
       ? h("ul", { class: "recent" }, ...this.recent.map((e) => eventLine(e)))
       : h("p", { class: "muted" }, "loading recent events…");
-    return [tr, h("tr", { class: "detail" }, h("td", { colspan: 8 }, list))];
+    return [tr, h("tr", { class: "detail" }, h("td", { colspan: 9 }, list))];
   }
 
   render(): void {
@@ -68,7 +69,17 @@ export class SessionsView {
       );
       return;
     }
-    const head = ["session", "client", "task", "state", "activity", "claims", "last seen", "last turn"];
+    const head = [
+      "session",
+      "client",
+      "guard",
+      "task",
+      "state",
+      "activity",
+      "claims",
+      "last seen",
+      "last turn",
+    ];
     replace(
       this.el,
       h(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { claudeCode } from "../../../src/clients/claude-code/spec.js";
 import { CLIENTS } from "../../../src/clients/index.js";
-import { LAUNCHER_MARK, launcherText, planFileText } from "../../../src/core/jail/launcher.js";
+import { fstabText, LAUNCHER_MARK, launcherText, planFileText } from "../../../src/core/jail/launcher.js";
 import {
   commandOf,
   guardNote,
@@ -87,6 +87,16 @@ describe("the launcher and its plan", () => {
   it("writes each path ended by a NUL, whatever bytes it holds", () => {
     expect(planFileText(["/r/a.txt", "/r/odd name\nx"])).toBe("/r/a.txt\0/r/odd name\nx\0");
     expect(planFileText([])).toBe("");
+  });
+
+  it("spells the plan as an fstab, escaping what would split a field", () => {
+    expect(fstabText(["/r/a.txt", "/r/odd name\tx\ny\\z"])).toBe(
+      "/r/a.txt /r/a.txt none bind,ro 0 0\n/r/odd\\040name\\011x\\012y\\134z /r/odd\\040name\\011x\\012y\\134z none bind,ro 0 0\n",
+    );
+    expect(fstabText([])).toBe("");
+    expect(fstabText(["/s"], [{ source: "/s/views/a b", target: "/s" }])).toBe(
+      "/s /s none bind,ro 0 0\n/s/views/a\\040b /s none bind,ro 0 0\n",
+    );
   });
 
   it("the launcher is bash, marked as Tandem's, and refuses with exit 125 when it cannot jail", () => {

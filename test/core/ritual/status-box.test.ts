@@ -54,4 +54,20 @@ describe("status box", () => {
     const box = renderStatusBox({ ...model([]), peers: [peer] });
     expect(text(box)).toContain(`agent-b (codex) ${words} seen`);
   });
+
+  it("names the guard in force for the session and each peer when it is known", () => {
+    const peer = {
+      name: "agent-b",
+      client: "codex",
+      task: null,
+      claims: 1,
+      lastSeen: 0,
+      guard: "reader" as const,
+    };
+    const m = model([]);
+    const box = renderStatusBox({ ...m, session: { ...m.session, guard: "kernel" }, peers: [peer] });
+    expect(text(box)).toContain("guard    kernel; peers: agent-b reader");
+    expect(text(box)).toContain("agent-b (codex) 1 claim,");
+    expect(text(renderStatusBox(m))).not.toContain("guard ");
+  });
 });
