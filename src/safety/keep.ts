@@ -118,7 +118,9 @@ function keep(req: WatchRequest, t: Todo, reason: "owner" | "clobbered", done: W
   append(req.db, {
     kind: "work.preserved",
     session: req.actor,
-    ts: req.now,
+    // Recorded after the blob was stored and touched: gc may sweep a blob the retention policy
+    // released once it is untouched since this time (decision 0065).
+    ts: Math.max(req.now, Date.now()),
     data: {
       worktree: req.worktree,
       path: key,

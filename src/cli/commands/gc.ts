@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { retentionPolicy } from "../../core/upkeep/policy.js";
 import { parseAge } from "../../core/upkeep/retention.js";
 import { UsageError } from "../../errors.js";
 import { type Db, dbFile } from "../../store/db.js";
@@ -45,7 +46,12 @@ function upkeep(project: Project): void {
     const problem = auditStore(db);
     if (problem) return void record(new StoreError("corrupt", file, problem, true));
     if (project.loaded.config.autoGc)
-      runGc(db, { stateDir: project.stateDir, olderThanMs: parseAge(DEFAULT_RETENTION)!, dryRun: false });
+      runGc(db, {
+        stateDir: project.stateDir,
+        olderThanMs: parseAge(DEFAULT_RETENTION)!,
+        dryRun: false,
+        policy: retentionPolicy(project.loaded.config),
+      });
   } catch (err) {
     // Damage the check itself trips over is damage found: marked, so every gate closes.
     const store = storeErrorOf(err, file);
@@ -69,8 +75,9 @@ export function gcCommand(io: Io): Command {
       `
 Ended sessions older than the bound keep one summary event each (name, client, task, counts, the
 claim history); live, stale and recent sessions keep everything. Sub-agent artifacts go once
-applied and removed that long ago; preserved bytes once their owner ended that long ago. A blob
-any record references is never deleted. Safe while agents work: it writes in short slices.
+applied and removed that long ago; preserved bytes once their owner ended that long ago. Saved
+versions beyond the retention.* bounds go too (per file, per session, per repository; each file's
+latest and a version a clobber replaced stay). A blob any record references is never deleted. Safe while agents work: it writes in short slices.
 
 Example:
   tandem gc --dry-run --older-than 14d
@@ -97,6 +104,7 @@ Example:
           olderThanMs,
           dryRun: opts.dryRun === true,
           fullVacuum: opts.vacuum === true && opts.dryRun !== true,
+          policy: retentionPolicy(project.loaded.config),
         });
         io.out(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatGc(report));
       } finally {
