@@ -291,7 +291,8 @@ export const CONFIG_KEYS = [
     field: "retentionRepositoryBytes",
     type: count("bytes"),
     default: 1024 * 1024 * 1024,
-    comment: "Bytes of saved versions kept for the whole repository; past it `tandem gc` frees the oldest first.",
+    comment:
+      "Bytes of saved versions kept for the whole repository; past it `tandem gc` frees the oldest first.",
     doc: "bytes of saved versions the repository may keep; past it `tandem gc` lets the oldest go first (each file's latest, and a version a clobber replaced, stay); `doctor` reports the repository over it as a problem.",
   }),
   setting({

@@ -10,6 +10,7 @@ import { jailFinding } from "./jail-check.js";
 import { checkLanding } from "./land-check.js";
 import { doctorLeftWork, leftWorkFindings } from "./left-check.js";
 import { checkRemote } from "./remote-check.js";
+import { retentionFindings } from "./retention-check.js";
 import { serverCrashFindings } from "./server-check.js";
 import { sessionClients } from "./session-clients.js";
 import { checkStore, type Finding, type StoreReport } from "./store-checks.js";
@@ -60,6 +61,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     ...leftWorkFindings(leftTarget, left),
     ...historyFindings(t.stateDir, printer, t.now),
     ...blobFindings(t.stateDir),
+    ...retentionFindings(t.stateDir, config, printer),
     ...checkRemote(t.stateDir, config, t.now),
     ...checkLanding(t.root, t.stateDir, printer),
     ...serverCrashFindings(t.stateDir, t.since, printer),

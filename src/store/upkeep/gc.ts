@@ -178,7 +178,10 @@ function policyExpiry(
 } {
   const versions = savedVersions(db).filter((v) => !aged.has(preservedKey(v.key)));
   if (!policy) {
-    const savedBytes = [...new Map(versions.map((v) => [v.blob, v.bytes])).values()].reduce((a, b) => a + b, 0);
+    const savedBytes = [...new Map(versions.map((v) => [v.blob, v.bytes])).values()].reduce(
+      (a, b) => a + b,
+      0,
+    );
     return { expire: [], released: new Map(), savedBytes, over: [] };
   }
   const verdict = versionsToExpire(versions, policy);
