@@ -3,10 +3,11 @@ import { retentionPolicy } from "../../core/upkeep/policy.js";
 import { parseAge } from "../../core/upkeep/retention.js";
 import { UsageError } from "../../errors.js";
 import { type Db, dbFile } from "../../store/db.js";
+import { diskFull, ensureReserve, releaseReserve } from "../../store/disk-reserve.js";
 import { StoreError, storeErrorOf } from "../../store/failure.js";
 import { recordStoreFailure } from "../../store/failure-log.js";
 import { auditStore } from "../../store/trust.js";
-import { runGc } from "../../store/upkeep/gc.js";
+import { type GcReport, runGc } from "../../store/upkeep/gc.js";
 import { findProject, type Io, openProjectDb, type Project } from "../context.js";
 import { formatGc } from "../format/gc.js";
 
@@ -93,22 +94,40 @@ Example:
         throw new UsageError(
           `--older-than ${JSON.stringify(opts.olderThan)} is not an age; write a number and d, h or m, e.g. 30d.`,
         );
-      const db = openProjectDb(project, { create: false });
-      if (!db) {
+      const run = (): GcReport | null => {
+        const db = openProjectDb(project, { create: false });
+        if (!db) return null;
+        try {
+          return runGc(db, {
+            stateDir: project.stateDir,
+            olderThanMs,
+            dryRun: opts.dryRun === true,
+            fullVacuum: opts.vacuum === true && opts.dryRun !== true,
+            policy: retentionPolicy(project.loaded.config),
+          });
+        } finally {
+          db.close();
+        }
+      };
+      const report = withRoomOnFullDisk(project.stateDir, run);
+      if (!report) {
         io.out("tandem gc: no store yet in this repository; nothing to do.\n");
         return;
       }
-      try {
-        const report = runGc(db, {
-          stateDir: project.stateDir,
-          olderThanMs,
-          dryRun: opts.dryRun === true,
-          fullVacuum: opts.vacuum === true && opts.dryRun !== true,
-          policy: retentionPolicy(project.loaded.config),
-        });
-        io.out(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatGc(report));
-      } finally {
-        db.close();
-      }
+      ensureReserve(project.stateDir);
+      io.out(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatGc(report));
     });
+}
+
+/**
+ * gc is what frees a full disk, and a full disk leaves SQLite no room even to read: on such a
+ * failure the store's reserve is let go and gc runs again (decision 0065).
+ */
+function withRoomOnFullDisk<T>(stateDir: string, run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (!diskFull(stateDir) || !releaseReserve(stateDir)) throw err;
+    return run();
+  }
 }
