@@ -209,6 +209,11 @@ export interface ClientSpec<N extends string = string> {
    */
   settingsSwitches?: Readonly<Record<string, readonly SettingsSwitch[]>>;
   /**
+   * The same for the person's own JSON settings, by file relative to the home directory: never
+   * written by Tandem, so `doctor` reports them with the fix.
+   */
+  userSwitches?: Readonly<Record<string, readonly SettingsSwitch[]>>;
+  /**
    * `nested`: `{hooks: {Event: [{matcher, hooks: [{type, command}]}]}}`; `flat`: Cursor's
    * `{version, hooks: {event: [{command}]}}`; `copilot`: `{version, hooks: {event: [{type, bash}]}}`;
    * `files`: no settings entries but whole files Tandem writes (`hookFiles`, the first being

@@ -15,6 +15,7 @@ import { serverCrashFindings } from "./server-check.js";
 import { sessionClients } from "./session-clients.js";
 import { checkStore, type Finding, type StoreReport } from "./store-checks.js";
 import { nodeFinding, staleSessionFindings } from "./system-checks.js";
+import { userSwitchFindings } from "./user-switch-check.js";
 import { checkWiring } from "./wiring-checks.js";
 
 export interface DoctorTarget {
@@ -56,6 +57,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     ...configFindings(t.loaded, t.root),
     ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir), printer)),
     ...healFindings(t.stateDir, t.since, printer),
+    ...userSwitchFindings(t.env),
     ...shell,
     ...staleSessionFindings(t.stateDir, config.freshnessSeconds, { root: t.root, printer, left }, t.now),
     ...leftWorkFindings(leftTarget, left),

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLIENTS } from "../../src/clients/index.js";
@@ -102,3 +102,37 @@ describe("Claude's disableAllHooks is wiring", () => {
     },
   );
 });
+
+describe("the person's own files that switch hooks off", () => {
+  it("doctor reports ~/.claude, ~/.qwen, ~/.gemini and ~/.codex/config.toml with the fix, and changes none", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    const home = tempDir("tandem-home-");
+    const files: Record<string, string> = {
+      ".claude/settings.json": '{ "disableAllHooks": true }\n',
+      ".qwen/settings.json": '{ "disableAllHooks": true }\n',
+      ".gemini/settings.json": '{ "hooksConfig": { "disabled": ["tandem"] } }\n',
+      ".codex/config.toml": "[features]\nhooks = false\n",
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(join(home, rel, ".."), { recursive: true });
+      writeFileSync(join(home, rel), text);
+    }
+    const r = tandem(["doctor", "--json"], { cwd: repo, env: { HOME: home } });
+    const d = JSON.parse(r.stdout) as { findings: Finding[]; checks: Finding[] };
+    const found = [...d.findings, ...d.checks].filter((f) => f.check === "hook switches");
+    expect(found.map((f) => f.level)).toEqual(["problem", "problem", "problem", "problem"]);
+    for (const [rel, key] of [
+      [".claude/settings.json", "disableAllHooks"],
+      [".qwen/settings.json", "disableAllHooks"],
+      [".gemini/settings.json", "hooksConfig.disabled"],
+      [".codex/config.toml", "features.hooks"],
+    ]) {
+      const f = found.find((x) => x.detail.startsWith(join(home, rel!)));
+      expect(f?.detail).toContain(key!);
+      expect(f?.fix).toContain(`remove ${key} from ${join(home, rel!)}`);
+      expect(readFileSync(join(home, rel!), "utf8")).toBe(files[rel!]);
+    }
+  });
+});
+
+type Finding = { level: string; check: string; detail: string; fix?: string };

@@ -41,6 +41,7 @@ export const claudeCode: ClientSpec<"claude-code"> = {
   ],
   // `disableAllHooks: true` in either file switches every hook off (docs/clients.md §1.1).
   settingsSwitches: { [SETTINGS]: [disableAllHooks], ".claude/settings.local.json": [disableAllHooks] },
+  userSwitches: { ".claude/settings.json": [disableAllHooks] },
   layout: "nested",
   events: EVENTS,
   sessionEnv: ["CLAUDE_CODE_SESSION_ID"],
