@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
-import { claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { claudeBash, claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
 import { patient } from "../helpers/patience.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
@@ -131,5 +131,39 @@ describe("the tool call is the owner's version", () => {
     const rec = tandem(["recover", "f.txt", "--session", "A"], { cwd: repo });
     expect(rec.code).toBe(0);
     expect(readFileSync(file, "utf8")).toBe("one three\n");
+  });
+
+  it("a change after A's shell command ended, before A's next hook, is another writer's, never A's", async () => {
+    const repo = initRepo(join(tempDir(), "repo"), { "README.md": "hi\n" });
+    const a = fakeAgent();
+    const opts = { cwd: repo, env: a };
+    const prompt = () =>
+      hook(
+        "claude-code",
+        "user-prompt-submit",
+        { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" },
+        opts,
+      ).stdout;
+    prompt();
+    const go = join(tempDir(), "go");
+    // The command leaves its own bytes, and a job that outlives it writes later.
+    const command = `python3 -c "open('f.txt','w').write('mine')"; (until [ -e ${go} ]; do sleep 0.05; done; printf later > f.txt) >/dev/null 2>&1 &`;
+    expect(denied(hook("claude-code", "pre-tool-use", claudeBash(repo, "A", command), opts))).toBeNull();
+    execFileSync("bash", ["-c", command], { cwd: repo, stdio: "ignore" });
+    expect(
+      hook("claude-code", "post-tool-use", claudeBash(repo, "A", command, "PostToolUse"), opts).code,
+    ).toBe(0);
+    writeFileSync(go, "");
+    const file = join(repo, "f.txt");
+    await until("the job's write", () => readFileSync(file, "utf8") === "later");
+
+    const told = prompt();
+    expect(told).toMatch(/f\.txt: changed by a writer Tandem did not see run/);
+    expect(events(repo, "work.clobbered")).toEqual([expect.objectContaining({ path: "f.txt", actor: null })]);
+    const owner = events(repo, "work.preserved").filter((p) => p.reason === "owner");
+    expect(owner.map((p) => p.bytes)).toEqual([4]);
+    const rec = tandem(["recover", "f.txt", "--session", "A"], { cwd: repo });
+    expect(rec.code).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe("mine");
   });
 });
