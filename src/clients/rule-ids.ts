@@ -21,6 +21,7 @@ export const RULE_IDS = [
   "forged-hook",
   "store-busy",
   "store-unavailable",
+  "disk-full",
   "internal-error",
   "server-interrupted",
   // the end-of-turn ritual (src/core/ritual/verdict.ts)

@@ -104,6 +104,20 @@ export interface WiringFile {
  * every hook off (docs/decisions/0046): init, `doctor` and the wiring's heal switch them back on,
  * keeping everything else in the file.
  */
+/**
+ * One documented way to switch a client's hooks off inside a JSON settings file Tandem writes
+ * (issue 37.5): declared in the client's own spec, one table per client. Pure.
+ */
+export interface SettingsSwitch {
+  /** The key as the client's docs spell it, for messages (`disableAllHooks`). */
+  key: string;
+  /**
+   * The paths to remove from the document to switch Tandem's hooks back on, each with a line
+   * saying what it did; none when this switch leaves them on.
+   */
+  switchedOff(doc: Readonly<Record<string, unknown>>): { path: (string | number)[]; says: string }[];
+}
+
 export interface HookSwitch {
   /** Relative to the root; also one of the client's `wiring` files. */
   file: string;
@@ -189,6 +203,16 @@ export interface ClientSpec<N extends string = string> {
   wiring: readonly WiringFile[];
   /** A file of its own settings that can switch all its hooks off, which init and the heal switch back on. */
   hookSwitch?: HookSwitch;
+  /**
+   * Keys of its JSON settings files that switch its hooks off (issue 37.5), by file relative to
+   * the root: init, `init --check`, doctor and the heal take them out of the files Tandem writes.
+   */
+  settingsSwitches?: Readonly<Record<string, readonly SettingsSwitch[]>>;
+  /**
+   * The same for the person's own JSON settings, by file relative to the home directory: never
+   * written by Tandem, so `doctor` reports them with the fix.
+   */
+  userSwitches?: Readonly<Record<string, readonly SettingsSwitch[]>>;
   /**
    * `nested`: `{hooks: {Event: [{matcher, hooks: [{type, command}]}]}}`; `flat`: Cursor's
    * `{version, hooks: {event: [{command}]}}`; `copilot`: `{version, hooks: {event: [{type, bash}]}}`;

@@ -254,6 +254,48 @@ export const CONFIG_KEYS = [
     doc: "run `tandem gc` (30-day retention) in the background, at most once a day, started by a session start (decision 0012).",
   }),
   setting({
+    key: "retention.versionsPerFile",
+    field: "retentionVersionsPerFile",
+    type: count("versions"),
+    default: 20,
+    comment:
+      "Saved versions of one file kept for one owner by `tandem gc`; the first and the latest are always kept (decision 0065).",
+    doc: "saved versions of one file kept per owner by `tandem gc`; the first and the latest are always kept, the ones between go oldest first (decision 0065).",
+  }),
+  setting({
+    key: "retention.largeFileBytes",
+    field: "retentionLargeFileBytes",
+    type: count("bytes"),
+    default: 16 * 1024 * 1024,
+    comment: "A saved version at least this big is a large file's: only the latest few are kept.",
+    doc: "a saved version at least this big counts as a large file's, kept by `retention.largeFileVersions` instead.",
+  }),
+  setting({
+    key: "retention.largeFileVersions",
+    field: "retentionLargeFileVersions",
+    type: count("versions"),
+    default: 2,
+    comment: "Latest versions of a large file kept per owner (its first is not kept for its own sake).",
+    doc: "latest versions of a large file kept per owner by `tandem gc`; older large versions go, the first one too.",
+  }),
+  setting({
+    key: "retention.sessionBytes",
+    field: "retentionSessionBytes",
+    type: count("bytes"),
+    default: 256 * 1024 * 1024,
+    comment: "Bytes of saved versions kept per session; past it `tandem gc` frees its oldest versions first.",
+    doc: "bytes of saved versions one session may keep; past it `tandem gc` lets its oldest versions go first (each file's latest, and a version a clobber replaced, stay); `doctor` reports a session over it as a problem.",
+  }),
+  setting({
+    key: "retention.repositoryBytes",
+    field: "retentionRepositoryBytes",
+    type: count("bytes"),
+    default: 1024 * 1024 * 1024,
+    comment:
+      "Bytes of saved versions kept for the whole repository; past it `tandem gc` frees the oldest first.",
+    doc: "bytes of saved versions the repository may keep; past it `tandem gc` lets the oldest go first (each file's latest, and a version a clobber replaced, stay); `doctor` reports the repository over it as a problem.",
+  }),
+  setting({
     key: "server.enabled",
     field: "serverEnabled",
     type: flag(),

@@ -10,10 +10,12 @@ import { jailFinding } from "./jail-check.js";
 import { checkLanding } from "./land-check.js";
 import { doctorLeftWork, leftWorkFindings } from "./left-check.js";
 import { checkRemote } from "./remote-check.js";
+import { retentionFindings } from "./retention-check.js";
 import { serverCrashFindings } from "./server-check.js";
 import { sessionClients } from "./session-clients.js";
 import { checkStore, type Finding, type StoreReport } from "./store-checks.js";
 import { nodeFinding, staleSessionFindings } from "./system-checks.js";
+import { userSwitchFindings } from "./user-switch-check.js";
 import { checkWiring } from "./wiring-checks.js";
 
 export interface DoctorTarget {
@@ -55,11 +57,13 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     ...configFindings(t.loaded, t.root),
     ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir), printer)),
     ...healFindings(t.stateDir, t.since, printer),
+    ...userSwitchFindings(t.env),
     ...shell,
     ...staleSessionFindings(t.stateDir, config.freshnessSeconds, { root: t.root, printer, left }, t.now),
     ...leftWorkFindings(leftTarget, left),
     ...historyFindings(t.stateDir, printer, t.now),
     ...blobFindings(t.stateDir),
+    ...retentionFindings(t.stateDir, config, printer),
     ...checkRemote(t.stateDir, config, printer, t.now),
     ...checkLanding(t.root, t.stateDir, printer),
     ...serverCrashFindings(t.stateDir, t.since, printer),

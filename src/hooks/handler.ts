@@ -24,6 +24,7 @@ import { sessionByNative } from "../store/sessions/rows.js";
 import { toolTargets } from "../targets/tool-targets.js";
 import { printerOf } from "../wiring/agent-shell.js";
 import { agentPrinter, type HookCtx, type HookRequest, hookRoot, openHookCtx } from "./context.js";
+import { asDiskFull, retryFreeing } from "./disk-full.js";
 import { forgedBy } from "./forgery.js";
 import { runGitHook } from "./git-hooks.js";
 import { leftWorkAtHook } from "./left-work.js";
@@ -72,6 +73,9 @@ export function failureVerdict(
 ): Verdict {
   if (kind !== "pre-tool") return ALLOW;
   const doctor = spanned(printer, "doctor");
+  if (f.store?.problem === "full" && gated) {
+    return refusal("disk-full", { detail: f.store.messageFor(printer), gc: spanned(printer, "gc") });
+  }
   if (f.store?.problem === "locked" && gated) {
     return refusal("store-busy", { detail: f.store.messageFor(printer) });
   }
@@ -250,8 +254,16 @@ async function handleCall(req: HookRequest, read: ReadHook | null): Promise<Hook
   }
   const stateDir = stateDirOfRead(read);
   const failure: Failure = input
-    ? { message: errorMessage(thrown), store: stateDir ? storeErrorOf(thrown, dbFile(stateDir)) : null }
+    ? {
+        message: errorMessage(thrown),
+        store: stateDir ? asDiskFull(storeErrorOf(thrown, dbFile(stateDir)), stateDir) : null,
+      }
     : { message: "error" in parsed ? parsed.error : "unreadable payload", store: null };
+  if (failure.store?.problem === "full" && input && stateDir && kind === "pre-tool") {
+    // A call that only frees space is judged again in the room the store's reserve held.
+    const freed = await retryFreeing(input, stateDir, () => run(read, input, req));
+    if (freed) return client.render(kind, wired, freed);
+  }
   const gated = await isGated(kind, input);
   // Read by the agent whose tool call failed: spelled as its shell starts Tandem.
   const printer = read.root.ok && stateDir ? printerOf(read.root.value.root, stateDir, "agent") : PLAIN;

@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { isInside, relativeKey } from "../core/paths/lexical.js";
 import { resolveTarget } from "../core/paths/target.js";
+import { intendedText } from "../core/safety/intended.js";
 import { covers, type InFlight, inFlight, type OwnedFile, openCalls } from "../core/safety/owner-versions.js";
 import { isLive } from "../core/sessions/liveness.js";
 import { physicalPath } from "../facts/physical.js";
@@ -14,6 +15,7 @@ import { fileStamp } from "../git/status.js";
 import { keepAndWatch } from "../safety/keep.js";
 import { blobsDirOf } from "../safety/preserve.js";
 import { livenessFacts } from "../sessions/liveness.js";
+import { readBlob } from "../store/blobs/files.js";
 import {
   type KeptRow,
   newestKept,
@@ -38,7 +40,7 @@ export type OwnKeys = ReadonlySet<string> | "all";
  * Keeps and checks; returns true when it recorded a change to the caller's own work, which the
  * caller is then told of in this hook's answer.
  */
-export function watchOwnedWork(ctx: HookCtx, own: OwnKeys = new Set()): boolean {
+export function watchOwnedWork(ctx: HookCtx, own: OwnKeys = new Set(), meant = false): boolean {
   try {
     const self = selfSession(ctx);
     const files = ownedFiles(ctx, self, own);
@@ -50,6 +52,7 @@ export function watchOwnedWork(ctx: HookCtx, own: OwnKeys = new Set()): boolean 
       files,
       actor: self?.id ?? null,
       now: ctx.now,
+      ...(meant && self && own !== "all" ? { intended: intendedOf(ctx, self.id, own) } : {}),
     });
     return self !== null && done.clobbers.some((c) => c.owner === self.id);
   } catch (err) {
@@ -130,4 +133,25 @@ export async function toolKeys(ctx: HookCtx): Promise<Set<string>> {
   const found = await toolTargets(tool, { cwd });
   for (const raw of found.raws) for (const key of keyOf(root, cwd, raw)) keys.add(key);
   return keys;
+}
+
+/**
+ * What the caller's file tool call meant its one file to hold (issue 37.1): the payload, or the
+ * edit applied to the caller's newest kept version of it. Empty when that cannot be told.
+ */
+function intendedOf(ctx: HookCtx, self: string, keys: ReadonlySet<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  const tool = ctx.input.tool;
+  if (!tool || keys.size !== 1) return out;
+  const key = [...keys][0]!;
+  const kept = newestKept(ctx.db, ctx.root.root, key, self);
+  let previous: string | null = null;
+  try {
+    previous = kept ? readBlob(blobsDirOf(ctx.stateDir), kept.blob).toString("utf8") : null;
+  } catch {
+    return out; // the kept copy is gone (doctor says so): nothing to apply the edit to
+  }
+  const text = intendedText(tool, previous);
+  if (text !== null) out.set(key, text);
+  return out;
 }

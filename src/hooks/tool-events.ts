@@ -42,7 +42,8 @@ export async function onPostTool(ctx: HookCtx): Promise<Verdict> {
       ? new Set([...delta.mine, ...delta.unattributed])
       : "all"
     : await toolKeys(ctx);
-  if (watchOwnedWork(ctx, own)) {
+  // A file tool's own target is compared with what the call meant (issue 37.1).
+  if (watchOwnedWork(ctx, own, !shell)) {
     const late = write(ctx.db, () => takeOwnerNotice(ctx, hookSession(ctx)), "gating");
     if (late) parts.push(late);
   }

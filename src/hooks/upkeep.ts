@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { upkeepPlan } from "../core/upkeep/maintenance.js";
+import { ensureReserve } from "../store/disk-reserve.js";
 import { auditStore } from "../store/trust.js";
 import { lastUpkeep, markUpkeep, storeBytes } from "../store/upkeep/stamp.js";
 import type { HookCtx } from "./context.js";
@@ -41,6 +42,8 @@ export function sessionStartUpkeep(ctx: HookCtx): string | null {
     now: ctx.now,
     ...(Number.isFinite(limit) && limit >= 0 ? { inlineLimit: limit } : {}),
   });
+  // Room a full disk's `rm` needs to be judged (decision 0065), put back once there is space.
+  ensureReserve(ctx.stateDir);
   const entry = plan.startBackground ? tandemEntry() : null;
   if (entry) startBackground(ctx, entry);
   return plan.auditInline ? auditStore(ctx.db) : null;

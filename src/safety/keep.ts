@@ -11,7 +11,7 @@ import {
   type StampStep,
   stampStep,
 } from "../core/safety/owner-versions.js";
-import { type BlobRef, ensureBlobsDir, syncBlob } from "../store/blobs/files.js";
+import { type BlobRef, ensureBlobsDir, syncBlob, writeBlob } from "../store/blobs/files.js";
 import type { Db } from "../store/db.js";
 import { append, write } from "../store/ledger/append.js";
 import { clobberedSince, newestKept, nextVersion, touchedSince } from "../store/safety/kept.js";
@@ -26,6 +26,8 @@ export interface WatchRequest {
   /** The session whose hook does the check; recorded on the events (not as the clobber's actor). */
   actor: string | null;
   now: number;
+  /** What the actor's own file tool call meant each of its files to hold (issue 37.1), by key. */
+  intended?: ReadonlyMap<string, string>;
 }
 
 export interface Watched {
@@ -39,6 +41,8 @@ interface Todo {
   f: OwnedFile;
   step: Exclude<StampStep, "same">;
   blob: BlobRef | null;
+  /** The bytes the owner's call meant, stored, when the file holds others. */
+  meant?: BlobRef;
 }
 
 /** Copies what a stamp says changed; a file that vanished meanwhile is left to the next check. */
@@ -54,10 +58,30 @@ function gather(req: WatchRequest): Todo[] {
     ensureBlobsDir(req.blobsDir);
     // The bytes stay in place in the work tree: the copy need be no more durable (decision 0036).
     const blob = copyIntoBlobs(req.blobsDir, join(req.worktree, f.key), "copy");
-    if (blob) out.push({ f, step, blob });
+    if (blob) out.push({ f, step, blob, ...meantUnlessHeld(req, f, step, blob) });
   }
   return out;
 }
+
+/**
+ * The owner's call meant other bytes than the file holds: another writer changed it since. The
+ * meant bytes exist nowhere else, so they are stored durably.
+ */
+function meantUnlessHeld(
+  req: WatchRequest,
+  f: OwnedFile,
+  step: StampStep,
+  held: BlobRef,
+): { meant?: BlobRef } {
+  const text = f.owner === req.actor && step === "keep" ? req.intended?.get(f.key) : undefined;
+  if (text === undefined) return {};
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length === held.bytes && sha256(bytes) === held.sha256) return {};
+  return { meant: writeBlob(req.blobsDir, bytes, "durable") };
+}
+
+const sha256 = (b: Buffer) =>
+  process.getBuiltinModule("node:crypto").createHash("sha256").update(b).digest("hex");
 
 export function keepAndWatch(req: WatchRequest): Watched {
   const todo = gather(req);
@@ -79,6 +103,10 @@ function record(req: WatchRequest, t: Todo, done: Watched): void {
   const now = newestKept(db, worktree, key, owner);
   // Another hook recorded this file since the stamps were read: its record stands.
   if ((now?.seq ?? null) !== (t.f.kept?.seq ?? null)) return;
+  if (t.step === "keep" && t.meant) {
+    overwritten(req, t, t.meant, done);
+    return;
+  }
   if (t.step === "keep") {
     if (!now || now.blob !== t.blob!.sha256 || now.stamp !== t.f.stamp) keep(req, t, "owner", done);
     return;
@@ -96,6 +124,23 @@ function record(req: WatchRequest, t: Todo, done: Watched): void {
   if (step !== "clobber") return;
   // The version replaced now exists only as its kept copy: force that copy to the disk.
   syncBlob(req.blobsDir, kept.blob);
+  clobbered(req, t, kept.version, done);
+}
+
+/**
+ * The owner's call meant `meant`, the file holds other bytes: the meant ones are the owner's
+ * version, what the file holds is kept as the bytes that replaced it, by a writer Tandem did not
+ * see run, and the owner is told.
+ */
+function overwritten(req: WatchRequest, t: Todo, meant: BlobRef, done: Watched): void {
+  const version = keep(req, { ...t, blob: meant, f: { ...t.f, stamp: "meant" } }, "owner", done);
+  keep(req, t, "clobbered", done);
+  clobbered(req, t, version, done);
+}
+
+function clobbered(req: WatchRequest, t: Todo, version: number, done: Watched): void {
+  const { db, worktree } = req;
+  const { key, owner } = t.f;
   append(db, {
     kind: "work.clobbered",
     session: req.actor,
@@ -105,7 +150,7 @@ function record(req: WatchRequest, t: Todo, done: Watched): void {
       path: key,
       owner,
       actor: null,
-      version: kept.version,
+      version,
       change: t.blob ? "changed" : "removed",
       via: "watch",
     },
@@ -113,17 +158,20 @@ function record(req: WatchRequest, t: Todo, done: Watched): void {
   done.clobbers.push({ key, owner });
 }
 
-function keep(req: WatchRequest, t: Todo, reason: "owner" | "clobbered", done: Watched): void {
+function keep(req: WatchRequest, t: Todo, reason: "owner" | "clobbered", done: Watched): number {
   const { key, owner } = t.f;
+  const version = nextVersion(req.db, req.worktree, key, owner);
   append(req.db, {
     kind: "work.preserved",
     session: req.actor,
-    ts: req.now,
+    // Recorded after the blob was stored and touched: gc may sweep a blob the retention policy
+    // released once it is untouched since this time (decision 0065).
+    ts: Math.max(req.now, Date.now()),
     data: {
       worktree: req.worktree,
       path: key,
       owner,
-      version: nextVersion(req.db, req.worktree, key, owner),
+      version,
       blob: t.blob!.sha256,
       bytes: t.blob!.bytes,
       stamp: t.f.stamp,
@@ -131,4 +179,5 @@ function keep(req: WatchRequest, t: Todo, reason: "owner" | "clobbered", done: W
     },
   });
   done.kept++;
+  return version;
 }

@@ -73,6 +73,11 @@ function shellCommand(input: unknown): string | null {
   return dashC >= 0 && c[dashC + 1] !== undefined ? c[dashC + 1]! : c.join(" ");
 }
 
+/** The command line of a shell tool call; null for any other tool. */
+export function shellCommandOf(tool: ToolCall): string | null {
+  return SHELL_TOOLS.has(tool.name) ? shellCommand(tool.input) : null;
+}
+
 function none(): ToolTargets {
   return {
     raws: [],

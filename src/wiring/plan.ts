@@ -64,6 +64,7 @@ function tally(out: FileOutcome, mode: Mode): string {
     count("remove") > 0 ? `removed ${plural(count("remove"), "stale Tandem hook")}` : "",
     out.changes.some((c) => c.event === "version") ? "added version 1" : "",
     out.changes.some((c) => c.event === "settings") ? "added the client's settings keys" : "",
+    out.changes.some((c) => c.event === "switch") ? "switched the client's hooks back on" : "",
     count("add", rule) > 0 ? `added ${plural(count("add", rule), "allow rule")}` : "",
     count("remove", rule) > 0 ? `removed ${plural(count("remove", rule), "stale allow rule")}` : "",
   ];
@@ -81,7 +82,12 @@ function formatOf(
   return client.layout === "flat"
     ? { format: flatFormat, wanted: (l) => flatWanted(client, l) }
     : {
-        format: nestedFormat(client.name, rules, client.settingsKeys),
+        format: nestedFormat(
+          client.name,
+          rules,
+          client.settingsKeys,
+          client.settingsSwitches?.[client.settingsFile],
+        ),
         wanted: (l) => nestedWanted(client, l),
       };
 }
@@ -107,7 +113,8 @@ function settingsPlan(
 
 /** Claude's uncommitted local file: only allow rules, which hold this clone's absolute path. */
 function localPlan(state: FileState, rules: readonly string[], mode: Mode): FilePlan {
-  const out = planClientFile(LOCAL_SETTINGS, state.text, [], localFormat(rules), mode);
+  const switches = CLIENTS["claude-code"].settingsSwitches?.[LOCAL_SETTINGS] ?? [];
+  const out = planClientFile(LOCAL_SETTINGS, state.text, [], localFormat(rules, switches), mode);
   return filePlan("claude-code", state, out, mode);
 }
 

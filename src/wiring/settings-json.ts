@@ -1,5 +1,5 @@
 import type { ClientName } from "../clients/index.js";
-import type { ClientSpec } from "../clients/types.js";
+import type { ClientSpec, SettingsSwitch } from "../clients/types.js";
 import { reconcileRules, takesAllowRules } from "./allow-rules.js";
 import type { ClientFileFormat, Mode } from "./client-file.js";
 import { hookCommand, parseOurCommand } from "./hook-command.js";
@@ -55,15 +55,26 @@ function missingKeys(doc: Record<string, unknown>, keys: Readonly<Record<string,
   };
 }
 
+/** The client's switches set in a document (ClientSpec.settingsSwitches), as the edits that take them out. */
+export function switchesOff(doc: Record<string, unknown>, switches: readonly SettingsSwitch[]) {
+  const found = switches.flatMap((sw) => sw.switchedOff(doc));
+  return {
+    ops: found.map((f) => ({ op: "remove" as const, path: f.path })),
+    changes: found.map((f) => ({ event: "switch", kind: "remove" as const, detail: f.says })),
+  };
+}
+
 /**
  * `rules`: the allow rules Claude's or Qwen's file should hold (src/wiring/allow-rules.ts); ignored
  * for the other clients.
  * `keys`: top-level keys the client needs beside the hooks (ClientSpec.settingsKeys).
+ * `switches`: the keys that switch the client's hooks off in this file, taken out by init.
  */
 export function nestedFormat(
   client: ClientName,
   rules: readonly string[] = [],
   keys: Readonly<Record<string, unknown>> = {},
+  switches: readonly SettingsSwitch[] = [],
 ): ClientFileFormat {
   const own = (k: string) => k === "hooks" || Object.hasOwn(keys, k);
   const allows = takesAllowRules(client);
@@ -78,7 +89,11 @@ export function nestedFormat(
         ? null
         : `Codex rejects the whole file because of the top-level key "${extra}" (only "description" and "hooks" are allowed); move it out of the file`;
     },
-    topLevel: (doc) => missingKeys(doc, keys),
+    topLevel: (doc) => {
+      const add = missingKeys(doc, keys);
+      const off = switchesOff(doc, switches);
+      return { ops: [...off.ops, ...add.ops], changes: [...off.changes, ...add.changes] };
+    },
     isSkeleton: (doc) =>
       Object.keys(doc).every((k) => own(k) || (allows && k === "permissions")) &&
       (doc.hooks === undefined || isEmptyObject(doc.hooks)) &&
@@ -91,12 +106,15 @@ export function isEmptyObject(v: unknown): boolean {
 }
 
 /** `.claude/settings.local.json`: Tandem owns only allow rules there, never hooks; deinit deletes it emptied. */
-export function localFormat(rules: readonly string[]): ClientFileFormat {
+export function localFormat(
+  rules: readonly string[],
+  switches: readonly SettingsSwitch[] = [],
+): ClientFileFormat {
   return {
     layout: { ours: () => [], size: (group) => handlers(group).length },
     fresh: () => ({}),
     refuse: () => null,
-    topLevel: () => ({ ops: [], changes: [] }),
+    topLevel: (doc) => switchesOff(doc, switches),
     extra: allowRules(rules),
     isSkeleton: (doc) =>
       Object.keys(doc).every((k) => k === "permissions") &&

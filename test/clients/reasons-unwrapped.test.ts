@@ -48,7 +48,7 @@ describe("reasons Tandem gives a model are never broken into lines for a termina
   it("Codex's refusal of a held file reads `last seen … ago)` on one line, however long the line", () => {
     const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n" });
     const a = fakeAgent();
-    const write = claudeWrite(repo, "A", "f.txt");
+    const write = claudeWrite(repo, "A", "f.txt", "A's edit\n");
     hook("claude-code", "pre-tool-use", write, { cwd: repo, env: a });
     writeFileSync(join(repo, "f.txt"), "A's edit\n");
     hook("claude-code", "post-tool-use", { ...write, hook_event_name: "PostToolUse" }, { cwd: repo, env: a });

@@ -107,6 +107,21 @@ const TODAY: Today[] = [
     env: ["TANDEM_LAND_CHECK_TIMEOUT", "5", 5],
   },
   { key: "store.autoGc", field: "autoGc", default: false, sample: true },
+  { key: "retention.versionsPerFile", field: "retentionVersionsPerFile", default: 20, sample: 5 },
+  {
+    key: "retention.largeFileBytes",
+    field: "retentionLargeFileBytes",
+    default: 16 * 1024 * 1024,
+    sample: 1024,
+  },
+  { key: "retention.largeFileVersions", field: "retentionLargeFileVersions", default: 2, sample: 3 },
+  { key: "retention.sessionBytes", field: "retentionSessionBytes", default: 256 * 1024 * 1024, sample: 1024 },
+  {
+    key: "retention.repositoryBytes",
+    field: "retentionRepositoryBytes",
+    default: 1024 * 1024 * 1024,
+    sample: 2048,
+  },
   {
     key: "server.enabled",
     field: "serverEnabled",

@@ -56,7 +56,7 @@ describe("config problem messages", () => {
     [
       "a file that is not an object",
       "[]",
-      /:1:1: the file is a list, but it must be an object with the keys "\$schema", "init", "guard", "agents", "remote", "land", "store", "server" and "subagents"; Tandem uses the defaults\. Fix: set it to an object/,
+      /:1:1: the file is a list, but it must be an object with the keys "\$schema", "init", "guard", "agents", "remote", "land", "store", "retention", "server" and "subagents"; Tandem uses the defaults\. Fix: set it to an object/,
     ],
   ])("%s", (_name, text, expected) => {
     expect(messages(text)).toEqual([expect.stringMatching(expected)]);

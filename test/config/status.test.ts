@@ -41,7 +41,8 @@ describe("tandem status with a broken config", () => {
         line: 2,
         column: 3,
         problem: "is not a key Tandem knows",
-        allowed: '"$schema", "init", "guard", "agents", "remote", "land", "store", "server" and "subagents"',
+        allowed:
+          '"$schema", "init", "guard", "agents", "remote", "land", "store", "retention", "server" and "subagents"',
         didYouMean: "agents.freshnessSeconds",
         using: "600",
         message: expect.stringMatching(/^\.tandem\/config\.jsonc:2:3: unknown key "freshnessSecs"/),

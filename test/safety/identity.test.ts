@@ -51,7 +51,7 @@ async function world(way: Way, opts: { bTerminal?: boolean } = {}): Promise<Worl
   const dir = scratch("tandem-agents-");
   const b = Agent.start("claude", dir, { terminal: opts.bTerminal ?? false });
   const w = { repo, env, a: Agent.start("claude", dir), b };
-  const write = claudeWrite(repo, "A", "f.txt");
+  const write = claudeWrite(repo, "A", "f.txt", "A's precious edit\n");
   expect(denied(await hookAs(w.a, w, "pre-tool-use", write))).toBeNull();
   writeFileSync(join(repo, "f.txt"), "A's precious edit\n");
   await hookAs(w.a, w, "post-tool-use", { ...write, hook_event_name: "PostToolUse" });

@@ -29,7 +29,7 @@ function world(base = tempDir()): World {
   g(repo, "worktree", "add", "-q", "-b", "a-work", wt);
   const a = fakeAgent();
   const b = fakeAgent();
-  const write = claudeWrite(wt, "A", "f.txt");
+  const write = claudeWrite(wt, "A", "f.txt", "A's precious edit\n");
   expect(denied(hook("claude-code", "pre-tool-use", write, { cwd: wt, env: a }))).toBeNull();
   writeFileSync(join(wt, "f.txt"), "A's precious edit\n");
   hook("claude-code", "post-tool-use", { ...write, hook_event_name: "PostToolUse" }, { cwd: wt, env: a });

@@ -26,7 +26,7 @@ function twoOwners(): { repo: string; a: string; b: string } {
   const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n" });
   const a = fakeAgent();
   const b = fakeAgent();
-  const write = claudeWrite(repo, "A", "f.txt");
+  const write = claudeWrite(repo, "A", "f.txt", "A's edit\n");
   expect(denied(hook("claude-code", "pre-tool-use", write, { cwd: repo, env: a }))).toBeNull();
   writeFileSync(join(repo, "f.txt"), "A's edit\n");
   hook("claude-code", "post-tool-use", { ...write, hook_event_name: "PostToolUse" }, { cwd: repo, env: a });

@@ -18,7 +18,7 @@ function world(): World {
   const a = fakeAgent();
   const b = fakeAgent();
   // One call: the post-tool-use carries the pre-tool-use's id, as Claude Code sends it.
-  const write = claudeWrite(repo, "A", "f.txt");
+  const write = claudeWrite(repo, "A", "f.txt", "A's precious edit\n");
   expect(denied(hook("claude-code", "pre-tool-use", write, { cwd: repo, env: a }))).toBeNull();
   writeFileSync(join(repo, "f.txt"), "A's precious edit\n");
   hook("claude-code", "post-tool-use", { ...write, hook_event_name: "PostToolUse" }, { cwd: repo, env: a });
@@ -137,7 +137,10 @@ describe("the safety net under concurrent commands", () => {
   it("copies A's file once when six peers' commands start at the same moment", async () => {
     const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n" });
     const a = fakeAgent();
-    hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo, env: a });
+    hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt", "A's precious edit\n"), {
+      cwd: repo,
+      env: a,
+    });
     writeFileSync(join(repo, "f.txt"), "A's precious edit\n");
     const { spawn } = await import("node:child_process");
     const { TANDEM_BIN } = await import("../helpers/cli.js");

@@ -33,7 +33,7 @@ describe("a cd searched through the agent's CDPATH, answered by the server", () 
     const a = cleanEnv({ ...fakeAgent(), ...spy.env });
     const b = cleanEnv({ ...fakeAgent(), ...spy.env, CDPATH: repo });
 
-    const write = claudeWrite(repo, "A", "src/t.txt");
+    const write = claudeWrite(repo, "A", "src/t.txt", "A's edit\n");
     expect(denied(await thinHook("claude-code", "pre-tool-use", write, { cwd: repo, env: a }))).toBeNull();
     writeFileSync(join(repo, "src/t.txt"), "A's edit\n");
     await thinHook(
@@ -80,7 +80,7 @@ describe("a cd searched through the agent's CDPATH, answered by the server", () 
     await startServer(repo);
     const a = cleanEnv(fakeAgent());
     const b = cleanEnv({ ...fakeAgent(), HOME: join(repo, "src") });
-    const write = claudeWrite(repo, "A", "src/t.txt");
+    const write = claudeWrite(repo, "A", "src/t.txt", "A's edit\n");
     expect(denied(await thinHook("claude-code", "pre-tool-use", write, { cwd: repo, env: a }))).toBeNull();
     writeFileSync(join(repo, "src/t.txt"), "A's edit\n");
 

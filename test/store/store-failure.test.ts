@@ -16,7 +16,7 @@ describe("store failures, as data", () => {
     ["SQLITE_CANTOPEN", "permission"],
     ["SQLITE_PERM", "permission"],
     ["SQLITE_IOERR_SHORT_READ", "unavailable"],
-    ["SQLITE_FULL", "unavailable"],
+    ["SQLITE_FULL", "full"],
     ["SQLITE_ERROR", "unavailable"],
     ["ERR_INVALID_ARG", null],
   ])("%s is %s", (code, problem) => {
@@ -32,6 +32,9 @@ describe("store failures, as data", () => {
     const busy = Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
     expect(storeErrorOf(busy, "/x/state.db")).toMatchObject({ problem: "locked", lasting: false });
     expect(storeErrorOf(new TypeError("x"), "/x/state.db")).toBeNull();
+    // A full disk is its own problem (decision 0065): every refusal names the disk.
+    const enospc = Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+    expect(storeErrorOf(enospc, "/x/state.db")?.problem).toBe("full");
     // The store's own files vanishing under it is a store failure; another file's ENOENT is not.
     const enoent = (path: string) =>
       Object.assign(new Error(`ENOENT: open '${path}'`), { code: "ENOENT", path });

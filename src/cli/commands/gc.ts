@@ -1,11 +1,14 @@
 import { Command } from "commander";
+import type { Printer } from "../../core/printed.js";
+import { retentionPolicy } from "../../core/upkeep/policy.js";
 import { parseAge } from "../../core/upkeep/retention.js";
 import { UsageError } from "../../errors.js";
 import { type Db, dbFile } from "../../store/db.js";
+import { diskFull, ensureReserve, releaseReserve } from "../../store/disk-reserve.js";
 import { StoreError, storeErrorOf } from "../../store/failure.js";
 import { recordStoreFailure } from "../../store/failure-log.js";
 import { auditStore } from "../../store/trust.js";
-import { runGc } from "../../store/upkeep/gc.js";
+import { type GcReport, runGc } from "../../store/upkeep/gc.js";
 import { findProject, type Io, openProjectDb, type Project } from "../context.js";
 import { formatGc } from "../format/gc.js";
 import { provenPrinter } from "../printer.js";
@@ -46,7 +49,12 @@ function upkeep(project: Project): void {
     const problem = auditStore(db);
     if (problem) return void record(new StoreError("corrupt", file, problem, true));
     if (project.loaded.config.autoGc)
-      runGc(db, { stateDir: project.stateDir, olderThanMs: parseAge(DEFAULT_RETENTION)!, dryRun: false });
+      runGc(db, {
+        stateDir: project.stateDir,
+        olderThanMs: parseAge(DEFAULT_RETENTION)!,
+        dryRun: false,
+        policy: retentionPolicy(project.loaded.config),
+      });
   } catch (err) {
     // Damage the check itself trips over is damage found: marked, so every gate closes.
     const store = storeErrorOf(err, file);
@@ -70,8 +78,9 @@ export function gcCommand(io: Io): Command {
       `
 Ended sessions older than the bound keep one summary event each (name, client, task, counts, the
 claim history); live, stale and recent sessions keep everything. Sub-agent artifacts go once
-applied and removed that long ago; preserved bytes once their owner ended that long ago. A blob
-any record references is never deleted. Safe while agents work: it writes in short slices.
+applied and removed that long ago; preserved bytes once their owner ended that long ago. Saved
+versions beyond the retention.* bounds go too (per file, per session, per repository; each file's
+latest and a version a clobber replaced stay). A blob any record references is never deleted. Safe while agents work: it writes in short slices.
 
 Example:
   tandem gc --dry-run --older-than 14d
@@ -87,25 +96,47 @@ Example:
         throw new UsageError(
           `--older-than ${JSON.stringify(opts.olderThan)} is not an age; write a number and d, h or m, e.g. 30d.`,
         );
-      const db = openProjectDb(project, { create: false });
-      if (!db) {
+      const run = (): { report: GcReport; printer: Printer } | null => {
+        const db = openProjectDb(project, { create: false });
+        if (!db) return null;
+        try {
+          const report = runGc(db, {
+            stateDir: project.stateDir,
+            olderThanMs,
+            dryRun: opts.dryRun === true,
+            fullVacuum: opts.vacuum === true && opts.dryRun !== true,
+            policy: retentionPolicy(project.loaded.config),
+          });
+          return { report, printer: provenPrinter(db, io, project) };
+        } finally {
+          db.close();
+        }
+      };
+      const done = withRoomOnFullDisk(project.stateDir, run);
+      if (!done) {
         io.out("tandem gc: no store yet in this repository; nothing to do.\n");
         return;
       }
-      try {
-        const report = runGc(db, {
-          stateDir: project.stateDir,
-          olderThanMs,
-          dryRun: opts.dryRun === true,
-          fullVacuum: opts.vacuum === true && opts.dryRun !== true,
-        });
-        io.out(
-          opts.json
-            ? `${JSON.stringify(report, null, 2)}\n`
-            : formatGc(report, provenPrinter(db, io, project)),
-        );
-      } finally {
-        db.close();
-      }
+      ensureReserve(project.stateDir);
+      const { report, printer } = done;
+      io.out(
+        opts.json
+          ? `${JSON.stringify(report, null, 2)}
+`
+          : formatGc(report, printer),
+      );
     });
+}
+
+/**
+ * gc is what frees a full disk, and a full disk leaves SQLite no room even to read: on such a
+ * failure the store's reserve is let go and gc runs again (decision 0065).
+ */
+function withRoomOnFullDisk<T>(stateDir: string, run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (!diskFull(stateDir) || !releaseReserve(stateDir)) throw err;
+    return run();
+  }
 }

@@ -1,4 +1,5 @@
 import { baseInput, fail, isObj, json, nestedAnswer, SILENT, str, toolFrom } from "../payload.js";
+import { disableAllHooks } from "../switches.js";
 import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "../types.js";
 
 const SETTINGS = ".claude/settings.json";
@@ -38,6 +39,9 @@ export const claudeCode: ClientSpec<"claude-code"> = {
     // Claude Code (and Cursor) run the hooks of the local file too, and it can disable them all.
     { file: ".claude/settings.local.json", what: "Claude Code's local hooks" },
   ],
+  // `disableAllHooks: true` in either file switches every hook off (docs/clients.md §1.1).
+  settingsSwitches: { [SETTINGS]: [disableAllHooks], ".claude/settings.local.json": [disableAllHooks] },
+  userSwitches: { ".claude/settings.json": [disableAllHooks] },
   layout: "nested",
   events: EVENTS,
   sessionEnv: ["CLAUDE_CODE_SESSION_ID"],

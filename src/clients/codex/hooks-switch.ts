@@ -7,6 +7,8 @@ import { scanToml, type TomlPair } from "./toml-scan.js";
  */
 
 export const CODEX_CONFIG = ".codex/config.toml";
+/** The person's own Codex config, relative to the home directory: read by doctor, never written. */
+export const CODEX_USER_CONFIG = ".codex/config.toml";
 
 /**
  * The feature keys that switch the hooks (observed, 0.171.0, with `codex features list` in a

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { baseInput, fail, isObj, json, type Obj, SILENT, str, toolFrom } from "../payload.js";
+import { hooksConfigDisabled, hooksConfigEnabled } from "../switches.js";
 import type { ClientSpec, HookKind, Rendered, ToolCall, Verdict, WiredEvent } from "../types.js";
 
 const SETTINGS = ".gemini/settings.json";
@@ -64,6 +65,8 @@ export const geminiCli: ClientSpec<"gemini-cli"> = {
   settingsFile: SETTINGS,
   // Its `hooksConfig.enabled: false` turns every Gemini hook off too (docs/clients.md §13.1).
   wiring: [{ file: SETTINGS, what: "Gemini CLI's hooks and settings" }],
+  settingsSwitches: { [SETTINGS]: [hooksConfigEnabled, hooksConfigDisabled(NAME)] },
+  userSwitches: { ".gemini/settings.json": [hooksConfigEnabled, hooksConfigDisabled(NAME)] },
   layout: "nested",
   events: EVENTS,
   // Given to hooks; 0.61.0 does not give it to the agent's shell, which is found by ancestry.

@@ -1,4 +1,5 @@
 import { baseInput, fail, isObj, json, nestedAnswer, type Obj, SILENT, str, toolFrom } from "../payload.js";
+import { disableAllHooks } from "../switches.js";
 import type { ClientSpec, HookKind, ParseResult, Rendered, ToolCall, Verdict, WiredEvent } from "../types.js";
 
 const SETTINGS = ".qwen/settings.json";
@@ -100,6 +101,8 @@ export const qwenCode: ClientSpec<"qwen-code"> = {
   settingsFile: SETTINGS,
   // Its `disableAllHooks: true` turns every Qwen hook off (docs/clients.md §15.1).
   wiring: [{ file: SETTINGS, what: "Qwen Code's hooks and settings" }],
+  settingsSwitches: { [SETTINGS]: [disableAllHooks] },
+  userSwitches: { ".qwen/settings.json": [disableAllHooks] },
   layout: "nested",
   events: EVENTS,
   // Qwen rewrites a project settings file without `"$version": 4` (its settings schema) on every

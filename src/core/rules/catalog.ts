@@ -22,6 +22,7 @@ import { remoteRefusalMessage } from "../remote/verdict.js";
 import { cursorFollowup, remediationText } from "../ritual/messages.js";
 import type { RuleId as RitualRule } from "../ritual/verdict.js";
 import {
+  diskFullMessage,
   hookCallMessage,
   internalErrorMessage,
   SERVER_INTERRUPTED_MESSAGE,
@@ -105,6 +106,9 @@ export const RULES = {
   "store-busy": entry("docs/product.md §9", (f: { detail: string }) => storeBusyMessage(f.detail)),
   "store-unavailable": entry("docs/product.md §9", (f: { detail: string; doctor: string }) =>
     storeUnavailableMessage(f.detail, f.doctor),
+  ),
+  "disk-full": entry("docs/decisions/0065-retention-policy.md", (f: { detail: string; gc: string }) =>
+    diskFullMessage(f.detail, f.gc),
   ),
   "internal-error": entry("docs/product.md §9", (f: { failure: string; doctor: string }) =>
     internalErrorMessage(f.failure, f.doctor),

@@ -17,6 +17,11 @@ export function storeUnavailableMessage(detail: string, doctor: string): string 
   return `Tandem refused this tool call: it cannot check it against other sessions' work because its store is unusable. ${detail} Tell the user; retry once ${doctor} reports no problem, and do not work around this by editing the file another way.`;
 }
 
+/** Said of every refusal while the disk is full (decision 0065): the disk is the reason, and what passes. */
+export function diskFullMessage(detail: string, gc: string): string {
+  return `Tandem refused this tool call because the disk is full: ${detail} While it is full, only commands that free space pass: \`rm\` of your own files, and ${gc}. Tell the user; once space is free, retry this call.`;
+}
+
 export function internalErrorMessage(failure: string, doctor: string): string {
   return `Tandem could not check this edit (${failure}), and refuses it to stay safe. Run ${doctor} in the repository to see what is wrong.`;
 }

@@ -13,6 +13,7 @@ export type StoreProblem =
   | "readonly"
   | "permission"
   | "locked"
+  | "full"
   | "unavailable";
 
 /**
@@ -44,6 +45,8 @@ export function describeProblem(problem: StoreProblem): string {
       return "cannot be opened";
     case "locked":
       return "is locked by another process";
+    case "full":
+      return "cannot be read or written: the disk it is on is full";
     case "unavailable":
       return "could not be read or written";
   }
@@ -71,6 +74,8 @@ export function storeFix(problem: StoreProblem, file: string, p: Printer, blocke
       return writableFix(blocked ?? null, file, doctor);
     case "locked":
       return `find the process holding it (\`fuser ${shellQuote(file)}\`) and let it finish or stop it; raise agents.storeLockSeconds if it is legitimately slow; ${doctor} checks it`;
+    case "full":
+      return `free space on that disk: ${spanned(p, "gc")} lets go saved versions past the retention.* bounds, and deleting files of your own you no longer need (build outputs, caches) frees more; both pass Tandem while the disk is full; then run ${doctor}`;
     case "unavailable":
       return `run ${doctor} to see what is wrong`;
   }
@@ -111,6 +116,7 @@ export function problemOfSqliteCode(code: string): StoreProblem | null {
   if (code === "SQLITE_READONLY_DBMOVED") return "missing";
   if (code.startsWith("SQLITE_READONLY")) return "readonly";
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return "locked";
+  if (code === "SQLITE_FULL") return "full";
   if (code.startsWith("SQLITE_CANTOPEN") || code === "SQLITE_PERM" || code === "SQLITE_AUTH")
     return "permission";
   return "unavailable";
@@ -120,6 +126,7 @@ export function problemOfSqliteCode(code: string): StoreProblem | null {
 export function problemOfErrno(code: string): StoreProblem | null {
   if (code === "EROFS") return "readonly";
   if (code === "EACCES" || code === "EPERM") return "permission";
-  if (["ENOSPC", "EIO", "EDQUOT", "ENOTDIR", "EISDIR", "ELOOP"].includes(code)) return "unavailable";
+  if (code === "ENOSPC" || code === "EDQUOT") return "full";
+  if (["EIO", "ENOTDIR", "EISDIR", "ELOOP"].includes(code)) return "unavailable";
   return null;
 }

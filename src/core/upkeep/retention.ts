@@ -78,13 +78,24 @@ export interface BlobFacts {
   mtimeMs: number;
 }
 
-/** Blob files no record references and no writer can still be about to record. */
+/**
+ * Blob files no record references and no writer can still be about to record: untouched within
+ * the grace, or (`released`: blob → when its last record was written) untouched since their last
+ * record, which this run expired — a writer storing the same bytes again touches the file after.
+ */
 export function blobsToDelete<B extends BlobFacts>(
   blobs: readonly B[],
   referenced: ReadonlySet<string>,
   now: number,
+  released: ReadonlyMap<string, number> = new Map(),
 ): B[] {
-  return blobs.filter((b) => !referenced.has(b.name) && now - b.mtimeMs >= BLOB_GRACE_MS);
+  return blobs.filter((b) => !referenced.has(b.name) && now - b.mtimeMs >= graceOf(b.name, now, released));
+}
+
+/** How long a blob must have been untouched to go: the hour, or since its expired record. */
+export function graceOf(name: string, now: number, released: ReadonlyMap<string, number>): number {
+  const at = released.get(name);
+  return at === undefined ? BLOB_GRACE_MS : Math.min(BLOB_GRACE_MS, Math.max(0, now - at));
 }
 
 /** "30d", "12h", "90m", "0d": the --older-than bound in milliseconds; null when unreadable. */

@@ -1,3 +1,5 @@
+import { KEPT_REASONS } from "../../core/safety/owner-versions.js";
+import type { SavedVersion } from "../../core/upkeep/policy.js";
 import type { PreservedFacts, SessionFacts, SubagentFacts } from "../../core/upkeep/retention.js";
 import type { Db } from "../db.js";
 import { stmt } from "../db.js";
@@ -117,3 +119,38 @@ export function referencedBlobs(
 }
 
 export const preservedKey = (k: PreservedFacts["key"]): string => k.join("\0");
+
+const KEPT_IN = `(${KEPT_REASONS.map((r) => `'${r}'`).join(", ")})`;
+
+/**
+ * Every saved version with its blob's size, for the retention policy (core/upkeep/policy.ts):
+ * pinned when it is its file's newest kept version (what the watch compares with) or the
+ * version a clobber not yet recovered replaced (what `tandem recover` gives back).
+ */
+export function savedVersions(db: Db): SavedVersion[] {
+  const rows = stmt(
+    db,
+    `SELECT p.worktree, p.path, p.owner, p.version, p.blob, p.bytes, p.ts,
+       (p.version = (SELECT max(q.version) FROM preserved q WHERE q.worktree = p.worktree AND q.path = p.path
+              AND q.owner = p.owner AND q.reason IN ${KEPT_IN})
+        OR EXISTS (SELECT 1 FROM clobbers c WHERE c.worktree = p.worktree AND c.path = p.path
+              AND c.owner = p.owner AND c.version = p.version AND c.recovered = 0)) AS pinned
+     FROM preserved p`,
+  ).all() as {
+    worktree: string;
+    path: string;
+    owner: string;
+    version: number;
+    blob: string;
+    bytes: number;
+    ts: number;
+    pinned: number | null;
+  }[];
+  return rows.map((r) => ({
+    key: [r.worktree, r.path, r.owner, r.version],
+    blob: r.blob,
+    bytes: r.bytes,
+    ts: r.ts,
+    pinned: r.pinned === 1,
+  }));
+}

@@ -1,7 +1,8 @@
 import { join } from "node:path";
+import { type RetentionPolicy, versionsToExpire } from "../../core/upkeep/policy.js";
 import {
-  BLOB_GRACE_MS,
   blobsToDelete,
+  graceOf,
   preservedToExpire,
   sessionsToCompact,
   subagentsToExpire,
@@ -16,6 +17,7 @@ import {
   preservedFacts,
   preservedKey,
   referencedBlobs,
+  savedVersions,
   subagentFacts,
 } from "./gc-facts.js";
 import { storeBytes } from "./stamp.js";
@@ -29,6 +31,8 @@ export interface GcOptions {
   now?: number;
   /** Events per write transaction: small, so hooks waiting for the lock get in between. */
   batchEvents?: number;
+  /** The bound on saved bytes (decision 0065); absent, only the age rules apply. */
+  policy?: RetentionPolicy;
 }
 
 export interface GcReport {
@@ -37,6 +41,11 @@ export interface GcReport {
   sessions: number;
   events: number;
   preserved: number;
+  /** Saved versions the retention policy let go (decision 0065). */
+  policyVersions: number;
+  /** Bytes the saved versions left hold, and the sessions still over their bound (only kept versions left). */
+  savedBytes: number;
+  sessionsOver: { owner: string; bytes: number }[];
   subagents: number;
   blobs: number;
   blobBytes: number;
@@ -84,12 +93,16 @@ export function runGc(db: Db, opts: GcOptions): GcReport {
   const compactable = new Map(sessionFacts.map((s) => [s.id, s.compactable]));
   const subs = subagentsToExpire(subagentFacts(db), cutoff);
   const preserved = preservedToExpire(preservedFacts(db, cutoff), cutoff);
+  const byPolicy = policyExpiry(db, new Set(preserved.map(preservedKey)), opts.policy);
   const report: GcReport = {
     dryRun: opts.dryRun,
     cutoff,
     sessions: sessions.length,
     events: sessions.reduce((n, id) => n + (compactable.get(id) ?? 0), 0),
     preserved: preserved.length,
+    policyVersions: byPolicy.expire.length,
+    savedBytes: byPolicy.savedBytes,
+    sessionsOver: byPolicy.over,
     subagents: subs.length,
     blobs: 0,
     blobBytes: 0,
@@ -101,9 +114,9 @@ export function runGc(db: Db, opts: GcOptions): GcReport {
   if (opts.dryRun) {
     const referenced = referencedBlobs(db, {
       subagents: new Set(subs),
-      preserved: new Set(preserved.map(preservedKey)),
+      preserved: new Set([...preserved, ...byPolicy.expire].map(preservedKey)),
     });
-    const doomed = blobsToDelete(listBlobs(blobsDir), referenced, now);
+    const doomed = blobsToDelete(listBlobs(blobsDir), referenced, now, byPolicy.released);
     report.blobs = doomed.length;
     report.blobBytes = doomed.reduce((n, b) => n + b.bytes, 0);
     report.freeBytes = freeBytes(db);
@@ -115,13 +128,13 @@ export function runGc(db: Db, opts: GcOptions): GcReport {
   write(db, () => {
     for (const ids of chunks(subs, 500))
       append(db, { kind: "subagents.expired", session: null, ts: now, data: { ids } });
-    for (const versions of chunks(preserved, 500))
+    for (const versions of chunks([...preserved, ...byPolicy.expire], 500))
       append(db, { kind: "work.expired", session: null, ts: now, data: { versions } });
   });
   // Read after the expiry is committed: a record added since names a blob touched within the grace.
   const referenced = referencedBlobs(db);
-  for (const b of blobsToDelete(listBlobs(blobsDir), referenced, now)) {
-    const freed = sweepBlob(blobsDir, b.name, BLOB_GRACE_MS);
+  for (const b of blobsToDelete(listBlobs(blobsDir), referenced, now, byPolicy.released)) {
+    const freed = sweepBlob(blobsDir, b.name, graceOf(b.name, now, byPolicy.released), now);
     if (freed > 0) report.blobs++;
     report.blobBytes += freed;
   }
@@ -138,7 +151,7 @@ export function runGc(db: Db, opts: GcOptions): GcReport {
         olderThanMs: opts.olderThanMs,
         sessions: report.sessions,
         events: report.events,
-        preserved: report.preserved,
+        preserved: report.preserved + report.policyVersions,
         subagents: report.subagents,
         blobs: report.blobs,
         blobBytes: report.blobBytes,
@@ -148,6 +161,40 @@ export function runGc(db: Db, opts: GcOptions): GcReport {
     }),
   );
   return report;
+}
+
+/**
+ * The retention policy over the saved versions the age rules keep (`aged` are expiring anyway),
+ * with when each blob it releases was last recorded (its sweep needs no hour's grace).
+ */
+function policyExpiry(
+  db: Db,
+  aged: ReadonlySet<string>,
+  policy: RetentionPolicy | undefined,
+): {
+  expire: [string, string, string, number][];
+  released: Map<string, number>;
+  savedBytes: number;
+  over: { owner: string; bytes: number }[];
+} {
+  const versions = savedVersions(db).filter((v) => !aged.has(preservedKey(v.key)));
+  if (!policy) {
+    const savedBytes = [...new Map(versions.map((v) => [v.blob, v.bytes])).values()].reduce(
+      (a, b) => a + b,
+      0,
+    );
+    return { expire: [], released: new Map(), savedBytes, over: [] };
+  }
+  const verdict = versionsToExpire(versions, policy);
+  const lastRecorded = new Map<string, number>();
+  for (const v of versions) lastRecorded.set(v.blob, Math.max(v.ts, lastRecorded.get(v.blob) ?? 0));
+  const released = new Map<string, number>();
+  const byKey = new Map(versions.map((v) => [preservedKey(v.key), v]));
+  for (const k of verdict.expire) {
+    const v = byKey.get(preservedKey(k));
+    if (v) released.set(v.blob, lastRecorded.get(v.blob) ?? v.ts);
+  }
+  return { expire: verdict.expire, released, savedBytes: verdict.repositoryBytes, over: verdict.over };
 }
 
 /** Compacts the sessions a few at a time (about `batch` events per transaction). */

@@ -133,6 +133,11 @@ const INPUTS: { [R in VerdictRule]: RuleInput<R> } = {
     detail: ".git/tandem/ledger.db is not a database: file is not a database",
     doctor: "`tandem doctor`",
   },
+  "disk-full": {
+    detail:
+      "Tandem's store .git/tandem/state.db cannot be read or written: the disk it is on is full (SQLITE_FULL: database or disk is full).",
+    gc: "`tandem gc`",
+  },
   "internal-error": {
     failure: "EACCES: permission denied, open '/work/app/.tandem/config.jsonc'",
     doctor: "`tandem doctor`",
@@ -271,6 +276,11 @@ describe("the text the model reads, per rule", () => {
   it("store-unavailable", () => {
     expect(text("store-unavailable")).toMatchInlineSnapshot(
       `"Tandem refused this tool call: it cannot check it against other sessions' work because its store is unusable. .git/tandem/ledger.db is not a database: file is not a database Tell the user; retry once \`tandem doctor\` reports no problem, and do not work around this by editing the file another way."`,
+    );
+  });
+  it("disk-full", () => {
+    expect(text("disk-full")).toMatchInlineSnapshot(
+      `"Tandem refused this tool call because the disk is full: Tandem's store .git/tandem/state.db cannot be read or written: the disk it is on is full (SQLITE_FULL: database or disk is full). While it is full, only commands that free space pass: \`rm\` of your own files, and \`tandem gc\`. Tell the user; once space is free, retry this call."`,
     );
   });
   it("internal-error", () => {
