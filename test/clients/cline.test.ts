@@ -90,7 +90,7 @@ describe("Cline CLI's recorded payloads through `tandem hook cline`", () => {
     expect([...seen].sort()).toEqual([...FILES].sort());
   });
 
-  it("judges each turn by its own ritual: a later turn that skips it is observed, never blocked", () => {
+  it("tells each turn's first tool result the name and ritual, and judges each turn by its own ritual", () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"), { "hello.txt": "hi\n" });
     const home = join(base, "home");
@@ -103,7 +103,14 @@ describe("Cline CLI's recorded payloads through `tandem hook cline`", () => {
       // TaskStart fires before every run of Cline's agent: each `cline` prompt is a turn.
       expect(run("TaskStart-0.json")).toEqual(EMPTY);
       expect(run("PreToolUse-0.json")).toEqual(EMPTY);
-      expect(run("PostToolUse-0.json").code).toBe(0);
+      // Cline drops what TaskStart answers: the turn's first tool result tells the name and the ritual.
+      const brief = String(run("PostToolUse-0.json").out?.contextModification);
+      expect(brief).toMatch(/^Tandem: you are agent-\w+\./);
+      expect(brief).toMatch(/run `tandem status` and `tandem task "<what you are working on>"`/);
+      expect(brief).toContain("No other live agent sessions right now.");
+      // Told once a turn: the next tool result of the same turn carries nothing.
+      expect(run("PreToolUse-0.json")).toEqual(EMPTY);
+      expect(run("PostToolUse-0.json")).toEqual(EMPTY);
       if (ritual) {
         const session = ledger(repo).events.find((e) => e.kind === "session.started")!.session!;
         for (const args of [["task", "writing hello.txt"], ["status"]]) {

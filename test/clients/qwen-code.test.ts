@@ -151,12 +151,17 @@ describe("Qwen Code's PermissionRequest, before its approval dialog", () => {
   function permissionRequest(rec: Recorded, file: string): Recorded {
     const { tool_use_id: _u, tool_call_id: _c, ...rest } = rec.stdin;
     const stdin = { ...rest, hook_event_name: "PermissionRequest", permission_mode: "default" };
-    return { ...rec, event: "PermissionRequest", stdin: { ...stdin, tool_input: { file_path: file, content: "q\n" } } };
+    return {
+      ...rec,
+      event: "PermissionRequest",
+      stdin: { ...stdin, tool_input: { file_path: file, content: "q\n" } },
+    };
   }
   /** Qwen's deny: `hookSpecificOutput.decision.behavior: "deny"`, its message the call's result. */
   const deniedBefore = (a: Answer) => {
-    const d = (a.out?.hookSpecificOutput as { decision?: { behavior?: string; message?: string } } | undefined)
-      ?.decision;
+    const d = (
+      a.out?.hookSpecificOutput as { decision?: { behavior?: string; message?: string } } | undefined
+    )?.decision;
     return a.code === 0 && d?.behavior === "deny" ? String(d.message) : null;
   };
 
@@ -169,7 +174,9 @@ describe("Qwen Code's PermissionRequest, before its approval dialog", () => {
     ).toBeNull();
     const rec = load("PreToolUse-0.json", repo, home);
     const held = replay(permissionRequest(rec, join(repo, "held.txt")), repo);
-    expect(deniedBefore(held)).toMatch(/Tandem refused this edit[\s\S]*held\.txt: held by agent-\w+ \(claude-code/);
+    expect(deniedBefore(held)).toMatch(
+      /Tandem refused this edit[\s\S]*held\.txt: held by agent-\w+ \(claude-code/,
+    );
     expect(ledger(repo).events.filter((e) => e.kind === "claim.denied")).toHaveLength(1);
     // No decision for a free file: Qwen shows its dialog; after "Yes", PreToolUse finds the claim taken.
     expect(replay(permissionRequest(rec, join(repo, "free.txt")), repo)).toEqual({ code: 0, out: null });
@@ -186,8 +193,13 @@ describe("Qwen Code's PermissionRequest, before its approval dialog", () => {
     expect(re.test("run_shell_command")).toBe(false);
     const allow = { allow: true, rule: null, reason: null };
     expect(qwenCode.render("pre-tool", wired!, allow)).toEqual({ exitCode: 0, stdout: "", stderr: "" });
-    expect(JSON.parse(qwenCode.render("pre-tool", wired!, { ...allow, allow: false, reason: "R" }).stdout)).toEqual({
-      hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: "R" } },
+    expect(
+      JSON.parse(qwenCode.render("pre-tool", wired!, { ...allow, allow: false, reason: "R" }).stdout),
+    ).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: { behavior: "deny", message: "R" },
+      },
     });
   });
 });

@@ -81,6 +81,14 @@ describe("real Cline CLI beside a Claude Code session", () => {
     // The shell redirect and the editor edit of peer.txt were refused before they ran, and the
     // model read Tandem's reason after each emptied call.
     expect(p.read("peer.txt")).toBe("the peer's draft\n");
+    // Cline drops TaskStart's answer: the first tool result brought the name, peers and ritual.
+    const afterFirst = asked.find((r) => r.toolResults === 1)!;
+    const brief = /<hook_context source="PostToolUse"[^>]*>\n([\s\S]*?)\n<\/hook_context>/.exec(
+      afterFirst.text,
+    )?.[1];
+    expect(brief).toMatch(/^Tandem: you are agent-\w+\./);
+    expect(brief).toMatch(/tandem task "<what you are working on>"/);
+    expect(brief).toMatch(/Live peers right now:\n- agent-\w+ \(claude-code, [^)]*holds peer\.txt/);
     const afterShell = asked.find((r) => r.toolResults === 2)!;
     expect(refusalOf(afterShell.text.split("echo overwritten").pop() ?? "")).toMatch(
       /peer\.txt: held by agent-\w+ \(claude-code/,

@@ -150,7 +150,15 @@ export const cline: ClientSpec<"cline"> = {
   // A running hub daemon (`cline --cline-hub-daemon`, shared, detached) runs the agents, hooks and
   // shells; the person's `cline` is the one working in the session's directory (docs/clients.md §14.4).
   ui: { kind: "agent", daemonArgs: ["--cline-hub-daemon"], notUi: ["--cline-hub-daemon", "hook"] },
-  ritual: { form: "observed", capsItself: false, statusBox: false, prompt: "reminder" },
+  // Its start and prompt hooks run detached and their answers are dropped: the name, peers and
+  // ritual go with each turn's first tool result (PostToolUse is awaited and its context kept).
+  ritual: {
+    form: "observed",
+    capsItself: false,
+    statusBox: false,
+    prompt: "reminder",
+    promptVia: "first-tool",
+  },
   commandRewrite: { via: "hook-output", tool: "execute_command", field: "command", used: false },
   // A prompt is one argument after the options; a single word is read as an unknown subcommand.
   // Local: under a shared hub daemon the child's agent, hooks and shells would be the daemon's

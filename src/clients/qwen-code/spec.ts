@@ -22,7 +22,13 @@ const NAME = "tandem";
 const EVENTS: WiredEvent[] = [
   { native: "SessionStart", cli: "session-start", kind: "session-start", name: NAME },
   { native: "UserPromptSubmit", cli: "user-prompt-submit", kind: "prompt", name: NAME },
-  { native: "PermissionRequest", cli: "permission-request", kind: "pre-tool", matcher: FILE_TOOLS, name: NAME },
+  {
+    native: "PermissionRequest",
+    cli: "permission-request",
+    kind: "pre-tool",
+    matcher: FILE_TOOLS,
+    name: NAME,
+  },
   { native: "PreToolUse", cli: "pre-tool-use", kind: "pre-tool", matcher: TOOLS, name: NAME },
   { native: "PostToolUse", cli: "post-tool-use", kind: "post-tool", matcher: TOOLS, name: NAME },
   { native: "Stop", cli: "stop", kind: "stop", name: NAME },
@@ -112,7 +118,10 @@ function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered 
 function permissionAnswer(v: Verdict): Rendered {
   if (v.allow) return SILENT;
   const decision = { behavior: "deny", message: v.reason };
-  return { ...SILENT, stdout: json({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } }) };
+  return {
+    ...SILENT,
+    stdout: json({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } }),
+  };
 }
 
 export const qwenCode: ClientSpec<"qwen-code"> = {
