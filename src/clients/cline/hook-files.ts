@@ -1,5 +1,6 @@
 import { ownedMarkerLine } from "../owned-file.js";
 import type { OwnedHookFile } from "../types.js";
+import { REFUSAL_KEY } from "./plugin.js";
 
 /** Where Cline CLI looks for a project's hook files (docs/clients.md §14.1). */
 export const HOOKS_DIR = ".clinerules/hooks";
@@ -11,12 +12,13 @@ const GATES = new Set(["PreToolUse"]);
  * What a gate prints when Tandem gave no answer (not found, crashed, killed): Cline would run the
  * call on an empty or unreadable answer, so the script refuses it the way Tandem does (decision 0039).
  */
+const NO_ANSWER_TEXT =
+  "Tandem could not check this tool call (its hook gave no answer), so the call did not run. " +
+  "Ask the person to run `tandem doctor` in this repository, then try the call again.";
 const NO_ANSWER = JSON.stringify({
   cancel: false,
-  overrideInput: {},
-  contextModification:
-    "Tandem could not check this tool call (its hook gave no answer), so the call did not run. " +
-    "Ask the person to run `tandem doctor` in this repository, then try the call again.",
+  overrideInput: { [REFUSAL_KEY]: NO_ANSWER_TEXT },
+  contextModification: NO_ANSWER_TEXT,
 });
 
 function quoted(text: string): string {
