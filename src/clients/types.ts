@@ -161,6 +161,11 @@ export interface RitualStyle {
   statusBox: boolean;
   /** What each prompt adds: the short `reminder`, or the status `footer` an observed client's answer must end with. */
   prompt: "reminder" | "footer";
+  /**
+   * `first-tool`: the client drops what its start and prompt hooks answer (they run detached, Cline):
+   * the agent's name, its peers and the ritual are told with each turn's first tool result instead.
+   */
+  promptVia?: "first-tool";
 }
 
 /**

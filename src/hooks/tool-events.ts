@@ -6,6 +6,7 @@ import { agentPrinter, type HookCtx, hookSession } from "./context.js";
 import { type OwnKeys, toolKeys, watchOwnedWork } from "./owner-watch.js";
 import { takeOwnerNotice } from "./safety-net.js";
 import { type Attribution, recordShellDelta, startShellDelta } from "./shell-delta.js";
+import { turnBrief } from "./turn-brief.js";
 
 /**
  * post-tool-use: record completion; for shell tools, what the command actually
@@ -19,21 +20,22 @@ export async function onPostTool(ctx: HookCtx): Promise<Verdict> {
   // The name alone says it is a shell: re-parsing the command here loaded the shell parser for nothing.
   const shell = SHELL_TOOLS.has(tool.name);
   const pending = shell ? startShellDelta(ctx, tool) : null;
-  const notice = write(
+  const told = write(
     ctx.db,
     () => {
       const session = hookSession(ctx);
+      const brief = turnBrief(ctx, session);
       append(ctx.db, {
         kind: "tool.completed",
         session: session.id,
         ts: ctx.now,
         data: { tool: tool.name, toolUseId: tool.useId },
       });
-      return takeOwnerNotice(ctx, session);
+      return [brief, takeOwnerNotice(ctx, session)];
     },
     "gating",
   );
-  const parts = notice ? [notice] : [];
+  const parts = told.filter((t): t is string => t !== null);
   const delta = pending ? await recordShellDelta(ctx, pending) : null;
   if (delta) parts.push(...shellWarnings(ctx, delta));
   // After the delta, so a clobber the command's own delta saw is recorded once, by it.

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hookFileText } from "../../src/clients/cline/hook-files.js";
+import { clinePluginText } from "../../src/clients/cline/plugin.js";
 import { cline } from "../../src/clients/cline/spec.js";
 import { tandem } from "../helpers/cli.js";
 import { FIXTURES } from "../helpers/fixtures.js";
@@ -24,11 +25,13 @@ const FILES = recordingFiles("cline");
 const load = (file: string, repo: string, home: string) => loadRecording("cline", file, repo, home);
 const replay = (rec: Recorded, repo: string) => replayRecording("cline", rec, repo);
 
-/** Cline's refusal as Tandem gives it: the call goes on with an empty input, the reason as context. */
-const refusal = (a: Answer) =>
-  a.code === 0 && a.out?.cancel === false && JSON.stringify(a.out.overrideInput) === "{}"
-    ? String(a.out.contextModification)
+/** Cline's refusal as Tandem gives it: the input replaced by the reason (the plugin skips it), and as context. */
+const refusal = (a: Answer) => {
+  const reason = (a.out?.overrideInput as { tandem_refusal?: unknown } | undefined)?.tandem_refusal;
+  return a.code === 0 && a.out?.cancel === false && reason === a.out.contextModification
+    ? String(reason)
     : null;
+};
 
 const EMPTY: Answer = { code: 0, out: {} };
 
@@ -90,7 +93,7 @@ describe("Cline CLI's recorded payloads through `tandem hook cline`", () => {
     expect([...seen].sort()).toEqual([...FILES].sort());
   });
 
-  it("judges each turn by its own ritual: a later turn that skips it is observed, never blocked", () => {
+  it("tells each turn's first tool result the name and ritual, and judges each turn by its own ritual", () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"), { "hello.txt": "hi\n" });
     const home = join(base, "home");
@@ -103,7 +106,14 @@ describe("Cline CLI's recorded payloads through `tandem hook cline`", () => {
       // TaskStart fires before every run of Cline's agent: each `cline` prompt is a turn.
       expect(run("TaskStart-0.json")).toEqual(EMPTY);
       expect(run("PreToolUse-0.json")).toEqual(EMPTY);
-      expect(run("PostToolUse-0.json").code).toBe(0);
+      // Cline drops what TaskStart answers: the turn's first tool result tells the name and the ritual.
+      const brief = String(run("PostToolUse-0.json").out?.contextModification);
+      expect(brief).toMatch(/^Tandem: you are agent-\w+\./);
+      expect(brief).toMatch(/run `tandem status` and `tandem task "<what you are working on>"`/);
+      expect(brief).toContain("No other live agent sessions right now.");
+      // Told once a turn: the next tool result of the same turn carries nothing.
+      expect(run("PreToolUse-0.json")).toEqual(EMPTY);
+      expect(run("PostToolUse-0.json")).toEqual(EMPTY);
       if (ritual) {
         const session = ledger(repo).events.find((e) => e.kind === "session.started")!.session!;
         for (const args of [["task", "writing hello.txt"], ["status"]]) {
@@ -222,9 +232,29 @@ describe("the Cline CLI module", () => {
       ),
     ).toEqual({
       cancel: false,
-      overrideInput: {},
+      overrideInput: { tandem_refusal: "R" },
       contextModification: "R",
     });
+  });
+
+  it("has a plugin that skips a call carrying Tandem's refusal with its reason, and leaves every other call alone", async () => {
+    const text = clinePluginText("tandem", "pre-tool-use");
+    const plugin = (await import(`data:text/javascript,${encodeURIComponent(text)}`)) as {
+      default: {
+        name: string;
+        manifest: { capabilities: string[] };
+        hooks: { beforeTool(ctx: unknown): unknown };
+      };
+    };
+    const skipFor = plugin.default.hooks.beforeTool;
+    expect(plugin.default.manifest.capabilities).toEqual(["hooks"]);
+    expect(skipFor({ input: { tandem_refusal: "Tandem refused this edit: R" } })).toEqual({
+      skip: true,
+      reason: "Tandem refused this edit: R",
+    });
+    for (const input of [{ path: "/r/a.txt", new_text: "x" }, { commands: ["ls"] }, {}, "patch", null])
+      expect(skipFor({ input }), JSON.stringify(input)).toBeUndefined();
+    expect(text.split("\n")[0]).toMatch(/^\/\/ .*tandem hook cline pre-tool-use/);
   });
 
   it("fails closed in the PreToolUse file when Tandem gives no answer, and passes its answer through", () => {
@@ -238,7 +268,10 @@ describe("the Cline CLI module", () => {
     // Missing launcher, a crash, and silence all refuse with the remedy, spelled for a
     // devDependency's person.
     for (const broken of ["/nonexistent/tandem", "false", "true"]) {
-      expect(gateWith(broken), broken).toMatchObject({ cancel: false, overrideInput: {} });
+      expect(gateWith(broken), broken).toMatchObject({
+        cancel: false,
+        overrideInput: { tandem_refusal: expect.stringMatching(/npx tandem doctor/) },
+      });
       expect(String(gateWith(broken).contextModification)).toContain(
         "Ask the person to run `npx tandem doctor` in this repository",
       );

@@ -146,6 +146,64 @@ describe("Qwen Code's recorded payloads through `tandem hook qwen-code`", () => 
   });
 });
 
+describe("Qwen Code's PermissionRequest, before its approval dialog", () => {
+  /** Qwen 0.24.4's PermissionRequest payload: the base fields and the call, no tool_use_id. */
+  function permissionRequest(rec: Recorded, file: string): Recorded {
+    const { tool_use_id: _u, tool_call_id: _c, ...rest } = rec.stdin;
+    const stdin = { ...rest, hook_event_name: "PermissionRequest", permission_mode: "default" };
+    return {
+      ...rec,
+      event: "PermissionRequest",
+      stdin: { ...stdin, tool_input: { file_path: file, content: "q\n" } },
+    };
+  }
+  /** Qwen's deny: `hookSpecificOutput.decision.behavior: "deny"`, its message the call's result. */
+  const deniedBefore = (a: Answer) => {
+    const d = (
+      a.out?.hookSpecificOutput as { decision?: { behavior?: string; message?: string } } | undefined
+    )?.decision;
+    return a.code === 0 && d?.behavior === "deny" ? String(d.message) : null;
+  };
+
+  it("refuses a peer's file before Qwen asks, and leaves a free file's question to the person", () => {
+    const base = tempDir();
+    const repo = initRepo(join(base, "repo"));
+    const home = join(base, "home");
+    expect(
+      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "held.txt"), { cwd: repo })),
+    ).toBeNull();
+    const rec = load("PreToolUse-0.json", repo, home);
+    const held = replay(permissionRequest(rec, join(repo, "held.txt")), repo);
+    expect(deniedBefore(held)).toMatch(
+      /Tandem refused this edit[\s\S]*held\.txt: held by agent-\w+ \(claude-code/,
+    );
+    expect(ledger(repo).events.filter((e) => e.kind === "claim.denied")).toHaveLength(1);
+    // No decision for a free file: Qwen shows its dialog; after "Yes", PreToolUse finds the claim taken.
+    expect(replay(permissionRequest(rec, join(repo, "free.txt")), repo)).toEqual({ code: 0, out: null });
+    expect(replay(rec, repo)).toEqual({ code: 0, out: null });
+    const free = ledger(repo).claims.find((c) => c.path === "free.txt");
+    expect(free?.holder).toBe(String(rec.stdin.session_id));
+  });
+
+  it("is wired for the file tools only: a shell command is checked once, by PreToolUse", () => {
+    const wired = qwenCode.events.find((e) => e.native === "PermissionRequest");
+    expect(wired).toMatchObject({ kind: "pre-tool", matcher: "^(write_file|edit|notebook_edit)$" });
+    const re = new RegExp(wired!.matcher!);
+    expect(["write_file", "edit", "notebook_edit"].every((t) => re.test(t))).toBe(true);
+    expect(re.test("run_shell_command")).toBe(false);
+    const allow = { allow: true, rule: null, reason: null };
+    expect(qwenCode.render("pre-tool", wired!, allow)).toEqual({ exitCode: 0, stdout: "", stderr: "" });
+    expect(
+      JSON.parse(qwenCode.render("pre-tool", wired!, { ...allow, allow: false, reason: "R" }).stdout),
+    ).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: { behavior: "deny", message: "R" },
+      },
+    });
+  });
+});
+
 describe("Qwen Code's own wiring", () => {
   it("is protected: an agent's write_file or redirect into .qwen/settings.json is refused", () => {
     const base = tempDir();

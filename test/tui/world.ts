@@ -13,6 +13,7 @@ export interface SessionInfo {
   nativeId: string;
   live: boolean;
   ended: boolean;
+  task: string | null;
 }
 
 export function sessions(p: Project): SessionInfo[] {

@@ -1,5 +1,6 @@
 import { ownedMarkerLine } from "../owned-file.js";
 import type { OwnedHookFile } from "../types.js";
+import { REFUSAL_KEY } from "./plugin.js";
 
 /** Where Cline CLI looks for a project's hook files (docs/clients.md §14.1). */
 export const HOOKS_DIR = ".clinerules/hooks";
@@ -13,13 +14,10 @@ const GATES = new Set(["PreToolUse"]);
  * `person` is how the person the agent asks starts Tandem here.
  */
 function noAnswer(person: string): string {
-  return JSON.stringify({
-    cancel: false,
-    overrideInput: {},
-    contextModification:
-      "Tandem could not check this tool call (its hook gave no answer), so the call did not run. " +
-      `Ask the person to run \`${person} doctor\` in this repository, then try the call again.`,
-  });
+  const text =
+    "Tandem could not check this tool call (its hook gave no answer), so the call did not run. " +
+    `Ask the person to run \`${person} doctor\` in this repository, then try the call again.`;
+  return JSON.stringify({ cancel: false, overrideInput: { [REFUSAL_KEY]: text }, contextModification: text });
 }
 
 function quoted(text: string): string {

@@ -10,6 +10,7 @@ import type {
   WiredEvent,
 } from "../types.js";
 import { clineHookFiles, HOOKS_DIR } from "./hook-files.js";
+import { clinePluginText, PLUGIN_DIR, PLUGIN_FILE, REFUSAL_KEY } from "./plugin.js";
 
 /**
  * Cline CLI (docs/clients.md §14): its hooks are executable files named after the event in
@@ -114,15 +115,17 @@ function parse(cliEvent: string, payload: unknown): ParseResult {
 /**
  * What Cline reads back (docs/clients.md §14.3). Only PreToolUse and PostToolUse are awaited;
  * the other hooks run detached and their output is dropped. `{"cancel": true}` would abort the
- * whole task with the reason shown to no one, so a refusal lets the call go on with an empty
- * input, which every write tool rejects before it touches a file, and puts the reason before the
- * model as the hook's context (decision 0039). Every answer is a JSON object, so the hook file can
+ * whole task with the reason shown to no one, so a refusal replaces the call's input with the
+ * reason alone, which Tandem's plugin turns into a skipped call showing it (decision 0066) and
+ * every write tool rejects before it touches a file without the plugin; the reason also goes
+ * before the model as the hook's context (decision 0039). Every answer is a JSON object, so the hook file can
  * tell an answer from a Tandem that failed to give one.
  */
 function render(kind: HookKind, _event: WiredEvent | null, v: Verdict): Rendered {
   const none = { exitCode: 0, stderr: "" };
   if (kind === "pre-tool" && !v.allow) {
-    return { ...none, stdout: json({ cancel: false, overrideInput: {}, contextModification: v.reason }) };
+    const overrideInput = { [REFUSAL_KEY]: v.reason };
+    return { ...none, stdout: json({ cancel: false, overrideInput, contextModification: v.reason }) };
   }
   if (v.context && (kind === "pre-tool" || kind === "post-tool")) {
     return { ...none, stdout: json({ cancel: false, contextModification: v.context }) };
@@ -138,10 +141,17 @@ export const cline: ClientSpec<"cline"> = {
   wiring: [
     { file: `${HOOKS_DIR}/PreToolUse`, what: "Cline CLI's hook files" },
     { file: HOOKS_DIR, what: "Cline CLI's hook files", dir: true },
+    { file: PLUGIN_FILE, what: "Cline CLI's Tandem plugin" },
+    // A plugin there runs in the same beforeTool hooks and could change a call after Tandem's check.
+    { file: PLUGIN_DIR, what: "Cline CLI's project plugins", dir: true },
   ],
   layout: "files",
   // PreToolUse first: it is the settings file, the one whose marker doctor reads the launcher from.
-  hookFiles: (launcher, person) => clineHookFiles(FILE_ORDER, launcher, person),
+  // The plugin refuses a file call visibly (skip); the hook files stay the gate for everything else.
+  hookFiles: (launcher, person) => [
+    ...clineHookFiles(FILE_ORDER, launcher, person),
+    { path: PLUGIN_FILE, text: clinePluginText(launcher, "pre-tool-use"), executable: false },
+  ],
   events: EVENTS,
   // 3.0.65 gives its hooks and shells no session variable: the shell is found by ancestry.
   sessionEnv: [],
@@ -150,7 +160,15 @@ export const cline: ClientSpec<"cline"> = {
   // A running hub daemon (`cline --cline-hub-daemon`, shared, detached) runs the agents, hooks and
   // shells; the person's `cline` is the one working in the session's directory (docs/clients.md §14.4).
   ui: { kind: "agent", daemonArgs: ["--cline-hub-daemon"], notUi: ["--cline-hub-daemon", "hook"] },
-  ritual: { form: "observed", capsItself: false, statusBox: false, prompt: "reminder" },
+  // Its start and prompt hooks run detached and their answers are dropped: the name, peers and
+  // ritual go with each turn's first tool result (PostToolUse is awaited and its context kept).
+  ritual: {
+    form: "observed",
+    capsItself: false,
+    statusBox: false,
+    prompt: "reminder",
+    promptVia: "first-tool",
+  },
   commandRewrite: { via: "hook-output", tool: "execute_command", field: "command", used: false },
   // A prompt is one argument after the options; a single word is read as an unknown subcommand.
   // Local: under a shared hub daemon the child's agent, hooks and shells would be the daemon's

@@ -10,12 +10,26 @@ const SETTINGS = ".qwen/settings.json";
  * shell command (reached through `tool_call`, whose hooks fire under the underlying tool's name).
  */
 const TOOLS = "^(write_file|edit|notebook_edit|run_shell_command|monitor)$";
+/**
+ * The tools whose approval dialog shows the file's new content ("Apply this change?"). Qwen fires
+ * PermissionRequest for them before that dialog, and PreToolUse only after the person said yes
+ * (docs/clients.md §15.7): a peer's file is refused there first. Shell commands are left to
+ * PreToolUse, whose check also snapshots what the command may touch and must run once.
+ */
+const FILE_TOOLS = "^(write_file|edit|notebook_edit)$";
 /** Qwen's hook listing and `/hooks` show handlers by name. */
 const NAME = "tandem";
 
 const EVENTS: WiredEvent[] = [
   { native: "SessionStart", cli: "session-start", kind: "session-start", name: NAME },
   { native: "UserPromptSubmit", cli: "user-prompt-submit", kind: "prompt", name: NAME },
+  {
+    native: "PermissionRequest",
+    cli: "permission-request",
+    kind: "pre-tool",
+    matcher: FILE_TOOLS,
+    name: NAME,
+  },
   { native: "PreToolUse", cli: "pre-tool-use", kind: "pre-tool", matcher: TOOLS, name: NAME },
   { native: "PostToolUse", cli: "post-tool-use", kind: "post-tool", matcher: TOOLS, name: NAME },
   { native: "Stop", cli: "stop", kind: "stop", name: NAME },
@@ -88,11 +102,27 @@ function parse(cliEvent: string, payload: unknown): ParseResult {
  * `stop_hook_active: true` (docs/clients.md §15.3).
  */
 function render(kind: HookKind, event: WiredEvent | null, v: Verdict): Rendered {
+  if (event?.native === "PermissionRequest") return permissionAnswer(v);
   if (kind === "stop")
     return v.block ? { ...SILENT, stdout: json({ decision: "block", reason: v.reason }) } : SILENT;
   // SessionEnd's output is never read; a context there would only be noise in a debug log.
   if (kind === "session-end") return SILENT;
   return nestedAnswer(kind, event, v);
+}
+
+/**
+ * PermissionRequest runs the same check as PreToolUse, before Qwen asks the person. A refusal is
+ * Qwen's `decision.behavior: "deny"`: the call ends, not started, with the message as its result,
+ * and no dialog shows. An allowed call gets no decision, so Qwen asks as it would have (the claim
+ * taken now is the one PreToolUse confirms after "Yes").
+ */
+function permissionAnswer(v: Verdict): Rendered {
+  if (v.allow) return SILENT;
+  const decision = { behavior: "deny", message: v.reason };
+  return {
+    ...SILENT,
+    stdout: json({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } }),
+  };
 }
 
 export const qwenCode: ClientSpec<"qwen-code"> = {

@@ -29,6 +29,19 @@ export function lastPromptData(db: Db, session: string): unknown {
   return row ? JSON.parse(row.data) : null;
 }
 
+/** Whether a tool call of the session completed since its newest prompt (or ever, before its first). */
+export function toolSincePrompt(db: Db, session: string): boolean {
+  const prompt = stmt(
+    db,
+    "SELECT seq FROM events WHERE session_id = ? AND kind = 'prompt.submitted' ORDER BY seq DESC LIMIT 1",
+  ).get(session) as { seq: number } | undefined;
+  const row = stmt(
+    db,
+    "SELECT 1 FROM events WHERE session_id = ? AND kind = 'tool.completed' AND seq > ? LIMIT 1",
+  ).get(session, prompt?.seq ?? 0);
+  return row !== undefined;
+}
+
 /** When the event at `seq` happened; undefined when no such event is left. */
 export function eventTs(db: Db, seq: number): number | undefined {
   return (stmt(db, "SELECT ts FROM events WHERE seq = ?").get(seq) as { ts: number } | undefined)?.ts;

@@ -37,7 +37,14 @@ export function writeClineHome(home: string, baseUrl: string): void {
  * process: by default the first run leaves a detached hub daemon behind, which a test must not.
  */
 export function clineEnv(home: string, env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  return clientEnv({ HOME: home, CLINE_SESSION_BACKEND_MODE: "local", CLINE_NO_AUTO_UPDATE: "1", ...env });
+  return clientEnv({
+    HOME: home,
+    CLINE_SESSION_BACKEND_MODE: "local",
+    CLINE_NO_AUTO_UPDATE: "1",
+    // Cline gives its plugin sandbox 4 s to start, then runs without plugins: too little on a busy machine.
+    CLINE_PLUGIN_IMPORT_TIMEOUT_MS: "60000",
+    ...env,
+  });
 }
 
 /** Runs `cline "<prompt>"` once (act mode, tools auto-approved) against the fake model. */
