@@ -9,7 +9,7 @@ export const LEASES_FORMAT = 1;
 /** A lease is free only this long after it expired by the reader's clock (clock skew margin). */
 export const SKEW_MARGIN_MS = 60_000;
 
-const lease = z.object({
+export const leaseSchema = z.object({
   path: z.string(),
   checkout: z.string(),
   checkoutName: z.string(),
@@ -18,9 +18,9 @@ const lease = z.object({
   expires: z.number(),
 });
 
-const doc = z.object({ format: z.literal(LEASES_FORMAT), leases: z.array(lease) });
+const doc = z.object({ format: z.literal(LEASES_FORMAT), leases: z.array(leaseSchema) });
 
-export type Lease = z.infer<typeof lease>;
+export type Lease = z.infer<typeof leaseSchema>;
 export type LeaseDoc = z.infer<typeof doc>;
 
 export const EMPTY_LEASES: LeaseDoc = { format: LEASES_FORMAT, leases: [] };
