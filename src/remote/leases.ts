@@ -212,7 +212,7 @@ function unreadable(path: string): Lease {
     checkoutName: "an unreadable lease ref (a newer Tandem, or damaged)",
     session: null,
     task: null,
-    expires: Number.MAX_SAFE_INTEGER,
+    expires: 8_640_000_000_000_000, // the last date JavaScript can show
   };
 }
 
