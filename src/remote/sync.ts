@@ -12,6 +12,7 @@ import {
 import { git, gitStatus } from "../git/run.js";
 import type { Db } from "../store/db.js";
 import { recordRound } from "../store/remote/rows.js";
+import { ALIVE_REFS, ALIVE_REFSPEC, readBeats, SEEN_ALIVE, seenBeat, withBeats } from "./beats.js";
 import { checkoutIdentity } from "./checkout.js";
 import {
   LEASE_REFSPEC,
@@ -27,9 +28,6 @@ import { buildPresence } from "./presence-doc.js";
 
 export const PRESENCE_REFS = "refs/tandem/presence/";
 export const SEEN_PRESENCE = "refs/tandem/seen/presence/";
-/** One ref per checkout, `<id>/<ms>`, pointing at its presence commit: its last beat (decision 0062). */
-export const ALIVE_REFS = "refs/tandem/alive/";
-export const SEEN_ALIVE = "refs/tandem/seen/alive/";
 
 export interface SyncResult {
   ok: boolean;
@@ -89,47 +87,23 @@ function fetchDocs(root: string, remote: string, timeoutMs: number) {
       ...["fetch", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--prune", "--quiet"],
       remote,
       `+${PRESENCE_REFS}*:${SEEN_PRESENCE}*`,
-      `+${ALIVE_REFS}*:${SEEN_ALIVE}*`,
+      ALIVE_REFSPEC,
       LEASE_REFSPEC,
     ],
     timeoutMs,
   );
   const refs = listRefs(root, SEEN_PRESENCE);
   const beats = readBeats(root);
-  const presence = readDocs(
+  const docs = readDocs(
     root,
     refs.map((r) => r.commit),
     "presence.json",
-  ).flatMap((t) => {
-    const d = t === null ? null : parsePresence(t);
-    if (!d) return [];
-    const beat = beats.get(d.checkout.id);
-    return [beat ? { ...d, alive: beat.at } : d];
-  });
+  ).flatMap((t) => (t === null ? [] : (parsePresence(t) ?? [])));
+  const presence = withBeats(docs, beats);
   const held = readHeld(root);
   const old = readOldLeases(root);
   const leases: { text: string; commit: string } | null = held.length > 0 ? leaseView(held) : null;
   return { presence, leases, held, beats, oldLeases: old !== null };
-}
-
-interface Beat {
-  at: number;
-  refs: string[];
-}
-
-/** Each checkout's latest beat and all its beat refs (a crash between two pushes may leave two). */
-function readBeats(root: string): Map<string, Beat> {
-  const beats = new Map<string, Beat>();
-  for (const r of listRefs(root, SEEN_ALIVE)) {
-    const [id, ms, ...rest] = r.ref.slice(SEEN_ALIVE.length).split("/");
-    const at = Number(ms);
-    if (!id || rest.length > 0 || !Number.isSafeInteger(at)) continue;
-    const b = beats.get(id) ?? { at, refs: [] };
-    b.at = Math.max(b.at, at);
-    b.refs.push(`${ALIVE_REFS}${id}/${ms}`);
-    beats.set(id, b);
-  }
-  return beats;
 }
 
 /**
@@ -296,6 +270,5 @@ function prune(root: string, remote: string, stale: readonly PresenceDoc[], time
   network("prune", root, ["push", "--no-verify", "--quiet", remote, ...refs], timeoutMs);
   for (const d of stale) git(root, ["update-ref", "-d", `${SEEN_PRESENCE}${d.checkout.id}`]);
   for (const d of stale)
-    for (const r of beats.get(d.checkout.id)?.refs ?? [])
-      git(root, ["update-ref", "-d", `refs/tandem/seen/${r.slice("refs/tandem/".length)}`]);
+    for (const r of beats.get(d.checkout.id)?.refs ?? []) git(root, ["update-ref", "-d", seenBeat(r)]);
 }
