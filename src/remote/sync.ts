@@ -144,7 +144,10 @@ export function syncRound(db: Db, opts: SyncOptions): SyncResult {
     result.seen = docs
       .filter((d) => d.checkout.id !== me.id)
       .map((d) => ({ id: d.checkout.id, name: d.checkout.name, published: d.published }));
-    if (read.oldLeases) read.leases = migrateLeases(opts.root, remote, timeoutMs);
+    if (read.oldLeases) {
+      read.leases = migrateLeases(opts.root, remote, timeoutMs);
+      read.held = readHeld(opts.root); // the migration fetched the refs it wrote
+    }
     result.leases = read.leases ? parseLeases(read.leases.text) : null;
     const back = republish(opts.root, remote, me.id, read.held, timeoutMs);
     result.republished = back.won;
