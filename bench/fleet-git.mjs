@@ -98,7 +98,7 @@ export function gitEngine(bin) {
       return r.stdout.includes(`:${fleet.clones[i]}`);
     },
     crashMs() {
-      return (CONFIG.remote.presenceTtlMinutes * 60 + CONFIG.remote.intervalSeconds) * 1000;
+      return CONFIG.remote.presenceTtlMinutes * 60_000;
     },
     teardown(fleet) {
       for (const s of fleet.sleepers) s.kill();
