@@ -84,6 +84,20 @@ describe("reservations as one ref per path, raced by clones at once", () => {
   });
 });
 
+describe("a lease ref Tandem cannot read", () => {
+  it("holds its path against everyone, and says so", () => {
+    const { dirs } = clones(2);
+    const [a, b] = dirs as [string, string];
+    const odd = writeDocCommit(a, "lease.json", '{"format":9}\n', "a newer Tandem");
+    g(a, "push", "-q", "origin", `${odd}:refs/tandem/lease/src/x.ts`);
+    const out = tandem(["reserve", "src/x.ts"], { cwd: b });
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain(
+      "lost src/x.ts: reserved by an unreadable lease ref (a newer Tandem, or damaged)",
+    );
+  });
+});
+
 describe("the single leases document of an older Tandem", () => {
   const old = (path: string, expires: number): Lease => ({
     path,
