@@ -103,12 +103,14 @@ function fetchDocs(root: string, remote: string, timeoutMs: number) {
   const held = readHeld(root);
   const old = readOldLeases(root);
   const leases: { text: string; commit: string } | null = held.length > 0 ? leaseView(held) : null;
-  return { presence, leases, held, beats, oldLeases: old !== null };
+  // An old document Tandem cannot read is left alone here; `tandem reserve` reports it.
+  return { presence, leases, held, beats, oldLeases: old !== null && old !== "unreadable" };
 }
 
 /**
- * One sync round (docs/decisions/0014): fetch every presence document and the leases, store them,
- * publish this checkout's presence when it changed or aged, and with `prune` delete the refs of
+ * One sync round (docs/decisions/0014, 0062): fetch every presence document, beat and lease, store
+ * them, publish this checkout's presence when it changed and move its beat (no object), migrate an
+ * old leases document, and with `prune` delete the refs of
  * checkouts silent longer than `remote.pruneDays`. Never throws: a failure is recorded in
  * `remote_sync` with git's words and returned with the fix.
  */
