@@ -200,8 +200,9 @@ export function readHeld(repo: string, prefix: string = SEEN_LEASE_PREFIX): Held
     const text = texts[i];
     const lease = text ? parseLeaseFile(text) : null;
     const path = pathOfRef(r.ref, prefix) ?? r.ref;
-    // A ref Tandem cannot read (a newer format, or damaged) holds its path: never taken over silently.
-    return { commit: r.commit, lease: lease ?? unreadable(path) };
+    // A ref Tandem cannot read (a newer format, or damaged) holds its path: never taken over
+    // silently. The ref's name says which path a lease holds, whatever its file says.
+    return { commit: r.commit, lease: lease ? { ...lease, path } : unreadable(path) };
   });
 }
 
