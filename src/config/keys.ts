@@ -190,7 +190,7 @@ export const CONFIG_KEYS = [
     type: count("seconds"),
     default: 30,
     comment: "A background sync round runs at most this often (and on session start/end, claim changes).",
-    doc: "a background sync round runs at most this often (and on session start/end and claim changes); unchanged presence is re-published this often.",
+    doc: "a background sync round runs at most this often (and on session start/end and claim changes); each round moves the checkout's beat ref, which creates no object; presence itself is published only when it changes.",
   }),
   setting({
     key: "remote.timeoutSeconds",
@@ -213,8 +213,9 @@ export const CONFIG_KEYS = [
     field: "remotePresenceTtlMinutes",
     type: count("minutes"),
     default: 15,
-    comment: "Minutes after which another checkout's presence is ignored.",
-    doc: "another checkout's presence older than this is ignored.",
+    comment:
+      "Minutes after its last beat that another checkout's presence is ignored (a crashed machine's bound).",
+    doc: "another checkout's presence neither published nor confirmed by a beat for this long is ignored: a crashed machine's sessions leave every view within this plus one `remote.intervalSeconds`.",
   }),
   setting({
     key: "remote.targetBranches",

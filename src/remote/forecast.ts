@@ -7,15 +7,20 @@ import { GitError, gitStatus } from "../git/run.js";
 import { claimsOf } from "../store/claims/rows.js";
 import type { Db } from "../store/db.js";
 import { openSessions } from "../store/sessions/rows.js";
+import { ALIVE_REFSPEC, readBeats, withBeats } from "./beats.js";
 import { listRefs, readDocs } from "./objects.js";
 
 /** The git side of `tandem conflicts`: fetch, read presence documents, ask merge-tree. */
 export const SEEN_PRESENCE = "refs/tandem/seen/presence/";
 
-/** Fetches branches and presence refs in one call; the error line when the remote did not answer. */
+/** Fetches branches, presence and beat refs in one call; the error line when the remote did not answer. */
 export function fetchForForecast(repo: string, remote: string, timeoutMs = 20_000): string | null {
   const args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", remote];
-  const refspecs = [`+refs/heads/*:refs/remotes/${remote}/*`, `+refs/tandem/presence/*:${SEEN_PRESENCE}*`];
+  const refspecs = [
+    `+refs/heads/*:refs/remotes/${remote}/*`,
+    `+refs/tandem/presence/*:${SEEN_PRESENCE}*`,
+    ALIVE_REFSPEC,
+  ];
   try {
     const res = gitStatus(repo, [...args, ...refspecs], { timeoutMs });
     return res.status === 0 ? null : firstError(res.stderr);
@@ -32,10 +37,11 @@ export function seenPresence(repo: string): PresenceDoc[] {
     refs.map((r) => r.commit),
     "presence.json",
   );
-  return texts.flatMap((t) => {
+  const docs = texts.flatMap((t) => {
     const d = t === null ? null : parsePresence(t);
     return d ? [d] : [];
   });
+  return withBeats(docs, readBeats(repo));
 }
 
 /** This checkout's live sessions and their claims, paths relative to the repository top. */

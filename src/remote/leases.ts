@@ -1,31 +1,48 @@
 import {
-  EMPTY_LEASES,
+  type HeldLease,
+  type LeasePlan,
+  migratedLeases,
+  missingLeases,
+  planLeases,
+  planRelease,
+  requestedLeases,
+} from "../core/remote/lease-plan.js";
+import {
+  LEASE_FILE,
+  LEASE_PREFIX,
+  leaseFileText,
+  leaseRef,
+  OLD_LEASES_REF,
+  parseLeaseFile,
+  pathOfRef,
+} from "../core/remote/lease-refs.js";
+import {
   type Holder,
+  LEASES_FORMAT,
   type Lease,
   type LeaseDoc,
-  type LeaseOutcome,
   leasesText,
-  missingOwn,
   parseLeases,
-  release,
-  reserve,
-  restore,
 } from "../core/remote/leases.js";
-import { firstError, pushOutcome } from "../core/remote/push-outcome.js";
-import { GitError, gitStatus } from "../git/run.js";
-import { readDocs, writeDocCommit } from "./objects.js";
+import { atomicOutcome, firstError } from "../core/remote/push-outcome.js";
+import { GitError, git, gitStatus } from "../git/run.js";
+import { listRefs, readDocs, writeDocCommit } from "./objects.js";
 
 /**
- * The compare-and-swap loop behind `tandem reserve` (docs/decisions/0014): fetch the shared
- * leases ref, decide purely, push a new parentless commit only if the remote ref still is what
- * was read. A lost race means fetch and decide again, so each path has exactly one winner.
+ * Reservations as one ref per leased path (decision 0062, after 0014 and 0023): fetch the lease
+ * refs, decide purely (core/remote/lease-plan.ts), push the refs that change in one atomic push
+ * where each must still hold what was read. Racers on different paths touch different refs and
+ * all win; racers on one path: the remote takes one push, the others read again and see it taken.
  */
-export const LEASES_REF = "refs/tandem/leases";
-export const SEEN_LEASES_REF = "refs/tandem/seen/leases";
-/** The document this clone last pushed (or found current): what it knows it holds (decision 0023). */
-export const MINE_LEASES_REF = "refs/tandem/mine/leases";
-const FILE = "leases.json";
-const TRIES = 10;
+export const SEEN_LEASE_PREFIX = "refs/tandem/seen/lease/";
+export const SEEN_OLD_LEASES = "refs/tandem/seen/leases";
+/** The leases this clone last wrote, one ref per path: what it knows it holds (decision 0023). */
+export const MINE_LEASE_PREFIX = "refs/tandem/mine/lease/";
+const OLD_MINE = "refs/tandem/mine/leases";
+/** Fetches the per-path refs and the old document in one refspec (a pattern: absent is no error). */
+export const LEASE_REFSPEC = "+refs/tandem/lease*:refs/tandem/seen/lease*";
+/** How long a reservation keeps retrying lost races before it reports the remote as contended. */
+const PATIENCE_MS = 120_000;
 
 export type LeaseFailure =
   | { kind: "unreachable"; remote: string; reason: string }
@@ -39,8 +56,8 @@ export type LeaseResult =
       won: string[];
       lost: { path: string; by: Lease }[];
       tries: number;
-      /** The leases document the remote holds now, for the local view (null: no ref there). */
-      now: { text: string; commit: string } | null;
+      /** Every lease the remote holds now, as one document for the local view. */
+      now: { text: string; commit: string };
     }
   | { ok: false; failure: LeaseFailure };
 
@@ -53,102 +70,243 @@ export interface LeaseCall {
   sleep?: (ms: number) => void;
 }
 
-type Decide = (current: LeaseDoc, now: number) => LeaseOutcome;
+type Decide = (held: readonly HeldLease[], now: number) => LeasePlan;
 
 export function reserveRemote(
   call: LeaseCall,
   req: { paths: string[]; holder: Holder; session: string | null; task: string | null; ttlMs: number },
 ): LeaseResult {
-  return casLoop(call, (doc, now) => reserve(doc, req, now), "reserve");
+  return casLoop(call, (held, now) => planLeases(held, requestedLeases(req, now), now));
 }
 
 export function releaseRemote(call: LeaseCall, holder: Holder, paths: string[]): LeaseResult {
-  return casLoop(call, (doc, now) => release(doc, holder, paths, now), "release");
+  return casLoop(call, (held) => planRelease(held, holder, paths));
 }
 
-function casLoop(call: LeaseCall, decide: Decide, verb: string): LeaseResult {
+/** Only migrates an old leases document, if the remote still has one; the result is the view. */
+export function settleLeases(call: LeaseCall): LeaseResult {
+  return casLoop(call, () => ({ won: [], lost: [], deletes: [], writes: [] }));
+}
+
+function casLoop(call: LeaseCall, decide: Decide): LeaseResult {
   const now = call.now ?? Date.now;
   const sleep = call.sleep ?? sleepSync;
-  for (let tries = 1; tries <= TRIES; tries++) {
+  const started = now();
+  for (let tries = 1; ; tries++) {
     const seen = fetchLeases(call);
     if ("failure" in seen) return { ok: false, failure: seen.failure };
-    const outcome = decide(seen.doc, now());
-    if (!outcome.changed) {
-      if (seen.commit) remember(call, seen.commit);
-      const now = seen.commit ? { text: leasesText(seen.doc), commit: seen.commit } : null;
-      return { ok: true, won: outcome.won, lost: outcome.lost, tries, now };
-    }
-    const text = leasesText(outcome.doc);
-    const commit = writeDocCommit(call.repo, FILE, text, `tandem ${verb}`);
-    const pushed = pushLease(call, commit, seen.commit);
-    if (pushed.kind === "ok") {
-      remember(call, commit);
-      return { ok: true, won: outcome.won, lost: outcome.lost, tries, now: { text, commit } };
-    }
-    if (pushed.kind !== "stale") return { ok: false, failure: { ...pushed, remote: call.remote } };
-    // Jittered backoff: racing machines spread out instead of colliding again in step.
-    sleep(Math.floor(Math.random() * 40 * tries) + 10);
+    const step = seen.old
+      ? migrate(call, seen.held, seen.old, now())
+      : attempt(call, seen.held, decide, now());
+    if (step.kind === "done") return { ok: true, ...step.result, tries };
+    if (step.kind === "failed") return { ok: false, failure: { ...step.failure, remote: call.remote } };
+    if (step.kind === "stale" && now() - started > PATIENCE_MS)
+      return { ok: false, failure: { kind: "contended", remote: call.remote, tries } };
+    // Jittered backoff after a lost race: racers spread out instead of colliding again in step.
+    if (step.kind === "stale") sleep(Math.floor(Math.random() * Math.min(1000, 20 * 2 ** tries)) + 5);
   }
-  return { ok: false, failure: { kind: "contended", remote: call.remote, tries: TRIES } };
 }
 
-function remember(call: LeaseCall, commit: string): void {
-  gitStatus(call.repo, ["update-ref", MINE_LEASES_REF, commit]);
+type Step =
+  | { kind: "done"; result: { won: string[]; lost: { path: string; by: Lease }[]; now: LeaseView } }
+  | { kind: "stale" }
+  | { kind: "again" }
+  | { kind: "failed"; failure: { kind: "unreachable" | "refused"; reason: string } };
+
+type LeaseView = { text: string; commit: string };
+
+function attempt(call: LeaseCall, held: readonly HeldLease[], decide: Decide, at: number): Step {
+  const plan = decide(held, at);
+  if (plan.deletes.length > 0) {
+    // Deletes go first: git cannot delete `src/a.ts` and create `src` in one transaction.
+    const r = pushRefs(
+      call,
+      plan.deletes.map((h) => ({ ref: leaseRef(h.lease.path), commit: null, expected: h.commit })),
+    );
+    if (r.kind !== "ok") return outcomeStep(r);
+    forgetMine(
+      call.repo,
+      plan.deletes.map((h) => h.lease.path),
+    );
+  }
+  const written = plan.writes.map((w) => ({ ...w, commit: leaseCommit(call.repo, w.lease) }));
+  if (written.length > 0) {
+    const r = pushRefs(
+      call,
+      written.map((w) => ({ ref: leaseRef(w.lease.path), commit: w.commit, expected: w.expected })),
+    );
+    if (r.kind !== "ok") return outcomeStep(r);
+    for (const w of written) gitStatus(call.repo, ["update-ref", mineRef(w.lease.path), w.commit]);
+  }
+  const gone = new Set(plan.deletes.map((h) => h.lease.path));
+  const replaced = new Set(written.map((w) => w.lease.path));
+  const after = [
+    ...held.filter((h) => !gone.has(h.lease.path) && !replaced.has(h.lease.path)),
+    ...written.map((w) => ({ lease: w.lease, commit: w.commit })),
+  ];
+  return { kind: "done", result: { won: plan.won, lost: plan.lost, now: leaseView(after) } };
+}
+
+/** Writes the old document's live leases as refs and deletes it, in one atomic push. */
+function migrate(
+  call: LeaseCall,
+  held: readonly HeldLease[],
+  old: { doc: LeaseDoc; commit: string },
+  at: number,
+): Step {
+  const leases = migratedLeases(old.doc.leases, held, at);
+  const updates = [
+    ...leases.map((l) => ({ ref: leaseRef(l.path), commit: leaseCommit(call.repo, l), expected: null })),
+    { ref: OLD_LEASES_REF, commit: null, expected: old.commit },
+  ];
+  const r = pushRefs(call, updates);
+  return r.kind === "ok" ? { kind: "again" } : outcomeStep(r);
+}
+
+function outcomeStep(r: ReturnType<typeof atomicOutcome>): Step {
+  if (r.kind === "stale") return { kind: "stale" };
+  if (r.kind === "ok") return { kind: "again" };
+  return { kind: "failed", failure: r };
+}
+
+export function leaseView(held: readonly HeldLease[]): LeaseView {
+  const doc: LeaseDoc = { format: LEASES_FORMAT, leases: held.map((h) => h.lease) };
+  const commit = held
+    .map((h) => h.commit.slice(0, 12))
+    .sort()
+    .join(",");
+  return { text: leasesText(doc), commit: `refs:${held.length}:${commit.slice(0, 200)}` };
+}
+
+function leaseCommit(repo: string, lease: Lease): string {
+  return writeDocCommit(repo, LEASE_FILE, leaseFileText(lease), `tandem lease ${lease.path}`);
+}
+
+const mineRef = (path: string) => `${MINE_LEASE_PREFIX}${leaseRef(path).slice(LEASE_PREFIX.length)}`;
+
+function forgetMine(repo: string, paths: readonly string[]): void {
+  for (const p of paths) gitStatus(repo, ["update-ref", "-d", mineRef(p)]);
+}
+
+/** The lease refs under `prefix` in the local repository, read in one batch. */
+export function readHeld(repo: string, prefix: string = SEEN_LEASE_PREFIX): HeldLease[] {
+  const refs = listRefs(repo, prefix);
+  const texts = readDocs(
+    repo,
+    refs.map((r) => r.commit),
+    LEASE_FILE,
+  );
+  return refs.map((r, i) => {
+    const text = texts[i];
+    const lease = text ? parseLeaseFile(text) : null;
+    const path = pathOfRef(r.ref, prefix) ?? r.ref;
+    // A ref Tandem cannot read (a newer format, or damaged) holds its path: never taken over
+    // silently. The ref's name says which path a lease holds, whatever its file says.
+    return { commit: r.commit, lease: lease ? { ...lease, path } : unreadable(path) };
+  });
+}
+
+function unreadable(path: string): Lease {
+  return {
+    path,
+    checkout: "?",
+    checkoutName: "an unreadable lease ref (a newer Tandem, or damaged)",
+    session: null,
+    task: null,
+    expires: 8_640_000_000_000_000, // the last date JavaScript can show
+  };
+}
+
+/** The old single leases document as this clone last fetched it, if the remote still had one. */
+export function readOldLeases(repo: string): { doc: LeaseDoc; commit: string } | null | "unreadable" {
+  const ref = listRefs(repo, SEEN_OLD_LEASES).find((r) => r.ref === SEEN_OLD_LEASES);
+  if (!ref) return null;
+  const text = readDocs(repo, [ref.commit], "leases.json")[0] ?? null;
+  const doc = text === null ? null : parseLeases(text);
+  return doc ? { doc, commit: ref.commit } : "unreadable";
+}
+
+function fetchLeases(
+  call: LeaseCall,
+): { held: HeldLease[]; old: { doc: LeaseDoc; commit: string } | null } | { failure: LeaseFailure } {
+  const res = run(call, [
+    ...["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--prune"],
+    call.remote,
+    LEASE_REFSPEC,
+  ]);
+  if (res.status !== 0)
+    return { failure: { kind: "unreachable", remote: call.remote, reason: firstError(res.stderr) } };
+  const old = readOldLeases(call.repo);
+  if (old === "unreadable") {
+    const reason = `${OLD_LEASES_REF} holds no leases document Tandem can read (a newer Tandem, or damaged)`;
+    return { failure: { kind: "unreadable", remote: call.remote, reason } };
+  }
+  return { held: readHeld(call.repo), old };
+}
+
+interface RefUpdate {
+  ref: string;
+  /** null: delete the ref. */
+  commit: string | null;
+  /** What the ref must hold on the remote for the push to apply; null: it must not exist. */
+  expected: string | null;
+}
+
+function pushRefs(call: LeaseCall, updates: readonly RefUpdate[]) {
+  const res = run(call, [
+    ...["push", "--porcelain", "--no-verify", "--atomic"],
+    ...updates.map((u) => `--force-with-lease=${u.ref}:${u.expected ?? ""}`),
+    call.remote,
+    ...updates.map((u) => `${u.commit ?? ""}:${u.ref}`),
+  ]);
+  return atomicOutcome(
+    res.status,
+    res.stdout,
+    res.stderr,
+    updates.map((u) => u.ref),
+  );
 }
 
 /**
- * At a sync: this clone's live leases that the remote's document lost (a forced push deleted or
- * rewrote refs/tandem/leases) are pushed back with their expiry, through the same compare-and-swap.
- * `seen` is the leases commit the round fetched (null: the ref is gone). Returns the paths put back,
- * or null when nothing was missing; a failure is returned for the round to report.
+ * At a sync: this clone's live leases that the remote lost (a forced push deleted or rewrote
+ * their refs) are written back with their expiry, unless another checkout took the path meanwhile
+ * (decision 0023). `held` is what the round fetched. Null when nothing was missing.
  */
 export function republishOwn(
   call: LeaseCall,
   checkout: string,
-  seen: { commit: string; text: string } | null,
+  held: readonly HeldLease[],
 ): LeaseResult | null {
-  const mine = gitStatus(call.repo, ["rev-parse", "--verify", "-q", MINE_LEASES_REF]).stdout.trim();
-  if (mine === "" || mine === seen?.commit) return null;
-  const text = readDocs(call.repo, [mine], FILE)[0] ?? null;
-  const published = text === null ? null : parseLeases(text);
-  if (!published) return null;
-  const now = (call.now ?? Date.now)();
-  const missing = missingOwn(published, seen ? parseLeases(seen.text) : null, checkout, now);
+  adoptOldMine(call.repo, checkout);
+  const at = (call.now ?? Date.now)();
+  const mine = readHeld(call.repo, MINE_LEASE_PREFIX);
+  const expired = mine.filter((m) => m.lease.expires < at - 60_000).map((m) => m.lease.path);
+  forgetMine(call.repo, expired);
+  const missing = missingLeases(
+    mine.map((m) => m.lease),
+    held,
+    checkout,
+    at,
+  );
   if (missing.length === 0) return null;
-  return casLoop(call, (doc, at) => restore(doc, missing, at), "republish");
+  const result = casLoop(call, (now, t) => planLeases(now, missingLeases(missing, now, checkout, t), t));
+  if (result.ok)
+    forgetMine(
+      call.repo,
+      result.lost.map((l) => l.path),
+    );
+  return result;
 }
 
-/** Fetches the leases ref into refs/tandem/seen/leases; no ref on the remote means no leases. */
-function fetchLeases(call: LeaseCall): { doc: LeaseDoc; commit: string | null } | { failure: LeaseFailure } {
-  const args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", call.remote];
-  const res = run(call, [...args, `+${LEASES_REF}:${SEEN_LEASES_REF}`]);
-  if (res.status !== 0) {
-    if (!/couldn't find remote ref/i.test(res.stderr))
-      return { failure: { kind: "unreachable", remote: call.remote, reason: firstError(res.stderr) } };
-    gitStatus(call.repo, ["update-ref", "-d", SEEN_LEASES_REF]);
-    return { doc: EMPTY_LEASES, commit: null };
+/** The old single "mine" document of this clone becomes per-path refs, once. */
+function adoptOldMine(repo: string, checkout: string): void {
+  const at = gitStatus(repo, ["rev-parse", "--verify", "-q", OLD_MINE]).stdout.trim();
+  if (at === "") return;
+  const text = readDocs(repo, [at], "leases.json")[0] ?? null;
+  for (const l of (text ? parseLeases(text)?.leases : null) ?? []) {
+    if (l.checkout === checkout) git(repo, ["update-ref", mineRef(l.path), leaseCommit(repo, l)]);
   }
-  const commit = gitStatus(call.repo, ["rev-parse", "--verify", "-q", SEEN_LEASES_REF]).stdout.trim();
-  const text = readDocs(call.repo, [commit], FILE)[0] ?? null;
-  // A damaged or newer-format document is not ours to overwrite silently.
-  const doc = text === null ? null : parseLeases(text);
-  if (!doc) {
-    const reason = `${LEASES_REF} holds no leases document Tandem can read (a newer Tandem, or damaged)`;
-    return { failure: { kind: "unreadable", remote: call.remote, reason } };
-  }
-  return { doc, commit };
-}
-
-function pushLease(call: LeaseCall, commit: string, expected: string | null) {
-  const res = run(call, [
-    "push",
-    "--porcelain",
-    "--no-verify",
-    `--force-with-lease=${LEASES_REF}:${expected ?? ""}`,
-    call.remote,
-    `${commit}:${LEASES_REF}`,
-  ]);
-  return pushOutcome(res.status, res.stdout, res.stderr, LEASES_REF);
+  gitStatus(repo, ["update-ref", "-d", OLD_MINE]);
 }
 
 /** A network git call; a timeout reads as an unreachable remote. */

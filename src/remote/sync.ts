@@ -1,18 +1,33 @@
 import type { Config } from "../config/schema.js";
+import type { HeldLease } from "../core/remote/lease-plan.js";
 import { type LeaseDoc, parseLeases } from "../core/remote/leases.js";
 import { type PresenceDoc, parsePresence, presenceText } from "../core/remote/presence.js";
-import { type SyncStage, shouldPublish, staleCheckouts, syncFix } from "../core/remote/sync-plan.js";
+import {
+  type SyncStage,
+  shouldBeat,
+  shouldPublish,
+  staleCheckouts,
+  syncFix,
+} from "../core/remote/sync-plan.js";
 import { git, gitStatus } from "../git/run.js";
 import type { Db } from "../store/db.js";
 import { recordRound } from "../store/remote/rows.js";
+import { ALIVE_REFS, ALIVE_REFSPEC, readBeats, SEEN_ALIVE, seenBeat, withBeats } from "./beats.js";
 import { checkoutIdentity } from "./checkout.js";
-import { type LeaseFailure, republishOwn } from "./leases.js";
+import {
+  LEASE_REFSPEC,
+  type LeaseFailure,
+  leaseView,
+  readHeld,
+  readOldLeases,
+  republishOwn,
+  settleLeases,
+} from "./leases.js";
 import { listRefs, readDocs, remoteOf, writeDocCommit } from "./objects.js";
 import { buildPresence } from "./presence-doc.js";
 
 export const PRESENCE_REFS = "refs/tandem/presence/";
 export const SEEN_PRESENCE = "refs/tandem/seen/presence/";
-export const SEEN_LEASES = "refs/tandem/seen/leases";
 
 export interface SyncResult {
   ok: boolean;
@@ -74,26 +89,30 @@ function fetchDocs(root: string, remote: string, timeoutMs: number) {
       ...["fetch", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--prune", "--quiet"],
       remote,
       `+${PRESENCE_REFS}*:${SEEN_PRESENCE}*`,
-      // A pattern, so a remote without the leases ref is no error.
-      "+refs/tandem/lease*:refs/tandem/seen/lease*",
+      ALIVE_REFSPEC,
+      LEASE_REFSPEC,
     ],
     timeoutMs,
   );
   const refs = listRefs(root, SEEN_PRESENCE);
-  const presence = readDocs(
+  const beats = readBeats(root);
+  const docs = readDocs(
     root,
     refs.map((r) => r.commit),
     "presence.json",
   ).flatMap((t) => (t === null ? [] : (parsePresence(t) ?? [])));
-  const leaseRef = listRefs(root, SEEN_LEASES).find((r) => r.ref === SEEN_LEASES);
-  const leaseText = leaseRef ? readDocs(root, [leaseRef.commit], "leases.json")[0] : null;
-  const leases = leaseRef && leaseText ? { text: leaseText, commit: leaseRef.commit } : null;
-  return { presence, leases };
+  const presence = withBeats(docs, beats);
+  const held = readHeld(root);
+  const old = readOldLeases(root);
+  const leases: { text: string; commit: string } | null = held.length > 0 ? leaseView(held) : null;
+  // An old document Tandem cannot read is left alone here; `tandem reserve` reports it.
+  return { presence, leases, held, beats, oldLeases: old !== null && old !== "unreadable" };
 }
 
 /**
- * One sync round (docs/decisions/0014): fetch every presence document and the leases, store them,
- * publish this checkout's presence when it changed or aged, and with `prune` delete the refs of
+ * One sync round (docs/decisions/0014, 0062): fetch every presence document, beat and lease, store
+ * them, publish this checkout's presence when it changed and move its beat (no object), migrate an
+ * old leases document, and with `prune` delete the refs of
  * checkouts silent longer than `remote.pruneDays`. Never throws: a failure is recorded in
  * `remote_sync` with git's words and returned with the fix.
  */
@@ -129,8 +148,12 @@ export function syncRound(db: Db, opts: SyncOptions): SyncResult {
     result.seen = docs
       .filter((d) => d.checkout.id !== me.id)
       .map((d) => ({ id: d.checkout.id, name: d.checkout.name, published: d.published }));
+    if (read.oldLeases) {
+      read.leases = migrateLeases(opts.root, remote, timeoutMs);
+      read.held = readHeld(opts.root); // the migration fetched the refs it wrote
+    }
     result.leases = read.leases ? parseLeases(read.leases.text) : null;
-    const back = republish(opts.root, remote, me.id, read.leases, timeoutMs);
+    const back = republish(opts.root, remote, me.id, read.held, timeoutMs);
     result.republished = back.won;
     result.republishLost = back.lost;
     const mine = buildPresence(db, {
@@ -140,10 +163,14 @@ export function syncRound(db: Db, opts: SyncOptions): SyncResult {
       now: now(),
     });
     const onRemote = docs.find((d) => d.checkout.id === me.id) ?? null;
-    if (shouldPublish(mine, onRemote, c.remoteIntervalSeconds * 1000, mine.published)) {
-      publish(opts.root, remote, mine, timeoutMs);
-      read.presence = [...docs.filter((d) => d.checkout.id !== me.id), mine];
-      result.published = true;
+    const changed = shouldPublish(mine, onRemote);
+    const beat = read.beats.get(me.id) ?? null;
+    if (changed || shouldBeat(beat?.at ?? null, c.remoteIntervalSeconds * 1000, now())) {
+      const kept = changed || !onRemote ? mine : onRemote;
+      const at = Math.max(now(), (beat?.at ?? 0) + 1);
+      publish(opts.root, remote, { doc: kept, changed, at, oldBeats: beat?.refs ?? [] }, timeoutMs);
+      read.presence = [...docs.filter((d) => d.checkout.id !== me.id), { ...kept, alive: at }];
+      result.published = changed;
     }
     if (opts.prune) {
       const stale = staleCheckouts(docs, me.id, c.remotePruneDays * 86_400_000, now());
@@ -187,7 +214,7 @@ function republish(
   root: string,
   remote: string,
   checkout: string,
-  seen: { text: string; commit: string } | null,
+  seen: readonly HeldLease[],
   timeoutMs: number,
 ): { won: string[]; lost: string[] } {
   const r = republishOwn({ repo: root, remote, timeoutMs }, checkout, seen);
@@ -201,21 +228,54 @@ function failureText(f: LeaseFailure): string {
   return "reason" in f ? f.reason : `the leases ref kept changing (${f.tries} tries)`;
 }
 
-function publish(root: string, remote: string, doc: PresenceDoc, timeoutMs: number): void {
-  const commit = writeDocCommit(
-    root,
-    "presence.json",
-    presenceText(doc),
-    `tandem presence of ${doc.checkout.name}`,
-  );
-  const ref = `${PRESENCE_REFS}${doc.checkout.id}`;
-  network("publish", root, ["push", "--no-verify", "--quiet", remote, `+${commit}:${ref}`], timeoutMs);
-  git(root, ["update-ref", `${SEEN_PRESENCE}${doc.checkout.id}`, commit]);
+/**
+ * Pushes this checkout's presence (when it changed) and moves its beat ref, in one push: the beat
+ * is a new ref name on the document's commit, so a round that changes nothing creates no object.
+ */
+function publish(
+  root: string,
+  remote: string,
+  p: { doc: PresenceDoc; changed: boolean; at: number; oldBeats: string[] },
+  timeoutMs: number,
+): void {
+  const id = p.doc.checkout.id;
+  const { alive: _, ...doc } = p.doc;
+  const commit = p.changed
+    ? writeDocCommit(root, "presence.json", presenceText(doc), `tandem presence of ${doc.checkout.name}`)
+    : git(root, ["rev-parse", "--verify", `${SEEN_PRESENCE}${id}^{commit}`]).trim();
+  const beat = `${ALIVE_REFS}${id}/${p.at}`;
+  const refspecs = [
+    ...(p.changed ? [`+${commit}:${PRESENCE_REFS}${id}`] : []),
+    `${commit}:${beat}`,
+    ...p.oldBeats.map((r) => `:${r}`),
+  ];
+  network("publish", root, ["push", "--no-verify", "--quiet", remote, ...refspecs], timeoutMs);
+  git(root, ["update-ref", `${SEEN_PRESENCE}${id}`, commit]);
+  for (const r of p.oldBeats)
+    git(root, ["update-ref", "-d", `refs/tandem/seen/${r.slice("refs/tandem/".length)}`]);
+  git(root, ["update-ref", `${SEEN_ALIVE}${id}/${p.at}`, commit]);
+}
+
+/** The remote still had the leases document of an older Tandem: it becomes per-path refs now. */
+function migrateLeases(root: string, remote: string, timeoutMs: number): { text: string; commit: string } {
+  const r = settleLeases({ repo: root, remote, timeoutMs });
+  if (!r.ok)
+    throw new RoundError(
+      "publish",
+      `moving the old leases document to per-path refs: ${failureText(r.failure)}`,
+    );
+  return r.now;
 }
 
 function prune(root: string, remote: string, stale: readonly PresenceDoc[], timeoutMs: number): void {
   if (stale.length === 0) return;
-  const refs = stale.map((d) => `:${PRESENCE_REFS}${d.checkout.id}`);
+  const beats = readBeats(root);
+  const refs = stale.flatMap((d) => [
+    `:${PRESENCE_REFS}${d.checkout.id}`,
+    ...(beats.get(d.checkout.id)?.refs ?? []).map((r) => `:${r}`),
+  ]);
   network("prune", root, ["push", "--no-verify", "--quiet", remote, ...refs], timeoutMs);
   for (const d of stale) git(root, ["update-ref", "-d", `${SEEN_PRESENCE}${d.checkout.id}`]);
+  for (const d of stale)
+    for (const r of beats.get(d.checkout.id)?.refs ?? []) git(root, ["update-ref", "-d", seenBeat(r)]);
 }

@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { openDb } from "../../src/store/db.js";
 import { type RemotePresenceRow, remotePresenceRows, remoteSyncState } from "../../src/store/remote/rows.js";
+import { type RunResult, TANDEM_BIN } from "../helpers/cli.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 
 /** Clones of one bare remote, reached over file:// or over the git protocol (a real git daemon). */
@@ -96,4 +97,35 @@ export function stored(repo: string): {
   } finally {
     db.close();
   }
+}
+
+/** A bare remote with one commit on main, and `n` clones of it. */
+export function clones(n: number): { base: string; remote: string; dirs: string[] } {
+  const base = tempDir();
+  const remote = join(base, "remote.git");
+  g(base, "init", "-q", "--bare", "-b", "main", remote);
+  const seed = initRepo(join(base, "seed"));
+  g(seed, "push", "-q", `file://${remote}`, "main");
+  const from = `file://${remote}`;
+  const dirs = Array.from({ length: n }, (_, i) => {
+    const dir = join(base, `c${i}`);
+    g(base, "clone", "-q", from, dir);
+    return dir;
+  });
+  return { base, remote, dirs };
+}
+
+/** The built binary as a separate process, without waiting: racing machines. */
+export function tandemAsync(args: string[], cwd: string): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [TANDEM_BIN, ...args], {
+      cwd,
+      env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent/tandem-test-xdg" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
 }

@@ -1,5 +1,5 @@
 /**
- * Issue 25 §5: refs/tandem/leases deleted by a forced push (from a person's terminal, where no hook
+ * Issue 25 §5: a lease ref (refs/tandem/lease/<path>, decision 0062) deleted by a forced push (from a person's terminal, where no hook
  * judges it). The clone holding a reservation puts it back at its next sync, so another clone is
  * still refused the path instead of taking it.
  */
@@ -23,19 +23,19 @@ function twoClones(): { remote: string; a: string; b: string } {
 }
 
 const leasesOnRemote = (remote: string) =>
-  g(remote, "for-each-ref", "--format=%(refname)", "refs/tandem/leases");
+  g(remote, "for-each-ref", "--format=%(refname)", "refs/tandem/lease/");
 
 describe("leases deleted from the remote by a forced push", () => {
   it("are put back by the holder's next sync, and the other clone is then refused the path", () => {
     const { remote, a, b } = twoClones();
     expect(tandem(["reserve", "src/x.ts", "--ttl", "1h"], { cwd: a }).code).toBe(0);
 
-    g(b, "push", "-q", "-f", "origin", ":refs/tandem/leases");
+    g(b, "push", "-q", "-f", "origin", ":refs/tandem/lease/src/x.ts");
     expect(leasesOnRemote(remote)).toBe("");
 
     const sync = tandem(["sync"], { cwd: a });
     expect(sync.stdout).toContain("put back: src/x.ts");
-    expect(leasesOnRemote(remote)).toContain("refs/tandem/leases");
+    expect(leasesOnRemote(remote)).toContain("refs/tandem/lease/src/x.ts");
 
     const taken = tandem(["reserve", "src/x.ts"], { cwd: b });
     expect(taken.code).toBe(1);

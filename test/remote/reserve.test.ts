@@ -1,28 +1,11 @@
-import { spawn } from "node:child_process";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Lease, leasesText } from "../../src/core/remote/leases.js";
 import { writeDocCommit } from "../../src/remote/objects.js";
-import { PIN, type RunResult, TANDEM_BIN, tandem } from "../helpers/cli.js";
-import { g, initRepo, tempDir } from "../helpers/repo.js";
-import { startDaemon } from "./remote-world.js";
-
-/** A bare remote with one commit on main, and `n` clones of it. */
-function clones(n: number): { base: string; remote: string; dirs: string[] } {
-  const base = tempDir();
-  const remote = join(base, "remote.git");
-  g(base, "init", "-q", "--bare", "-b", "main", remote);
-  const seed = initRepo(join(base, "seed"));
-  g(seed, "push", "-q", `file://${remote}`, "main");
-  const from = `file://${remote}`;
-  const dirs = Array.from({ length: n }, (_, i) => {
-    const dir = join(base, `c${i}`);
-    g(base, "clone", "-q", from, dir);
-    return dir;
-  });
-  return { base, remote, dirs };
-}
+import { PIN, tandem } from "../helpers/cli.js";
+import { g } from "../helpers/repo.js";
+import { clones, startDaemon, tandemAsync } from "./remote-world.js";
 
 /** Runs 8 clones' `tandem reserve src/x.ts` at once; checks exactly one won and every loser was told who. */
 async function race(dirs: string[]): Promise<void> {
@@ -39,21 +22,6 @@ async function race(dirs: string[]): Promise<void> {
     expect(o.lost[0].path).toBe("src/x.ts");
     expect(o.lost[0].holder.checkoutName).toMatch(new RegExp(`:${winner}$`));
   }
-}
-
-/** The built binary as a separate process, without waiting: racing machines. */
-function tandemAsync(args: string[], cwd: string): Promise<RunResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TANDEM_BIN, ...args], {
-      cwd,
-      env: { ...process.env, XDG_CONFIG_HOME: "/nonexistent/tandem-test-xdg" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
 }
 
 const reserve = (cwd: string, ...args: string[]) => tandem(["reserve", ...args], { cwd });
@@ -136,7 +104,9 @@ describe("tandem reserve across clones of one remote", () => {
     chmodSync(hook, 0o755);
     const refused = reserve(dirs[0]!, "src/x.ts");
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("refused refs/tandem/leases (pre-receive hook declined)");
+    expect(refused.stderr).toContain(
+      "refused its lease refs, refs/tandem/lease/* (pre-receive hook declined)",
+    );
     expect(refused.stderr).toContain("Allow refs/tandem/*");
     g(dirs[0]!, "remote", "set-url", "origin", join(remote, "..", "gone.git"));
     const gone = reserve(dirs[0]!, "src/x.ts");

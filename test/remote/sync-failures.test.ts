@@ -156,7 +156,9 @@ describe("tandem sync --prune", () => {
     const refs = remoteRefs(world.bare);
     expect(refs).not.toContain("refs/tandem/presence/00000000000000aa");
     expect(refs).toContain("refs/tandem/presence/00000000000000bb");
-    expect(refs).toHaveLength(2); // and a's own
+    // and a's own presence and its beat (decision 0062)
+    expect(refs.filter((r) => !r.startsWith("refs/tandem/alive/"))).toHaveLength(2);
+    expect(refs.filter((r) => r.startsWith("refs/tandem/alive/"))).toHaveLength(1);
     expect(stored(a).rows.map((r) => r.checkout)).not.toContain("00000000000000aa");
     expect(sync(a).seen.map((s) => s.id)).toEqual(["00000000000000bb"]);
   });

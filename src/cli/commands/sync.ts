@@ -36,7 +36,7 @@ export function syncCommand(io: Io): Command {
     .addHelpText(
       "after",
       `
-Fetches every checkout's presence (refs/tandem/presence/*) and the leases (refs/tandem/leases)
+Fetches every checkout's presence (refs/tandem/presence/*) and the leases (refs/tandem/lease/*)
 from the remote, stores them for hooks and status, and publishes this checkout's presence when it
 changed or is older than remote.intervalSeconds. Hooks run the same round in the background.
 See docs/decisions/0014-presence-over-git-remote.md.

@@ -26,10 +26,10 @@ export function failureMessage(f: LeaseFailure): string {
     case "unreachable":
       return `cannot reach remote ${f.remote} (${f.reason}); nothing was reserved. Check the network and \`git fetch ${f.remote}\`, then retry.`;
     case "refused":
-      return `remote ${f.remote} refused refs/tandem/leases (${f.reason}); it does not accept custom refs, so reservations cannot be shared through it. Allow refs/tandem/* on the server, or pass --remote with one that does.`;
+      return `remote ${f.remote} refused its lease refs, refs/tandem/lease/* (${f.reason}); it does not accept custom refs, so reservations cannot be shared through it. Allow refs/tandem/* on the server, or pass --remote with one that does.`;
     case "unreadable":
-      return `${f.reason} on ${f.remote}; nothing was changed. Update Tandem, or inspect it with \`git fetch ${f.remote} refs/tandem/leases\`.`;
+      return `${f.reason} on ${f.remote}; nothing was changed. Update Tandem, or inspect it with \`git ls-remote ${f.remote} 'refs/tandem/lease*'\`.`;
     case "contended":
-      return `gave up after ${f.tries} tries: refs/tandem/leases on ${f.remote} kept changing under us. Retry in a moment.`;
+      return `the lease refs on ${f.remote} kept changing under this reservation for 2 minutes (${f.tries} tries); nothing was reserved. Retry; if it persists, look for a process rewriting refs/tandem/lease/* (\`git ls-remote ${f.remote} 'refs/tandem/lease/*'\`).`;
   }
 }

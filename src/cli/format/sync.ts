@@ -27,7 +27,7 @@ export function formatSync(r: SyncResult, now: number): string {
   );
   if (r.republished.length > 0)
     lines.push(
-      `The remote had lost this checkout's reservations (refs/tandem/leases deleted or rewritten); put back: ${r.republished.join(", ")}.`,
+      `The remote had lost this checkout's reservations (its refs/tandem/lease/* refs deleted or rewritten); put back: ${r.republished.join(", ")}.`,
     );
   if (r.republishLost.length > 0)
     lines.push(

@@ -25,6 +25,11 @@ const doc = z.object({
   branch: z.nullable(z.string()),
   upstream: z.nullable(z.string()),
   sessions: z.array(session),
+  /**
+   * When the checkout last said it is alive (decision 0062): read from its beat ref by the reader,
+   * never published in the document, so a beat creates no object.
+   */
+  alive: z.optional(z.number()),
 });
 
 export type PresenceSession = z.infer<typeof session>;
@@ -49,7 +54,8 @@ export function presenceText(d: PresenceDoc): string {
 
 /** The document without its publication time: what decides whether it changed. */
 export function presenceSubstance(d: PresenceDoc): string {
-  return presenceText({ ...d, published: 0, sessions: d.sessions.map((s) => ({ ...s, lastSeen: 0 })) });
+  const { alive: _, ...rest } = d;
+  return presenceText({ ...rest, published: 0, sessions: d.sessions.map((s) => ({ ...s, lastSeen: 0 })) });
 }
 
 export interface Freshness {
@@ -62,15 +68,17 @@ export interface Freshness {
 export interface LiveRemoteSession {
   doc: PresenceDoc;
   session: PresenceSession;
-  /** When the information was true: the document's publication, or now for a clock ahead of ours. */
+  /** When the information was last confirmed: its publication or the checkout's last beat (not after now). */
   asOf: number;
   branch: string | null;
 }
 
 /**
- * The live sessions of other checkouts' documents (docs/decisions/0014): the one rule every view
- * and the gate share. A document older than `documentMs` by our clock is ignored; a session counts
- * while it was seen within `sessionMs` before its document's publication.
+ * The live sessions of other checkouts' documents (docs/decisions/0014, 0062): the one rule every
+ * view and the gate share. A document is published only when it changes; its checkout's beat says
+ * it still holds. A document neither published nor confirmed by a beat within `documentMs` by our
+ * clock is ignored; a session counts while it was seen within `sessionMs` before its document's
+ * publication.
  */
 export function liveRemoteSessions(
   docs: readonly PresenceDoc[],
@@ -81,10 +89,11 @@ export function liveRemoteSessions(
   const out: LiveRemoteSession[] = [];
   for (const doc of docs) {
     if (doc.checkout.id === self) continue;
-    const asOf = Math.min(doc.published, now);
+    const asOf = Math.min(Math.max(doc.published, doc.alive ?? 0), now);
     if (now - asOf > fresh.documentMs) continue;
+    const published = Math.min(doc.published, now);
     for (const session of doc.sessions) {
-      if (asOf - session.lastSeen > fresh.sessionMs) continue;
+      if (published - session.lastSeen > fresh.sessionMs) continue;
       out.push({ doc, session, asOf, branch: session.branch ?? doc.branch });
     }
   }

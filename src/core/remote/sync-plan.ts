@@ -3,20 +3,25 @@ import { type PresenceDoc, presenceSubstance } from "./presence.js";
 /** Decisions of one sync round (docs/decisions/0014); the round itself is src/remote/sync.ts. */
 
 /**
- * Whether to publish `mine` over what the remote holds for this checkout: when the remote has
- * nothing (or something unreadable), when the substance changed, or when it is `intervalMs` old
- * (so others see the sessions are still there). A date in the future counts as now.
+ * Whether to publish `mine` over what the remote holds for this checkout: only when the remote
+ * has nothing (or something unreadable) or the substance changed (decision 0062). That the
+ * sessions are still there is said by a beat, which creates no object.
  */
-export function shouldPublish(
-  mine: PresenceDoc,
-  onRemote: PresenceDoc | null,
-  intervalMs: number,
-  now: number,
-): boolean {
-  if (!onRemote) return true;
-  if (presenceSubstance(mine) !== presenceSubstance(onRemote)) return true;
-  return now - Math.min(onRemote.published, now) >= intervalMs;
+export function shouldPublish(mine: PresenceDoc, onRemote: PresenceDoc | null): boolean {
+  return !onRemote || presenceSubstance(mine) !== presenceSubstance(onRemote);
 }
+
+/**
+ * Whether this round moves the checkout's beat ref: when it has none, or its last beat is half
+ * an interval old or older (rounds start at most once an interval). A beat dated ahead of our
+ * clock counts as now.
+ */
+export function shouldBeat(lastBeat: number | null, intervalMs: number, now: number): boolean {
+  return lastBeat === null || now - Math.min(lastBeat, now) >= intervalMs / 2;
+}
+
+/** When a checkout last said anything: its document's publication or its last beat. */
+export const lastAlive = (d: PresenceDoc): number => Math.max(d.published, d.alive ?? 0);
 
 /** Other checkouts silent longer than `maxAgeMs`: their refs go with `tandem sync --prune`. */
 export function staleCheckouts(
@@ -25,7 +30,7 @@ export function staleCheckouts(
   maxAgeMs: number,
   now: number,
 ): PresenceDoc[] {
-  return docs.filter((d) => d.checkout.id !== self && now - d.published > maxAgeMs);
+  return docs.filter((d) => d.checkout.id !== self && now - lastAlive(d) > maxAgeMs);
 }
 
 export type SyncStage = "remote" | "fetch" | "publish" | "prune";

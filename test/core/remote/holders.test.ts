@@ -168,3 +168,23 @@ describe("the presence document", () => {
     expect(parsePresence('{"format":1}')).toBeNull();
   });
 });
+
+describe("a document confirmed by its checkout's beat (decision 0062)", () => {
+  const HOUR = 3_600_000;
+  const old = (alive?: number) =>
+    presence({ published: NOW - HOUR, ...(alive === undefined ? {} : { alive }) }, { lastSeen: NOW - HOUR });
+  it.each([
+    ["published an hour ago, no beat: gone after the TTL", undefined, false],
+    ["published an hour ago, beat 10 s ago: live", NOW - 10_000, true],
+    ["published an hour ago, last beat 14 min ago: live", NOW - 14 * 60_000, true],
+    ["published an hour ago, last beat 16 min ago: gone (a crashed machine)", NOW - 16 * 60_000, false],
+    ["a beat dated ahead of our clock counts as now", NOW + HOUR, true],
+  ] as const)("%s", (_why, alive, live) => {
+    expect(presenceHolders(["a.ts"], [old(alive)], local, NOW, FRESH).length > 0).toBe(live);
+  });
+
+  it("a beat is no substance: it never makes a document re-published", () => {
+    expect(presenceSubstance(old(NOW))).toBe(presenceSubstance(old()));
+    expect(parsePresence(presenceText(old(NOW)))?.alive).toBe(NOW);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseDuration } from "../../../src/core/duration.js";
-import { pushOutcome } from "../../../src/core/remote/push-outcome.js";
+import { atomicOutcome, pushOutcome } from "../../../src/core/remote/push-outcome.js";
 
 const REF = "refs/tandem/leases";
 const line = (flag: string, summary: string) => `To file:///r.git\n${flag}\tabc:${REF}\t${summary}\nDone\n`;
@@ -53,4 +53,50 @@ describe("durations", () => {
     ["2 hours", null],
     ["", null],
   ])("%s", (text, ms) => expect(parseDuration(text)).toBe(ms));
+});
+
+describe("reading an atomic push of several lease refs", () => {
+  const A = "refs/tandem/lease/a";
+  const B = "refs/tandem/lease/b";
+  const lines = (...l: [string, string, string][]) =>
+    `To file:///r.git\n${l.map(([f, ref, s]) => `${f}\tabc:${ref}\t${s}`).join("\n")}\nDone\n`;
+  it.each([
+    ["both created", 0, lines(["*", A, "[new reference]"], ["*", B, "[new reference]"]), "", { kind: "ok" }],
+    [
+      "one stale by the client's look: the race is lost",
+      1,
+      lines(["!", A, "[rejected] (stale info)"], ["!", B, "[rejected] (atomic push failed)"]),
+      "",
+      { kind: "stale" },
+    ],
+    [
+      "a racer's ref stands where ours would go",
+      1,
+      lines(
+        ["!", A, "[remote rejected] (atomic transaction failed)"],
+        ["!", B, "[remote rejected] (atomic transaction failed)"],
+      ),
+      "remote: error: cannot lock ref 'refs/tandem/lease/a': 'refs/tandem/lease/a/x' exists; cannot create 'refs/tandem/lease/a'\n",
+      { kind: "stale" },
+    ],
+    [
+      "a hook refusing custom refs",
+      1,
+      lines(
+        ["!", A, "[remote rejected] (pre-receive hook declined)"],
+        ["!", B, "[remote rejected] (pre-receive hook declined)"],
+      ),
+      "",
+      { kind: "refused", reason: "pre-receive hook declined" },
+    ],
+    [
+      "no answer",
+      128,
+      "",
+      "fatal: Could not read from remote repository.\n",
+      { kind: "unreachable", reason: "fatal: Could not read from remote repository." },
+    ],
+  ] as const)("%s", (_why, status, stdout, stderr, expected) => {
+    expect(atomicOutcome(status, stdout, stderr, [A, B])).toEqual(expected);
+  });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { PRESENCE_FORMAT, type PresenceDoc } from "../../../src/core/remote/presence.js";
-import { shouldPublish, staleCheckouts, syncFix } from "../../../src/core/remote/sync-plan.js";
+import {
+  lastAlive,
+  shouldBeat,
+  shouldPublish,
+  staleCheckouts,
+  syncFix,
+} from "../../../src/core/remote/sync-plan.js";
 
 const NOW = 1_800_000_000_000;
 
@@ -27,7 +33,13 @@ describe("whether a round publishes this checkout's presence", () => {
       doc({ sessions: [{ ...doc().sessions[0]!, lastSeen: NOW + 5 }] }),
       false,
     ],
-    ["the same substance, 30 s old", doc({ published: NOW - 30_000 }), doc(), true],
+    [
+      "the same substance, an hour old (a beat says it holds)",
+      doc({ published: NOW - 3_600_000 }),
+      doc(),
+      false,
+    ],
+    ["the same substance with a beat the reader attached", doc({ alive: NOW - 5 }), doc(), false],
     ["a new claim", doc({ published: NOW - 1_000 }), doc({}, ["a.ts", "b.ts"]), true],
     [
       "the same claims in another order",
@@ -38,7 +50,25 @@ describe("whether a round publishes this checkout's presence", () => {
     ["a new HEAD", doc({ published: NOW - 1_000 }), doc({ base: "def" }), true],
     ["a remote copy dated in the future", doc({ published: NOW + 3_600_000 }), doc(), false],
   ])("%s → %s", (_why, onRemote, mine, expected) => {
-    expect(shouldPublish(mine, onRemote, 30_000, NOW)).toBe(expected);
+    expect(shouldPublish(mine, onRemote)).toBe(expected);
+  });
+});
+
+describe("whether a round moves this checkout's beat", () => {
+  it.each([
+    ["no beat on the remote", null, true],
+    ["a beat 10 s ago, interval 30 s", NOW - 10_000, false],
+    ["a beat 15 s ago, interval 30 s", NOW - 15_000, true],
+    ["a beat an hour ago", NOW - 3_600_000, true],
+    ["a beat dated ahead of our clock", NOW + 60_000, false],
+  ] as const)("%s → %s", (_why, last, expected) => {
+    expect(shouldBeat(last, 30_000, NOW)).toBe(expected);
+  });
+
+  it("a checkout is alive as of its latest beat or publication", () => {
+    expect(lastAlive(doc({ published: NOW - 100 }))).toBe(NOW - 100);
+    expect(lastAlive(doc({ published: NOW - 100, alive: NOW - 5 }))).toBe(NOW - 5);
+    expect(lastAlive(doc({ published: NOW - 5, alive: NOW - 100 }))).toBe(NOW - 5);
   });
 });
 
@@ -51,6 +81,14 @@ describe("which checkouts --prune removes", () => {
       doc({ checkout: { id: "me", name: "z" }, published: NOW - 9 * day }),
     ];
     expect(staleCheckouts(docs, "me", 7 * day, NOW).map((d) => d.checkout.id)).toEqual(["old"]);
+  });
+
+  it("a checkout that published long ago but beats is not stale", () => {
+    const day = 86_400_000;
+    const docs = [
+      doc({ checkout: { id: "steady", name: "x" }, published: NOW - 30 * day, alive: NOW - 1000 }),
+    ];
+    expect(staleCheckouts(docs, "me", 7 * day, NOW)).toEqual([]);
   });
 });
 
