@@ -8,6 +8,7 @@ import {
 } from "../../core/remote/forecast.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { checkoutHolder } from "../../remote/checkout.js";
+import { usesNats } from "../../remote/engine.js";
 import {
   branchesToForecast,
   defaultTarget,
@@ -19,6 +20,8 @@ import {
   targetRef,
 } from "../../remote/forecast.js";
 import { remoteOf } from "../../remote/objects.js";
+import { presenceLifeMs } from "../../remote/presence-life.js";
+import { remotePresenceDocs } from "../../store/remote/rows.js";
 import { findProject, type Io, openProjectDb, releaseProjectDb } from "../context.js";
 
 interface ConflictsOptions {
@@ -65,10 +68,16 @@ export function conflictsCommand(io: Io): Command {
       const freshness = project.loaded.config.freshnessSeconds;
       const sides: Side[] = [
         ...localOf(io, project, top, me.name, now, freshness),
-        ...remoteSides(seenPresence(top), me.checkout, now, {
-          sessionMs: freshness * 1000,
-          documentMs: project.loaded.config.remotePresenceTtlMinutes * 60_000,
-        }),
+        // With NATS the last sync round's documents (decision 0063); with git, the fetched refs.
+        ...remoteSides(
+          usesNats(project.loaded.config) ? storedPresence(io, project) : seenPresence(top),
+          me.checkout,
+          now,
+          {
+            sessionMs: freshness * 1000,
+            documentMs: presenceLifeMs(project.loaded.config),
+          },
+        ),
       ];
       const merges = branchesToForecast(top, remote ?? "origin", target).flatMap(
         (b) => forecastMerge(top, target, b) ?? [],
@@ -97,6 +106,16 @@ function localOf(
   if (!db) return [];
   try {
     return localSides(db, top, name, now, fresh);
+  } finally {
+    releaseProjectDb(io, db);
+  }
+}
+
+function storedPresence(io: Io, project: ReturnType<typeof findProject>) {
+  const db = openProjectDb(project, { create: false }, io);
+  if (!db) return [];
+  try {
+    return remotePresenceDocs(db);
   } finally {
     releaseProjectDb(io, db);
   }

@@ -5,12 +5,15 @@ import { resolveTarget } from "../../core/paths/target.js";
 import { errorMessage, TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { checkoutHolder } from "../../remote/checkout.js";
+import { natsReleaseAt, natsReserveAt, usesNats } from "../../remote/engine.js";
 import { type LeaseResult, releaseRemote, reserveRemote } from "../../remote/leases.js";
 import { remoteOf } from "../../remote/objects.js";
 import { recordLeases } from "../../store/remote/rows.js";
 import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } from "../context.js";
 import { failureMessage, lostLine } from "../format/leases.js";
 import { ownSession } from "../session-opts.js";
+
+type LostLease = Extract<LeaseResult, { ok: true }>["lost"][number];
 
 interface ReserveOptions {
   ttl: string;
@@ -34,7 +37,7 @@ export function reserveCommand(io: Io): Command {
       "after",
       "\nExamples:\n  tandem reserve src/parser.ts --ttl 3h\n  tandem reserve --release src/parser.ts\n",
     )
-    .action((paths: string[], _o: ReserveOptions, cmd: Command) => {
+    .action(async (paths: string[], _o: ReserveOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<ReserveOptions>();
       const project = findProject(io, opts.root);
       const top = project.resolved.repo?.top;
@@ -45,6 +48,23 @@ export function reserveCommand(io: Io): Command {
       const ttlMs = parseDuration(opts.ttl);
       if (ttlMs === null)
         throw new UsageError(`--ttl ${opts.ttl} is not a duration; use e.g. 90s, 45m, 2h or 1d.`);
+      const config = project.loaded.config;
+      if (usesNats(config)) {
+        // The NATS engine (decision 0063): no Git remote involved.
+        const rel = paths.map((raw) => repoPath(raw, io, project, top));
+        const holder = checkoutHolder(project.stateDir, top);
+        const result = opts.release
+          ? await natsReleaseAt(config, top, holder, rel)
+          : await natsReserveAt(config, top, {
+              paths: rel,
+              holder,
+              ...callerOf(io, project, opts.session),
+              ttlMs,
+            });
+        if (!result.ok) throw new TandemError(result.message);
+        showLocally(io, project, result.now);
+        return report(io, result, "nats", opts);
+      }
       const remote = remoteOf(top, opts.remote ?? null);
       if (!remote)
         throw new TandemError(
@@ -103,7 +123,12 @@ function callerOf(io: Io, project: Project, flag: string | undefined) {
   }
 }
 
-function report(io: Io, result: LeaseResult, remote: string, opts: ReserveOptions): void {
+function report(
+  io: Io,
+  result: LeaseResult | { ok: true; won: string[]; lost: LostLease[] },
+  remote: string,
+  opts: ReserveOptions,
+): void {
   if (!result.ok) throw new TandemError(failureMessage(result.failure));
   const now = Date.now();
   if (result.lost.length > 0) io.exitCode = 1;

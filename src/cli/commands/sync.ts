@@ -1,8 +1,48 @@
 import { Command } from "commander";
-import { syncRound } from "../../remote/sync.js";
+import { syncWithEngine, usesNats } from "../../remote/engine.js";
+import { keepPresence, takeKeeper } from "../../remote/nats-keeper.js";
 import { markSyncStart, takeSyncLock } from "../../remote/sync-lock.js";
+import { sessionViews } from "../../sessions/view.js";
+import type { Db } from "../../store/db.js";
 import { findProject, type Io, openProjectDb, type Project } from "../context.js";
 import { formatSync } from "../format/sync.js";
+
+function liveHere(db: Db, project: Project): boolean {
+  return sessionViews(db, project.loaded.config.freshnessSeconds, Date.now()).some((s) => s.live && !s.ended);
+}
+
+/**
+ * Over NATS the first background round of a checkout with live sessions stays on as its presence
+ * keeper (src/remote/nats-keeper.ts, decision 0063), a round every third of the time to live.
+ */
+async function keep(project: Project, top: string): Promise<void> {
+  const release = takeKeeper(project.stateDir);
+  if (!release) return;
+  const round = async (): Promise<boolean | null> => {
+    const lock = takeSyncLock(project.stateDir, Date.now());
+    if (typeof lock !== "function") return null;
+    const db = openProjectDb(project, { create: true });
+    try {
+      if (!db || !liveHere(db, project)) return false;
+      markSyncStart(project.stateDir, Date.now());
+      await syncWithEngine(db, {
+        root: project.resolved.root,
+        top,
+        stateDir: project.stateDir,
+        config: project.loaded.config,
+      });
+      return liveHere(db, project);
+    } finally {
+      db?.close();
+      lock();
+    }
+  };
+  try {
+    await keepPresence((project.loaded.config.natsPresenceTtlSeconds * 1000) / 3, round);
+  } finally {
+    release();
+  }
+}
 
 /** A person's round waits for a background one (a hook may have just started it) up to its timeout. */
 function lockWaitMs(project: Project): number {
@@ -54,19 +94,21 @@ See docs/decisions/0014-presence-over-git-remote.md.
       const db = openProjectDb(project, { create: true });
       try {
         markSyncStart(project.stateDir, Date.now());
-        const r = syncRound(db!, {
+        const r = await syncWithEngine(db!, {
           root: project.resolved.root,
           top,
           stateDir: project.stateDir,
           config: project.loaded.config,
           prune: opts.prune === true,
         });
-        if (opts.background) return;
-        io.out(opts.json ? `${JSON.stringify(r, null, 2)}\n` : formatSync(r, Date.now()));
-        if (!r.ok) io.exitCode = 1;
+        if (!opts.background) {
+          io.out(opts.json ? `${JSON.stringify(r, null, 2)}\n` : formatSync(r, Date.now()));
+          if (!r.ok) io.exitCode = 1;
+        }
       } finally {
         db?.close();
         lock();
       }
+      if (opts.background && usesNats(project.loaded.config)) await keep(project, top);
     });
 }

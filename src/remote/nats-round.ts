@@ -1,0 +1,163 @@
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { leasesDocOf } from "../core/remote/kv-leases.js";
+import {
+  applyPresenceChanges,
+  cachedDocs,
+  EMPTY_CACHE,
+  type PresenceCache,
+  parseCache,
+  presenceKey,
+  resumeFrom,
+  shouldRefresh,
+} from "../core/remote/kv-presence.js";
+import { leasesText } from "../core/remote/leases.js";
+import { presenceText } from "../core/remote/presence.js";
+import type { SyncStage } from "../core/remote/sync-plan.js";
+import type { Db } from "../store/db.js";
+import { type RoundRecord, recordRound } from "../store/remote/rows.js";
+import { checkoutIdentity } from "./checkout.js";
+import { allLeases, lastRevision, presenceChanges, putKey } from "./nats/kv.js";
+import { type NatsLink, NatsLinkError, openNats } from "./nats/link.js";
+import { natsSettings, shownUrl } from "./nats-settings.js";
+import { buildPresence } from "./presence-doc.js";
+import type { SyncOptions, SyncResult } from "./sync.js";
+
+/** What this checkout has read of the presence bucket, kept between rounds: the next reads only what changed. */
+const CACHE_FILE = "nats-presence.json";
+/** A watch that delivers nothing for this long has nothing more to deliver. */
+const IDLE_MS = 2000;
+
+function readCache(stateDir: string): PresenceCache {
+  try {
+    return parseCache(readFileSync(join(stateDir, CACHE_FILE), "utf8")) ?? EMPTY_CACHE;
+  } catch {
+    return EMPTY_CACHE;
+  }
+}
+
+function writeCache(stateDir: string, cache: PresenceCache): void {
+  const file = join(stateDir, CACHE_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(cache));
+  renameSync(tmp, file);
+}
+
+class Stage extends Error {
+  constructor(
+    readonly stage: SyncStage,
+    message: string,
+    readonly fix: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One sync round over NATS (decision 0063): the presence keys that changed since the last round,
+ * this checkout's own key put when it changed or a third of its time to live passed, and the live
+ * leases; stored in the same tables the git engine fills, so hooks, status and the board read
+ * them alike. Never throws: a failure is recorded in `remote_sync` with its fix.
+ */
+export async function natsRound(db: Db, opts: SyncOptions): Promise<SyncResult> {
+  const now = opts.now ?? Date.now;
+  const started = now();
+  const c = opts.config;
+  const result: SyncResult = {
+    ok: false,
+    remote: c.natsUrl ? shownUrl(c.natsUrl) : null,
+    seen: [],
+    leases: null,
+    published: false,
+    republished: [],
+    republishLost: [],
+    pruned: [],
+    error: null,
+    ms: 0,
+  };
+  let read: RoundRecord["read"] = null;
+  let link: NatsLink | null = null;
+  try {
+    const s = natsSettings(c, opts.top);
+    if (!s.ok) throw new Stage("remote", s.problem, s.fix);
+    link = await open(s.settings);
+    const ttl = s.settings.presenceTtlMs;
+    const me = checkoutIdentity(opts.stateDir, opts.top);
+    let cache = resumeFrom(readCache(opts.stateDir), await lastRevision(link.presence));
+    cache = applyPresenceChanges(
+      cache,
+      await presenceChanges(link.presence, cache.revision, IDLE_MS),
+      now(),
+      ttl,
+    );
+    const mine = buildPresence(db, {
+      checkout: me,
+      root: opts.root,
+      freshnessSeconds: c.freshnessSeconds,
+      now: now(),
+    });
+    const key = presenceKey(me.id);
+    if (shouldRefresh(mine, cache.entries[key] ?? null, ttl, now())) {
+      await putKey(link.presence, key, presenceText(mine));
+      // The cache's revision stays: the next round reads this put back with what came between.
+      cache = {
+        ...cache,
+        entries: { ...cache.entries, [key]: { created: now(), text: presenceText(mine) } },
+      };
+      result.published = true;
+    }
+    writeCache(opts.stateDir, cache);
+    const docs = cachedDocs(cache);
+    const leases = await allLeases(link.leases, IDLE_MS);
+    const doc = leasesDocOf(leases, now());
+    const newest = Math.max(0, ...leases.map((l) => l.revision));
+    read = { presence: docs, leases: { text: leasesText(doc), commit: `nats:${newest}` } };
+    result.seen = docs
+      .filter((d) => d.checkout.id !== me.id)
+      .map((d) => ({ id: d.checkout.id, name: d.checkout.name, published: d.published }));
+    result.leases = doc;
+    result.ok = true;
+  } catch (err) {
+    const stage = err instanceof Stage ? err.stage : "fetch";
+    const fix =
+      err instanceof Stage
+        ? err.fix
+        : `check that the NATS server at ${result.remote ?? "remote.nats.url"} runs with JetStream and is reachable (\`tandem doctor\` tries it), or set remote.engine to "git".`;
+    result.error = { stage, message: (err as Error).message, fix };
+  } finally {
+    await link?.close().catch(() => {});
+  }
+  result.ms = now() - started;
+  try {
+    recordRound(db, {
+      read,
+      sync: {
+        remote: result.remote,
+        last_attempt: started,
+        last_success: result.ok ? started : null,
+        last_error: result.error ? `${result.error.message}\n${result.error.fix}` : null,
+      },
+    });
+  } catch (err) {
+    result.error ??= {
+      stage: "fetch",
+      message: `recording the round: ${(err as Error).message}`,
+      fix: "run `tandem doctor`.",
+    };
+    result.ok = false;
+  }
+  return result;
+}
+
+async function open(s: Parameters<typeof openNats>[0]): Promise<NatsLink> {
+  try {
+    return await openNats(s);
+  } catch (err) {
+    if (!(err instanceof NatsLinkError)) throw err;
+    throw new Stage(
+      "fetch",
+      err.message,
+      'start the NATS server with JetStream (`nats-server -js`), check TANDEM_NATS_URL / remote.nats.url and TANDEM_NATS_CREDS, or set remote.engine to "git".',
+    );
+  }
+}

@@ -1,0 +1,66 @@
+import { readFileSync } from "node:fs";
+import { type KV, Kvm } from "@nats-io/kv";
+import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+
+/**
+ * The connection to the NATS server of `remote.engine: "nats"` (docs/remote.md) and the
+ * repository's two buckets. Only the commands that talk to NATS load this room (sync, reserve,
+ * conflicts, doctor), through a dynamic import: no hook pays for the client.
+ */
+
+export interface NatsSettings {
+  url: string;
+  /** A .creds file's path (user JWT and seed), or null. */
+  creds: string | null;
+  /** Prefix of the bucket names. */
+  bucket: string;
+  presenceTtlMs: number;
+  timeoutMs: number;
+}
+
+export interface NatsLink {
+  presence: KV;
+  leases: KV;
+  /** The server's version, for doctor. */
+  server: string;
+  close(): Promise<void>;
+}
+
+export class NatsLinkError extends Error {}
+
+/** Opens a connection and both buckets, making them on first use; every failure is a NatsLinkError. */
+export async function openNats(s: NatsSettings): Promise<NatsLink> {
+  let nc: NatsConnection;
+  try {
+    const authenticator = s.creds ? credsAuthenticator(readFileSync(s.creds)) : undefined;
+    nc = await connect({
+      servers: s.url,
+      timeout: s.timeoutMs,
+      maxReconnectAttempts: 0,
+      name: "tandem",
+      ...(authenticator ? { authenticator } : {}),
+    });
+  } catch (err) {
+    throw new NatsLinkError(`cannot connect to ${s.url}: ${(err as Error).message}`);
+  }
+  try {
+    const kvm = new Kvm(nc);
+    // Presence lives as long as its bucket's max age; leases carry their own expiry.
+    const presence = await bucket(kvm, `${s.bucket}-presence`, { ttl: s.presenceTtlMs, history: 1 });
+    const leases = await bucket(kvm, `${s.bucket}-leases`, { history: 1 });
+    return { presence, leases, server: nc.info?.version ?? "unknown", close: () => nc.close() };
+  } catch (err) {
+    await nc.close().catch(() => {});
+    throw new NatsLinkError(`${s.url} has no usable JetStream: ${(err as Error).message}`);
+  }
+}
+
+/** The bucket, made if absent; one another clone made with other settings is used as it is. */
+async function bucket(kvm: Kvm, name: string, opts: { ttl?: number; history: number }): Promise<KV> {
+  try {
+    return await kvm.create(name, opts);
+  } catch (err) {
+    if (!/already in use|different configuration/i.test((err as Error).message)) throw err;
+    return await kvm.open(name);
+  }
+}
