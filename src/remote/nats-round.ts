@@ -1,24 +1,15 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { leasesDocOf } from "../core/remote/kv-leases.js";
-import {
-  applyPresenceChanges,
-  cachedDocs,
-  EMPTY_CACHE,
-  type PresenceCache,
-  parseCache,
-  presenceKey,
-  resumeFrom,
-  shouldRefresh,
-} from "../core/remote/kv-presence.js";
+import { liveDocs, NOTHING_SEEN, type PresenceSeen, parseSeen } from "../core/remote/kv-presence.js";
 import { leasesText } from "../core/remote/leases.js";
-import { presenceText } from "../core/remote/presence.js";
 import type { SyncStage } from "../core/remote/sync-plan.js";
 import type { Db } from "../store/db.js";
 import { type RoundRecord, recordRound } from "../store/remote/rows.js";
 import { checkoutIdentity } from "./checkout.js";
-import { allLeases, lastRevision, presenceChanges, putKey } from "./nats/kv.js";
+import { allLeases } from "./nats/kv.js";
 import { type NatsLink, NatsLinkError, openNats } from "./nats/link.js";
+import { exchangePresence } from "./nats/presence.js";
 import { natsSettings, shownUrl } from "./nats-settings.js";
 import { buildPresence } from "./presence-doc.js";
 import type { SyncOptions, SyncResult } from "./sync.js";
@@ -28,15 +19,15 @@ const CACHE_FILE = "nats-presence.json";
 /** A watch that delivers nothing for this long has nothing more to deliver. */
 const IDLE_MS = 2000;
 
-function readCache(stateDir: string): PresenceCache {
+function readCache(stateDir: string): PresenceSeen {
   try {
-    return parseCache(readFileSync(join(stateDir, CACHE_FILE), "utf8")) ?? EMPTY_CACHE;
+    return parseSeen(readFileSync(join(stateDir, CACHE_FILE), "utf8")) ?? NOTHING_SEEN;
   } catch {
-    return EMPTY_CACHE;
+    return NOTHING_SEEN;
   }
 }
 
-function writeCache(stateDir: string, cache: PresenceCache): void {
+function writeCache(stateDir: string, cache: PresenceSeen): void {
   const file = join(stateDir, CACHE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(cache));
@@ -54,9 +45,9 @@ class Stage extends Error {
 }
 
 /**
- * One sync round over NATS (decision 0063): the presence keys that changed since the last round,
- * this checkout's own key put when it changed or a third of its time to live passed, and the live
- * leases; stored in the same tables the git engine fills, so hooks, status and the board read
+ * One sync round over NATS (decision 0063): the presence that changed since the last round, this
+ * checkout's document put when it changed and its alive mark refreshed (src/remote/nats/presence.ts),
+ * and the live leases; stored in the same tables the git engine fills, so hooks, status and the board read
  * them alike. Never throws: a failure is recorded in `remote_sync` with its fix.
  */
 export async function natsRound(db: Db, opts: SyncOptions): Promise<SyncResult> {
@@ -81,33 +72,21 @@ export async function natsRound(db: Db, opts: SyncOptions): Promise<SyncResult> 
     const s = natsSettings(c, opts.top);
     if (!s.ok) throw new Stage("remote", s.problem, s.fix);
     link = await open(s.settings);
-    const ttl = s.settings.presenceTtlMs;
     const me = checkoutIdentity(opts.stateDir, opts.top);
-    let cache = resumeFrom(readCache(opts.stateDir), await lastRevision(link.presence));
-    cache = applyPresenceChanges(
-      cache,
-      await presenceChanges(link.presence, cache.revision, IDLE_MS),
-      now(),
-      ttl,
-    );
     const mine = buildPresence(db, {
       checkout: me,
       root: opts.root,
       freshnessSeconds: c.freshnessSeconds,
       now: now(),
     });
-    const key = presenceKey(me.id);
-    if (shouldRefresh(mine, cache.entries[key] ?? null, ttl, now())) {
-      await putKey(link.presence, key, presenceText(mine));
-      // The cache's revision stays: the next round reads this put back with what came between.
-      cache = {
-        ...cache,
-        entries: { ...cache.entries, [key]: { created: now(), text: presenceText(mine) } },
-      };
-      result.published = true;
-    }
-    writeCache(opts.stateDir, cache);
-    const docs = cachedDocs(cache);
+    const ex = await exchangePresence(link, readCache(opts.stateDir), mine, {
+      ttlMs: s.settings.presenceTtlMs,
+      idleMs: IDLE_MS,
+      now,
+    });
+    result.published = ex.published;
+    writeCache(opts.stateDir, ex.seen);
+    const docs = liveDocs(ex.seen);
     const leases = await allLeases(link.leases, IDLE_MS);
     const doc = leasesDocOf(leases, now());
     const newest = Math.max(0, ...leases.map((l) => l.revision));

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseCache } from "../../src/core/remote/kv-presence.js";
+import { parseSeen } from "../../src/core/remote/kv-presence.js";
 import type { SyncResult } from "../../src/remote/sync.js";
 import { TANDEM_BIN, tandem } from "../helpers/cli.js";
 import { claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
@@ -47,7 +47,7 @@ function elsewhere(repo: string): { sessions: { paths: string[] }[] } {
 }
 
 const cacheOf = (repo: string) =>
-  parseCache(readFileSync(join(repo, ".git", "tandem", "nats-presence.json"), "utf8"));
+  parseSeen(readFileSync(join(repo, ".git", "tandem", "nats-presence.json"), "utf8"))?.docs;
 
 async function until<T>(what: string, deadlineMs: number, probe: () => T | null): Promise<T> {
   const end = Date.now() + deadlineMs;
@@ -112,8 +112,8 @@ describe("presence over NATS", () => {
     try {
       const seenA = () => sync(b).seen.find((s) => s.name === seenName(a)) ?? null;
       const first = await until("B sees A", patient(20_000), seenA);
-      // Alive past its TTL: the keeper refreshes it.
-      await until("A refreshed past its first TTL", patient(30_000), () => {
+      // Seen past its first TTL: the keeper refreshes A's alive mark.
+      await until("A's mark refreshed past its first TTL", patient(30_000), () => {
         const now = seenA();
         return now && now.published > first.published + ttlSeconds * 1000 ? now : null;
       });

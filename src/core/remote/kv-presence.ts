@@ -2,10 +2,12 @@ import * as z from "zod/mini";
 import { type PresenceDoc, parsePresence, presenceSubstance } from "./presence.js";
 
 /**
- * Presence over a NATS key-value bucket (docs/remote.md, decision 0063): one key per checkout,
- * the bucket's max age as its time to live. A reader keeps what it has seen and asks only for the
- * revisions after it. NATS 2.9 expires keys without telling watchers, so the reader also drops an
- * entry whose server time is older than the time to live.
+ * Presence over NATS key-value buckets (docs/remote.md, decision 0063). Two buckets: the
+ * documents, put only when they change (and a day's max age collects the dead), and a small
+ * "alive" key per checkout whose bucket's max age is the presence TTL, refreshed while sessions
+ * live. A document counts while its checkout's alive key does. A reader keeps what it has seen of
+ * each bucket and asks only for the revisions after it. NATS 2.9 expires keys without telling
+ * watchers, so the reader also drops an entry whose server time is older than the bucket's age.
  */
 
 export interface PresenceChange {
@@ -22,21 +24,33 @@ const cacheSchema = z.object({
   entries: z.record(z.string(), z.object({ created: z.number(), text: z.string() })),
 });
 
+/** What a reader has seen of one bucket. */
 export type PresenceCache = z.infer<typeof cacheSchema>;
 
 export const EMPTY_CACHE: PresenceCache = { revision: 0, entries: {} };
 
-export function parseCache(text: string): PresenceCache | null {
+const seenSchema = z.object({ docs: cacheSchema, alive: cacheSchema });
+
+/** What a reader has seen of both buckets, kept between rounds. */
+export type PresenceSeen = z.infer<typeof seenSchema>;
+
+export const NOTHING_SEEN: PresenceSeen = { docs: EMPTY_CACHE, alive: EMPTY_CACHE };
+
+/** Documents live this long without a change; a live checkout puts its own again well before. */
+export const DOC_MAX_AGE_MS = 86_400_000;
+
+export function parseSeen(text: string): PresenceSeen | null {
   try {
-    const parsed = cacheSchema.safeParse(JSON.parse(text));
+    const parsed = seenSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
 }
 
-/** The key of a checkout's presence: its id is hex, so it is a valid key as it is. */
+/** The key of a checkout's document and of its alive mark: its id is hex, a valid key as it is. */
 export const presenceKey = (checkout: string): string => `p.${checkout}`;
+export const aliveKey = (checkout: string): string => `a.${checkout}`;
 
 /** Where to resume: after the cache, unless the bucket is newer than the cache (made again). */
 export function resumeFrom(cache: PresenceCache, lastSeq: number): PresenceCache {
@@ -62,8 +76,22 @@ export function applyPresenceChanges(
   return { revision, entries };
 }
 
-export function cachedDocs(cache: PresenceCache): PresenceDoc[] {
-  return Object.values(cache.entries).flatMap((e) => parsePresence(e.text) ?? []);
+/**
+ * The documents of checkouts whose alive mark the reader still holds, dated by that mark (as a
+ * document over git is dated by its last re-publish): views judge its age and its sessions by it.
+ */
+export function liveDocs(seen: PresenceSeen): PresenceDoc[] {
+  return Object.values(seen.docs.entries).flatMap((e) => {
+    const d = parsePresence(e.text);
+    const alive = d ? seen.alive.entries[aliveKey(d.checkout.id)] : undefined;
+    return d && alive ? [{ ...d, published: Math.max(d.published, alive.created) }] : [];
+  });
+}
+
+/** Whether this checkout's alive mark is missing or a third of the TTL old: put it again. */
+export function aliveDue(seen: PresenceSeen, checkout: string, ttlMs: number, now: number): boolean {
+  const mine = seen.alive.entries[aliveKey(checkout)];
+  return !mine || now - mine.created >= ttlMs / 3;
 }
 
 /**

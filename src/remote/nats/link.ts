@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { type KV, Kvm } from "@nats-io/kv";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import { DOC_MAX_AGE_MS } from "../../core/remote/kv-presence.js";
 
 /**
  * The connection to the NATS server of `remote.engine: "nats"` (docs/remote.md) and the
- * repository's two buckets. Only the commands that talk to NATS load this room (sync, reserve,
+ * repository's three buckets. Only the commands that talk to NATS load this room (sync, reserve,
  * conflicts, doctor), through a dynamic import: no hook pays for the client.
  */
 
@@ -19,10 +20,15 @@ export interface NatsSettings {
 }
 
 export interface NatsLink {
+  /** The presence documents, put when they change. */
   presence: KV;
+  /** One small key per checkout with live sessions; the bucket's max age is the presence TTL. */
+  alive: KV;
   leases: KV;
   /** The server's version, for doctor. */
   server: string;
+  /** Bytes and messages this connection moved so far (the fleet bench's traffic). */
+  stats(): { inBytes: number; outBytes: number };
   close(): Promise<void>;
 }
 
@@ -45,10 +51,18 @@ export async function openNats(s: NatsSettings): Promise<NatsLink> {
   }
   try {
     const kvm = new Kvm(nc);
-    // Presence lives as long as its bucket's max age; leases carry their own expiry.
-    const presence = await bucket(kvm, `${s.bucket}-presence`, { ttl: s.presenceTtlMs, history: 1 });
+    // An alive mark lives as long as its bucket's max age; leases carry their own expiry.
+    const presence = await bucket(kvm, `${s.bucket}-presence`, { ttl: DOC_MAX_AGE_MS, history: 1 });
+    const alive = await bucket(kvm, `${s.bucket}-alive`, { ttl: s.presenceTtlMs, history: 1 });
     const leases = await bucket(kvm, `${s.bucket}-leases`, { history: 1 });
-    return { presence, leases, server: nc.info?.version ?? "unknown", close: () => nc.close() };
+    return {
+      presence,
+      alive,
+      leases,
+      server: nc.info?.version ?? "unknown",
+      stats: () => nc.stats(),
+      close: () => nc.close(),
+    };
   } catch (err) {
     await nc.close().catch(() => {});
     throw new NatsLinkError(`${s.url} has no usable JetStream: ${(err as Error).message}`);

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
+  aliveDue,
+  aliveKey,
   applyPresenceChanges,
-  cachedDocs,
   EMPTY_CACHE,
+  liveDocs,
+  NOTHING_SEEN,
   type PresenceCache,
   type PresenceChange,
-  parseCache,
+  parseSeen,
   presenceKey,
   resumeFrom,
   shouldRefresh,
@@ -83,14 +86,50 @@ describe("applyPresenceChanges", () => {
       expect(Object.keys(out.entries).sort()).toEqual(c.keys);
       expect(out.revision).toBe(c.revision);
     });
+});
 
-  it("the docs of the cache are the parsed puts", () => {
-    const out = applyPresenceChanges(EMPTY_CACHE, [put("aa", 1, 1000, "t")], 2000, TTL);
-    expect(cachedDocs(out).map((d) => [d.checkout.id, d.sessions[0]?.task])).toEqual([["aa", "t"]]);
+describe("liveDocs: a document counts while its checkout's alive mark does, dated by the mark", () => {
+  const docs = applyPresenceChanges(EMPTY_CACHE, [put("aa", 1, 1000, "t"), put("bb", 2, 1000)], 2000, TTL);
+  const alive = (created: number) => ({ created, text: "" });
+  it.each([
+    { name: "no marks: nothing", marks: {}, expected: [] },
+    {
+      name: "aa's mark: aa, dated by it",
+      marks: { [aliveKey("aa")]: alive(5000) },
+      expected: [["aa", 5000]],
+    },
+    {
+      name: "a mark older than the document keeps the document's date",
+      marks: { [aliveKey("bb")]: alive(500) },
+      expected: [["bb", 1000]],
+    },
+  ])("$name", ({ marks, expected }) => {
+    const out = liveDocs({ docs, alive: { revision: 3, entries: marks } });
+    expect(out.map((d) => [d.checkout.id, d.published])).toEqual(expected);
   });
 });
 
-describe("resumeFrom and parseCache", () => {
+describe("aliveDue", () => {
+  it.each([
+    { name: "no mark", entries: {}, now: 1000, expected: true },
+    {
+      name: "a young mark",
+      entries: { [aliveKey("aa")]: { created: 1000, text: "" } },
+      now: 1000 + TTL / 3 - 1,
+      expected: false,
+    },
+    {
+      name: "a third of the TTL old",
+      entries: { [aliveKey("aa")]: { created: 1000, text: "" } },
+      now: 1000 + TTL / 3,
+      expected: true,
+    },
+  ])("$name", ({ entries, now, expected }) => {
+    expect(aliveDue({ docs: EMPTY_CACHE, alive: { revision: 1, entries } }, "aa", TTL, now)).toBe(expected);
+  });
+});
+
+describe("resumeFrom and parseSeen", () => {
   const cache: PresenceCache = { revision: 9, entries: {} };
   it.each([
     { last: 9, expected: cache },
@@ -99,11 +138,15 @@ describe("resumeFrom and parseCache", () => {
   ])("resumes at revision 9 with the bucket at $last", ({ last, expected }) => {
     expect(resumeFrom(cache, last)).toEqual(expected);
   });
-  it.each(["", "{", '{"revision":"x","entries":{}}', "[]"])("a damaged cache %j reads as none", (text) => {
-    expect(parseCache(text)).toBeNull();
-  });
-  it("a cache reads back", () => {
-    expect(parseCache(JSON.stringify(cache))).toEqual(cache);
+  it.each(["", "{", '{"docs":{"revision":"x","entries":{}},"alive":{"revision":0,"entries":{}}}', "[]"])(
+    "a damaged record %j reads as none",
+    (text) => {
+      expect(parseSeen(text)).toBeNull();
+    },
+  );
+  it("a record reads back", () => {
+    const seen = { ...NOTHING_SEEN, docs: cache };
+    expect(parseSeen(JSON.stringify(seen))).toEqual(seen);
   });
 });
 
