@@ -270,7 +270,7 @@ export const CONFIG_KEYS = [
     default: null,
     comment:
       "Prefix of this repository's NATS buckets; null: tandem-<first 12 hex of the repository's root commit>.",
-    doc: "prefix of the repository's two buckets (`<prefix>-presence`, `<prefix>-leases`); `null`: `tandem-` and 12 hex digits of the repository's root commit, the same in every clone.",
+    doc: "prefix of the repository's three buckets (`<prefix>-presence`, `<prefix>-alive`, `<prefix>-leases`); `null`: `tandem-` and 12 hex digits of the repository's root commit, the same in every clone.",
   }),
   setting({
     key: "remote.nats.presenceTtlSeconds",
@@ -279,7 +279,7 @@ export const CONFIG_KEYS = [
     default: 30,
     comment:
       "Seconds a checkout's presence lives on NATS without a refresh: a crashed machine's sessions leave within this.",
-    doc: "how long a checkout's presence lives on NATS without a refresh (the bucket's max age, set when the bucket is first made): a crashed machine's sessions leave every view within this plus one sync round.",
+    doc: "how long a checkout's alive mark lives on NATS without a refresh (the alive bucket's max age, set when the bucket is first made); a live checkout refreshes it every third of this, so a crashed machine's sessions leave every view within this plus one sync round.",
   }),
   setting({
     key: "land.check",
