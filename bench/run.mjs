@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compareBench } from "./compare.mjs";
 import { endTurnBench } from "./end-turn.mjs";
+import { fleetNatsBench } from "./fleet-nats.mjs";
 import { historyBench } from "./history.mjs";
 import { benchHooks } from "./hooks.mjs";
 import { jailBench } from "./jail.mjs";
@@ -21,7 +22,7 @@ import { uiBench } from "./ui.mjs";
 import { versionsBench } from "./versions.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,payloads,compare,subagents,history,remote,ui,jail runs some sections and
+// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,payloads,compare,subagents,history,remote,fleet-nats,ui,jail runs some sections and
 // only prints them: RESULTS.md is written by a full run alone.
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (section) => only === null || only.has(section);
@@ -96,6 +97,8 @@ const report = [
   wanted("history") ? historyBench(bin, Math.min(ROUNDS, 15)) : "",
   // Presence over the git remote (issue 17): about a minute and a half.
   wanted("remote") ? remoteBench(bin, ROUNDS) : "",
+  // Issue 41: 10, 50 and 200 clones against one nats-server (the NATS engine); about two minutes.
+  wanted("fleet-nats") ? await fleetNatsBench() : "",
   // The browser board (issue 18) in Debian's Chromium: seeding 100,000 events takes a few seconds.
   wanted("ui") ? await uiBench(bin, Math.min(ROUNDS, 20)) : "",
   // Issue 36: one command through the kernel jail's launcher, against the same command plain (seconds).
