@@ -67,7 +67,7 @@ export async function checkEngine(config: Config, top: string | null): Promise<E
     await link.close();
     return {
       ok: true,
-      detail: `nats at ${shownUrl(s.settings.url)} (server ${link.server}), buckets ${s.settings.bucket}-presence and ${s.settings.bucket}-leases`,
+      detail: `nats at ${shownUrl(s.settings.url)} (server ${link.server}), buckets ${s.settings.bucket}-presence, -alive and -leases`,
       fix: null,
     };
   } catch (err) {

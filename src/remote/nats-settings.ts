@@ -1,4 +1,5 @@
 import type { Config } from "../config/schema.js";
+import { shownUrl } from "../core/remote/shown-url.js";
 import { gitStatus } from "../git/run.js";
 import type { NatsSettings } from "./nats/link.js";
 
@@ -15,10 +16,7 @@ export type SettingsOutcome =
 
 const BUCKET = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The URL without a user, password or token: what messages and `--json` may show. */
-export function shownUrl(url: string): string {
-  return url.replace(/^([a-z]+:\/\/)[^@/]*@/i, "$1");
-}
+export { shownUrl };
 
 /** The prefix of the buckets: the configured one, else one from the repository's root commit. */
 function bucketOf(

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { type KV, Kvm } from "@nats-io/kv";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { DOC_MAX_AGE_MS } from "../../core/remote/kv-presence.js";
+import { shownUrl } from "../../core/remote/shown-url.js";
 
 /**
  * The connection to the NATS server of `remote.engine: "nats"` (docs/remote.md) and the
@@ -47,7 +48,7 @@ export async function openNats(s: NatsSettings): Promise<NatsLink> {
       ...(authenticator ? { authenticator } : {}),
     });
   } catch (err) {
-    throw new NatsLinkError(`cannot connect to ${s.url}: ${(err as Error).message}`);
+    throw new NatsLinkError(`cannot connect to ${shownUrl(s.url)}: ${(err as Error).message}`);
   }
   try {
     const kvm = new Kvm(nc);
@@ -65,7 +66,7 @@ export async function openNats(s: NatsSettings): Promise<NatsLink> {
     };
   } catch (err) {
     await nc.close().catch(() => {});
-    throw new NatsLinkError(`${s.url} has no usable JetStream: ${(err as Error).message}`);
+    throw new NatsLinkError(`${shownUrl(s.url)} has no usable JetStream: ${(err as Error).message}`);
   }
 }
 
