@@ -26,7 +26,9 @@ interface ReserveOptions {
 
 export function reserveCommand(io: Io): Command {
   return new Command("reserve")
-    .description("Reserve PATHs exclusively across every clone of the remote (refs/tandem/leases)")
+    .description(
+      "Reserve PATHs exclusively across every clone of the remote (refs/tandem/leases, or NATS with remote.engine nats)",
+    )
     .argument("<paths...>", "files or directories, relative to here")
     .option("--ttl <duration>", "how long the reservation lasts (90s, 45m, 2h, 1d)", "2h")
     .option("--release", "give up your reservations on PATHs instead")

@@ -67,7 +67,9 @@ interface SyncOptions {
 
 export function syncCommand(io: Io): Command {
   return new Command("sync")
-    .description("Share presence with other clones through the Git remote: one round, now")
+    .description(
+      "Share presence with other clones (the Git remote, or NATS with remote.engine nats): one round, now",
+    )
     .option("--json", "print the round as JSON")
     .option("--prune", "also delete the presence of checkouts silent longer than remote.pruneDays")
     .option("--background", "the round hooks start (not for people): quiet")
@@ -77,7 +79,9 @@ export function syncCommand(io: Io): Command {
 Fetches every checkout's presence (refs/tandem/presence/*) and the leases (refs/tandem/leases)
 from the remote, stores them for hooks and status, and publishes this checkout's presence when it
 changed or is older than remote.intervalSeconds. Hooks run the same round in the background.
-See docs/decisions/0014-presence-over-git-remote.md.
+With remote.engine "nats" the round reads only what changed in the NATS buckets instead, and a
+background round stays on as the checkout's presence keeper while sessions live (docs/remote.md).
+See docs/decisions/0014-presence-over-git-remote.md and 0063-nats-engine.md.
 `,
     )
     .action(async (_o: SyncOptions, cmd: Command) => {
