@@ -6,7 +6,7 @@ import {
   planRelease,
   planReserve,
 } from "../core/remote/kv-leases.js";
-import { type Holder, type Lease, type LeaseRequest, leasesText } from "../core/remote/leases.js";
+import { type Holder, isExpired, type Lease, type LeaseRequest, leasesText } from "../core/remote/leases.js";
 import { allLeases, createKey, deleteKey, updateKey } from "./nats/kv.js";
 import { type NatsLink, NatsLinkError, type NatsSettings, openNats } from "./nats/link.js";
 import { shownUrl } from "./nats-settings.js";
@@ -107,6 +107,20 @@ async function settle(
   }
   if (kept.length < won.length) all = await allLeases(link.leases, IDLE_MS);
   return { ok: true, won: kept, lost, tries, now: docOf(all) };
+}
+
+/**
+ * Deletes the keys of leases expired (with the skew margin) by `now`, each on the revision read:
+ * a lease extended or taken meanwhile stays. What a sync round does, so dead keys do not pile up.
+ * Returns the leases still there.
+ */
+export async function dropExpired(link: NatsLink, all: readonly KvLease[], now: number): Promise<KvLease[]> {
+  const kept: KvLease[] = [];
+  for (const l of all) {
+    if (!isExpired(l.lease, now)) kept.push(l);
+    else await deleteKey(link.leases, leaseKey(l.lease.path), l.revision);
+  }
+  return kept;
 }
 
 async function current(link: NatsLink): Promise<{ text: string; commit: string }> {

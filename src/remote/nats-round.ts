@@ -10,6 +10,7 @@ import { checkoutIdentity } from "./checkout.js";
 import { allLeases } from "./nats/kv.js";
 import { type NatsLink, NatsLinkError, openNats } from "./nats/link.js";
 import { exchangePresence } from "./nats/presence.js";
+import { dropExpired } from "./nats-leases.js";
 import { natsSettings, shownUrl } from "./nats-settings.js";
 import { buildPresence } from "./presence-doc.js";
 import type { SyncOptions, SyncResult } from "./sync.js";
@@ -87,7 +88,7 @@ export async function natsRound(db: Db, opts: SyncOptions): Promise<SyncResult> 
     result.published = ex.published;
     writeCache(opts.stateDir, ex.seen);
     const docs = liveDocs(ex.seen);
-    const leases = await allLeases(link.leases, IDLE_MS);
+    const leases = await dropExpired(link, await allLeases(link.leases, IDLE_MS), now());
     const doc = leasesDocOf(leases, now());
     const newest = Math.max(0, ...leases.map((l) => l.revision));
     read = { presence: docs, leases: { text: leasesText(doc), commit: `nats:${newest}` } };

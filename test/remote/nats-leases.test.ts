@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { overlaps } from "../../src/core/remote/leases.js";
+import { allLeases } from "../../src/remote/nats/kv.js";
 import type { NatsSettings } from "../../src/remote/nats/link.js";
-import { type NatsLeaseResult, natsRelease, natsReserve } from "../../src/remote/nats-leases.js";
+import { openNats } from "../../src/remote/nats/link.js";
+import { dropExpired, type NatsLeaseResult, natsRelease, natsReserve } from "../../src/remote/nats-leases.js";
 import { tandem } from "../helpers/cli.js";
 import { type NatsServer, startNats } from "../helpers/nats.js";
 import { g } from "../helpers/repo.js";
@@ -100,6 +102,30 @@ describe("leases over NATS", () => {
     expect(ok(await natsRelease(s, machine(2), ["a.ts"])).won).toEqual([]);
     expect(ok(await natsRelease(s, machine(1), ["a.ts"])).won).toEqual(["a.ts"]);
     expect(ok(await reserveAs(s, 2, ["a.ts"])).won).toEqual(["a.ts"]);
+  });
+
+  it("a round's clean-up deletes expired lease keys only", async () => {
+    const s = settings();
+    ok(await reserveAs(s, 1, ["short.ts"]));
+    ok(
+      await natsReserve(s, {
+        paths: ["long.ts"],
+        holder: machine(2),
+        session: null,
+        task: null,
+        ttlMs: 86_400_000,
+      }),
+    );
+    const link = await openNats(s);
+    try {
+      // Two hours on, past the first lease's hour and its skew margin.
+      const later = Date.now() + 2 * 3_600_000;
+      const kept = await dropExpired(link, await allLeases(link.leases, 2000), later);
+      expect(kept.map((k) => k.lease.path)).toEqual(["long.ts"]);
+      expect((await allLeases(link.leases, 2000)).map((k) => k.lease.path)).toEqual(["long.ts"]);
+    } finally {
+      await link.close();
+    }
   });
 
   it("an unreachable server is a message with what to do, nothing reserved", async () => {
