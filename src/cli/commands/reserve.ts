@@ -50,23 +50,7 @@ export function reserveCommand(io: Io): Command {
       const ttlMs = parseDuration(opts.ttl);
       if (ttlMs === null)
         throw new UsageError(`--ttl ${opts.ttl} is not a duration; use e.g. 90s, 45m, 2h or 1d.`);
-      const config = project.loaded.config;
-      if (usesNats(config)) {
-        // The NATS engine (decision 0063): no Git remote involved.
-        const rel = paths.map((raw) => repoPath(raw, io, project, top));
-        const holder = checkoutHolder(project.stateDir, top);
-        const result = opts.release
-          ? await natsReleaseAt(config, top, holder, rel)
-          : await natsReserveAt(config, top, {
-              paths: rel,
-              holder,
-              ...callerOf(io, project, opts.session),
-              ttlMs,
-            });
-        if (!result.ok) throw new TandemError(result.message);
-        showLocally(io, project, result.now);
-        return report(io, result, "nats", opts);
-      }
+      if (usesNats(project.loaded.config)) return overNats(io, project, top, paths, ttlMs, opts);
       const remote = remoteOf(top, opts.remote ?? null);
       if (!remote)
         throw new TandemError(
@@ -83,6 +67,26 @@ export function reserveCommand(io: Io): Command {
       if (result.ok) showLocally(io, project, result.now);
       report(io, result, remote, opts);
     });
+}
+
+/** The NATS engine (decision 0063): the same decisions and report, no Git remote involved. */
+async function overNats(
+  io: Io,
+  project: Project,
+  top: string,
+  paths: string[],
+  ttlMs: number,
+  opts: ReserveOptions,
+): Promise<void> {
+  const config = project.loaded.config;
+  const rel = paths.map((raw) => repoPath(raw, io, project, top));
+  const holder = checkoutHolder(project.stateDir, top);
+  const result = opts.release
+    ? await natsReleaseAt(config, top, holder, rel)
+    : await natsReserveAt(config, top, { paths: rel, holder, ...callerOf(io, project, opts.session), ttlMs });
+  if (!result.ok) throw new TandemError(result.message);
+  showLocally(io, project, result.now);
+  report(io, result, "nats", opts);
 }
 
 /** A path relative to the repository top, resolved like `tandem release` resolves its paths. */
