@@ -16,6 +16,11 @@ function liveHere(db: Db, project: Project): boolean {
  * keeper (src/remote/nats-keeper.ts, decision 0063), a round every third of the time to live.
  */
 async function keep(project: Project, top: string): Promise<void> {
+  // No live session here: nothing to keep alive, and no process to leave behind.
+  const db = openProjectDb(project, { create: false });
+  const live = db !== null && liveHere(db, project);
+  db?.close();
+  if (!live) return;
   const release = takeKeeper(project.stateDir);
   if (!release) return;
   const round = async (): Promise<boolean | null> => {
