@@ -46,7 +46,10 @@ describe("keepPresence", () => {
   it("runs rounds until one finds no live session; a busy round does not stop it", async () => {
     const answers: (boolean | null)[] = [true, null, true, false, true];
     let calls = 0;
-    await keepPresence(1, async () => answers[calls++] ?? false);
+    await keepPresence(1, async () => {
+      const next = answers[calls++];
+      return next === undefined ? false : next;
+    });
     expect(calls).toBe(4);
   });
 });
