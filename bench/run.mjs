@@ -10,6 +10,7 @@ import { compareBench } from "./compare.mjs";
 import { endTurnBench } from "./end-turn.mjs";
 import { fleetBench } from "./fleet.mjs";
 import { gitEngine } from "./fleet-git.mjs";
+import { fleetNatsBench } from "./fleet-nats.mjs";
 import { historyBench } from "./history.mjs";
 import { benchHooks } from "./hooks.mjs";
 import { jailBench } from "./jail.mjs";
@@ -23,7 +24,7 @@ import { uiBench } from "./ui.mjs";
 import { versionsBench } from "./versions.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,payloads,compare,subagents,history,remote,fleet,ui,jail runs some sections and
+// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,payloads,compare,subagents,history,remote,fleet,fleet-nats,ui,jail runs some sections and
 // only prints them: RESULTS.md is written by a full run alone.
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (section) => only === null || only.has(section);
@@ -100,6 +101,8 @@ const report = [
   wanted("remote") ? remoteBench(bin, ROUNDS) : "",
   // Issue 41: 10 and 50 clones of one remote (BENCH_FLEET=10,50,200 for more); several minutes.
   wanted("fleet") ? await fleetBench([gitEngine(bin)]) : "",
+  // Issue 41: 10, 50 and 200 clones against one nats-server (the NATS engine); about two minutes.
+  wanted("fleet-nats") ? await fleetNatsBench() : "",
   // The browser board (issue 18) in Debian's Chromium: seeding 100,000 events takes a few seconds.
   wanted("ui") ? await uiBench(bin, Math.min(ROUNDS, 20)) : "",
   // Issue 36: one command through the kernel jail's launcher, against the same command plain (seconds).

@@ -95,6 +95,18 @@ export function textOrNull(allowed: string): KeyType<string | null> {
   return { schema: () => z.nullable(nonEmpty()), allowed };
 }
 
+/** A string or null, which a TANDEM_* variable may also give (a URL, a file's path). */
+export function textOrNullFromEnv(allowed: string, envAllowed: string): KeyType<string | null> {
+  return {
+    ...textOrNull(allowed),
+    env: {
+      parse: (v) => (v.trim() ? { ok: true, value: v.trim() } : { ok: false }),
+      allowed: envAllowed,
+      shown: "",
+    },
+  };
+}
+
 /** A shell command, or null for none; a TANDEM_* variable gives the command itself. */
 export function commandOrNull(allowed: string): KeyType<string | null> {
   return {

@@ -12,6 +12,7 @@ import {
   text,
   textList,
   textOrNull,
+  textOrNullFromEnv,
 } from "./key-types.js";
 import { STORE_LOCK_SECONDS } from "./store-lock.js";
 
@@ -224,6 +225,62 @@ export const CONFIG_KEYS = [
     default: ["main", "master"],
     comment: "Branches every branch merges into: work there meets work on any branch.",
     doc: "branches every branch merges into: work on them meets work on any branch.",
+  }),
+  setting({
+    key: "remote.engine",
+    field: "remoteEngine",
+    type: oneOf(["git", "nats"]),
+    default: "git",
+    env: "TANDEM_REMOTE_ENGINE",
+    comment:
+      'What carries presence and reservations between clones: "git" (the Git remote\'s refs) or "nats" (a NATS JetStream server, docs/remote.md).',
+    doc: "what carries presence and reservations between clones: `git` (refs on the Git remote) or `nats` (key-value buckets of a NATS JetStream server, for fleets; `docs/remote.md`). Git stays the durable record either way.",
+  }),
+  setting({
+    key: "remote.nats.url",
+    field: "natsUrl",
+    type: textOrNullFromEnv(
+      'a NATS server URL such as "nats://nats.example:4222", or null',
+      "a NATS server URL",
+    ),
+    default: null,
+    env: "TANDEM_NATS_URL",
+    comment:
+      'The NATS server of remote.engine "nats"; a URL with a user, password or token belongs in TANDEM_NATS_URL, never in this committed file.',
+    doc: "the NATS server of the `nats` engine; a URL that carries a user, password or token belongs in the variable or the user config, never in the committed file.",
+  }),
+  setting({
+    key: "remote.nats.creds",
+    field: "natsCreds",
+    type: textOrNullFromEnv(
+      "the path of a NATS .creds file, or null (none)",
+      "the path of a NATS .creds file",
+    ),
+    default: null,
+    env: "TANDEM_NATS_CREDS",
+    comment:
+      "The path of the NATS .creds file (JWT and seed) to connect with; null: none. The file itself stays out of git.",
+    doc: "the path of a NATS `.creds` file (user JWT and seed) to connect with; the file itself is never committed.",
+  }),
+  setting({
+    key: "remote.nats.bucket",
+    field: "natsBucket",
+    type: textOrNull(
+      "a bucket name prefix of letters, digits, - and _, or null (from the repository's first commit)",
+    ),
+    default: null,
+    comment:
+      "Prefix of this repository's NATS buckets; null: tandem-<first 12 hex of the repository's root commit>.",
+    doc: "prefix of the repository's three buckets (`<prefix>-presence`, `<prefix>-alive`, `<prefix>-leases`); `null`: `tandem-` and 12 hex digits of the repository's root commit, the same in every clone.",
+  }),
+  setting({
+    key: "remote.nats.presenceTtlSeconds",
+    field: "natsPresenceTtlSeconds",
+    type: count("seconds"),
+    default: 30,
+    comment:
+      "Seconds a checkout's presence lives on NATS without a refresh: a crashed machine's sessions leave within this.",
+    doc: "how long a checkout's alive mark lives on NATS without a refresh (the alive bucket's max age, set when the bucket is first made); a live checkout refreshes it every third of this, so a crashed machine's sessions leave every view within this plus one sync round.",
   }),
   setting({
     key: "land.check",

@@ -3,6 +3,7 @@ import { printerOf } from "../wiring/agent-shell.js";
 import { checkAgentShell } from "./agent-shell-check.js";
 import { blobFindings } from "./blob-checks.js";
 import { configFindings } from "./config-checks.js";
+import { engineFindings } from "./engine-check.js";
 import { healFindings } from "./heal-check.js";
 import { historyFindings } from "./history-checks.js";
 import { hookErrorFinding } from "./hook-errors.js";
@@ -65,6 +66,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     ...blobFindings(t.stateDir),
     ...retentionFindings(t.stateDir, config, printer),
     ...checkRemote(t.stateDir, config, printer, t.now),
+    ...(await engineFindings(config, t.repoTop ?? null)),
     ...checkLanding(t.root, t.stateDir, printer),
     ...serverCrashFindings(t.stateDir, t.since, printer),
   ];

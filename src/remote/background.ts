@@ -11,6 +11,8 @@ export interface BackgroundSyncOptions {
   now: number;
   enabled: boolean;
   remoteName: string | null;
+  /** The NATS engine is configured (decision 0063): rounds need no Git remote. */
+  viaNats?: boolean;
   intervalSeconds: number;
   /** A claim changed or a session started or ended: sync now, whatever the interval says. */
   force?: boolean;
@@ -45,7 +47,7 @@ export function startBackgroundSync(o: BackgroundSyncOptions): BackgroundSync {
   if (last !== null && last <= o.now && o.now - last < gap) return "recent";
   if (syncLockHolder(o.stateDir, o.now) !== null) return "running";
   // The round finds the remote itself; a hook only reads the config file (no git process).
-  if (!mayHaveRemote(o.stateDir, o.remoteName)) return "no-remote";
+  if (!o.viaNats && !mayHaveRemote(o.stateDir, o.remoteName)) return "no-remote";
   markSyncStart(o.stateDir, o.now);
   const { spawn } = process.getBuiltinModule("node:child_process");
   const child = spawn(process.execPath, [o.entry, "--root", o.root, "sync", "--background"], {

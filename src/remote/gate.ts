@@ -7,6 +7,7 @@ import { remoteLeasesRow, remotePresenceDocs } from "../store/remote/rows.js";
 import { printerOf } from "../wiring/agent-shell.js";
 import type { RemoteHookCtx } from "./hook-ctx.js";
 import { localSide } from "./local-side.js";
+import { presenceLifeMs } from "./presence-life.js";
 
 /** The targets' paths relative to the repository's top, the form presence documents use. */
 function repoPaths(ctx: RemoteHookCtx, physical: readonly string[]): string[] {
@@ -33,7 +34,7 @@ export function remoteHoldersOf(ctx: RemoteHookCtx, physical: readonly string[])
   const local: LocalSide = localSide(ctx.stateDir, ctx.root.repo, ctx.config.remoteTargetBranches);
   const fresh = {
     sessionMs: ctx.config.freshnessSeconds * 1000,
-    documentMs: ctx.config.remotePresenceTtlMinutes * 60_000,
+    documentMs: presenceLifeMs(ctx.config),
   };
   return [
     ...leaseHolders(paths, leases, local, ctx.now),

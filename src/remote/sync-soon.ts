@@ -3,6 +3,7 @@ import { logFailure } from "../store/failure-log.js";
 import { bundledEntry } from "../version.js";
 import { startBackgroundSync } from "./background.js";
 import type { SyncHookCtx } from "./hook-ctx.js";
+import { engineConfigured } from "./presence-life.js";
 
 /**
  * Keeps this checkout's presence on the remote current (docs/decisions/0014): `force` when a
@@ -27,6 +28,7 @@ function startRound(ctx: SyncHookCtx, force: boolean): void {
       now: ctx.now,
       enabled: true,
       remoteName: ctx.config.remoteName,
+      viaNats: engineConfigured(ctx.config, () => false),
       intervalSeconds: ctx.config.remoteIntervalSeconds,
       force,
     });

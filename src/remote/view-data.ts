@@ -6,6 +6,7 @@ import type { Db } from "../store/db.js";
 import { remoteLeasesRow, remotePresenceDocs, remoteSyncState } from "../store/remote/rows.js";
 import { mayHaveRemote } from "./background.js";
 import { knownCheckout } from "./checkout.js";
+import { engineConfigured, presenceLifeMs } from "./presence-life.js";
 
 /**
  * Reads what the last sync round stored for `tandem status`, `watch` and `doctor`. No git process
@@ -21,7 +22,7 @@ export function readRemoteView(
   const leasesText = db ? (remoteLeasesRow(db)?.doc ?? null) : null;
   return remoteView({
     enabled: c.remoteEnabled,
-    hasRemote: mayHaveRemote(o.stateDir, c.remoteName),
+    hasRemote: engineConfigured(c, () => mayHaveRemote(o.stateDir, c.remoteName)),
     docs: db ? remotePresenceDocs(db) : [],
     leases: leasesText ? (parseLeases(leasesText)?.leases ?? []) : [],
     sync: sync && {
@@ -33,7 +34,7 @@ export function readRemoteView(
     self: knownCheckout(o.stateDir)?.id ?? null,
     now: o.now,
     intervalMs: c.remoteIntervalSeconds * 1000,
-    fresh: { sessionMs: c.freshnessSeconds * 1000, documentMs: c.remotePresenceTtlMinutes * 60_000 },
+    fresh: { sessionMs: c.freshnessSeconds * 1000, documentMs: presenceLifeMs(c) },
     printer: o.printer,
   });
 }

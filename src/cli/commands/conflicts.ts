@@ -9,6 +9,7 @@ import {
 } from "../../core/remote/forecast.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { checkoutHolder } from "../../remote/checkout.js";
+import { usesNats } from "../../remote/engine.js";
 import {
   branchesToForecast,
   defaultTarget,
@@ -20,6 +21,8 @@ import {
   targetRef,
 } from "../../remote/forecast.js";
 import { remoteOf } from "../../remote/objects.js";
+import { presenceLifeMs } from "../../remote/presence-life.js";
+import { remotePresenceDocs } from "../../store/remote/rows.js";
 import { findProject, type Io, openProjectDb, releaseProjectDb } from "../context.js";
 import { helpPrinter, provenPrinter } from "../printer.js";
 
@@ -71,10 +74,13 @@ export function conflictsCommand(io: Io): Command {
       const local = localOf(io, project, top, me.name, now, freshness);
       const sides: Side[] = [
         ...local.sides,
-        ...remoteSides(seenPresence(top), me.checkout, now, {
-          sessionMs: freshness * 1000,
-          documentMs: project.loaded.config.remotePresenceTtlMinutes * 60_000,
-        }),
+        // With NATS the last sync round's documents (decision 0063); with git, the fetched refs.
+        ...remoteSides(
+          usesNats(project.loaded.config) ? storedPresence(io, project) : seenPresence(top),
+          me.checkout,
+          now,
+          { sessionMs: freshness * 1000, documentMs: presenceLifeMs(project.loaded.config) },
+        ),
       ];
       const merges = branchesToForecast(top, remote ?? "origin", target).flatMap(
         (b) => forecastMerge(top, target, b) ?? [],
@@ -103,6 +109,16 @@ function localOf(
   if (!db) return { sides: [], printer: provenPrinter(null, io, project) };
   try {
     return { sides: localSides(db, top, name, now, fresh), printer: provenPrinter(db, io, project) };
+  } finally {
+    releaseProjectDb(io, db);
+  }
+}
+
+function storedPresence(io: Io, project: ReturnType<typeof findProject>) {
+  const db = openProjectDb(project, { create: false }, io);
+  if (!db) return [];
+  try {
+    return remotePresenceDocs(db);
   } finally {
     releaseProjectDb(io, db);
   }

@@ -6,6 +6,7 @@ import { type Printer, printed, spanned } from "../../core/printed.js";
 import { errorMessage, TandemError, UsageError } from "../../errors.js";
 import { physicalPath } from "../../facts/physical.js";
 import { checkoutHolder } from "../../remote/checkout.js";
+import { natsReleaseAt, natsReserveAt, usesNats } from "../../remote/engine.js";
 import { type LeaseResult, releaseRemote, reserveRemote } from "../../remote/leases.js";
 import { remoteOf } from "../../remote/objects.js";
 import { recordLeases } from "../../store/remote/rows.js";
@@ -13,6 +14,8 @@ import { findProject, type Io, openProjectDb, type Project, releaseProjectDb } f
 import { failureMessage, lostLine } from "../format/leases.js";
 import { commandPrinter, helpPrinter } from "../printer.js";
 import { ownSession } from "../session-opts.js";
+
+type LostLease = Extract<LeaseResult, { ok: true }>["lost"][number];
 
 interface ReserveOptions {
   ttl: string;
@@ -25,7 +28,9 @@ interface ReserveOptions {
 
 export function reserveCommand(io: Io): Command {
   return new Command("reserve")
-    .description("Reserve PATHs exclusively across every clone of the remote (refs/tandem/lease/*)")
+    .description(
+      "Reserve PATHs exclusively across every clone of the remote (refs/tandem/lease/*, or NATS with remote.engine nats)",
+    )
     .argument("<paths...>", "files or directories, relative to here")
     .option("--ttl <duration>", "how long the reservation lasts (90s, 45m, 2h, 1d)", "2h")
     .option("--release", "give up your reservations on PATHs instead")
@@ -36,7 +41,7 @@ export function reserveCommand(io: Io): Command {
       const p = helpPrinter(io);
       return `\nExamples:\n  ${printed(p, "reserve", "src/parser.ts", "--ttl", "3h")}\n  ${printed(p, "reserve", "--release", "src/parser.ts")}\n`;
     })
-    .action((paths: string[], _o: ReserveOptions, cmd: Command) => {
+    .action(async (paths: string[], _o: ReserveOptions, cmd: Command) => {
       const opts = cmd.optsWithGlobals<ReserveOptions>();
       const project = findProject(io, opts.root);
       const top = project.resolved.repo?.top;
@@ -47,6 +52,7 @@ export function reserveCommand(io: Io): Command {
       const ttlMs = parseDuration(opts.ttl);
       if (ttlMs === null)
         throw new UsageError(`--ttl ${opts.ttl} is not a duration; use e.g. 90s, 45m, 2h or 1d.`);
+      if (usesNats(project.loaded.config)) return overNats(io, project, top, paths, ttlMs, opts);
       const remote = remoteOf(top, opts.remote ?? null);
       if (!remote)
         throw new TandemError(
@@ -64,6 +70,27 @@ export function reserveCommand(io: Io): Command {
       if (result.ok) showLocally(io, project, result.now, printer);
       report(io, result, remote, opts, printer);
     });
+}
+
+/** The NATS engine (decision 0063): the same decisions and report, no Git remote involved. */
+async function overNats(
+  io: Io,
+  project: Project,
+  top: string,
+  paths: string[],
+  ttlMs: number,
+  opts: ReserveOptions,
+): Promise<void> {
+  const config = project.loaded.config;
+  const rel = paths.map((raw) => repoPath(raw, io, project, top));
+  const holder = checkoutHolder(project.stateDir, top);
+  const result = opts.release
+    ? await natsReleaseAt(config, top, holder, rel)
+    : await natsReserveAt(config, top, { paths: rel, holder, ...callerOf(io, project, opts.session), ttlMs });
+  if (!result.ok) throw new TandemError(result.message);
+  const printer = commandPrinter(io, project);
+  showLocally(io, project, result.now, printer);
+  report(io, result, "nats", opts, printer);
 }
 
 /** A path relative to the repository top, resolved like `tandem release` resolves its paths. */
@@ -111,7 +138,13 @@ function callerOf(io: Io, project: Project, flag: string | undefined) {
   }
 }
 
-function report(io: Io, result: LeaseResult, remote: string, opts: ReserveOptions, p: Printer): void {
+function report(
+  io: Io,
+  result: LeaseResult | { ok: true; won: string[]; lost: LostLease[] },
+  remote: string,
+  opts: ReserveOptions,
+  p: Printer,
+): void {
   if (!result.ok) throw new TandemError(failureMessage(result.failure));
   const now = Date.now();
   if (result.lost.length > 0) io.exitCode = 1;
