@@ -143,7 +143,7 @@ async function withLink(
     if (!(err instanceof NatsLinkError)) throw err;
     return {
       ok: false,
-      message: `${err.message}; nothing was reserved. Check that the server runs with JetStream and TANDEM_NATS_URL / remote.nats.url (\`tandem doctor\` tries it), then retry.`,
+      message: `${err.message}; nothing was reserved. Check that the server runs with JetStream and TANDEM_NATS_URL / remote.nats.url (Tandem's doctor tries it), then retry.`,
     };
   }
   try {

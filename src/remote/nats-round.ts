@@ -102,7 +102,7 @@ export async function natsRound(db: Db, opts: SyncOptions): Promise<SyncResult> 
     const fix =
       err instanceof Stage
         ? err.fix
-        : `check that the NATS server at ${result.remote ?? "remote.nats.url"} runs with JetStream and is reachable (\`tandem doctor\` tries it), or set remote.engine to "git".`;
+        : `check that the NATS server at ${result.remote ?? "remote.nats.url"} runs with JetStream and is reachable (\`${opts.doctor}\` tries it), or set remote.engine to "git".`;
     result.error = { stage, message: (err as Error).message, fix };
   } finally {
     await link?.close().catch(() => {});
@@ -122,7 +122,7 @@ export async function natsRound(db: Db, opts: SyncOptions): Promise<SyncResult> 
     result.error ??= {
       stage: "fetch",
       message: `recording the round: ${(err as Error).message}`,
-      fix: "run `tandem doctor`.",
+      fix: `run \`${opts.doctor}\`.`,
     };
     result.ok = false;
   }
