@@ -1,4 +1,5 @@
 /** The full CLI bundle (dist/cli.cjs): every command, and the help that lists them all. */
+import { blameCommand } from "./commands/blame.js";
 import { conflictsCommand } from "./commands/conflicts.js";
 import { deinitCommand } from "./commands/deinit.js";
 import { demoCommand } from "./commands/demo.js";
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   ...LIGHT,
   reserveCommand,
   conflictsCommand,
+  blameCommand,
   recoverCommand,
   adoptCommand,
   discardCommand,

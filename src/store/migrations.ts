@@ -294,6 +294,23 @@ const WIRING_DDL = [
    )`,
 ];
 
+/**
+ * Who wrote each uncommitted hunk (decision 0061): per file, the text the hunks describe, the
+ * digest of the base they are from, and the hunks with their authors (JSON). Scratch state like
+ * the shell snapshots: re-derived from the file on its next write, never from the log.
+ */
+const LINE_AUTHORS_DDL = [
+  `CREATE TABLE line_authors (
+     worktree TEXT NOT NULL,
+     path TEXT NOT NULL,
+     base TEXT NOT NULL,
+     content TEXT NOT NULL,
+     hunks TEXT NOT NULL,
+     updated_at INTEGER NOT NULL,
+     PRIMARY KEY (worktree, path)
+   )`,
+];
+
 export const MIGRATIONS: readonly string[][] = [
   [
     `CREATE TABLE events (
@@ -318,6 +335,7 @@ export const MIGRATIONS: readonly string[][] = [
   SNAPSHOT_SCOPE_DDL,
   WIRING_DDL,
   LEFT_PROJECTION_DDL,
+  LINE_AUTHORS_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

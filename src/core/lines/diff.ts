@@ -26,8 +26,8 @@ export function splitLines(text: string): string[] {
 
 export const joinLines = (lines: readonly string[]): string => lines.join("");
 
-/** Edit distances beyond this are answered as one hunk: the walk's memory grows with it. */
-export const MAX_EDIT_DISTANCE = 2_000;
+/** Edit distances beyond this are answered as one hunk: the walk's memory grows with its square. */
+export const MAX_EDIT_DISTANCE = 1_000;
 
 function ids(a: readonly string[], b: readonly string[]): [Int32Array, Int32Array] {
   const table = new Map<string, number>();
@@ -42,47 +42,45 @@ function ids(a: readonly string[], b: readonly string[]): [Int32Array, Int32Arra
   return [Int32Array.from(a, id), Int32Array.from(b, id)];
 }
 
-/** Myers' forward walk; the trace of each round's frontier, or null past the bound. */
+/**
+ * Myers' forward walk. Round d's frontier is kept as the window of diagonals -d-1..d+1 it was
+ * read from (index k + d + 1), for the walk back; null past the bound.
+ */
 function walk(a: Int32Array, b: Int32Array): Int32Array[] | null {
   const n = a.length;
   const m = b.length;
-  const max = n + m;
-  const off = max + 1;
-  let v = new Int32Array(2 * max + 3);
+  const off = n + m + 1;
+  const v = new Int32Array(2 * off + 1);
+  const at = (k: number): number => v[off + k] as number;
   const trace: Int32Array[] = [];
-  for (let d = 0; d <= Math.min(max, MAX_EDIT_DISTANCE); d++) {
-    trace.push(v.slice());
-    const next = v.slice();
+  for (let d = 0; d <= Math.min(n + m, MAX_EDIT_DISTANCE); d++) {
+    trace.push(v.slice(off - d - 1, off + d + 2));
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
+      let x = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? at(k + 1) : at(k - 1) + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
         y++;
       }
-      next[off + k] = x;
-      if (x >= n && y >= m) {
-        trace.push(next);
-        return trace;
-      }
+      // In place: round d writes only diagonals of d's parity and reads only the other's.
+      v[off + k] = x;
+      if (x >= n && y >= m) return trace;
     }
-    v = next;
   }
   return null;
 }
 
 /** The matched pairs (x in a, y in b) of the walk, found from the end backwards. */
-function backtrack(trace: Int32Array[], n: number, m: number): [number, number][] {
-  const off = n + m + 1;
+function backtrack(trace: readonly Int32Array[], n: number, m: number): [number, number][] {
   const pairs: [number, number][] = [];
   let x = n;
   let y = m;
-  for (let d = trace.length - 2; d >= 0; d--) {
-    const v = trace[d];
+  for (let d = trace.length - 1; d >= 0; d--) {
+    const w = trace[d] as Int32Array;
+    const at = (k: number): number => w[k + d + 1] as number;
     const k = x - y;
-    const down = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]);
-    const pk = down ? k + 1 : k - 1;
-    const px = v[off + pk];
+    const pk = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
+    const px = at(pk);
     const py = px - pk;
     while (x > px && y > py) pairs.push([--x, --y]);
     if (d > 0) {

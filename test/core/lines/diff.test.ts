@@ -53,7 +53,8 @@ describe("diffLines", () => {
       fc.property(text, text, (a, b) => {
         const hunks = diffLines(a, b);
         expect(apply(a, b, hunks)).toEqual(b);
-        for (let i = 1; i < hunks.length; i++) expect(hunks[i].aStart).toBeGreaterThan(hunks[i - 1].aEnd);
+        for (const [i, h] of hunks.entries())
+          if (i > 0) expect(h.aStart).toBeGreaterThan(hunks[i - 1]?.aEnd ?? -1);
       }),
     );
   });
