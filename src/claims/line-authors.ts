@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { digest } from "../core/digest.js";
-import { splitLines } from "../core/lines/diff.js";
-import { attribute, type OwnedHunk } from "../core/lines/layout.js";
+import { joinLines, splitLines } from "../core/lines/diff.js";
+import { attribute, type OwnedHunk, renderOnly } from "../core/lines/layout.js";
 import { gitStatus } from "../git/run.js";
 import { type LineAuthors, lineAuthors, putLineAuthors } from "../store/claims/line-authors.js";
 import type { Db } from "../store/db.js";
@@ -78,4 +78,9 @@ export function observeFile(
     },
     "gating",
   );
+}
+
+/** The file as it would be with only the hunks `mine` accepts: what one session stages or keeps. */
+export function shareOf(t: FileTexts, hunks: readonly OwnedHunk[], mine: (h: OwnedHunk) => boolean): string {
+  return joinLines(renderOnly(splitLines(t.base), splitLines(t.current), hunks, mine));
 }

@@ -13,6 +13,7 @@ import { recoverCommand } from "./commands/recover.js";
 import { reserveCommand } from "./commands/reserve.js";
 import { runCommand } from "./commands/run.js";
 import { serveCommand } from "./commands/serve.js";
+import { stageCommand } from "./commands/stage.js";
 import { subCommand } from "./commands/sub.js";
 import { syncCommand } from "./commands/sync.js";
 import { uiCommand } from "./commands/ui.js";
@@ -29,6 +30,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   reserveCommand,
   conflictsCommand,
   blameCommand,
+  stageCommand,
   recoverCommand,
   adoptCommand,
   discardCommand,

@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { sessionByNative } from "../../src/store/sessions/rows.js";
 import { agentShell, runInAgent } from "../helpers/agent-shell.js";
-import { THIN_BIN } from "../helpers/cli.js";
-import { claudeWrite, denied, hook, type Payload } from "../helpers/hooks.js";
+import { THIN_BIN, tandem } from "../helpers/cli.js";
+import { installGitHooks } from "../helpers/git-hooks.js";
+import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** Issue 40 items 1 and 2: two agents, one file, claims on lines, an author for every hunk. */
@@ -143,5 +144,76 @@ describe("two agents edit different functions of one file", () => {
     expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
     expect(edit(w, "A", "return a - b;", "return a / b;")).toMatch(/line 16: uncommitted work of \S+/);
     expect(read(w)).toContain("return a - b;");
+  });
+});
+
+describe("each commits its own", () => {
+  const inside = (w: World, who: string) => ({
+    cwd: w.repo,
+    inside: w.agents[who]!,
+    env: { TANDEM_REQUIRE_GIT_FINALIZATION: "1" },
+  });
+  const gitIn = (w: World, who: string, args: string[]) =>
+    runInAgent(w.agents[who]!, "git", args, { cwd: w.repo, env: { ...process.env, ...w.agents[who] } });
+  const committed = (w: World) => gitIn(w, "A", ["show", "--format=", "-U0", "HEAD"]).stdout;
+
+  it("a commit carrying a peer's lines is refused; tandem stage commits only one's own; end-turn checks pass; the claim is released", () => {
+    const w = world();
+    installGitHooks(w.repo);
+    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+    expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
+    // B's line is B's to commit, though B holds no claim on the file.
+    const early = tandem(["status", "--end-turn", "--session", "B"], inside(w, "B"));
+    expect(early.code).toBe(1);
+    expect(early.stderr).toMatch(/app\.ts \(modified\)/);
+
+    // B stages the whole file: it carries A's line 4, and the pre-commit hook says how to stage one's own.
+    expect(gitIn(w, "B", ["add", "app.ts"]).code).toBe(0);
+    const mixed = gitIn(w, "B", ["commit", "-m", "gamma subtracts"]);
+    expect(mixed.code).not.toBe(0);
+    expect(mixed.stderr).toMatch(/app\.ts line 4 \(uncommitted work of \S+\)/);
+    expect(mixed.stderr).toMatch(/tandem stage app\.ts/);
+    expect(gitIn(w, "B", ["restore", "--staged", "app.ts"]).code).toBe(0);
+
+    const staged = tandem(["stage", "app.ts"], inside(w, "B"));
+    expect(staged.stderr).toBe("");
+    expect(staged.stdout).toMatch(/Staged 1 hunk of \S+ in app\.ts; left 1 hunk of other sessions unstaged/);
+    expect(gitIn(w, "B", ["commit", "-m", "gamma subtracts"]).code).toBe(0);
+    expect(committed(w)).toContain("+  return a - b;");
+    expect(committed(w)).not.toContain("a * 10");
+    expect(read(w)).toContain("return a * 10;");
+    expect(tandem(["status", "--end-turn", "--session", "B"], inside(w, "B")).code).toBe(0);
+
+    // A, the holder, commits its own line; the file is clean and its claim released.
+    expect(tandem(["stage", "app.ts"], inside(w, "A")).stdout).toMatch(/Staged 1 hunk of \S+ in app\.ts\./);
+    expect(gitIn(w, "A", ["commit", "-m", "alpha scales"]).code).toBe(0);
+    expect(committed(w)).toContain("+  return a * 10;");
+    expect(tandem(["status", "--end-turn", "--session", "A"], inside(w, "A")).code).toBe(0);
+    expect(ledger(w.repo).claims).toEqual([]);
+  });
+});
+
+describe("claims release per hunk", () => {
+  it("the holder commits its own first: its end-turn check passes and its claim ends while the sharer's line stays", () => {
+    const w = world();
+    installGitHooks(w.repo);
+    const inside = (who: string) => ({
+      cwd: w.repo,
+      inside: w.agents[who]!,
+      env: { TANDEM_REQUIRE_GIT_FINALIZATION: "1" },
+    });
+    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+    expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
+    expect(ledger(w.repo).claims.map((c) => c.path)).toEqual(["app.ts"]);
+    expect(tandem(["stage", "app.ts"], inside("A")).code).toBe(0);
+    const commit = runInAgent(w.agents.A!, "git", ["commit", "-m", "alpha scales"], {
+      cwd: w.repo,
+      env: { ...process.env, ...w.agents.A },
+    });
+    expect(commit.code).toBe(0);
+    expect(read(w)).toContain("return a - b;");
+    expect(tandem(["status", "--end-turn", "--session", "A"], inside("A")).code).toBe(0);
+    expect(ledger(w.repo).claims).toEqual([]);
+    expect(tandem(["status", "--end-turn", "--session", "B"], inside("B")).code).toBe(1);
   });
 });

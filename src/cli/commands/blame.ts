@@ -1,5 +1,3 @@
-import { realpathSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
 import { Command } from "commander";
 import { observeFile } from "../../claims/line-authors.js";
 import { type BlameAuthor, blameRows, blameText } from "../../core/lines/blame.js";
@@ -8,6 +6,7 @@ import { TandemError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
 import { sessionById } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
+import { locateInRepo } from "./stage.js";
 
 interface BlameOptions {
   json?: boolean;
@@ -19,22 +18,6 @@ function authorOf(db: Db, id: string): BlameAuthor {
     return { session: id, name: "unattributed (a person or an unhooked tool)", client: null };
   const s = sessionById(db, id);
   return { session: id, name: s?.name ?? id, client: s?.client ?? null };
-}
-
-/** The file's repository top and its path there, both as the filesystem names them. */
-function locate(io: Io, top: string, path: string): { worktree: string; path: string } {
-  const abs = resolve(io.cwd, path);
-  let dir: string;
-  try {
-    dir = realpathSync(dirname(abs));
-  } catch {
-    throw new TandemError(`${path}: no such directory. Name a file inside the repository.`);
-  }
-  const worktree = realpathSync(top);
-  const rel = relative(worktree, join(dir, abs.slice(dirname(abs).length + 1)));
-  if (rel.startsWith(".."))
-    throw new TandemError(`${path} is outside the repository ${top}. Name a file inside it.`);
-  return { worktree, path: rel };
 }
 
 export function blameCommand(io: Io): Command {
@@ -51,7 +34,7 @@ export function blameCommand(io: Io): Command {
         throw new TandemError(
           `${project.resolved.root} is not a git repository: blame reads hunks against HEAD.`,
         );
-      const where = locate(io, top, path);
+      const where = locateInRepo(io, top, path);
       const db = openProjectDb(project, { create: false });
       if (!db) throw new TandemError("Tandem has no store here yet; run `tandem init` first.");
       try {

@@ -56,3 +56,8 @@ export function putLineAuthors(db: Db, a: LineAuthors): void {
     "INSERT OR REPLACE INTO line_authors (worktree, path, base, content, hunks, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
   ).run(a.worktree, a.path, a.base, a.content, JSON.stringify(a.hunks), a.updatedAt);
 }
+
+/** Every file with uncommitted hunks Tandem knows the authors of: few, the shared ones. */
+export function allLineAuthors(db: Db): LineAuthors[] {
+  return (stmt(db, "SELECT * FROM line_authors ORDER BY worktree, path").all() as Row[]).map(fromRow);
+}
