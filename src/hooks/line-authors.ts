@@ -6,7 +6,7 @@
 import { observeFile } from "../claims/line-authors.js";
 import { type HookCtx, hookSession } from "./context.js";
 import { plannedTargets } from "./gates/facts.js";
-import { LINE_TOOLS } from "./gates/line-claims.js";
+import { LINE_TOOLS } from "./line-claims.js";
 
 export async function recordLineAuthors(ctx: HookCtx): Promise<void> {
   const tool = ctx.input.tool;

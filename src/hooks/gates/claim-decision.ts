@@ -27,7 +27,7 @@ import { claimStampRows } from "../../store/claims/reads.js";
 import { append, readSnapshot, write } from "../../store/ledger/append.js";
 import { crashPoint } from "../../testing/crash.js";
 import { type HookCtx, hookSession, selfSession } from "../context.js";
-import { gatherLineFacts, judgeByLines, type LineFacts } from "./line-claims.js";
+import { gatherLineFacts, judgeByLines, type LineFacts } from "../line-claims.js";
 
 /** Every claim's stamp, read in one snapshot: who holds it, since which event, and the holder's latest. */
 function claimStamps(ctx: HookCtx): Map<string, ClaimStamp> {

@@ -4,20 +4,23 @@
  * authors and the verdict inside it, so a peer's write in between is seen.
  */
 
-import { holderOf, loadHeld } from "../../claims/holders.js";
-import { type FileTexts, hunksNow, readTexts } from "../../claims/line-authors.js";
-import type { ToolCall } from "../../clients/types.js";
-import type { ClaimDecision, ClaimTarget, HeldClaim } from "../../core/claims/decide.js";
-import { decideLineClaim, type LineRefusal } from "../../core/claims/line-claim.js";
-import { proposedText } from "../../core/claims/proposed.js";
-import { splitLines } from "../../core/lines/diff.js";
-import { UNATTRIBUTED } from "../../core/lines/layout.js";
-import { lineAuthors } from "../../store/claims/line-authors.js";
-import { readSnapshot } from "../../store/ledger/append.js";
-import { sessionById } from "../../store/sessions/rows.js";
-import { patchTextFromToolInput, updateSection } from "../../targets/apply-patch.js";
-import { PATCH_TOOLS } from "../../targets/tool-targets.js";
-import type { HookCtx } from "../context.js";
+import { join, resolve } from "node:path";
+import { holderOf, loadHeld } from "../claims/holders.js";
+import { type FileTexts, hunksNow, readTexts } from "../claims/line-authors.js";
+import type { ToolCall } from "../clients/types.js";
+import type { ClaimDecision, ClaimTarget, HeldClaim } from "../core/claims/decide.js";
+import { decideLineClaim, type LineRefusal } from "../core/claims/line-claim.js";
+import { proposedText } from "../core/claims/proposed.js";
+import { splitLines } from "../core/lines/diff.js";
+import { UNATTRIBUTED } from "../core/lines/layout.js";
+import { openCalls } from "../core/safety/owner-versions.js";
+import { lineAuthors } from "../store/claims/line-authors.js";
+import { readSnapshot } from "../store/ledger/append.js";
+import { openShellCommands, recentCalls } from "../store/safety/kept.js";
+import { sessionById } from "../store/sessions/rows.js";
+import { patchTextFromToolInput, updateSection } from "../targets/apply-patch.js";
+import { PATCH_TOOLS } from "../targets/tool-targets.js";
+import type { HookCtx } from "./context.js";
 
 /** Tools whose result is known before they run; a shell command's is not, so it stays whole-file. */
 export const LINE_TOOLS: ReadonlySet<string> = new Set([
@@ -104,6 +107,22 @@ function blocker(
   };
 }
 
+/** Open calls are looked for this far back, as the owner watch does. */
+const OPEN_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Whether a call of `session` may be writing the file now (asked, not completed): its lines are not
+ * known until its post-tool hook, so the file is judged whole meanwhile. A whole-tree shell command
+ * may write anything.
+ */
+function inFlightOn(ctx: HookCtx, session: string, t: ClaimTarget): boolean {
+  const shell = openShellCommands(ctx.db, session, ctx.now - OPEN_WINDOW_MS);
+  if (shell.tree || shell.named.includes(t.path)) return true;
+  const abs = join(t.worktree, t.path);
+  const calls = openCalls(recentCalls(ctx.db, session), ctx.now, OPEN_WINDOW_MS);
+  return calls.some((c) => c.targets.some((raw) => resolve(ctx.root.root, raw) === abs));
+}
+
 const nameOf = (ctx: HookCtx, id: string): string =>
   id === UNATTRIBUTED
     ? "a writer Tandem has not attributed yet (a person, or a call still running)"
@@ -160,6 +179,7 @@ export function judgeByLines(
   if (decision.refused.length > 0 || decision.conflicts.length === 0) return null;
   if (!decision.conflicts.every((c) => keyOf(c.claim) === keyOf(c.target) && facts.has(keyOf(c.target))))
     return null;
+  if (decision.conflicts.some((c) => inFlightOn(ctx, c.claim.holder.id, c.target))) return null;
   const held = new Set(decision.conflicts.map((c) => keyOf(c.target)));
   const refused = refusalsOf(ctx, caller, facts.values(), (f) => held.has(keyOf(f.target)));
   return refused.length > 0 ? { refused } : { shared: decision.conflicts.map((c) => c.claim) };
