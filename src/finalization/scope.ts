@@ -28,13 +28,18 @@ export interface OwnedPaths {
 }
 
 /** Active claims ∪ every claim the session ever acquired ∪ paths its hooks recorded as touched. */
-export function ownedPaths(db: Db, sessionId: string, now = Date.now()): OwnedPaths {
+export function ownedPaths(
+  db: Db,
+  sessionId: string,
+  freshnessSeconds: number,
+  now = Date.now(),
+): OwnedPaths {
   // `tandem gc` replaces an old session's events by one summary: its history is still whole.
   const started = hasSessionStart(db, sessionId);
   // In a file shared by lines, the session answers for its own hunks (decision 0061).
   return {
     incompleteHistory: !started,
-    owned: scopeByHunks(db, sessionId, ownedLedgerPaths(db, sessionId), now),
+    owned: scopeByHunks(db, sessionId, ownedLedgerPaths(db, sessionId), now, freshnessSeconds),
   };
 }
 
