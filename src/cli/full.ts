@@ -17,6 +17,7 @@ import { stageCommand } from "./commands/stage.js";
 import { subCommand } from "./commands/sub.js";
 import { syncCommand } from "./commands/sync.js";
 import { uiCommand } from "./commands/ui.js";
+import { undoCommand } from "./commands/undo.js";
 import { watchCommand } from "./commands/watch.js";
 import type { Io } from "./context.js";
 import { LIGHT } from "./light.js";
@@ -31,6 +32,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   conflictsCommand,
   blameCommand,
   stageCommand,
+  undoCommand,
   recoverCommand,
   adoptCommand,
   discardCommand,

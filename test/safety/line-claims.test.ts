@@ -217,3 +217,37 @@ describe("claims release per hunk", () => {
     expect(tandem(["status", "--end-turn", "--session", "B"], inside("B")).code).toBe(1);
   });
 });
+
+describe("undo per session", () => {
+  const inside = (w: World, who: string) => ({ cwd: w.repo, inside: w.agents[who]! });
+
+  it("previews first, then takes back only A's hunks; B's lines stay byte-identical", () => {
+    const w = world();
+    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+    expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
+    const withBoth = read(w);
+    const preview = tandem(["undo"], inside(w, "A"));
+    expect(preview.stderr).toBe("");
+    expect(preview.stdout).toContain("app.ts:\n  line 4:\n    -   return a * 10;\n    +   return a;\n");
+    expect(preview.stdout).toMatch(/Preview only: nothing changed\. Run `tandem undo --yes`/);
+    expect(read(w)).toBe(withBoth);
+
+    const undone = tandem(["undo", "--yes"], inside(w, "A"));
+    expect(undone.stderr).toBe("");
+    expect(undone.stdout).toMatch(/Undid 1 hunk of \S+ in 1 file/);
+    expect(read(w)).toBe(ORIGINAL.replace("return a + b;", "return a - b;"));
+  });
+
+  it("a later change of another author inside A's hunk is a conflict: nothing changes", () => {
+    const w = world();
+    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+    // A person edits A's line from their editor: no hook sees it.
+    writeFileSync(join(w.repo, "app.ts"), read(w).replace("return a * 10;", "return a * 100;"));
+    const before = read(w);
+    const r = tandem(["undo", "--yes"], inside(w, "A"));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/line 4: conflict: also changed by an unattributed writer/);
+    expect(r.stderr).toMatch(/undo refused, nothing changed/);
+    expect(read(w)).toBe(before);
+  });
+});
