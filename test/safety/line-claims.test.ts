@@ -6,7 +6,7 @@ import { sessionByNative } from "../../src/store/sessions/rows.js";
 import { agentShell, runInAgent } from "../helpers/agent-shell.js";
 import { THIN_BIN, tandem } from "../helpers/cli.js";
 import { installGitHooks } from "../helpers/git-hooks.js";
-import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
+import { claudeWrite, codexPatch, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** Issue 40 items 1 and 2: two agents, one file, claims on lines, an author for every hunk. */
@@ -144,6 +144,22 @@ describe("two agents edit different functions of one file", () => {
     expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
     expect(edit(w, "A", "return a - b;", "return a / b;")).toMatch(/line 16: uncommitted work of \S+/);
     expect(read(w)).toContain("return a - b;");
+  });
+});
+
+describe("a Codex patch shares the file by lines too", () => {
+  const patch = (minus: string, plus: string) =>
+    `*** Begin Patch\n*** Update File: app.ts\n@@\n-${minus}\n+${plus}\n*** End Patch\n`;
+
+  it("an update far from the holder's lines is allowed; one on them is refused naming the line", () => {
+    const w = world();
+    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+    const far = codexPatch(w.repo, "C", patch("  return a + b;", "  return a - b;"));
+    expect(denied(hook("codex", "pre-tool-use", far, { cwd: w.repo }))).toBeNull();
+    const near = codexPatch(w.repo, "C", patch("  return a * 10;", "  return a * 11;"));
+    expect(denied(hook("codex", "pre-tool-use", near, { cwd: w.repo }))).toMatch(
+      /line 4: uncommitted work of \S+/,
+    );
   });
 });
 
