@@ -10,6 +10,7 @@ import { joinLines, splitLines } from "../core/lines/diff.js";
 import { attribute, type OwnedHunk, renderOnly } from "../core/lines/layout.js";
 import { gitStatus } from "../git/run.js";
 import { type LineAuthors, lineAuthors, putLineAuthors } from "../store/claims/line-authors.js";
+import { holderOfPath } from "../store/claims/rows.js";
 import type { Db } from "../store/db.js";
 import { write } from "../store/ledger/append.js";
 
@@ -54,7 +55,9 @@ export function hunksNow(t: FileTexts, row: LineAuthors | null, author: string |
 
 /**
  * Records the file's hunks now: what changed since the store last saw it is `author`'s (null:
- * unattributed). Returns the hunks, or null for a file that is not claimed by lines.
+ * unattributed). A file seen for the first time has its hunks credited to its claim's holder,
+ * whose they are under whole-file claims (decision 0061), else to `author`. Returns the hunks, or
+ * null for a file that is not claimed by lines.
  */
 export function observeFile(
   db: Db,
@@ -72,13 +75,17 @@ export function observeFile(
       const baseDigest = digest(t.base);
       if (row && row.content === t.current && row.base === baseDigest) return row.hunks;
       if (!row && t.current === t.base) return [];
-      const hunks = hunksNow(t, row, author);
+      const hunks = hunksNow(t, row, row ? author : (holderOfPath(db, worktree, path) ?? author));
       putLineAuthors(db, { worktree, path, base: baseDigest, content: t.current, hunks, updatedAt: now });
       return hunks;
     },
     "gating",
   );
 }
+
+/** Whether Tandem tracks the file by lines yet: it does from the first time two sessions meet in it. */
+export const tracked = (db: Db, worktree: string, path: string): boolean =>
+  lineAuthors(db, worktree, path) !== null;
 
 /** The file as it would be with only the hunks `mine` accepts: what one session stages or keeps. */
 export function shareOf(t: FileTexts, hunks: readonly OwnedHunk[], mine: (h: OwnedHunk) => boolean): string {

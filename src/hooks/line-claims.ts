@@ -6,7 +6,7 @@
 
 import { join, resolve } from "node:path";
 import { holderOf, loadHeld } from "../claims/holders.js";
-import { type FileTexts, hunksNow, readTexts } from "../claims/line-authors.js";
+import { type FileTexts, hunksNow, observeFile, readTexts, tracked } from "../claims/line-authors.js";
 import type { ToolCall } from "../clients/types.js";
 import type { ClaimDecision, ClaimTarget, HeldClaim } from "../core/claims/decide.js";
 import { decideLineClaim, type LineRefusal } from "../core/claims/line-claim.js";
@@ -180,6 +180,10 @@ export function judgeByLines(
   if (!decision.conflicts.every((c) => keyOf(c.claim) === keyOf(c.target) && facts.has(keyOf(c.target))))
     return null;
   if (decision.conflicts.some((c) => inFlightOn(ctx, c.claim.holder.id, c.target))) return null;
+  // The first meeting in a file: its hunks so far are its holder's, recorded before they are judged.
+  for (const c of decision.conflicts)
+    if (!tracked(ctx.db, c.target.worktree, c.target.path))
+      observeFile(ctx.db, c.target.worktree, c.target.path, null, ctx.now);
   const held = new Set(decision.conflicts.map((c) => keyOf(c.target)));
   const refused = refusalsOf(ctx, caller, facts.values(), (f) => held.has(keyOf(f.target)));
   return refused.length > 0 ? { refused } : { shared: decision.conflicts.map((c) => c.claim) };

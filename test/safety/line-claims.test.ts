@@ -257,6 +257,8 @@ describe("undo per session", () => {
   it("a later change of another author inside A's hunk is a conflict: nothing changes", () => {
     const w = world();
     expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+    // B meets A in the file: from here on Tandem tracks it by lines.
+    expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
     // A person edits A's line from their editor: no hook sees it.
     writeFileSync(join(w.repo, "app.ts"), read(w).replace("return a * 10;", "return a * 100;"));
     const before = read(w);
