@@ -68,7 +68,7 @@ export function applyUndo(db: Db, files: readonly FileUndo[], now: number): stri
   for (const f of files) {
     const again = readTexts(f.worktree, f.path);
     if (!again || again.current !== f.texts.current || again.base !== f.texts.base)
-      return `${f.path} changed while the undo was planned; run \`tandem undo\` again to see the new preview.`;
+      return `${f.path} changed while the undo was planned, so nothing was undone; run the undo again to see the new preview.`;
   }
   for (const f of files) {
     writeFileSync(

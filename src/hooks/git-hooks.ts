@@ -188,7 +188,9 @@ function guardCommit(ctx: GitHookCtx): HookResult {
   const group = committer ? groupOf(ctx.db, committer.session) : null;
   const found = contamination(ctx, stagedPaths(ctx, ctx.req.env), group);
   const bypass = ctx.req.env.TANDEM_BYPASS === "1";
-  const verdict = found.length === 0 ? null : judgeCommit(found, committerOf(ctx, committer), bypass);
+  const printer = printerOf(ctx.repoTop, ctx.stateDir, committer ? "agent" : "person");
+  const verdict =
+    found.length === 0 ? null : judgeCommit(found, committerOf(ctx, committer), bypass, printer);
   if (verdict === null) return OK;
   write(
     ctx.db,

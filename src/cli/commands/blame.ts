@@ -2,10 +2,12 @@ import { Command } from "commander";
 import { observeFile } from "../../claims/line-authors.js";
 import { type BlameAuthor, blameRows, blameText } from "../../core/lines/blame.js";
 import { UNATTRIBUTED } from "../../core/lines/layout.js";
+import { spanned } from "../../core/printed.js";
 import { TandemError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
 import { sessionById } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
+import { callerPrinter } from "../printer.js";
 import { locateInRepo } from "./stage.js";
 
 interface BlameOptions {
@@ -36,7 +38,10 @@ export function blameCommand(io: Io): Command {
         );
       const where = locateInRepo(io, top, path);
       const db = openProjectDb(project, { create: false });
-      if (!db) throw new TandemError("Tandem has no store here yet; run `tandem init` first.");
+      if (!db)
+        throw new TandemError(
+          `Tandem has no store here yet; set the repository up with ${spanned(callerPrinter(project, null), "init")} first.`,
+        );
       try {
         // What changed since a hook last saw the file is shown, as nobody's we know.
         const hunks = observeFile(db, where.worktree, where.path, null, Date.now());

@@ -5,11 +5,13 @@ import { groupOf } from "../../claims/holders.js";
 import { observeFile, readTexts, shareOf } from "../../claims/line-authors.js";
 import type { OwnedHunk } from "../../core/lines/layout.js";
 import { plural } from "../../core/plural.js";
+import { spanned } from "../../core/printed.js";
 import { TandemError } from "../../errors.js";
 import { stageText } from "../../git/stage.js";
 import type { Db } from "../../store/db.js";
 import { sessionById } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
+import { callerPrinter } from "../printer.js";
 import { callerSession } from "../session-opts.js";
 
 interface StageOptions {
@@ -66,9 +68,14 @@ export function stageCommand(io: Io): Command {
           `${project.resolved.root} is not a git repository: there is no index to stage into.`,
         );
       const db = openProjectDb(project, { create: false });
-      if (!db) throw new TandemError("Tandem has no store here yet; run `tandem init` first.");
+      if (!db)
+        throw new TandemError(
+          `Tandem has no store here yet; set the repository up with ${spanned(callerPrinter(project, null), "init")} first.`,
+        );
       try {
-        const me = callerSession(db, io, project, opts.session, "stage").session;
+        const caller = callerSession(db, io, project, opts.session, "stage");
+        const me = caller.session;
+        const printer = callerPrinter(project, caller);
         const mine = ownedBy(db, groupOf(db, me));
         for (const p of paths) {
           const where = locateInRepo(io, top, p);
@@ -81,7 +88,7 @@ export function stageCommand(io: Io): Command {
           const own = hunks.filter(mine);
           if (own.length === 0)
             throw new TandemError(
-              `${p} has no uncommitted hunks of ${me.name}; \`tandem blame ${p}\` shows whose they are.`,
+              `${p} has no uncommitted hunks of ${me.name}; ${spanned(printer, "blame", { path: where.path })} shows whose they are.`,
             );
           stageText(where.worktree, where.path, shareOf(texts, hunks, mine));
           const left = hunks.length - own.length;

@@ -3,9 +3,11 @@ import { Command } from "commander";
 import { applyUndo, planSessionUndo, previewText } from "../../claims/undo.js";
 import { UNATTRIBUTED } from "../../core/lines/layout.js";
 import { plural } from "../../core/plural.js";
+import { spanned } from "../../core/printed.js";
 import { TandemError } from "../../errors.js";
 import { sessionById } from "../../store/sessions/rows.js";
 import { findProject, type Io, openProjectDb } from "../context.js";
+import { callerPrinter } from "../printer.js";
 import { callerSession } from "../session-opts.js";
 import { locateInRepo } from "./stage.js";
 
@@ -36,9 +38,14 @@ export function undoCommand(io: Io): Command {
           `${project.resolved.root} is not a git repository: undo works on hunks against HEAD.`,
         );
       const db = openProjectDb(project, { create: false });
-      if (!db) throw new TandemError("Tandem has no store here yet; run `tandem init` first.");
+      if (!db)
+        throw new TandemError(
+          `Tandem has no store here yet; set the repository up with ${spanned(callerPrinter(project, null), "init")} first.`,
+        );
       try {
-        const me = callerSession(db, io, project, opts.session, "undo").session;
+        const caller = callerSession(db, io, project, opts.session, "undo");
+        const me = caller.session;
+        const printer = callerPrinter(project, caller);
         const only =
           paths.length > 0
             ? new Set(
@@ -66,13 +73,13 @@ export function undoCommand(io: Io): Command {
         const conflicts = files.reduce((n, f) => n + f.plan.conflicts.length, 0);
         if (conflicts > 0) {
           throw new TandemError(
-            `undo refused, nothing changed: ${plural(conflicts, "hunk")} of ${me.name} also carry later changes of other authors (marked conflict above). Undo them by hand with their authors, or undo only other files: tandem undo <path>.`,
+            `undo refused, nothing changed: ${plural(conflicts, "hunk")} of ${me.name} also carry later changes of other authors (marked conflict above). Undo them by hand with their authors, or undo only other files: ${spanned(printer, "undo", { slot: "PATH" })}.`,
           );
         }
         const count = files.reduce((n, f) => n + f.plan.revert.length, 0);
         if (!opts.yes) {
           io.out(
-            `Preview only: nothing changed. Run \`tandem undo --yes\`${paths.length > 0 ? ` ${paths.join(" ")}` : ""} to take back these ${plural(count, "hunk")}.\n`,
+            `Preview only: nothing changed. Run ${spanned(printer, "undo", "--yes", ...paths.map((path) => ({ path })))} to take back these ${plural(count, "hunk")}.\n`,
           );
           return;
         }

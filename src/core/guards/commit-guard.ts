@@ -4,6 +4,7 @@
  * switch (decision 0050): an agent that sets it is refused like any agent, the attempt recorded,
  * and no refusal an agent reads mentions it.
  */
+import { PLAIN, type Printer, spanned } from "../printed.js";
 
 export interface HeldFile {
   path: string;
@@ -39,6 +40,7 @@ export function judgeCommit(
   found: readonly HeldFile[],
   committer: Committer,
   bypass: boolean,
+  p: Printer = PLAIN,
 ): CommitVerdict | null {
   if (found.length === 0) return null;
   const list = found.map(entry).join("\n");
@@ -60,7 +62,7 @@ export function judgeCommit(
   const lines = [
     `tandem: commit refused: these staged files are being edited by another live agent session:\n${list}`,
     shared.length > 0
-      ? `Stage only your own lines: \`git restore --staged ${shared.join(" ")}\` then \`tandem stage ${shared.join(" ")}\`, and commit without -a; or wait until ${holders} commits them, or ask the user.`
+      ? `Stage only your own lines: \`git restore --staged ${shared.join(" ")}\` then ${spanned(p, "stage", ...shared.map((path) => ({ path })))}, and commit without -a; or wait until ${holders} commits them, or ask the user.`
       : `Unstage them (git restore --staged <path>) and commit only your own files, or wait until ${holders} commits them, or ask the user.`,
   ];
   if (bypass && !person)
