@@ -120,7 +120,7 @@ describe("two agents edit different functions of one file", () => {
     expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
     const before = read(w);
     const onTop = edit(w, "B", "return a * 10;", "return a * 11;");
-    expect(onTop).toMatch(/app\.ts is shared/);
+    expect(onTop).toMatch(/app\.ts is shared by lines/);
     expect(onTop).toMatch(/- line 4: uncommitted work of \S+/);
     // Two lines below A's line: inside the three-line margin.
     expect(edit(w, "B", "export function beta() {", "export function beta2() {")).toMatch(

@@ -56,26 +56,3 @@ export interface LineRefusal {
   overlaps: (LineOverlap & { name: string })[];
   margin: number;
 }
-
-const span = (o: LineOverlap): string =>
-  o.first === o.last ? `line ${o.first}` : `lines ${o.first}–${o.last}`;
-
-/** The refusal's text: which lines, whose, and how to get the edit through. */
-export function lineDenialMessage(refusals: readonly LineRefusal[]): string {
-  const out = ["Tandem refused this edit; nothing was changed and nothing was claimed."];
-  for (const r of refusals) {
-    out.push(
-      `${r.raw} is shared: another live agent has uncommitted lines in it, and this edit changes lines within ${r.margin} of them:`,
-    );
-    for (const o of r.overlaps)
-      out.push(
-        `- ${span(o)}: uncommitted work of ${o.name}${o.drops ? " (this edit would remove them)" : ""}`,
-      );
-  }
-  const names = [...new Set(refusals.flatMap((r) => r.overlaps.map((o) => o.name)))];
-  const margin = Math.max(...refusals.map((r) => r.margin));
-  out.push(
-    `What to do: read the file again and keep your change at least ${margin} unchanged lines away from those lines (an Edit of your own lines, not a Write of a whole older copy), or wait until ${names.join(", ")} commits them, or coordinate with the user. Do not work around this by editing the file another way.`,
-  );
-  return out.join("\n");
-}

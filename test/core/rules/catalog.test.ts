@@ -130,6 +130,8 @@ const INPUTS: { [R in VerdictRule]: RuleInput<R> } = {
         ],
       },
     ],
+    held: conflict.conflicts.slice(0, 1),
+    now: NOW,
   },
   "protected-wiring": { decision: wiring, now: NOW },
   "kernel-guard": {
@@ -261,10 +263,12 @@ describe("the text the model reads, per rule", () => {
   it("line-conflict", () => {
     expect(text("line-conflict")).toMatchInlineSnapshot(`
       "Tandem refused this edit; nothing was changed and nothing was claimed.
-      src/schema.ts is shared: another live agent has uncommitted lines in it, and this edit changes lines within 3 of them:
+      These files are being edited by another live agent session:
+      - src/parse.ts: held by ada (claude-code, task "rename the parser", last seen 2m ago)
+      src/schema.ts is shared by lines: this edit changes lines within 3 of another live agent's uncommitted lines:
       - lines 40–52: uncommitted work of ada
       - line 90: uncommitted work of bo (this edit would remove them)
-      What to do: read the file again and keep your change at least 3 unchanged lines away from those lines (an Edit of your own lines, not a Write of a whole older copy), or wait until ada, bo commits them, or coordinate with the user. Do not work around this by editing the file another way."
+      What to do: read the file again and keep your change at least 3 unchanged lines away from those lines (an Edit of your own lines, not a Write of a whole older copy), or wait until ada, bo commits them (claims are released on commit), or coordinate with the user. Do not work around this by editing the file another way."
     `);
   });
   it("protected-wiring", () => {
