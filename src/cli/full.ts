@@ -1,4 +1,5 @@
 /** The full CLI bundle (dist/cli.cjs): every command, and the help that lists them all. */
+import { blameCommand } from "./commands/blame.js";
 import { conflictsCommand } from "./commands/conflicts.js";
 import { deinitCommand } from "./commands/deinit.js";
 import { demoCommand } from "./commands/demo.js";
@@ -12,9 +13,11 @@ import { recoverCommand } from "./commands/recover.js";
 import { reserveCommand } from "./commands/reserve.js";
 import { runCommand } from "./commands/run.js";
 import { serveCommand } from "./commands/serve.js";
+import { stageCommand } from "./commands/stage.js";
 import { subCommand } from "./commands/sub.js";
 import { syncCommand } from "./commands/sync.js";
 import { uiCommand } from "./commands/ui.js";
+import { undoCommand } from "./commands/undo.js";
 import { watchCommand } from "./commands/watch.js";
 import type { Io } from "./context.js";
 import { LIGHT } from "./light.js";
@@ -27,6 +30,9 @@ export const COMMANDS: readonly CommandFactory[] = [
   ...LIGHT,
   reserveCommand,
   conflictsCommand,
+  blameCommand,
+  stageCommand,
+  undoCommand,
   recoverCommand,
   adoptCommand,
   discardCommand,

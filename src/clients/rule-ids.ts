@@ -14,6 +14,7 @@ export const RULE_IDS = [
   "remote-claim",
   "left-work",
   "claim-conflict",
+  "line-conflict",
   "protected-wiring",
   // after every gate, under `guard: "kernel"` (src/hooks/jail-rewrite.ts)
   "kernel-guard",

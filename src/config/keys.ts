@@ -141,6 +141,16 @@ export const CONFIG_KEYS = [
     doc: "a session silent this long, whose agent process is gone, is stale: its claims stop blocking.",
   }),
   setting({
+    key: "agents.lineClaimMargin",
+    field: "lineClaimMargin",
+    type: count("lines"),
+    default: 3,
+    env: "TANDEM_LINE_CLAIM_MARGIN",
+    comment:
+      "An Edit, Write or patch may change a file a live peer holds when it stays this many unchanged lines away from the peer's uncommitted hunks.",
+    doc: "an edit tool may change a file a live peer holds when it leaves this many unchanged lines between its change and the peer's uncommitted hunks (docs/decisions/0061).",
+  }),
+  setting({
     key: "agents.failClosed",
     field: "failClosed",
     type: flag(),

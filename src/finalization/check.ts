@@ -36,7 +36,7 @@ export async function endTurnCheck(
   ctx: EndTurnContext,
 ): Promise<EndTurnResult> {
   // Store reads first: after the spawn below the same reads cost several times more (status.ts).
-  const { incompleteHistory, owned } = ownedPaths(db, session.id);
+  const { incompleteHistory, owned } = ownedPaths(db, session.id, ctx.config.freshnessSeconds);
   const stashes = createdStashes(db, session.id);
   const since = sessionStartTs(db, session.id);
   // Authority comes from the project config as it is now, exactly as at pre-tool-use.

@@ -16,6 +16,7 @@ import { fsTargetProbe } from "../facts/root-facts.js";
 import { ownedLedgerPaths } from "../store/claims/reads.js";
 import type { Db } from "../store/db.js";
 import { hasSessionStart, stashEvents } from "../store/events/reads.js";
+import { scopeByHunks } from "./line-scope.js";
 import type { LedgerPath } from "./peer-paths.js";
 
 export type { LedgerPath } from "./peer-paths.js";
@@ -27,10 +28,19 @@ export interface OwnedPaths {
 }
 
 /** Active claims ∪ every claim the session ever acquired ∪ paths its hooks recorded as touched. */
-export function ownedPaths(db: Db, sessionId: string): OwnedPaths {
+export function ownedPaths(
+  db: Db,
+  sessionId: string,
+  freshnessSeconds: number,
+  now = Date.now(),
+): OwnedPaths {
   // `tandem gc` replaces an old session's events by one summary: its history is still whole.
   const started = hasSessionStart(db, sessionId);
-  return { incompleteHistory: !started, owned: ownedLedgerPaths(db, sessionId) };
+  // In a file shared by lines, the session answers for its own hunks (decision 0061).
+  return {
+    incompleteHistory: !started,
+    owned: scopeByHunks(db, sessionId, ownedLedgerPaths(db, sessionId), now, freshnessSeconds),
+  };
 }
 
 /** Its `stash.created` events, or those a `session.compacted` summary kept of them. */

@@ -21,6 +21,7 @@ import { sessionById } from "../store/sessions/rows.js";
 import { verifyGateTables } from "../store/trust.js";
 import { testNow } from "../testing/clock.js";
 import { printerOf } from "../wiring/agent-shell.js";
+import { holderDone, judgeByLines } from "./commit-lines.js";
 import type { HookRequest } from "./context.js";
 
 const CLIENT_SESSION_VARS = Object.values(CLIENTS).flatMap((c) => c.sessionEnv);
@@ -114,7 +115,12 @@ function releaseClean(ctx: GitHookCtx, reason: "commit" | "checkout"): void {
   const paths = [...inRepo.keys()].filter((p) => p !== ".");
   if (paths.length === 0) return;
   const dirty = [...dirtyPaths(ctx.repoTop, paths)];
-  const clean = paths.filter((p) => !dirty.some((d) => d === p || d.startsWith(`${p}/`)));
+  const isClean = (p: string) => !dirty.some((d) => d === p || d.startsWith(`${p}/`));
+  // A file still dirty with others' hunks is done for a holder whose own hunks the commit took.
+  const lines = { ...ctx, index: undefined };
+  const done = (p: string) =>
+    reason === "commit" && (inRepo.get(p) ?? []).every((c) => holderDone(lines, p, c.session_id));
+  const clean = paths.filter((p) => isClean(p) || done(p));
   const caller = gitCaller(ctx);
   const callerGroup = caller ? groupOf(ctx.db, caller) : null;
   write(
@@ -136,9 +142,11 @@ function releaseClean(ctx: GitHookCtx, reason: "commit" | "checkout"): void {
   );
 }
 
+// A `git commit -a` or `git commit <path>` stages into a temporary index that git names here.
+const indexOf = (env: Env) => (env.GIT_INDEX_FILE ? { GIT_INDEX_FILE: env.GIT_INDEX_FILE } : undefined);
+
 function stagedPaths(ctx: GitHookCtx, env: Env): string[] {
-  // A `git commit -a` or `git commit <path>` stages into a temporary index that git names here.
-  const index = env.GIT_INDEX_FILE ? { GIT_INDEX_FILE: env.GIT_INDEX_FILE } : undefined;
+  const index = indexOf(env);
   const out = git(
     ctx.repoTop,
     ["diff", "--cached", "--name-only", "-z", "--no-renames"],
@@ -147,8 +155,12 @@ function stagedPaths(ctx: GitHookCtx, env: Env): string[] {
   return splitZ(out).map((p) => join(ctx.repoTop, p));
 }
 
-function contamination(ctx: GitHookCtx, staged: string[], committerGroup: string | null): HeldFile[] {
-  const found: HeldFile[] = [];
+function contamination(ctx: GitHookCtx, all: string[], committerGroup: string | null): HeldFile[] {
+  // A file shared by lines is judged by its hunks: the peer's lines refuse, not the peer's claim.
+  const rel = all.map((p) => p.slice(ctx.repoTop.length + 1));
+  const byLines = judgeByLines({ ...ctx, index: indexOf(ctx.req.env) }, rel, committerGroup);
+  const found: HeldFile[] = [...byLines.values()].flat();
+  const staged = all.filter((_, i) => !byLines.has(rel[i]!));
   for (const c of allClaims(ctx.db)) {
     const s = sessionById(ctx.db, c.session_id);
     if (!s) continue;
@@ -182,7 +194,9 @@ function guardCommit(ctx: GitHookCtx): HookResult {
   const group = committer ? groupOf(ctx.db, committer.session) : null;
   const found = contamination(ctx, stagedPaths(ctx, ctx.req.env), group);
   const bypass = ctx.req.env.TANDEM_BYPASS === "1";
-  const verdict = found.length === 0 ? null : judgeCommit(found, committerOf(ctx, committer), bypass);
+  const printer = printerOf(ctx.repoTop, ctx.stateDir, committer ? "agent" : "person");
+  const verdict =
+    found.length === 0 ? null : judgeCommit(found, committerOf(ctx, committer), bypass, printer);
   if (verdict === null) return OK;
   write(
     ctx.db,

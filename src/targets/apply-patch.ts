@@ -134,3 +134,21 @@ export function writePaths(targets: PatchTarget[]): string[] {
   }
   return [...paths];
 }
+
+/**
+ * The body lines of the patch's one Update section for `path` (no move), for judging the change
+ * by lines (decision 0061); null when the patch adds, deletes, moves or updates it twice.
+ */
+export function updateSection(text: string, path: string): string[] | null {
+  const targets = parsePatchTargets(text).filter((t) => t.path === path || t.moveTo === path);
+  if (targets.length !== 1 || targets[0]!.op !== "update" || targets[0]!.moveTo !== undefined) return null;
+  const lines = text.split("\n").map(stripCr);
+  const at = lines.findIndex((l) => l.trim() === `${UPDATE}${path}`);
+  if (at === -1) return null;
+  const body: string[] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (!isHunkLine(line)) break;
+    body.push(line);
+  }
+  return body;
+}

@@ -40,7 +40,7 @@ const FILE_TOOLS = new Set([
   "write_file",
   "replace",
 ]);
-const PATCH_TOOLS = new Set(["apply_patch"]);
+export const PATCH_TOOLS: ReadonlySet<string> = new Set(["apply_patch"]);
 /** Tool names under which each client runs a shell command. */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set([
   "Bash",

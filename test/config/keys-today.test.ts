@@ -53,6 +53,13 @@ const TODAY: Today[] = [
     env: ["TANDEM_FRESHNESS", "5", 5],
   },
   {
+    key: "agents.lineClaimMargin",
+    field: "lineClaimMargin",
+    default: 3,
+    sample: 5,
+    env: ["TANDEM_LINE_CLAIM_MARGIN", "2", 2],
+  },
+  {
     key: "agents.failClosed",
     field: "failClosed",
     default: false,

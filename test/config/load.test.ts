@@ -185,7 +185,7 @@ describe("reading a config file", () => {
       "/r/c.jsonc",
     ).problems;
     expect(unknown!.allowed).toBe(
-      '"stopRitual", "requireGitFinalization", "finalizationRoots", "freshnessSeconds", "failClosed", "storeLockSeconds" and "remoteClaims"',
+      '"stopRitual", "requireGitFinalization", "finalizationRoots", "freshnessSeconds", "lineClaimMargin", "failClosed", "storeLockSeconds" and "remoteClaims"',
     );
     expect(bad).toMatchObject({ problem: 'is "sometimes"', allowed: 'one of "enforce", "observe" or "off"' });
   });

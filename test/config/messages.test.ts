@@ -31,7 +31,7 @@ describe("config problem messages", () => {
     [
       "an unknown key with no near miss: the keys allowed there",
       '{ "agents": { "colour": "blue" } }',
-      /:1:15: unknown key "agents\.colour"; Tandem ignores it\. Fix: remove it; the keys allowed there are "stopRitual", "requireGitFinalization", "finalizationRoots", "freshnessSeconds", "failClosed", "storeLockSeconds" and "remoteClaims"\.$/,
+      /:1:15: unknown key "agents\.colour"; Tandem ignores it\. Fix: remove it; the keys allowed there are "stopRitual", "requireGitFinalization", "finalizationRoots", "freshnessSeconds", "lineClaimMargin", "failClosed", "storeLockSeconds" and "remoteClaims"\.$/,
     ],
     [
       "a bad value: the key's line:col, the value, the allowed values, what is used",

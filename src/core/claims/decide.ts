@@ -3,6 +3,7 @@
  * rule is tested with tables and the hook only gathers facts and records results.
  */
 import { type FoldRule, foldPath, NO_FOLD } from "../paths/fold.js";
+import type { LineRefusal } from "./line-claim.js";
 
 export interface ClaimKey {
   worktree: string;
@@ -63,7 +64,7 @@ export interface Conflict {
 
 export type ClaimDecision =
   | { allow: true; acquire: ClaimTarget[]; takeovers: HeldClaim[] }
-  | { allow: false; refused: RefusedTarget[]; conflicts: Conflict[] };
+  | { allow: false; refused: RefusedTarget[]; conflicts: Conflict[]; lines?: LineRefusal[] };
 
 /** A clean file may still be about to be written by its holder; only older claims are taken over. */
 export const CLEAN_TAKEOVER_GRACE_MS = 60_000;

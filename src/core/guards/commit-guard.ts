@@ -4,11 +4,17 @@
  * switch (decision 0050): an agent that sets it is refused like any agent, the attempt recorded,
  * and no refusal an agent reads mentions it.
  */
+import { PLAIN, type Printer, spanned } from "../printed.js";
 
 export interface HeldFile {
   path: string;
   holder: string;
+  /** Set when the file is shared by lines (decision 0061): the peer's lines the commit carries. */
+  lines?: string;
 }
+
+const entry = (f: HeldFile): string =>
+  f.lines ? `  ${f.path} ${f.lines} (uncommitted work of ${f.holder})` : `  ${f.path} (held by ${f.holder})`;
 
 /**
  * Who runs `git commit`: `null` when no agent session is among its callers and none is named (a
@@ -34,9 +40,10 @@ export function judgeCommit(
   found: readonly HeldFile[],
   committer: Committer,
   bypass: boolean,
+  p: Printer = PLAIN,
 ): CommitVerdict | null {
   if (found.length === 0) return null;
-  const list = found.map((f) => `  ${f.path} (held by ${f.holder})`).join("\n");
+  const list = found.map(entry).join("\n");
   if (committer === null)
     return {
       outcome: "warned",
@@ -51,9 +58,12 @@ export function judgeCommit(
       message: `tandem: warning: TANDEM_BYPASS=1 is set; it includes files another live agent session holds:\n${list}\n`,
     };
   const holders = [...new Set(found.map((f) => f.holder))].join(", ");
+  const shared = [...new Set(found.filter((f) => f.lines).map((f) => f.path))];
   const lines = [
     `tandem: commit refused: these staged files are being edited by another live agent session:\n${list}`,
-    `Unstage them (git restore --staged <path>) and commit only your own files, or wait until ${holders} commits them, or ask the user.`,
+    shared.length > 0
+      ? `Stage only your own lines: \`git restore --staged ${shared.join(" ")}\` then ${spanned(p, "stage", ...shared.map((path) => ({ path })))}, and commit without -a; or wait until ${holders} commits them, or ask the user.`
+      : `Unstage them (git restore --staged <path>) and commit only your own files, or wait until ${holders} commits them, or ask the user.`,
   ];
   if (bypass && !person)
     lines.push("TANDEM_BYPASS=1 is not honoured inside an agent session; this attempt was recorded.");

@@ -6,9 +6,10 @@
  */
 import type { VerdictRule } from "../../clients/rule-ids.js";
 import type { Verdict } from "../../clients/types.js";
-import type { ClaimDecision } from "../claims/decide.js";
+import type { ClaimDecision, Conflict } from "../claims/decide.js";
 import { type LeftItem, leftRefusal } from "../claims/left-work.js";
-import { denialMessage } from "../claims/messages.js";
+import type { LineRefusal } from "../claims/line-claim.js";
+import { denialMessage, lineDenialMessage } from "../claims/messages.js";
 import { forgeryMessage } from "../guards/forgery.js";
 import { type GitGuardFinding, gitGuardMessage } from "../guards/git-guard.js";
 import { identityShellMessage } from "../guards/identity-shell.js";
@@ -91,6 +92,12 @@ export const RULES = {
   "claim-conflict": entry("docs/product.md §4.3", (f: { decision: Denied; now: number }) =>
     denialMessage(f.decision, f.now),
   ),
+  "line-conflict": entry(
+    "docs/decisions/0061-line-claims.md",
+    (f: { lines: readonly LineRefusal[]; held: readonly Conflict[]; now: number }) =>
+      lineDenialMessage(f.lines, f.held, f.now),
+  ),
+
   "protected-wiring": entry(
     "docs/decisions/0024-the-wiring-heals.md",
     (f: { decision: Denied; now: number }) => denialMessage(f.decision, f.now),

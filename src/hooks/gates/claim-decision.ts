@@ -14,6 +14,7 @@ import {
 } from "../../core/claims/clean-takeover.js";
 import {
   type ClaimDecision,
+  type ClaimRequest,
   type ClaimTarget,
   decideClaims,
   type HeldClaim,
@@ -26,6 +27,7 @@ import { claimStampRows } from "../../store/claims/reads.js";
 import { append, readSnapshot, write } from "../../store/ledger/append.js";
 import { crashPoint } from "../../testing/crash.js";
 import { type HookCtx, hookSession, selfSession } from "../context.js";
+import { gatherLineFacts, judgeByLines, type LineFacts } from "../line-claims.js";
 
 /** Every claim's stamp, read in one snapshot: who holds it, since which event, and the holder's latest. */
 function claimStamps(ctx: HookCtx): Map<string, ClaimStamp> {
@@ -131,16 +133,38 @@ export function decideAndRecord(
   refused: RefusedTarget[],
 ): ClaimDecision {
   const cleanFacts = gatherCleanFacts(ctx, targets);
+  const lineFacts = gatherLineFacts(ctx, tool, targets, selfSession(ctx)?.id ?? null);
   return record(ctx, tool, raws, (caller, group) => {
     const loaded = loadHeld(ctx.db, ctx.now, ctx.config.freshnessSeconds);
     const held = cleanFacts.size > 0 ? withTrustedClean(loaded, claimStamps(ctx), cleanFacts) : loaded;
-    return decideClaims({
+    const req: ClaimRequest = {
       caller: { id: caller, group },
       targets: [...targets],
       refused,
       held,
       now: ctx.now,
       fold: foldRuleOfState(ctx.stateDir),
-    });
+    };
+    const decision = decideClaims(req);
+    return lineFacts.size === 0 ? decision : byLines(ctx, req, decision, lineFacts);
   });
+}
+
+/** A whole-file denial judged again by lines (decision 0061): shared files are written, never acquired. */
+function byLines(
+  ctx: HookCtx,
+  req: ClaimRequest,
+  decision: ClaimDecision,
+  facts: ReadonlyMap<string, LineFacts>,
+): ClaimDecision {
+  const judged = judgeByLines(ctx, req.caller, decision, facts);
+  if (!judged) return decision;
+  if ("refused" in judged)
+    return decision.allow
+      ? { allow: false, refused: [], conflicts: [], lines: judged.refused }
+      : { ...decision, lines: judged.refused };
+  const shared = new Set(judged.shared.map(claimKey));
+  const again = decideClaims({ ...req, held: req.held.filter((h) => !judged.shared.includes(h)) });
+  if (!again.allow) return again;
+  return { ...again, acquire: again.acquire.filter((t) => !shared.has(claimKey(t))) };
 }

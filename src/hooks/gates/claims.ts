@@ -9,10 +9,14 @@ import { defineGate } from "./gate.js";
 export default defineGate({
   id: "claims",
   order: 90,
-  rules: ["claim-conflict", "protected-wiring"],
+  rules: ["claim-conflict", "line-conflict", "protected-wiring"],
   reads: ["decision"],
   run(ctx, { decision }) {
     if (decision.allow) return null;
+    if (decision.lines && decision.lines.length > 0)
+      return {
+        verdict: refusal("line-conflict", { lines: decision.lines, held: decision.conflicts, now: ctx.now }),
+      };
     const facts = { decision, now: ctx.now };
     const wiring = decision.refused.some((r) => r.rule === WIRING_RULE);
     return { verdict: wiring ? refusal("protected-wiring", facts) : refusal("claim-conflict", facts) };

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { linkedNames } from "../../claims/hard-links.js";
 import type { ToolCall } from "../../clients/types.js";
+import type { ClaimTarget } from "../../core/claims/decide.js";
 import { planTargets, type TargetFacts, type WiringGuard } from "../../core/guards/target-plan.js";
 import { ALLOW_WIRING_ENV } from "../../core/guards/wiring.js";
 import { classify, type ResolvedRoots, resolveRoots, rootPaths } from "../../core/paths/roots.js";
@@ -120,4 +121,14 @@ export async function preToolFacts(ctx: HookCtx, tool: ToolCall): Promise<PreToo
       return decision();
     },
   };
+}
+
+/** A tool call's claimable targets as the pre-tool hook plans them: the post-tool's line authors read them. */
+export async function plannedTargets(ctx: HookCtx, tool: ToolCall): Promise<ClaimTarget[]> {
+  const cwd = tool.cwd ?? ctx.input.cwd ?? ctx.root.root;
+  const found = await toolTargets(tool, { cwd, env: ctx.req.env, home: ctx.req.env.HOME || undefined });
+  return planTargets(
+    targetFacts(found.raws, cwd, hookRoots(ctx), ctx.req.env),
+    ctx.config.requireGitFinalization,
+  ).claim;
 }

@@ -31,3 +31,11 @@ export function ownedWorktrees(db: Db): Set<string> {
   ).all() as { worktree: string }[];
   return new Set(rows.map((r) => r.worktree));
 }
+
+/** The session holding the claim on exactly this path, or null. */
+export function holderOfPath(db: Db, worktree: string, path: string): string | null {
+  const row = stmt(db, "SELECT session_id FROM claims WHERE worktree = ? AND path = ?").get(worktree, path) as
+    | { session_id: string }
+    | undefined;
+  return row?.session_id ?? null;
+}

@@ -1,6 +1,7 @@
 import { CLAIM_HISTORY, CLAIMS, SHELL_SNAPSHOTS, TOUCHED } from "./claims.js";
 import type { Table } from "./columns.js";
 import { EVENTS } from "./events.js";
+import { LINE_AUTHORS } from "./line-authors.js";
 import { REMOTE_LEASES, REMOTE_PRESENCE, REMOTE_SYNC } from "./remote.js";
 import { REQUESTS, SERVER } from "./resident.js";
 import { CLOBBERS, PRESERVED } from "./safety.js";
@@ -29,4 +30,5 @@ export const TABLES: readonly Table<unknown>[] = [
   REMOTE_PRESENCE,
   REMOTE_LEASES,
   REMOTE_SYNC,
+  LINE_AUTHORS,
 ];

@@ -119,6 +119,20 @@ const INPUTS: { [R in VerdictRule]: RuleInput<R> } = {
   "remote-claim": { holders: remote, now: NOW, printer: AGENT },
   "left-work": { items: left, now: NOW, printer: AGENT },
   "claim-conflict": { decision: conflict, now: NOW },
+  "line-conflict": {
+    lines: [
+      {
+        raw: "src/schema.ts",
+        margin: 3,
+        overlaps: [
+          { owner: "s-ada", name: "ada", first: 40, last: 52, drops: false },
+          { owner: "s-bo", name: "bo", first: 90, last: 90, drops: true },
+        ],
+      },
+    ],
+    held: conflict.conflicts.slice(0, 1),
+    now: NOW,
+  },
   "protected-wiring": { decision: wiring, now: NOW },
   "kernel-guard": {
     detail: "the kernel jail cannot be set up here (unprivileged user namespaces are off)",
@@ -249,6 +263,17 @@ describe("the text the model reads, per rule", () => {
       - src/parse.ts: held by ada (claude-code, task "rename the parser", last seen 2m ago)
       - src/lex/token.ts: held by bo (codex, no task declared, last seen 40s ago) (it holds src/lex)
       What to do: work on other files, or wait until ada, bo commits (claims are released on commit), or coordinate with the user. Do not work around this by editing the file another way."
+    `);
+  });
+  it("line-conflict", () => {
+    expect(text("line-conflict")).toMatchInlineSnapshot(`
+      "Tandem refused this edit; nothing was changed and nothing was claimed.
+      These files are being edited by another live agent session:
+      - src/parse.ts: held by ada (claude-code, task "rename the parser", last seen 2m ago)
+      src/schema.ts is shared by lines: this edit changes lines within 3 of another live agent's uncommitted lines:
+      - lines 40–52: uncommitted work of ada
+      - line 90: uncommitted work of bo (this edit would remove them)
+      What to do: read the file again and keep your change at least 3 unchanged lines away from those lines (an Edit of your own lines, not a Write of a whole older copy), or wait until ada, bo commits them (claims are released on commit), or coordinate with the user. Do not work around this by editing the file another way."
     `);
   });
   it("protected-wiring", () => {
