@@ -32,6 +32,7 @@ export function statesOf(s: Snapshot): FileState[] {
     ...(s.codexLocal ? [s.codexLocal] : []),
     ...(s.geminiPolicy ? [s.geminiPolicy] : []),
     ...Object.values(s.switches ?? {}),
+    ...Object.values(s.switchFiles ?? {}).flat(),
     s.config,
     ...(s.gitHooks ? Object.values(s.gitHooks.files) : []),
   ];
@@ -45,12 +46,16 @@ export function withTexts(s: Snapshot, texts: ReadonlyMap<string, string>): Snap
     Object.entries(s.moreHookFiles ?? {}).map(([n, files]) => [n, files.map(swap)]),
   );
   const switches = Object.fromEntries(Object.entries(s.switches ?? {}).map(([n, f]) => [n, swap(f)]));
+  const switchFiles = Object.fromEntries(
+    Object.entries(s.switchFiles ?? {}).map(([n, files]) => [n, files.map(swap)]),
+  );
   const hooks = s.gitHooks;
   return {
     ...s,
     settings,
     moreHookFiles,
     switches,
+    switchFiles,
     ...(s.claudeLocal ? { claudeLocal: swap(s.claudeLocal) } : {}),
     ...(s.codexRules ? { codexRules: swap(s.codexRules) } : {}),
     ...(s.codexLocal ? { codexLocal: swap(s.codexLocal) } : {}),
