@@ -216,7 +216,10 @@ export function initCommand(io: Io): Command {
     .option("--clients <list>", clientsOptionHelp())
     .option("--git-hooks", "install the pre-commit, post-commit and post-checkout hooks (default)")
     .option("--no-git-hooks", "do not install the git hooks (recorded in .tandem/config.jsonc)")
-    .option("--check", "compare what init would write; exit 0 current, 1 drift or a user-level file switching hooks off (each printed)")
+    .option(
+      "--check",
+      "compare what init would write; exit 0 current, 1 drift or a user-level file switching hooks off (each printed)",
+    )
     .option("--dry-run", "print what would change, write nothing")
     .option(
       "--command <launcher>",
