@@ -9,6 +9,7 @@ import { naturalCommand } from "../../core/shell/agent-command.js";
 import { printerFor } from "../../core/shell/person-launcher.js";
 import { loginCheck } from "../../doctor/agent-shell-check.js";
 import { geminiTrustFinding } from "../../doctor/gemini-trust.js";
+import { opencodePluginFindings } from "../../doctor/plugin-check.js";
 import { userSwitchFindings } from "../../doctor/user-switch-check.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { ensureJailLauncher, jailLauncherPath } from "../../jail/launcher.js";
@@ -114,8 +115,10 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
         ? formatJson(root, plans, "init", mode, null)
         : formatCheck(root, plans, spanned(person, "init")),
     );
-    // The person's own files that switch hooks off: init cannot fix them, so --check names them.
-    const user = userSwitchFindings(io.env).map((f) => `${f.detail}; fix: ${f.fix}`);
+    // Files init does not write that switch hooks off or run beside them: --check names them.
+    const user = [...userSwitchFindings(io.env), ...opencodePluginFindings(root, io.env)].map(
+      (f) => `${f.detail}; fix: ${f.fix}`,
+    );
     if (user.length > 0) (opts.json ? io.err : io.out)(`${user.join("\n")}\n`);
     if (driftLines(root, plans).length > 0 || user.length > 0) io.exitCode = 1;
     return;
