@@ -12,9 +12,11 @@ import {
   configPlugins,
   isForeignPlugin,
   PLUGIN_FOLDERS,
+  parentDirs,
   projectConfigDirs,
   userConfigDirs,
 } from "../clients/opencode/plugin-dirs.js";
+import { gitStatus } from "../git/run.js";
 import { parseJson } from "../wiring/json-edit.js";
 import type { Finding } from "./finding.js";
 
@@ -37,6 +39,16 @@ function pluginEntries(file: string): string[] {
   }
 }
 
+/** The work tree's top, or null outside one (then no parent is read). */
+function topOf(root: string): string | null {
+  try {
+    const r = gitStatus(root, ["rev-parse", "--show-toplevel"]);
+    return r.status === 0 ? r.stdout.trim() : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Only where opencode is wired: Tandem's plugin file is in the project. */
 export function opencodePluginFindings(root: string, env: Env): Finding[] {
   if (!existsSync(join(root, PLUGIN_FILE))) return [];
@@ -53,6 +65,10 @@ export function opencodePluginFindings(root: string, env: Env): Finding[] {
   ];
   return [
     ...scan(project.dir, root, project.configs, true),
+    ...parentDirs(root, topOf(root)).flatMap((d) => {
+      const up = projectConfigDirs(d);
+      return scan(up.dir, null, up.configs, true);
+    }),
     ...user.flatMap((d) =>
       scan(
         d,

@@ -1,7 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configPlugins, isForeignPlugin, userConfigDirs } from "../../src/clients/opencode/plugin-dirs.js";
+import {
+  configPlugins,
+  isForeignPlugin,
+  parentDirs,
+  userConfigDirs,
+} from "../../src/clients/opencode/plugin-dirs.js";
 import { PIN, tandem } from "../helpers/cli.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
@@ -27,6 +32,15 @@ describe("opencode's plugins beside Tandem's, as tables", () => {
     expect(configPlugins(doc)).toEqual(want);
   });
 
+  it.each<[string, string, string | null, string[]]>([
+    ["the project is the top", "/t", "/t", []],
+    ["two levels below the top", "/t/a/b", "/t", ["/t/a", "/t"]],
+    ["outside a work tree", "/t/a", null, []],
+    ["a top that does not hold it", "/x/a", "/t", []],
+  ])("parents read: %s", (_n, root, top, want) => {
+    expect(parentDirs(root, top)).toEqual(want);
+  });
+
   it("the person's folders follow XDG_CONFIG_HOME and OPENCODE_CONFIG_DIR", () => {
     expect(userConfigDirs({}, "/h")).toEqual(["/h/.config/opencode"]);
     expect(userConfigDirs({ XDG_CONFIG_HOME: "/x", OPENCODE_CONFIG_DIR: "/o" }, "/h")).toEqual([
@@ -41,7 +55,11 @@ type Finding = { level: string; check: string; detail: string; fix?: string };
 describe("opencode's plugins beside Tandem's, in a wired repository", () => {
   it("init --check and doctor name the project's and the person's, and change none", () => {
     const base = tempDir("tandem-oc-");
-    const repo = initRepo(join(base, "repo"));
+    const top = initRepo(join(base, "top"));
+    // The Tandem project is a folder of the repository: opencode reads the top's config as well.
+    const repo = join(top, "app");
+    mkdirSync(join(repo, ".tandem"), { recursive: true });
+    writeFileSync(join(repo, ".tandem", "config.jsonc"), "{}\n");
     const env = {
       HOME: join(base, "home"),
       XDG_CONFIG_HOME: join(base, "xdg"),
@@ -62,6 +80,8 @@ describe("opencode's plugins beside Tandem's, in a wired repository", () => {
       [join(repo, "opencode.json"), '{ "plugin": ["opencode-foo"] }\n', "plugin: opencode-foo"],
       [join(base, "xdg", "opencode", "opencode.jsonc"), '{ // mine\n "plugin": ["bar"] }\n', "plugin: bar"],
       [join(base, "ocdir", "plugins", "y.ts"), "export const Y = async () => ({});\n", "a plugin module"],
+      [join(top, "opencode.json"), '{ "plugin": ["up"] }\n', "plugin: up"],
+      [join(top, ".opencode", "plugin", "z.js"), "export const Z = async () => ({});\n", "a plugin module"],
     ];
     for (const [file, text] of files) {
       mkdirSync(join(file, ".."), { recursive: true });

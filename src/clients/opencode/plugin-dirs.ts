@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { PLUGIN_FILE } from "./plugin.js";
 
 /**
@@ -37,4 +37,15 @@ export function configPlugins(doc: unknown): string[] {
   const list = (doc as { plugin?: unknown }).plugin;
   if (!Array.isArray(list)) return [];
   return list.map((p) => (typeof p === "string" ? p : JSON.stringify(p)));
+}
+
+/**
+ * The directories above the project up to the work tree's top, nearest first: opencode reads
+ * each one's `.opencode/` and `opencode.json(c)` too (a Tandem root below the repository's top).
+ */
+export function parentDirs(root: string, top: string | null): string[] {
+  if (top === null || root === top || relative(top, root).startsWith("..")) return [];
+  const out: string[] = [];
+  for (let d = dirname(root); d !== top && d !== dirname(d); d = dirname(d)) out.push(d);
+  return [...out, top];
 }
