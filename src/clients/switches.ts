@@ -2,7 +2,8 @@
  * Builders for the hook switches clients declare in their specs (ClientSpec.settingsSwitches,
  * issue 37.5): each client's own table says which of these it reads, and where.
  */
-import type { SettingsSwitch } from "./types.js";
+import { join } from "node:path";
+import type { SettingsSwitch, UserSwitchFile } from "./types.js";
 
 const obj = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -47,4 +48,16 @@ export function hooksConfigDisabled(name: string): SettingsSwitch {
         }));
     },
   };
+}
+
+/** Where the client reads the person's file, with the variables it honours as the client does. */
+export function userSwitchPath(
+  f: UserSwitchFile,
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+): string {
+  const moved = f.dirEnv ? env[f.dirEnv] : undefined;
+  if (moved) return join(moved, f.file);
+  const base = (f.homeEnv ? env[f.homeEnv] : undefined) || home;
+  return join(base, f.dir, f.file);
 }

@@ -118,6 +118,19 @@ export interface SettingsSwitch {
   switchedOff(doc: Readonly<Record<string, unknown>>): { path: (string | number)[]; says: string }[];
 }
 
+/**
+ * A settings file of the person's own that can switch a client's hooks off: `file` inside the
+ * client's folder `dir` under the home directory, which `dirEnv` moves whole (`QWEN_HOME`,
+ * `COPILOT_HOME`) or `homeEnv` moves by standing for the home (`GEMINI_CLI_HOME`).
+ */
+export interface UserSwitchFile {
+  dir: string;
+  file: string;
+  dirEnv?: string;
+  homeEnv?: string;
+  switches: readonly SettingsSwitch[];
+}
+
 export interface HookSwitch {
   /** Relative to the root; also one of the client's `wiring` files. */
   file: string;
@@ -214,10 +227,10 @@ export interface ClientSpec<N extends string = string> {
    */
   settingsSwitches?: Readonly<Record<string, readonly SettingsSwitch[]>>;
   /**
-   * The same for the person's own JSON settings, by file relative to the home directory: never
-   * written by Tandem, so `doctor` reports them with the fix.
+   * The same for the person's own JSON settings (`~/.qwen/settings.json`, say): never written by
+   * Tandem, so `doctor` and `init --check` report them with the fix.
    */
-  userSwitches?: Readonly<Record<string, readonly SettingsSwitch[]>>;
+  userSwitches?: readonly UserSwitchFile[];
   /**
    * `nested`: `{hooks: {Event: [{matcher, hooks: [{type, command}]}]}}`; `flat`: Cursor's
    * `{version, hooks: {event: [{command}]}}`; `copilot`: `{version, hooks: {event: [{type, bash}]}}`;

@@ -10,6 +10,7 @@ import { hookErrorFinding } from "./hook-errors.js";
 import { jailFinding } from "./jail-check.js";
 import { checkLanding } from "./land-check.js";
 import { doctorLeftWork, leftWorkFindings } from "./left-check.js";
+import { opencodePluginFindings } from "./plugin-check.js";
 import { checkRemote } from "./remote-check.js";
 import { retentionFindings } from "./retention-check.js";
 import { serverCrashFindings } from "./server-check.js";
@@ -59,6 +60,7 @@ export async function doctorChecks(t: DoctorTarget): Promise<{ store: StoreRepor
     ...(await checkWiring(t.root, t.env, undefined, t.stateDir, sessionClients(t.stateDir), printer)),
     ...healFindings(t.stateDir, t.since, printer),
     ...userSwitchFindings(t.env),
+    ...opencodePluginFindings(t.root, t.env),
     ...shell,
     ...staleSessionFindings(t.stateDir, config.freshnessSeconds, { root: t.root, printer, left }, t.now),
     ...leftWorkFindings(leftTarget, left),

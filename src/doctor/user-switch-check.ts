@@ -1,15 +1,19 @@
 /**
- * The person's own settings that switch a client's hooks off (issue 37.5): `~/.claude`,
- * `~/.qwen`, `~/.gemini` (each client's `userSwitches`) and `~/.codex/config.toml` (Codex's
- * switch read on the user's file). Tandem never writes them: each is a problem with its fix.
+ * The person's own settings that switch a client's hooks off (issue 37.5): each client's
+ * `userSwitches` (`~/.claude`, `~/.qwen`, `~/.gemini`, `~/.copilot`, where the client's own
+ * variables put them) and `~/.codex/config.toml` (`$CODEX_HOME`). Tandem never writes them: each is
+ * a problem with its fix, for `doctor` and `init --check`.
  */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { CODEX_USER_CONFIG } from "../clients/codex/hooks-switch.js";
 import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
+import { userSwitchPath } from "../clients/switches.js";
 import { parseJson } from "../wiring/json-edit.js";
 import type { Finding } from "./finding.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
 
 function read(file: string): string | null {
   try {
@@ -19,23 +23,23 @@ function read(file: string): string | null {
   }
 }
 
-export function userSwitchFindings(env: Readonly<Record<string, string | undefined>>): Finding[] {
+export function userSwitchFindings(env: Env): Finding[] {
   const home = env.HOME || homedir();
   const out: Finding[] = [];
   for (const name of CLIENT_NAMES) {
     const client = CLIENTS[name];
-    for (const [rel, switches] of Object.entries(client.userSwitches ?? {})) {
-      const file = join(home, rel);
+    for (const entry of client.userSwitches ?? []) {
+      const file = userSwitchPath(entry, env, home);
       const text = read(file);
       if (text === null) continue;
       const parsed = parseJson(file, text);
       if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null) continue;
       const doc = parsed.value as Record<string, unknown>;
-      const found = switches.flatMap((sw) => sw.switchedOff(doc).map(() => sw.key));
+      const found = entry.switches.flatMap((sw) => sw.switchedOff(doc).map(() => sw.key));
       if (found.length > 0) out.push(problem(client.label, file, [...new Set(found)]));
     }
   }
-  const codex = join(home, CODEX_USER_CONFIG);
+  const codex = env.CODEX_HOME ? join(env.CODEX_HOME, "config.toml") : join(home, CODEX_USER_CONFIG);
   const text = read(codex);
   const on = text === null ? null : (CLIENTS.codex.hookSwitch?.switchOn(text) ?? null);
   if (on) out.push(problem(CLIENTS.codex.label, codex, ["features.hooks"]));

@@ -32,6 +32,7 @@ export function statesOf(s: Snapshot): FileState[] {
     ...(s.codexLocal ? [s.codexLocal] : []),
     ...(s.geminiPolicy ? [s.geminiPolicy] : []),
     ...Object.values(s.switches ?? {}),
+    ...Object.values(s.switchFiles ?? {}).flat(),
     s.config,
     ...(s.gitHooks ? Object.values(s.gitHooks.files) : []),
   ];
@@ -45,12 +46,16 @@ export function withTexts(s: Snapshot, texts: ReadonlyMap<string, string>): Snap
     Object.entries(s.moreHookFiles ?? {}).map(([n, files]) => [n, files.map(swap)]),
   );
   const switches = Object.fromEntries(Object.entries(s.switches ?? {}).map(([n, f]) => [n, swap(f)]));
+  const switchFiles = Object.fromEntries(
+    Object.entries(s.switchFiles ?? {}).map(([n, files]) => [n, files.map(swap)]),
+  );
   const hooks = s.gitHooks;
   return {
     ...s,
     settings,
     moreHookFiles,
     switches,
+    switchFiles,
     ...(s.claudeLocal ? { claudeLocal: swap(s.claudeLocal) } : {}),
     ...(s.codexRules ? { codexRules: swap(s.codexRules) } : {}),
     ...(s.codexLocal ? { codexLocal: swap(s.codexLocal) } : {}),
@@ -75,31 +80,44 @@ function brokenFiles(
   s: Snapshot,
   plans: readonly FilePlan[],
   lastGood: (path: string) => string | null,
+  reverted: ReadonlyMap<string, string>,
 ): Map<string, string> {
   const refused = new Set(plans.filter((p) => p.action === "refuse").map((p) => p.path));
   const out = new Map<string, string>();
   for (const f of statesOf(s)) {
     const good = lastGood(f.path);
-    if (good !== null && (f.text === null || refused.has(f.path))) out.set(f.path, good);
+    const whole = f.text === null || refused.has(f.path) || reverted.has(f.path);
+    if (good !== null && whole) out.set(f.path, good);
   }
   return out;
 }
 
-function whyBroken(state: FileState, plan: FilePlan | undefined): string {
+function whyBroken(
+  state: FileState,
+  plan: FilePlan | undefined,
+  reverted: ReadonlyMap<string, string>,
+): string {
+  const why = reverted.get(state.path);
+  if (why !== undefined) return why;
   if (state.text === null) return "the file was removed; put back the last content Tandem recorded";
   return `${plan?.reason ?? "unreadable"}; put back the last content Tandem recorded`;
 }
 
-/** The writes that put Tandem's entries back; an empty list when nothing of Tandem's is missing. */
+/**
+ * The writes that put Tandem's entries back; an empty list when nothing of Tandem's is missing.
+ * `reverted`: files an agent's tool call changed whose every byte is put back (the project config,
+ * decision 0070), each with the line that says why.
+ */
 export function healPlan(
   s: Snapshot,
   launcher: string,
   record: InitRecord,
   lastGood: (path: string) => string | null,
   agent?: string,
+  reverted: ReadonlyMap<string, string> = new Map(),
 ): HealStep[] {
   const first = planInit(s, launcher, record, agent);
-  const broken = brokenFiles(s, first, lastGood);
+  const broken = brokenFiles(s, first, lastGood, reverted);
   const plans = broken.size === 0 ? first : planInit(withTexts(s, broken), launcher, record, agent);
   const firstByPath = new Map(first.map((p) => [p.path, p]));
   const stateByPath = new Map(statesOf(s).map((f) => [f.path, f]));
@@ -127,7 +145,7 @@ export function healPlan(
       path: p.path,
       text: want,
       executable: p.executable,
-      changes: put ? [whyBroken(disk, firstByPath.get(p.path)), ...p.changes] : p.changes,
+      changes: put ? [whyBroken(disk, firstByPath.get(p.path), reverted), ...p.changes] : p.changes,
       displaced: put ? disk.text : null,
     });
   }

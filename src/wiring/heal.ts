@@ -1,13 +1,17 @@
 import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { ClientName } from "../clients/index.js";
+import { PROJECT_CONFIG } from "../config/root.js";
 import { spanned } from "../core/printed.js";
 import { readBlob, writeBlob } from "../store/blobs/files.js";
 import type { Db } from "../store/db.js";
 import { append, write } from "../store/ledger/append.js";
+import { sessionById } from "../store/sessions/rows.js";
 import {
   dropWiringFile,
   lastFound,
   lastToolSessionBefore,
+  openCallAt,
   putWiringFile,
   type WiringChoice,
   type WiringFileRow,
@@ -87,12 +91,35 @@ interface Telling {
   announce: boolean;
   /** The content found is a Tandem policy file: no agent's tool call is to blame for it. */
   byTandem: boolean;
+  /** The session whose open tool call the change landed in, when that is known (decision 0070). */
+  by?: string;
 }
 
-function tellingOf(s: Snapshot, path: string, recorded: boolean): Telling {
+function tellingOf(s: Snapshot, path: string, recorded: boolean, by?: string): Telling {
   const policy = s.geminiPolicy;
   const byTandem = policy?.path === path && policy.text !== null && isOurPolicyFile(policy.text);
-  return { announce: recorded, byTandem };
+  return { announce: recorded, byTandem, ...(by === undefined ? {} : { by }) };
+}
+
+/**
+ * The project config as an agent's command left it (decision 0070): changed while some session's
+ * tool call was open, by the change time the writer cannot set back (ctime). Every key it changed
+ * is put back; a person's edit, made while no agent's call runs, is accepted as it is.
+ */
+function agentConfigEdit(
+  db: Db,
+  root: string,
+  stale: readonly WiringFileRow[],
+): { path: string; by: string; why: string } | null {
+  const path = join(root, PROJECT_CONFIG);
+  const row = stale.find((r) => r.path === path);
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (!row || !st || row.blob === null || contentBlob(path) === row.blob) return null;
+  const by = openCallAt(db, Math.ceil(st.ctimeMs));
+  if (by === null) return null;
+  const name = sessionById(db, by)?.name ?? by;
+  const why = `changed while ${name}'s tool call ran: the project's settings are a person's to change, so every key is back as last accepted (a person edits it while no agent's command runs)`;
+  return { path, by, why };
 }
 
 function healRoot(
@@ -135,14 +162,17 @@ function healRoot(
     gitHooks: choice.gitHooks,
   };
   const agent = agentCommandFor(choice.root, stateDir, choice.launcher);
-  const steps = healPlan(snapshot, choice.launcher, record, lastGood, agent);
+  const edit = agentConfigEdit(db, choice.root, stale);
+  const reverted = new Map(edit ? [[edit.path, edit.why]] : []);
+  const steps = healPlan(snapshot, choice.launcher, record, lastGood, agent, reverted);
   const unhealable = new Set<string>();
   for (const step of steps) {
     const found = contentBlob(step.path);
     const why =
       step.text === null
         ? (step.unhealable ?? "")
-        : contested(found, lastFound(db, step.path, FIGHT_LIMIT))
+        : // An agent's own retries are no fight with another writer: they are put back every time.
+          edit?.path !== step.path && contested(found, lastFound(db, step.path, FIGHT_LIMIT))
           ? contestedWhy(spanned(printerOf(choice.root, stateDir, "person"), "init"))
           : null;
     if (why !== null) {
@@ -157,7 +187,7 @@ function healRoot(
       step,
       opts,
       found,
-      tellingOf(snapshot, step.path, rows.has(step.path)),
+      tellingOf(snapshot, step.path, rows.has(step.path), edit?.path === step.path ? edit.by : undefined),
     );
     result.restored.push({ file: step.path, changes: step.changes });
   }
@@ -198,7 +228,9 @@ function restore(
       changes: step.changes,
       foundBy: opts.foundBy(),
       via: opts.via,
-      lastCommandBy: telling.byTandem ? null : lastToolSessionBefore(db, Math.ceil(changedAt ?? Date.now())),
+      lastCommandBy: telling.byTandem
+        ? null
+        : (telling.by ?? lastToolSessionBefore(db, Math.ceil(changedAt ?? Date.now()))),
       changedAt: changedAt === null ? null : Math.round(changedAt),
       displaced,
       found,

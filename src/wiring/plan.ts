@@ -27,7 +27,8 @@ import { ownedFilePlans } from "./owned-files.js";
 import { configTemplate } from "./project-config.js";
 import type { WantedHook } from "./reconcile.js";
 import { localFormat, nestedFormat, nestedWanted } from "./settings-json.js";
-import type { FileState, Snapshot } from "./snapshot.js";
+import { type FileState, type Snapshot, switchFilePaths } from "./snapshot.js";
+import { switchFilePlan } from "./switch-file-plan.js";
 
 /**
  * What init / deinit would do to each file, as data. Pure: the snapshot holds every byte read,
@@ -328,6 +329,9 @@ export function planInit(
           ],
     ),
     ...(Object.entries(s.switches ?? {}) as [ClientName, FileState][]).map(([n, f]) => switchPlan(n, f)),
+    ...(Object.entries(s.switchFiles ?? {}) as [ClientName, FileState[]][]).flatMap(([n, files]) =>
+      files.map((f, i) => switchFilePlan(n, f, switchFilePaths(n)[i]!)),
+    ),
     ...(s.claudeLocal ? [localPlan(s.claudeLocal, rules.local, "init")] : []),
     ...(s.codexRules ? [codexRulesPlan(s.codexRules, codexRulesText(launcher))] : []),
     ...(s.codexLocal ? [codexRulesPlan(s.codexLocal, codexLocalRulesText(launcher, agent))] : []),

@@ -37,6 +37,8 @@ export interface Snapshot {
   geminiLegacy?: FileState;
   /** Each wired client's file that can switch its hooks off (ClientSpec.hookSwitch). */
   switches?: Partial<Record<ClientName, FileState>>;
+  /** Each wired client's JSON settings files with switches that no other plan writes (`switchFilePaths`). */
+  switchFiles?: Partial<Record<ClientName, FileState[]>>;
   config: FileState;
   /** Null with --no-git-hooks. */
   gitHooks: { dir: string; files: Record<GitHookName, FileState> } | null;
@@ -79,6 +81,15 @@ export function hookFilePaths(name: ClientName): string[] {
   return (CLIENTS[name].hookFiles?.("tandem", "tandem") ?? []).map((f) => f.path);
 }
 
+/**
+ * A client's project files whose keys can switch its hooks off (ClientSpec.settingsSwitches) and
+ * that no other plan writes: not its settings file, nor Claude's local file (its allow rules' plan).
+ */
+export function switchFilePaths(name: ClientName): string[] {
+  const planned = new Set([CLIENTS[name].settingsFile, ...(name === "claude-code" ? [LOCAL_SETTINGS] : [])]);
+  return Object.keys(CLIENTS[name].settingsSwitches ?? {}).filter((p) => !planned.has(p));
+}
+
 export function readSnapshot(
   root: string,
   clients: readonly ClientName[],
@@ -88,7 +99,10 @@ export function readSnapshot(
   const settings: Partial<Record<ClientName, FileState>> = {};
   const moreHookFiles: Partial<Record<ClientName, FileState[]>> = {};
   const switches: Partial<Record<ClientName, FileState>> = {};
+  const switchFiles: Partial<Record<ClientName, FileState[]>> = {};
   for (const name of clients) {
+    const more = switchFilePaths(name);
+    if (more.length > 0) switchFiles[name] = more.map((p) => readState(join(root, p)));
     settings[name] = readState(join(root, CLIENTS[name].settingsFile));
     const hookSwitch = CLIENTS[name].hookSwitch;
     if (hookSwitch) switches[name] = readState(join(root, hookSwitch.file));
@@ -119,6 +133,7 @@ export function readSnapshot(
     ...codexRules,
     ...gemini,
     switches,
+    switchFiles,
     config: readState(join(root, PROJECT_CONFIG)),
     gitHooks,
   };

@@ -1,9 +1,15 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLIENTS } from "../../src/clients/index.js";
-import { disableAllHooks, hooksConfigDisabled, hooksConfigEnabled } from "../../src/clients/switches.js";
-import type { SettingsSwitch } from "../../src/clients/types.js";
+import {
+  disableAllHooks,
+  hooksConfigDisabled,
+  hooksConfigEnabled,
+  userSwitchPath,
+} from "../../src/clients/switches.js";
+import type { SettingsSwitch, UserSwitchFile } from "../../src/clients/types.js";
 import { PIN, tandem } from "../helpers/cli.js";
 import { claudeBash, fakeAgent, hook } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
@@ -40,7 +46,18 @@ describe("each client's hook switches, as a table (issue 37.5)", () => {
     expect(sw.switchedOff(doc).map((f) => f.path)).toEqual(paths);
   });
 
-  it("each client declares its own: Claude's two files, Qwen's, Gemini's", () => {
+  it.each<[string, Partial<UserSwitchFile>, Record<string, string>, string]>([
+    ["the home's folder", { dirEnv: "QWEN_HOME" }, {}, "/h/.x/settings.json"],
+    ["a variable that moves the folder", { dirEnv: "QWEN_HOME" }, { QWEN_HOME: "/q" }, "/q/settings.json"],
+    ["an empty one does not", { dirEnv: "QWEN_HOME" }, { QWEN_HOME: "" }, "/h/.x/settings.json"],
+    ["a variable that stands for the home", { homeEnv: "G" }, { G: "/g" }, "/g/.x/settings.json"],
+    ["another client's variable is not read", { dirEnv: "A" }, { B: "/b" }, "/h/.x/settings.json"],
+  ])("the person's file: %s", (_name, entry, env, want) => {
+    const f: UserSwitchFile = { dir: ".x", file: "settings.json", switches: [], ...entry };
+    expect(userSwitchPath(f, env, "/h")).toBe(want);
+  });
+
+  it("each client declares its own: Claude's two files, Qwen's, Gemini's, Copilot's two", () => {
     const keys = (c: keyof typeof CLIENTS) =>
       Object.fromEntries(
         Object.entries(CLIENTS[c].settingsSwitches ?? {}).map(([f, sws]) => [f, sws.map((s) => s.key)]),
@@ -53,6 +70,15 @@ describe("each client's hook switches, as a table (issue 37.5)", () => {
     expect(keys("gemini-cli")).toEqual({
       ".gemini/settings.json": ["hooksConfig.enabled", "hooksConfig.disabled"],
     });
+    expect(keys("copilot-cli")).toEqual({
+      ".github/copilot/settings.json": ["disableAllHooks"],
+      ".github/copilot/settings.local.json": ["disableAllHooks"],
+    });
+    const user = (c: keyof typeof CLIENTS) =>
+      (CLIENTS[c].userSwitches ?? []).map((u) => [u.dir, u.dirEnv ?? u.homeEnv]);
+    expect(user("copilot-cli")).toEqual([[".copilot", "COPILOT_HOME"]]);
+    expect(user("qwen-code")).toEqual([[".qwen", "QWEN_HOME"]]);
+    expect(user("gemini-cli")).toEqual([[".gemini", "GEMINI_CLI_HOME"]]);
   });
 });
 
@@ -103,7 +129,105 @@ describe("Claude's disableAllHooks is wiring", () => {
   );
 });
 
+describe("Copilot's disableAllHooks in the repository's settings is wiring", () => {
+  it.each([".github/copilot/settings.json", ".github/copilot/settings.local.json"])(
+    "in %s: init --check fails naming it, the next hook takes the key out and keeps the rest",
+    (file) => {
+      const repo = initRepo(join(tempDir(), "repo"));
+      const clients = ["--clients", "claude-code,copilot-cli"];
+      const init = tandem(["init", ...PIN, ...clients], { cwd: repo });
+      expect(init.code, init.stderr).toBe(0);
+      const a = fakeAgent();
+      const start = { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
+      expect(hook("claude-code", "user-prompt-submit", start, { cwd: repo, env: a }).code).toBe(0);
+
+      // An agent's command writes the file, which did not exist at init.
+      const text = '{\n  // the person\'s model\n  "model": "gpt-5",\n  "disableAllHooks": true\n}\n';
+      mkdirSync(join(repo, ".github", "copilot"), { recursive: true });
+      const command = "true";
+      hook("claude-code", "pre-tool-use", claudeBash(repo, "A", command), { cwd: repo, env: a });
+      writeFileSync(join(repo, file), text);
+      const check = tandem(["init", ...PIN, "--check", ...clients], { cwd: repo });
+      expect(check.code).toBe(1);
+      expect(check.stdout).toContain(file);
+      expect(check.stdout).toMatch(/disableAllHooks/);
+
+      const post = claudeBash(repo, "A", command, "PostToolUse");
+      expect(hook("claude-code", "post-tool-use", post, { cwd: repo, env: a }).code).toBe(0);
+      const after = readFileSync(join(repo, file), "utf8");
+      expect(after).not.toContain("disableAllHooks");
+      expect(after).toContain("// the person's model");
+      expect(after).toContain('"model": "gpt-5"');
+      expect(tandem(["init", ...PIN, "--check", ...clients], { cwd: repo }).code).toBe(0);
+    },
+  );
+
+  it("a removed switch file stays removed", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    const file = join(repo, ".github", "copilot", "settings.json");
+    mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(file, '{ "model": "gpt-5" }\n');
+    expect(tandem(["init", ...PIN, "--clients", "claude-code,copilot-cli"], { cwd: repo }).code).toBe(0);
+    const a = fakeAgent();
+    const start = { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
+    execFileSync("rm", ["--", file]);
+    expect(hook("claude-code", "user-prompt-submit", start, { cwd: repo, env: a }).code).toBe(0);
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
+/** The clients' own variables, unset unless a case sets them: the runner's must not leak in. */
+const NO_MOVES = {
+  CLAUDE_CONFIG_DIR: undefined,
+  QWEN_HOME: undefined,
+  GEMINI_CLI_HOME: undefined,
+  COPILOT_HOME: undefined,
+  CODEX_HOME: undefined,
+};
+
 describe("the person's own files that switch hooks off", () => {
+  it("doctor and init --check find them where each client's variables put them", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    expect(tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: repo }).code).toBe(0);
+    const base = tempDir("tandem-moved-");
+    const env = {
+      ...NO_MOVES,
+      HOME: join(base, "home"),
+      CLAUDE_CONFIG_DIR: join(base, "claude"),
+      QWEN_HOME: join(base, "qwen"),
+      GEMINI_CLI_HOME: join(base, "gemini"),
+      COPILOT_HOME: join(base, "copilot"),
+      CODEX_HOME: join(base, "codex"),
+    };
+    const files: [string, string, string][] = [
+      ["claude/settings.json", '{ "disableAllHooks": true }\n', "disableAllHooks"],
+      ["qwen/settings.json", '{ "disableAllHooks": true }\n', "disableAllHooks"],
+      ["gemini/.gemini/settings.json", '{ "hooksConfig": { "enabled": false } }\n', "hooksConfig.enabled"],
+      ["copilot/settings.json", '{ "disableAllHooks": true }\n', "disableAllHooks"],
+      ["codex/config.toml", "[features]\nhooks = false\n", "features.hooks"],
+    ];
+    for (const [rel, text] of files) {
+      mkdirSync(join(base, rel, ".."), { recursive: true });
+      writeFileSync(join(base, rel), text);
+    }
+    const r = tandem(["doctor", "--json"], { cwd: repo, env });
+    const d = JSON.parse(r.stdout) as { findings: Finding[]; checks: Finding[] };
+    const found = [...d.findings, ...d.checks].filter((f) => f.check === "hook switches");
+    expect(found).toHaveLength(files.length);
+    const check = tandem(["init", ...PIN, "--check", "--clients", "claude-code"], { cwd: repo, env });
+    expect(check.code).toBe(1);
+    for (const [rel, text, key] of files) {
+      expect(found.find((f) => f.detail.startsWith(join(base, rel)))?.detail).toContain(key);
+      expect(check.stdout).toContain(`${join(base, rel)}: ${key}`);
+      expect(readFileSync(join(base, rel), "utf8")).toBe(text);
+    }
+    const clean = tandem(["init", ...PIN, "--check", "--clients", "claude-code"], {
+      cwd: repo,
+      env: { ...NO_MOVES, HOME: join(base, "home") },
+    });
+    expect(clean.code, clean.stdout).toBe(0);
+  });
+
   it("doctor reports ~/.claude, ~/.qwen, ~/.gemini and ~/.codex/config.toml with the fix, and changes none", () => {
     const repo = initRepo(join(tempDir(), "repo"));
     const home = tempDir("tandem-home-");
@@ -117,7 +241,7 @@ describe("the person's own files that switch hooks off", () => {
       mkdirSync(join(home, rel, ".."), { recursive: true });
       writeFileSync(join(home, rel), text);
     }
-    const r = tandem(["doctor", "--json"], { cwd: repo, env: { HOME: home } });
+    const r = tandem(["doctor", "--json"], { cwd: repo, env: { ...NO_MOVES, HOME: home } });
     const d = JSON.parse(r.stdout) as { findings: Finding[]; checks: Finding[] };
     const found = [...d.findings, ...d.checks].filter((f) => f.check === "hook switches");
     expect(found.map((f) => f.level)).toEqual(["problem", "problem", "problem", "problem"]);

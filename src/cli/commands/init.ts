@@ -9,6 +9,8 @@ import { naturalCommand } from "../../core/shell/agent-command.js";
 import { printerFor } from "../../core/shell/person-launcher.js";
 import { loginCheck } from "../../doctor/agent-shell-check.js";
 import { geminiTrustFinding } from "../../doctor/gemini-trust.js";
+import { opencodePluginFindings } from "../../doctor/plugin-check.js";
+import { userSwitchFindings } from "../../doctor/user-switch-check.js";
 import { TandemError, UsageError } from "../../errors.js";
 import { ensureJailLauncher, jailLauncherPath } from "../../jail/launcher.js";
 import { agentCommandFor } from "../../wiring/agent-launch.js";
@@ -113,7 +115,12 @@ async function runInit(io: Io, opts: InitOptions): Promise<void> {
         ? formatJson(root, plans, "init", mode, null)
         : formatCheck(root, plans, spanned(person, "init")),
     );
-    if (driftLines(root, plans).length > 0) io.exitCode = 1;
+    // Files init does not write that switch hooks off or run beside them: --check names them.
+    const user = [...userSwitchFindings(io.env), ...opencodePluginFindings(root, io.env)].map(
+      (f) => `${f.detail}; fix: ${f.fix}`,
+    );
+    if (user.length > 0) (opts.json ? io.err : io.out)(`${user.join("\n")}\n`);
+    if (driftLines(root, plans).length > 0 || user.length > 0) io.exitCode = 1;
     return;
   }
   if (reportRefusals(io, root, plans)) return;
@@ -212,7 +219,10 @@ export function initCommand(io: Io): Command {
     .option("--clients <list>", clientsOptionHelp())
     .option("--git-hooks", "install the pre-commit, post-commit and post-checkout hooks (default)")
     .option("--no-git-hooks", "do not install the git hooks (recorded in .tandem/config.jsonc)")
-    .option("--check", "compare what init would write; exit 0 current, 1 drift (each difference printed)")
+    .option(
+      "--check",
+      "compare what init would write; exit 0 current, 1 drift or a user-level file switching hooks off (each printed)",
+    )
     .option("--dry-run", "print what would change, write nothing")
     .option(
       "--command <launcher>",

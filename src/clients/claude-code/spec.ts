@@ -41,7 +41,10 @@ export const claudeCode: ClientSpec<"claude-code"> = {
   ],
   // `disableAllHooks: true` in either file switches every hook off (docs/clients.md §1.1).
   settingsSwitches: { [SETTINGS]: [disableAllHooks], ".claude/settings.local.json": [disableAllHooks] },
-  userSwitches: { ".claude/settings.json": [disableAllHooks] },
+  // CLAUDE_CONFIG_DIR moves ~/.claude whole.
+  userSwitches: [
+    { dir: ".claude", file: "settings.json", dirEnv: "CLAUDE_CONFIG_DIR", switches: [disableAllHooks] },
+  ],
   layout: "nested",
   events: EVENTS,
   sessionEnv: ["CLAUDE_CODE_SESSION_ID"],

@@ -1,4 +1,5 @@
 import { baseInput, fail, isObj, json, type Obj, SILENT, str } from "../payload.js";
+import { disableAllHooks } from "../switches.js";
 import type { ClientSpec, HookKind, Rendered, ToolCall, Verdict, WiredEvent } from "../types.js";
 
 const SETTINGS = ".github/hooks/tandem.json";
@@ -116,6 +117,15 @@ export const copilotCli: ClientSpec<"copilot-cli"> = {
   name: "copilot-cli",
   label: "Copilot CLI",
   settingsFile: SETTINGS,
+  // `disableAllHooks` (1.0.102's settings table: "Disable all hooks, both user-level and repo-level"),
+  // in the repository's two files and the person's `$COPILOT_HOME/settings.json` (`~/.copilot`).
+  settingsSwitches: {
+    ".github/copilot/settings.json": [disableAllHooks],
+    ".github/copilot/settings.local.json": [disableAllHooks],
+  },
+  userSwitches: [
+    { dir: ".copilot", file: "settings.json", dirEnv: "COPILOT_HOME", switches: [disableAllHooks] },
+  ],
   wiring: [
     { file: SETTINGS, what: "Copilot CLI's hooks" },
     // `disableAllHooks` in either turns every Copilot hook off (docs/clients.md §12).

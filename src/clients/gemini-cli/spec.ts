@@ -66,7 +66,15 @@ export const geminiCli: ClientSpec<"gemini-cli"> = {
   // Its `hooksConfig.enabled: false` turns every Gemini hook off too (docs/clients.md §13.1).
   wiring: [{ file: SETTINGS, what: "Gemini CLI's hooks and settings" }],
   settingsSwitches: { [SETTINGS]: [hooksConfigEnabled, hooksConfigDisabled(NAME)] },
-  userSwitches: { ".gemini/settings.json": [hooksConfigEnabled, hooksConfigDisabled(NAME)] },
+  // GEMINI_CLI_HOME stands for the home directory: `$GEMINI_CLI_HOME/.gemini/settings.json`.
+  userSwitches: [
+    {
+      dir: ".gemini",
+      file: "settings.json",
+      homeEnv: "GEMINI_CLI_HOME",
+      switches: [hooksConfigEnabled, hooksConfigDisabled(NAME)],
+    },
+  ],
   layout: "nested",
   events: EVENTS,
   // Given to hooks; 0.61.0 does not give it to the agent's shell, which is found by ancestry.

@@ -132,7 +132,7 @@ export const qwenCode: ClientSpec<"qwen-code"> = {
   // Its `disableAllHooks: true` turns every Qwen hook off (docs/clients.md §15.1).
   wiring: [{ file: SETTINGS, what: "Qwen Code's hooks and settings" }],
   settingsSwitches: { [SETTINGS]: [disableAllHooks] },
-  userSwitches: { ".qwen/settings.json": [disableAllHooks] },
+  userSwitches: [{ dir: ".qwen", file: "settings.json", dirEnv: "QWEN_HOME", switches: [disableAllHooks] }],
   layout: "nested",
   events: EVENTS,
   // Qwen rewrites a project settings file without `"$version": 4` (its settings schema) on every

@@ -78,6 +78,26 @@ export function lastToolSessionBefore(db: Db, ts: number): string | null {
   return row?.session_id ?? null;
 }
 
+/**
+ * The session that had a tool call open at `ts` (asked for, and by then neither completed nor
+ * refused), if any: a change made then is an agent's (docs/decisions/0070). Looks only at the
+ * sessions of the newest requests before `ts`, by the kind and session indexes; a heal is rare.
+ */
+export function openCallAt(db: Db, ts: number): string | null {
+  const row = stmt(
+    db,
+    `SELECT s.session_id FROM (
+       SELECT DISTINCT session_id FROM (
+         SELECT session_id FROM events WHERE kind = 'tool.requested' AND ts <= ? AND session_id IS NOT NULL
+         ORDER BY seq DESC LIMIT 64)) s
+     WHERE (SELECT kind FROM events f WHERE f.session_id = s.session_id
+              AND f.kind IN ('tool.requested', 'tool.completed', 'claim.denied') AND f.ts <= ?
+            ORDER BY f.seq DESC LIMIT 1) = 'tool.requested'
+     LIMIT 1`,
+  ).get(ts, ts) as { session_id: string } | undefined;
+  return row?.session_id ?? null;
+}
+
 /** Blobs the wiring still needs (gc keeps them): last accepted contents and displaced bytes. */
 export function wiringBlobs(db: Db): string[] {
   const files = stmt(db, "SELECT blob FROM wiring_files WHERE blob IS NOT NULL").all() as { blob: string }[];

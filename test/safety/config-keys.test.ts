@@ -1,0 +1,114 @@
+/**
+ * Issue 37 item 5: every key of `.tandem/config.jsonc` an agent's command changes is put back at the
+ * next hook, and the change is recorded so the person is told (doctor, watch) and agents are told in
+ * their next answer (decision 0070). A change that lands while no agent's tool call is open is a
+ * person's edit, and stays. Real hooks, real processes, a repository wired by the real `init`.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PIN, tandem } from "../helpers/cli.js";
+import { claudeBash, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { initRepo, tempDir } from "../helpers/repo.js";
+
+const CONFIG = ".tandem/config.jsonc";
+
+interface World {
+  repo: string;
+  a: Record<string, string>;
+  b: Record<string, string>;
+}
+
+function world(): World {
+  const repo = initRepo(join(tempDir(), "repo"));
+  const init = tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: repo });
+  expect(init.code, init.stderr).toBe(0);
+  const w = { repo, a: fakeAgent(), b: fakeAgent() };
+  prompt(w, "A");
+  prompt(w, "B");
+  return w;
+}
+
+function prompt(w: World, who: "A" | "B"): string {
+  const payload = { session_id: who, cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
+  const r = hook("claude-code", "user-prompt-submit", payload, { cwd: w.repo, env: who === "A" ? w.a : w.b });
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+/** B's shell command through its real pre-tool hook, run for real; its post-tool hook only when `post`. */
+function bRuns(w: World, command: string, post: boolean): void {
+  const payload = claudeBash(w.repo, "B", command);
+  hook("claude-code", "pre-tool-use", payload, { cwd: w.repo, env: w.b });
+  execFileSync("bash", ["-c", command], { cwd: w.repo, env: { ...process.env, ...w.b }, stdio: "ignore" });
+  if (post)
+    hook(
+      "claude-code",
+      "post-tool-use",
+      { ...payload, hook_event_name: "PostToolUse" },
+      { cwd: w.repo, env: w.b },
+    );
+}
+
+const config = (w: World) => readFileSync(join(w.repo, CONFIG), "utf8");
+
+/** An interpreter's write, which no shell reader names as the config: only the heal sees it. */
+const plant = (key: string) =>
+  `python3 -c ${JSON.stringify(
+    `p='${CONFIG}'; s=open(p).read(); open(p,'w').write(s.replace('"init":', '${key} "init":', 1))`,
+  )}`;
+
+const restored = (w: World) =>
+  ledger(w.repo)
+    .events.filter((e) => e.kind === "wiring.restored")
+    .map((e) => e.data as { file: string; changes: string[]; lastCommandBy: string | null });
+
+const LAND = `"land": {"check": "touch planted"},`;
+
+describe("the project config as an agent's command left it", () => {
+  it("puts back a key an agent's command added, at the next hook of any session, and tells", () => {
+    const w = world();
+    const before = config(w);
+    bRuns(w, plant(LAND), false);
+    expect(config(w)).toContain("touch planted");
+    const told = prompt(w, "A");
+    expect(config(w)).toBe(before);
+    const [event, ...more] = restored(w);
+    expect(more).toEqual([]);
+    expect(event!.file).toBe(join(w.repo, CONFIG));
+    expect(event!.lastCommandBy).not.toBeNull();
+    expect(event!.changes.join(" ")).toMatch(
+      /tool call ran: the project's settings are a person's to change/,
+    );
+    expect(told).toContain("config.jsonc");
+  });
+
+  it("puts it back at the command's own post-tool hook, and again when the agent retries", () => {
+    const w = world();
+    const before = config(w);
+    for (let i = 0; i < 4; i++) {
+      bRuns(w, plant(`"land": {"check": "touch planted-${i}"},`), true);
+      expect(config(w)).toBe(before);
+    }
+    expect(restored(w)).toHaveLength(4);
+  });
+
+  it("keeps a person's edit made while no agent's tool call is open", () => {
+    const w = world();
+    bRuns(w, "true", true);
+    const edited = config(w).replace('"init":', `${LAND} "init":`);
+    writeFileSync(join(w.repo, CONFIG), edited);
+    prompt(w, "A");
+    expect(config(w)).toBe(edited);
+    expect(restored(w)).toEqual([]);
+  });
+
+  it("tells the person in doctor what was put back and whose command changed it", () => {
+    const w = world();
+    bRuns(w, plant(LAND), false);
+    prompt(w, "A");
+    const doctor = tandem(["doctor"], { cwd: w.repo });
+    expect(doctor.stdout + doctor.stderr).toMatch(/config\.jsonc \(changed while \S+'s tool call ran/);
+  });
+});
