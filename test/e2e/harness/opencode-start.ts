@@ -16,11 +16,12 @@ export const START_ATTEMPTS = 3;
 /** How long a start may take before its first agent request, on a quiet machine (stretched by load). */
 export const START_BOUND_MS = 75_000;
 
-export type StartState = "started" | "waiting" | "frozen";
+export type StartState = "started" | "waiting" | "frozen" | "exited";
 
 /**
  * Where one attempt stands: started once an agent request (not a title) arrived since it began,
- * frozen once the bound passed without one or the client exited without one.
+ * exited when the client ended first (a failure of its own, for the test to show, not a freeze),
+ * frozen once the bound passed with neither.
  */
 export function startState(o: {
   agentRequests: number;
@@ -29,13 +30,18 @@ export function startState(o: {
   exited: boolean;
 }): StartState {
   if (o.agentRequests > 0) return "started";
-  if (o.exited || o.elapsedMs >= o.boundMs) return "frozen";
+  if (o.exited) return "exited";
+  if (o.elapsedMs >= o.boundMs) return "frozen";
   return "waiting";
 }
 
 /** Agent requests (ones offering tools) among `requests` from index `from` on. */
 export const agentRequestsSince = (requests: readonly ChatRequest[], from: number): number =>
   requests.slice(from).filter((r) => !r.auxiliary).length;
+
+/** Title and summary requests among `requests` from index `from` on (a freeze may send one). */
+export const titleRequestsSince = (requests: readonly ChatRequest[], from: number): number =>
+  requests.slice(from).filter((r) => r.auxiliary).length;
 
 /** The failure when every attempt froze: opencode's, with what was seen and where to look. */
 export class OpencodeFroze extends Error {
@@ -51,11 +57,11 @@ export class OpencodeFroze extends Error {
 }
 
 export interface StartAttempt<T> {
-  /** What the attempt is for a person reading a failure: "the TUI", "`opencode run`". */
+  /** What the attempt hands the test once it started (its world, its run's result). */
   value: T;
   /** Agent requests the fake has seen from this attempt so far. */
   agentRequests(): number;
-  /** True once the client process has exited. */
+  /** True once the client process has exited (before any agent request: not retried). */
   exited(): boolean;
   /** What the attempt looked like when it froze (its saved screen, its last output). */
   evidence(): string;
@@ -68,6 +74,7 @@ export interface StartAttempt<T> {
  * attempts are stopped; `onFrozen` hears of each (tests log it, so a retry never passes unseen).
  */
 export async function startOpencode<T>(
+  /** What is started, for a person reading a failure: "the TUI", "`opencode run`". */
   what: string,
   attempt: (n: number) => Promise<StartAttempt<T>> | StartAttempt<T>,
   o: { attempts?: number; boundMs?: number; onFrozen?: (n: number, evidence: string) => void } = {},
@@ -87,8 +94,8 @@ export async function startOpencode<T>(
         exited: a.exited(),
       });
     }
-    if (state === "started") return a.value;
-    const evidence = `attempt ${n}: ${a.exited() ? "exited" : `nothing in ${bound} ms`}, ${a.evidence()}`;
+    if (state !== "frozen") return a.value;
+    const evidence = `attempt ${n}: no agent request in ${bound} ms, ${a.evidence()}`;
     frozen.push(evidence);
     o.onFrozen?.(n, evidence);
     await a.stop();
