@@ -177,7 +177,13 @@ describe("the plugin (run by Node as opencode's Bun would)", () => {
     const { hooks } = await loadPlugin(fakeLauncher('{"deny":"f: held by agent-jay"}'), "tandem", toasts);
     await expect(hooks["tool.execute.before"]!(...toolCall("edit"))).rejects.toThrow("f: held by agent-jay");
     expect(toasts).toEqual([
-      { body: expect.objectContaining({ title: "Tandem", message: "f: held by agent-jay", variant: "warning" }) },
+      {
+        body: expect.objectContaining({
+          title: "Tandem",
+          message: "f: held by agent-jay",
+          variant: "warning",
+        }),
+      },
     ]);
     const allowed = await loadPlugin(fakeLauncher(""), "tandem", toasts);
     await allowed.hooks["tool.execute.before"]!(...toolCall("write"));
