@@ -133,7 +133,7 @@ describe("the opencode module", () => {
 });
 
 /** The plugin as opencode loads it: the module's export called with a stand-in of its context. */
-async function loadPlugin(launcher: string, person = "tandem") {
+async function loadPlugin(launcher: string, person = "tandem", toasts: unknown[] = []) {
   const dir = tempDir();
   const path = join(dir, "tandem.mjs");
   writeFileSync(path, opencode.hookFiles!(launcher, person)[0]!.text);
@@ -142,6 +142,12 @@ async function loadPlugin(launcher: string, person = "tandem") {
   };
   const client = {
     session: { get: async () => ({ data: { parentID: null } }), promptAsync: async () => ({}) },
+    tui: {
+      showToast: async (o: unknown) => {
+        toasts.push(o);
+        return {};
+      },
+    },
   };
   return { dir, hooks: await mod.TandemPlugin({ client, directory: dir }) };
 }
@@ -164,6 +170,24 @@ describe("the plugin (run by Node as opencode's Bun would)", () => {
   it("throws the refusal's reason, which opencode hands the model as the tool's error", async () => {
     const { hooks } = await loadPlugin(fakeLauncher('{"deny":"f: held by agent-jay"}'));
     await expect(hooks["tool.execute.before"]!(...toolCall("write"))).rejects.toThrow("f: held by agent-jay");
+  });
+
+  it("shows the person the refusal's reason as a toast, since the TUI shows the model's error to no one", async () => {
+    const toasts: unknown[] = [];
+    const { hooks } = await loadPlugin(fakeLauncher('{"deny":"f: held by agent-jay"}'), "tandem", toasts);
+    await expect(hooks["tool.execute.before"]!(...toolCall("edit"))).rejects.toThrow("f: held by agent-jay");
+    expect(toasts).toEqual([
+      {
+        body: expect.objectContaining({
+          title: "Tandem",
+          message: "f: held by agent-jay",
+          variant: "warning",
+        }),
+      },
+    ]);
+    const allowed = await loadPlugin(fakeLauncher(""), "tandem", toasts);
+    await allowed.hooks["tool.execute.before"]!(...toolCall("write"));
+    expect(toasts).toHaveLength(1);
   });
 
   it("fails closed: a hook that cannot run or answers garbage refuses the write", async () => {

@@ -149,6 +149,7 @@ describe("every registered client wired in one repository", () => {
       baseUrl: fake.url,
       home: join(p.base, "opencode-home"),
       env: p.env,
+      fake,
     });
     expect(opencodeDone.exitCode, opencodeDone.stderr.slice(-2000)).toBe(0);
     const opencode = fake.requests.filter(said("opencode-eight"));

@@ -85,6 +85,7 @@ describe("real opencode beside a Claude Code session", () => {
       baseUrl: fake.url,
       home,
       env: p.env,
+      fake,
     });
 
     await until(() => fake.requests.some((r) => isMain(r) && r.toolResults === 1), 200_000);

@@ -79,6 +79,14 @@ export const TandemPlugin = async ({ client, directory }) => {
     }
     return cur;
   };
+  // The TUI draws a refused tool as a bare "← Write f.txt" and shows its error only to the model;
+  // a toast puts Tandem's reason on the person's screen. \`opencode run\` has no TUI and ignores it.
+  const tell = (message) => {
+    try {
+      const shown = client.tui?.showToast?.({ body: { title: "Tandem", message, variant: "warning", duration: 20000 } });
+      if (shown && typeof shown.catch === "function") shown.catch(() => {});
+    } catch {}
+  };
   const send = (event, hook, sid, native, extra) =>
     call(event, { hook, session_id: sid, native_session_id: native, directory, ...extra }, directory);
   const keep = (sid, key, r) => {
@@ -120,8 +128,12 @@ export const TandemPlugin = async ({ client, directory }) => {
       const sid = await top(input.sessionID);
       await start(sid, "resume");
       const r = await send(${ev("tool.execute.before")}, "tool.execute.before", sid, input.sessionID, { input, output });
-      if (!r.ok) throw new Error(\`Tandem could not check this \${input.tool} call (\${r.why}), so it is refused; ask the person to run \\\`\${DOCTOR}\\\` in \${directory}.\`);
-      if (typeof r.answer.deny === "string") throw new Error(r.answer.deny);
+      const why = !r.ok
+        ? \`Tandem could not check this \${input.tool} call (\${r.why}), so it is refused; ask the person to run \\\`\${DOCTOR}\\\` in \${directory}.\`
+        : typeof r.answer.deny === "string" ? r.answer.deny : null;
+      if (why === null) return;
+      tell(why);
+      throw new Error(why);
     },
     "tool.execute.after": async (input, output) => {
       if (!WRITE_TOOLS.has(input.tool)) return;

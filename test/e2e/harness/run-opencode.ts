@@ -1,6 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { clientEnv, type ProcessResult, parseJsonLines, runProcess } from "./spawn.js";
+import type { CopilotFake } from "./copilot-fake.js";
+import { agentRequestsSince, startOpencode, titleRequestsSince } from "./opencode-start.js";
+import { clientEnv, killGroup, type ProcessResult, parseJsonLines, runProcess } from "./spawn.js";
 
 /** The model opencode is pointed at: a provider of the project's config, served by the fake. */
 export const OPENCODE_MODEL = "fake/fake-model";
@@ -15,6 +17,11 @@ export interface RunOpencodeOptions {
   home: string;
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
+  /**
+   * The fake the run talks to: given, a start that makes no agent request within the bound is
+   * stopped and run again, and three in a row fail as opencode's freeze (opencode-start.ts).
+   */
+  fake?: CopilotFake;
 }
 
 export interface OpencodeRun extends ProcessResult {
@@ -64,14 +71,46 @@ export function opencodeEnv(home: string, baseUrl: string, extra: Record<string,
   });
 }
 
-/** `opencode run --format json <prompt>` once against the fake; `--auto` approves what config does not deny. */
+/** `opencode run --format json <prompt>` against the fake; `--auto` approves what config does not deny. */
 export async function runOpencode(opts: RunOpencodeOptions): Promise<OpencodeRun> {
+  const fake = opts.fake;
+  if (!fake) return runOnce(opts, () => {});
+  const done = await startOpencode(
+    "`opencode run`",
+    () => {
+      const from = fake.requests.length;
+      let pid: number | undefined;
+      let exited = false;
+      const run = runOnce(opts, (p) => {
+        pid = p;
+      }).finally(() => {
+        exited = true;
+      });
+      return {
+        value: run,
+        agentRequests: () => agentRequestsSince(fake.requests, from),
+        exited: () => exited,
+        evidence: () => `${titleRequestsSince(fake.requests, from)} title request(s)`,
+        stop: async () => {
+          killGroup(pid);
+          await run;
+        },
+      };
+    },
+    {
+      onFrozen: (_n, why) => console.warn(`opencode run froze at start-up (${why}); retrying`),
+    },
+  );
+  return done;
+}
+
+function runOnce(opts: RunOpencodeOptions, onSpawn: (pid: number) => void): Promise<OpencodeRun> {
   const args = ["run", "--auto", "--format", "json", "--", opts.prompt];
-  const res = await runProcess(opts.bin, args, {
+  return runProcess(opts.bin, args, {
     cwd: opts.cwd,
     // opencode takes its project from $PWD before its real directory (docs/clients.md §16.4).
     env: opencodeEnv(opts.home, opts.baseUrl, { ...opts.env, PWD: opts.cwd }),
     timeoutMs: opts.timeoutMs ?? 240_000,
-  });
-  return { ...res, events: parseJsonLines(res.stdout) };
+    onSpawn,
+  }).then((res) => ({ ...res, events: parseJsonLines(res.stdout) }));
 }

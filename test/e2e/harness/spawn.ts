@@ -48,6 +48,8 @@ export interface RunProcessOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
+  /** Hears the child's pid (its process group's) once it started, so a caller can stop it early. */
+  onSpawn?: (pid: number) => void;
 }
 
 /**
@@ -67,7 +69,10 @@ export function runProcess(
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
-    if (child.pid !== undefined) live.add(child.pid);
+    if (child.pid !== undefined) {
+      live.add(child.pid);
+      opts.onSpawn?.(child.pid);
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (b: Buffer) => out.push(b));
