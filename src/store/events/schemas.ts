@@ -129,7 +129,7 @@ const EVENT_SCHEMAS = {
    */
   "jail.refused": () =>
     z.object({
-      attempt: z.enum(["hook", "session"]),
+      attempt: z.enum(["hook", "session", "process"]),
       claimed: z.nullable(z.string()),
       command: z.string(),
     }),
