@@ -1,0 +1,98 @@
+/**
+ * The kernel guard with the real Claude Code (issue 36, done-when 2), as the non-root user the jail
+ * needs (test/jail/support.ts): with `guard: "kernel"` its pre-tool hook sends each Bash command
+ * through the jail launcher, so the fake model's command that writes a peer's uncommitted file —
+ * spelled so no reader understands it — fails in the kernel, and the tool result the model gets
+ * says so, while its own write from the same session succeeds. Never skipped.
+ */
+import { type SpawnSyncReturns, spawn, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { THIN_BIN } from "../helpers/cli.js";
+import { patient } from "../helpers/patience.js";
+import { asRoot, asUser, jailUser, USER } from "../jail/support.js";
+import { type AnthropicFake, startAnthropicFake } from "./harness/anthropic-fake.js";
+import { type ClientBins, ensureClients } from "./harness/install-clients.js";
+import { runClaude } from "./harness/run-claude.js";
+import { initProject, newSessionId, type Project } from "./support.js";
+
+let bins: ClientBins;
+let anthropic: AnthropicFake;
+let p: Project;
+const agents: ReturnType<typeof spawn>[] = [];
+
+function asJail(argv: string[], env: Record<string, string> = {}, input = ""): SpawnSyncReturns<string> {
+  const [file, ...args] = asUser([
+    "env",
+    ...Object.entries({ ...p.env, ...env }).map(([k, v]) => `${k}=${v}`),
+    ...argv,
+  ]);
+  return spawnSync(file!, args, { cwd: p.repo, input, encoding: "utf8", timeout: patient(60_000) });
+}
+
+beforeAll(async () => {
+  jailUser();
+  bins = await ensureClients();
+  anthropic = await startAnthropicFake();
+  p = initProject("claude-code");
+  mkdirSync(join(p.base, "claude-home"));
+  if (asRoot) expect(spawnSync("chown", ["-R", USER, p.base]).status).toBe(0);
+  chmodSync(p.base, 0o755);
+  // A peer outside (an agent process of the same user) holds peer.txt with uncommitted bytes.
+  const [file, ...args] = asUser(["sleep", "600"]);
+  const peer = spawn(file!, args, { stdio: "ignore" });
+  agents.push(peer);
+  const payload = JSON.stringify({
+    session_id: "peer-session",
+    transcript_path: "/tmp/p.jsonl",
+    cwd: p.repo,
+    hook_event_name: "PreToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: join(p.repo, "peer.txt"), content: "x" },
+    tool_use_id: "toolu_peer",
+  });
+  const hook = asJail(
+    [THIN_BIN, "hook", "claude-code", "pre-tool-use"],
+    { CLAUDE_PID: String(peer.pid) },
+    payload,
+  );
+  expect(hook.status, hook.stderr).toBe(0);
+  expect(asJail(["sh", "-c", "printf 'peer work\\n' > peer.txt"]).status).toBe(0);
+});
+
+afterAll(async () => {
+  if (p) asJail([THIN_BIN, "serve", "--stop"]);
+  for (const a of agents) a.kill();
+  await anthropic?.close();
+});
+
+it("Claude Code's Bash write of a peer's file fails in the jail, and its own write succeeds", async () => {
+  const S = newSessionId();
+  anthropic.script(
+    [
+      // Opaque to the reader: only the kernel can stop it.
+      { tool: "Bash", input: { command: `python3 -c 'open("peer.txt", "w").write("lost")'` } },
+      { tool: "Bash", input: { command: `python3 -c 'open("own.txt", "w").write("mine")' && echo wrote` } },
+      { text: "Done." },
+    ],
+    { session: S },
+  );
+  const run = await runClaude({
+    bin: bins.claude,
+    cwd: p.repo,
+    prompt: "write both files",
+    baseUrl: anthropic.url,
+    home: join(p.base, "claude-home"),
+    env: { ...p.env, TANDEM_GUARD: "kernel", TANDEM_STOP_RITUAL: "off" },
+    sessionId: S,
+    ...(asRoot ? { asUser: USER } : {}),
+  });
+  expect(run.exitCode, run.stderr).toBe(0);
+  const requests = anthropic.requestsFor(S);
+  expect(requests[1]!.text).toMatch(/Read-only file system: 'peer\.txt'/);
+  expect(requests[2]!.text).toMatch(/wrote/);
+  expect(p.read("peer.txt")).toBe("peer work\n");
+  expect(p.read("own.txt")).toBe("mine");
+  expect(anthropic.errors).toEqual([]);
+});
