@@ -31,6 +31,8 @@ export interface ToolCall {
   useId: string | null;
   /** Where the call runs when the client names a directory of its own (Gemini's `dir_path`). */
   cwd?: string;
+  /** Post-tool only: what the tool printed, when the payload carries it (src/clients/payload.ts). */
+  output?: string;
 }
 
 /** The one normalized shape every client payload is parsed into. */
