@@ -3,9 +3,10 @@
  * needs (test/jail/support.ts): with `guard: "kernel"` its pre-tool hook sends each Bash command
  * through the jail launcher, so the fake model's command that writes a peer's uncommitted file —
  * spelled so no reader understands it — fails in the kernel, and the tool result the model gets
- * says so, while its own write from the same session succeeds. Codex the same, started whole by
+ * says so, and its post-tool hook tells whose file it was (issue 36 §5), while its own write from
+ * the same session succeeds. Codex the same, started whole by
  * `tandem run codex`: its hooks reach the server through the run's key (decision 0071) and its
- * exec of the same write fails in the kernel. Never skipped.
+ * exec of the same write fails in the kernel, and it is told whose file that was. Never skipped.
  */
 import { type SpawnSyncReturns, spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync } from "node:fs";
@@ -93,6 +94,8 @@ it("Claude Code's Bash write of a peer's file fails in the jail, and its own wri
       // Opaque to the reader: only the kernel can stop it.
       { tool: "Bash", input: { command: `python3 -c 'open("peer.txt", "w").write("lost")'` } },
       { tool: "Bash", input: { command: `python3 -c 'open("own.txt", "w").write("mine")' && echo wrote` } },
+      // Exits 0, so Claude sends it to PostToolUse, whose hook tells whose file the kernel kept.
+      { tool: "Bash", input: { command: `python3 -c 'open("peer.txt", "w")'; echo tried` } },
       { text: "Done." },
     ],
     { session: S },
@@ -111,6 +114,9 @@ it("Claude Code's Bash write of a peer's file fails in the jail, and its own wri
   const requests = anthropic.requestsFor(S);
   expect(requests[1]!.text).toMatch(/Read-only file system: 'peer\.txt'/);
   expect(requests[2]!.text).toMatch(/wrote/);
+  expect(requests[3]!.text).toMatch(
+    /kernel refused that command's write to peer\.txt \(agent-\S+'s uncommitted file\)/,
+  );
   expect(p.read("peer.txt")).toBe("peer work\n");
   expect(p.read("own.txt")).toBe("mine");
   expect(anthropic.errors).toEqual([]);
@@ -155,6 +161,10 @@ it("Codex under tandem run: its exec writing a peer's file fails in the kernel, 
   const seen = responses.requests.filter((r) => r.text.includes("codex in the jail") && !r.auxiliary);
   expect(seen[1]?.text, run.stderr).toMatch(/Read-only file system: 'peer\.txt'/);
   // The run's hooks reached the server from inside the jail: its session is known, its guard the kernel.
+  // Its post-tool hook, from inside the jail too, told it whose file the kernel kept.
+  expect(seen[1]?.text).toMatch(
+    /kernel refused that command's write to peer\.txt \(agent-\S+'s uncommitted file\)/,
+  );
   expect(seen[2]?.text).toMatch(/tandem status: agent-\S+.*\(codex\)[^\n]*\n[^\n]*guard {4}kernel/s);
   expect(seen[3]?.text).toMatch(/wrote/);
   expect(p.read("peer.txt")).toBe("peer work\n");
