@@ -48,10 +48,28 @@ export function baseInput(
   };
 }
 
+/**
+ * What a finished tool printed, as far as the payload says: `tool_response` as text (Codex) or its
+ * `stdout`/`stderr`/`output` (Claude Code's Bash), and a failure's `error`. Null when none.
+ */
+export function toolOutput(p: Obj): string | null {
+  const r = p.tool_response;
+  const parts: unknown[] = typeof r === "string" ? [r] : isObj(r) ? [r.stdout, r.stderr, r.output] : [];
+  parts.push(p.error);
+  const text = parts.filter((t): t is string => typeof t === "string" && t !== "").join("\n");
+  return text === "" ? null : text;
+}
+
 export function toolFrom(p: Obj, nameKey = "tool_name"): HookInput["tool"] {
   const name = str(p, nameKey);
   if (!name) return null;
-  return { name, input: decodeToolInput(p.tool_input), useId: str(p, "tool_use_id") };
+  const output = toolOutput(p);
+  return {
+    name,
+    input: decodeToolInput(p.tool_input),
+    useId: str(p, "tool_use_id"),
+    ...(output === null ? {} : { output }),
+  };
 }
 
 export function json(value: unknown): string {

@@ -31,6 +31,8 @@ export interface ToolCall {
   useId: string | null;
   /** Where the call runs when the client names a directory of its own (Gemini's `dir_path`). */
   cwd?: string;
+  /** Post-tool only: what the tool printed, when the payload carries it (src/clients/payload.ts). */
+  output?: string;
 }
 
 /** The one normalized shape every client payload is parsed into. */
@@ -140,6 +142,12 @@ export interface HookSwitch {
    * refuses to start and says why, which nobody misses). Pure.
    */
   switchOn(text: string): { text: string; changes: string[] } | null;
+  /**
+   * The person's own copy of the same file, read by doctor and `init --check`, never written:
+   * `file` relative to the home directory, or to `$envDir` when that variable is set; `keys`
+   * name the settings it would switch off with, for the message.
+   */
+  user?: { file: string; envDir: string; fileInEnvDir: string; keys: readonly string[] };
 }
 
 /**

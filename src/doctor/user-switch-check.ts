@@ -1,13 +1,12 @@
 /**
  * The person's own settings that switch a client's hooks off (issue 37.5): each client's
  * `userSwitches` (`~/.claude`, `~/.qwen`, `~/.gemini`, `~/.copilot`, where the client's own
- * variables put them) and `~/.codex/config.toml` (`$CODEX_HOME`). Tandem never writes them: each is
+ * variables put them) and the user copy of a `hookSwitch` file (`~/.codex/config.toml`, `$CODEX_HOME`). Tandem never writes them: each is
  * a problem with its fix, for `doctor` and `init --check`.
  */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { CODEX_USER_CONFIG } from "../clients/codex/hooks-switch.js";
 import { CLIENT_NAMES, CLIENTS } from "../clients/index.js";
 import { userSwitchPath } from "../clients/switches.js";
 import { parseJson } from "../wiring/json-edit.js";
@@ -39,10 +38,15 @@ export function userSwitchFindings(env: Env): Finding[] {
       if (found.length > 0) out.push(problem(client.label, file, [...new Set(found)]));
     }
   }
-  const codex = env.CODEX_HOME ? join(env.CODEX_HOME, "config.toml") : join(home, CODEX_USER_CONFIG);
-  const text = read(codex);
-  const on = text === null ? null : (CLIENTS.codex.hookSwitch?.switchOn(text) ?? null);
-  if (on) out.push(problem(CLIENTS.codex.label, codex, ["features.hooks"]));
+  // A client whose own settings file (not JSON) has a switch: its spec says where the person's copy is.
+  for (const name of CLIENT_NAMES) {
+    const sw = CLIENTS[name].hookSwitch;
+    if (!sw?.user) continue;
+    const dir = env[sw.user.envDir];
+    const file = dir ? join(dir, sw.user.fileInEnvDir) : join(home, sw.user.file);
+    const text = read(file);
+    if (text !== null && sw.switchOn(text)) out.push(problem(CLIENTS[name].label, file, [...sw.user.keys]));
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@ import { actorWarning } from "../core/safety/clobber.js";
 import { append, write } from "../store/ledger/append.js";
 import { SHELL_TOOLS } from "../targets/tool-targets.js";
 import { agentPrinter, type HookCtx, hookSession } from "./context.js";
+import { kernelTold } from "./kernel-told.js";
 import { recordLineAuthors } from "./line-authors.js";
 import { type OwnKeys, toolKeys, watchOwnedWork } from "./owner-watch.js";
 import { takeOwnerNotice } from "./safety-net.js";
@@ -40,6 +41,8 @@ export async function onPostTool(ctx: HookCtx): Promise<Verdict> {
   if (!shell) await recordLineAuthors(ctx);
   const delta = pending ? await recordShellDelta(ctx, pending) : null;
   if (delta) parts.push(...shellWarnings(ctx, delta));
+  const kernel = shell ? kernelTold(ctx, tool) : null;
+  if (kernel) parts.push(kernel);
   // After the delta, so a clobber the command's own delta saw is recorded once, by it.
   const own: OwnKeys = shell
     ? delta

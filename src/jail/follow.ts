@@ -19,7 +19,8 @@ import {
 } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { secretsView } from "./keys.js";
+import { procInfo } from "../sessions/proc.js";
+import { secretsView, writeRunKey } from "./keys.js";
 import { ensureJailLauncher, writeJailPlan } from "./launcher.js";
 
 export interface FollowAsk {
@@ -55,6 +56,9 @@ function watchDirs(dirs: Iterable<string>, on: () => void): FSWatcher[] {
 export function runFollowing(ask: FollowAsk): Promise<number> {
   const launcher = ensureJailLauncher(ask.stateDir, ask.root);
   const name = `run-${process.pid}`;
+  // The run's key (decision 0071), in the jail as secrets/self: the client's hooks and its agent's
+  // commands reach the server through the jails' door, for sessions that descend from this process.
+  const keyFile = writeRunKey(ask.stateDir, name, process.pid, procInfo(process.pid)?.start ?? "unknown");
   let paths = ask.plan(null);
   const planFile = writeJailPlan(ask.stateDir, name, paths);
   const dir = mkdtempSync(join(tmpdir(), "tandem-run-"));
@@ -64,6 +68,7 @@ export function runFollowing(ask: FollowAsk): Promise<number> {
     rmSync(planFile, { force: true });
     rmSync(planFile.replace(/\.plan$/, ".fstab"), { force: true });
     rmSync(secretsView(ask.stateDir, name), { recursive: true, force: true });
+    rmSync(keyFile, { force: true });
   };
   if (spawnSync("mkfifo", ["-m", "600", fifo], { stdio: "ignore" }).status !== 0) {
     cleanup();

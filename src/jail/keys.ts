@@ -9,6 +9,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { JailKeyOf } from "../core/jail/identity.js";
 
 export const secretsDir = (stateDir: string): string => join(stateDir, "secrets");
 /** The header every request on the server's unix socket carries (curl reads it with `-H @file`). */
@@ -41,7 +42,7 @@ function writePrivate(file: string, text: string): void {
 export function ensureSessionKey(stateDir: string, session: string): string {
   const file = join(ensureSecretsDir(stateDir), `${keyName(session)}.key`);
   try {
-    if (readSessionKey(stateDir, keyName(session))?.session === session) return file;
+    if (keyedSession(readJailKey(stateDir, keyName(session))) === session) return file;
   } catch {
     // Unreadable: write it afresh.
   }
@@ -50,16 +51,17 @@ export function ensureSessionKey(stateDir: string, session: string): string {
   return file;
 }
 
-export interface SessionKey {
+export interface JailKey {
   /** What the jailed client sends. */
   ask: string;
   /** What the server answers, proving it could read the key. */
   answer: string;
-  session: string;
+  /** A session's key (`<ask> <answer> <session>`) or a run's (`<ask> <answer> run <pid> <start>`). */
+  of: JailKeyOf;
 }
 
 /** The key stored under `name`, or null when there is none or it is malformed. */
-export function readSessionKey(stateDir: string, name: string): SessionKey | null {
+export function readJailKey(stateDir: string, name: string): JailKey | null {
   if (!NAME.test(name)) return null;
   let text: string;
   try {
@@ -67,14 +69,33 @@ export function readSessionKey(stateDir: string, name: string): SessionKey | nul
   } catch {
     return null;
   }
-  const [ask, answer, session] = text.trim().split(" ");
-  if (!ask || !answer || !session || !HALF.test(ask) || !HALF.test(answer)) return null;
-  return { ask, answer, session };
+  const [ask, answer, ...rest] = text.trim().split(" ");
+  if (!ask || !answer || !HALF.test(ask) || !HALF.test(answer)) return null;
+  if (rest.length === 1 && rest[0]) return { ask, answer, of: { kind: "session", session: rest[0] } };
+  // A start stamp read from ps has spaces of its own.
+  const [word, pid, ...start] = rest;
+  if (word === "run" && /^[1-9][0-9]*$/.test(pid ?? "") && start.length > 0)
+    return { ask, answer, of: { kind: "run", pid: Number(pid), start: start.join(" ") } };
+  return null;
 }
 
-/** The session a jail's hello proves, or null: `sent` must match the stored half exactly. */
-export function jailHello(stateDir: string, name: string, sent: string): SessionKey | null {
-  const key = readSessionKey(stateDir, name);
+const keyedSession = (key: JailKey | null): string | null =>
+  key?.of.kind === "session" ? key.of.session : null;
+
+/**
+ * A `tandem run`'s key (decision 0071), named `name`, for the run process `pid` started at
+ * `start`: a request that shows it may act for sessions whose agent descends from that process.
+ */
+export function writeRunKey(stateDir: string, name: string, pid: number, start: string): string {
+  const file = join(ensureSecretsDir(stateDir), `${name}.key`);
+  const half = () => randomBytes(16).toString("hex");
+  writePrivate(file, `${half()} ${half()} run ${pid} ${start}\n`);
+  return file;
+}
+
+/** Whose key a jail's hello proves, or null: `sent` must match the stored half exactly. */
+export function jailHello(stateDir: string, name: string, sent: string): JailKey | null {
+  const key = readJailKey(stateDir, name);
   if (!key) return null;
   const a = Buffer.from(sent);
   const b = Buffer.from(key.ask);
@@ -87,13 +108,13 @@ export const secretsView = (stateDir: string, name: string): string =>
 
 /**
  * Writes the view for the plan `name`: `self` (`<name> <ask> <answer>`) when the session has a
- * key, nothing else; a jail with no key (\`tandem run\`) gets an empty one. Returns its directory.
+ * key (a session's, or a `tandem run`'s), nothing else; a jail with no key gets an empty one. Returns its directory.
  */
 export function writeSecretsView(stateDir: string, name: string): string {
   ensureSecretsDir(stateDir);
   const dir = secretsView(stateDir, name);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const key = readSessionKey(stateDir, name);
+  const key = readJailKey(stateDir, name);
   if (key) writePrivate(join(dir, "self"), `${name} ${key.ask} ${key.answer}\n`);
   else rmSync(join(dir, "self"), { force: true });
   return dir;

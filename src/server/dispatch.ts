@@ -1,11 +1,13 @@
 import type { Io } from "../cli/context.js";
 import { runCli } from "../cli/light.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
+import type { JailKeyOf } from "../core/jail/identity.js";
 import { parseThinRequest, renderAnswer, type ThinRequest } from "../core/server/thin-protocol.js";
 import { errorMessage } from "../errors.js";
 import { handleHook } from "../hooks/handler.js";
 import { readHook, stateDirOfRead } from "../hooks/read.js";
 import { judgeJailed } from "../jail/identity.js";
+import { judgeRun } from "../jail/run-identity.js";
 import { requestIdOf } from "../resident/request-id.js";
 import type { StoreAccess } from "../store/access.js";
 import { crashPoint } from "../testing/crash.js";
@@ -33,11 +35,12 @@ const decline = (status: number, why: string): Served => ({ status, body: `${why
  * (before doing anything) what another process must answer: another build (409), another
  * repository or a caller it cannot see (421).
  */
-export async function dispatch(body: Buffer, scope: ServerScope, jail?: string): Promise<Served> {
+export async function dispatch(body: Buffer, scope: ServerScope, jail?: JailKeyOf): Promise<Served> {
   const req = parseThinRequest(body);
   if ("error" in req) return decline(400, req.error);
   if (req.build !== scope.build) return decline(409, `this server is build ${scope.build}`);
-  if (jail !== undefined) return jailed(req, scope, jail);
+  if (jail?.kind === "session") return jailed(req, scope, jail.session);
+  if (jail?.kind === "run") return runJailed(req, scope, jail);
   const [command, ...rest] = req.args;
   if (command === "hook") return hook(req, rest, scope);
   if (command && CLI.has(command)) return cli(req, scope);
@@ -79,6 +82,36 @@ async function jailed(req: ThinRequest, scope: ServerScope, session: string): Pr
     return { status: 200, body: renderAnswer({ exitCode: 1, stdout: "", stderr: `${outcome.reason}\n` }) };
   if (!req.args[0] || !CLI.has(req.args[0])) return decline(421, "not a request the server answers");
   return cli(req, scope, outcome.session);
+}
+
+/** The root of a jailed request, or the decline when it is another repository's. */
+function rootIn(req: ThinRequest, scope: ServerScope): string | Served {
+  try {
+    const resolved = resolveRoot({ cwd: req.cwd, env: req.env });
+    return stateDirOf(resolved) === scope.stateDir ? resolved.root : decline(421, "another repository");
+  } catch (err) {
+    return decline(421, errorMessage(err));
+  }
+}
+
+/**
+ * A request through a `tandem run`'s door (decision 0071): the client's own hooks, and its agent's
+ * commands as that agent, when every process they name descends from the run; else refused and
+ * recorded.
+ */
+async function runJailed(
+  req: ThinRequest,
+  scope: ServerScope,
+  run: { pid: number; start: string },
+): Promise<Served> {
+  const root = rootIn(req, scope);
+  if (typeof root !== "string") return root;
+  const v = judgeRun({ args: req.args, env: req.env, pid: req.pid, stdin: req.stdin, run, root, ...scope });
+  if (v.kind === "refuse")
+    return { status: 200, body: renderAnswer({ exitCode: 1, stdout: "", stderr: `${v.reason}\n` }) };
+  if (v.kind === "hook") return hook(req, req.args.slice(1), scope);
+  if (!req.args[0] || !CLI.has(req.args[0])) return decline(421, "not a request the server answers");
+  return cli(req, scope, v.session);
 }
 
 async function cli(req: ThinRequest, scope: ServerScope, jail?: string): Promise<Served> {

@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
+import type { JailKeyOf } from "../core/jail/identity.js";
 import { frameAnswer, MAX_REQUEST_BYTES, readFrame } from "../core/server/thin-protocol.js";
 import { helloDir, tcpFile } from "../resident/paths.js";
 import type { Served } from "./dispatch.js";
@@ -32,9 +33,9 @@ export interface LoopbackSecrets {
 export interface LoopbackDoor {
   token: string;
   /** `jail`: the session whose jail's key opened the door (decision 0064); absent for the hello door. */
-  answer(body: Buffer, jail?: string): Promise<Served>;
+  answer(body: Buffer, jail?: JailKeyOf): Promise<Served>;
   /** A jail's key: the half to answer and its session, or null when `ask` is not `name`'s. */
-  jailKey(name: string, ask: string): { answer: string; session: string } | null;
+  jailKey(name: string, ask: string): { answer: string; of: JailKeyOf } | null;
   /** Work to do once the answer is sent. */
   after(answer: Served): void;
   fault(what: string, err: unknown): void;
@@ -132,20 +133,20 @@ export function loopbackServer(door: LoopbackDoor, dir: string): Server {
       }
       socket.setNoDelay(true);
       socket.write(`${PROOF}${key}\n`);
-      readRequest(socket, door, jail?.session);
+      readRequest(socket, door, jail?.of);
     };
     socket.on("data", onData);
   });
 }
 
 /** `<name> <half>` checked against the jail keys; null when it opens nothing. */
-function jailGreeting(door: LoopbackDoor, rest: string): { answer: string; session: string } | null {
+function jailGreeting(door: LoopbackDoor, rest: string): { answer: string; of: JailKeyOf } | null {
   const [name, ask, extra] = rest.split(" ");
   return name && ask && extra === undefined ? door.jailKey(name, ask) : null;
 }
 
 /** Collects the framed request, checks the token, answers once, and closes. */
-function readRequest(socket: Socket, door: LoopbackDoor, jail: string | undefined): void {
+function readRequest(socket: Socket, door: LoopbackDoor, jail: JailKeyOf | undefined): void {
   let chunks: Buffer[] = [];
   let total = 0;
   let need = 0;

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeF
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Server as NetServer } from "node:net";
 import { loadConfig } from "../config/load.js";
+import type { JailKeyOf } from "../core/jail/identity.js";
 import { MAX_REQUEST_BYTES } from "../core/server/thin-protocol.js";
 import { errorMessage } from "../errors.js";
 import { jailHello, publishSocketHeader, SOCKET_HEADER } from "../jail/keys.js";
@@ -68,7 +69,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   let inFlight = 0;
   let stopping: string | null = null;
   // One answer for both doors: the socket's HTTP and the loopback port's own framing.
-  const answerBody = (body: Buffer, jail?: string): Promise<Served> => {
+  const answerBody = (body: Buffer, jail?: JailKeyOf): Promise<Served> => {
     lastRequest = Date.now();
     inFlight++;
     return Promise.resolve()
@@ -114,7 +115,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     answer: answerBody,
     jailKey: (name, ask) => {
       const key = jailHello(opts.stateDir, name, ask);
-      return key ? { answer: key.answer, session: key.session } : null;
+      return key ? { answer: key.answer, of: key.of } : null;
     },
     after: (answer) => afterAnswer(answer)(),
     fault: (what, err) => faults.record(what, err),

@@ -41,6 +41,10 @@ const DESCRIBE: Record<string, Describe> = {
   "hook.error": (d) => `${str(d.client)} ${str(d.event)}: ${str(d.message)}`,
   "jail.refused": (d, name) =>
     `from inside the jail: ${str(d.command)}${d.claimed ? ` named ${name(d.claimed)}` : ""}; refused`,
+  "jail.write.refused": (d) =>
+    `the kernel refused ${list(d.paths)
+      .map((p) => `${str((p as Data).path)} (${str((p as Data).why)})`)
+      .join(", ")}`,
   "identity.refused": (d, name) => `${str(d.command)} named ${name(d.claimed)} (${str(d.via)}); refused`,
   "commit.guarded": (d, name) =>
     `${str(d.outcome)}${d.bypassRefused ? " (TANDEM_BYPASS ignored)" : ""} ${list(d.paths)
@@ -107,6 +111,7 @@ const TONES: Record<string, Tone> = {
   "hook.error": "bad",
   "identity.refused": "bad",
   "jail.refused": "bad",
+  "jail.write.refused": "warn",
   "apply.failed": "bad",
   "apply.blocked": "warn",
   "apply.completed": "good",

@@ -21,6 +21,7 @@ let repo: string;
 let peerTree: string;
 let launcher: string;
 let plan: string;
+let selfB: number;
 const agents: ReturnType<typeof spawn>[] = [];
 const dirs = fileTempDirs();
 
@@ -53,6 +54,31 @@ function preTool(session: string, pid: number, cwd: string, tool: string, input:
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
 }
+
+/** B's post-tool hook after a jailed command printed `r`: what it tells the agent. */
+function postTool(command: string, r: SpawnSyncReturns<string>): string {
+  const payload = JSON.stringify({
+    session_id: "self-b",
+    transcript_path: "/tmp/t.jsonl",
+    cwd: repo,
+    hook_event_name: "PostToolUse",
+    tool_name: "Bash",
+    tool_input: { command },
+    tool_response: { stdout: r.stdout, stderr: r.stderr, interrupted: false, isImage: false },
+    tool_use_id: "toolu_self-b_post",
+  });
+  const argv = [process.execPath, join(install, "tandem.cjs"), "hook", "claude-code", "post-tool-use"];
+  const out = run(argv, { CLAUDE_PID: String(selfB) }, payload);
+  expect(out.status, out.stderr).toBe(0);
+  return out.stdout;
+}
+
+const kernelEvents = () =>
+  run([process.execPath, join(install, "tandem.cjs"), "events", "--kind", "jail.write.refused", "--json"])
+    .stdout.trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { data: { paths: { path: string; why: string }[] } });
 
 /** Each file's sha256, or "missing". */
 function digests(files: readonly string[]): Record<string, string> {
@@ -102,9 +128,10 @@ beforeAll(() => {
   expect(run(["sh", "-c", "printf '1 0123456789abcdef\\n' > .git/tandem/serve.tcp"]).status).toBe(0);
   // B's hook rewrites its command into its jail (the launcher and B's plan); the command being
   // opaque, the safety net first copies A's dirty file to the blobs, which a break may target.
+  selfB = agentPid();
   const out = preTool(
     "self-b",
-    agentPid(),
+    selfB,
     repo,
     "Bash",
     { command: "python3 -c pass" },
@@ -168,6 +195,43 @@ describe("the issue's breaks, from inside a session's jail (as a non-root user)"
       /Read-only file system|Permission denied|Device or resource busy|^$/,
     );
     expect(protectedBytes()).toEqual(before);
+  });
+
+  // The owner told (issue 36 §5): the post-tool hook reads the refusal in the output and says whose.
+  const TOLD: [string, string, RegExp][] = [
+    [
+      "a peer's file, by an interpreter",
+      `python3 -c 'open("peer.txt", "w").write("lost")'`,
+      /peer\.txt \(agent-\S+'s uncommitted file\)/,
+    ],
+    ["a peer's file, by a redirect", `printf lost > peer.txt`, /peer\.txt \(agent-\S+'s uncommitted file\)/],
+    [
+      "a peer's worktree",
+      `printf lost > "$PEER_TREE/theirs.txt"`,
+      /theirs\.txt \(agent-\S+'s (worktree|uncommitted file)/,
+    ],
+    ["Tandem's state", `python3 -c 'open(".git/tandem/serve.tcp", "w")'`, /serve\.tcp \(Tandem's state/],
+  ];
+  it.each(TOLD)(
+    "%s: the agent is told whose it was and what to do, and it is recorded",
+    (_what, command, whose) => {
+      const before = kernelEvents().length;
+      const r = run(["bash", "-c", jailedCommand(launcher, plan, command)], { PEER_TREE: peerTree });
+      const out = postTool(command, r);
+      const context = (JSON.parse(out) as { hookSpecificOutput?: { additionalContext?: string } })
+        .hookSpecificOutput?.additionalContext;
+      expect(context, out).toMatch(/the kernel refused that command's write to/);
+      expect(context).toMatch(whose);
+      expect(context).toMatch(/commit or release them|ask the person/);
+      const events = kernelEvents();
+      expect(events.length).toBe(before + 1);
+      expect(events.at(-1)!.data.paths[0]!.why).toMatch(/agent-|Tandem's state/);
+    },
+  );
+
+  it("a failure that is not the jail's says nothing more", () => {
+    const r = run(["bash", "-c", jailedCommand(launcher, plan, "cat missing.txt")]);
+    expect(postTool("cat missing.txt", r)).not.toMatch(/kernel refused/);
   });
 
   it("the session's own files still write from the same jail", () => {

@@ -1,6 +1,6 @@
 import { baseInput, fail, isObj, nestedAnswer, SILENT, str, toolFrom } from "../payload.js";
 import type { ClientSpec, HookKind, Rendered, Verdict, WiredEvent } from "../types.js";
-import { CODEX_CONFIG, codexHooksOn } from "./hooks-switch.js";
+import { CODEX_CONFIG, CODEX_USER_CONFIG, codexHooksOn } from "./hooks-switch.js";
 
 const SETTINGS = ".codex/hooks.json";
 
@@ -70,7 +70,16 @@ export const codex: ClientSpec<"codex"> = {
     // Any `*.rules` file here can let commands out of Codex's sandbox unasked (docs/clients.md §2.1).
     { file: ".codex/rules", what: "Codex's command rules", dir: true },
   ],
-  hookSwitch: { file: CODEX_CONFIG, switchOn: codexHooksOn },
+  hookSwitch: {
+    file: CODEX_CONFIG,
+    switchOn: codexHooksOn,
+    user: {
+      file: CODEX_USER_CONFIG,
+      envDir: "CODEX_HOME",
+      fileInEnvDir: "config.toml",
+      keys: ["features.hooks"],
+    },
+  },
   layout: "nested",
   events: EVENTS,
   sessionEnv: ["CODEX_THREAD_ID", "CODEX_SESSION_ID"],

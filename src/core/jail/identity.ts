@@ -57,3 +57,91 @@ export function jailedVerdict(r: JailedRequest): JailedVerdict {
     };
   return { kind: "run" };
 }
+
+/**
+ * Whose key opened a jail's door: a session's (the hook's command jail) or a `tandem run`'s
+ * (decision 0071), known by the pid and start time of the `tandem run` process.
+ */
+export type JailKeyOf = { kind: "session"; session: string } | { kind: "run"; pid: number; start: string };
+
+/** A hook through a run's door: the session its payload names and whether the store knows it alive. */
+export interface RunHookFacts {
+  session: string | null;
+  known: boolean;
+  /** The named session's agent descends from the run. */
+  agentInRun: boolean;
+  /** The agent behind the call (the client's pid variable, else its ancestry) descends from the run. */
+  envPidInRun: boolean | null;
+}
+
+/** What the server learned about a request through a run's door, each pid checked against the run's tree. */
+export interface RunFacts {
+  args: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  /** The run's name, as messages show it (`run-<pid>`). */
+  run: string;
+  /** The `tandem run` process still lives with the start time its key names. */
+  runAlive: boolean;
+  /** The thin client's process descends from the run. */
+  callerInRun: boolean;
+  /** A hook: the session its payload names and, when the store knows it, whether its agent descends from the run. */
+  hook: RunHookFacts | null;
+  /** Anything else: the run's session whose agent is the caller or above it, if any. */
+  own: JailedCaller | null;
+}
+
+export type RunVerdict =
+  | { kind: "hook" }
+  | { kind: "run"; session: string }
+  | { kind: "refuse"; attempt: JailedAttempt | "process"; claimed: string | null; reason: string };
+
+const refused = (
+  attempt: JailedAttempt | "process",
+  claimed: string | null,
+  command: string,
+  why: string,
+  todo: string,
+): RunVerdict => ({
+  kind: "refuse",
+  attempt,
+  claimed,
+  reason: `Tandem refused \`${command}\`: ${why}. Nothing was done and the attempt is recorded; ${todo}`,
+});
+
+/**
+ * A request through a run's door acts only for sessions whose agent descends from the run: the
+ * client's own hooks, and its agent's commands as that agent. Pure.
+ */
+export function runVerdict(f: RunFacts): RunVerdict {
+  const command = `tandem ${f.args.join(" ")}`;
+  if (!f.runAlive || !f.callerInRun)
+    return refused(
+      "process",
+      null,
+      command,
+      `it holds the key of ${f.run}, but ${f.runAlive ? "its process does not descend from that run" : "that run has ended"}`,
+      "start the client again with `tandem run`.",
+    );
+  if (f.hook) {
+    const { session, known, agentInRun, envPidInRun } = f.hook;
+    if ((known && !agentInRun) || envPidInRun === false)
+      return refused(
+        "hook",
+        session,
+        command,
+        `it comes from inside ${f.run}, but the session or agent process it names is not one the run started`,
+        "a client's hooks speak only for the client that sends them.",
+      );
+    return { kind: "hook" };
+  }
+  if (!f.own)
+    return refused(
+      "session",
+      null,
+      command,
+      `it comes from inside ${f.run}, and no session of that run is above it`,
+      "run it from the agent's own shell, once the client has started its session.",
+    );
+  const v = jailedVerdict({ args: f.args, env: f.env, jail: f.own });
+  return v.kind === "run" ? { kind: "run", session: f.own.id } : v;
+}

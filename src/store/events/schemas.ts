@@ -129,9 +129,18 @@ const EVENT_SCHEMAS = {
    */
   "jail.refused": () =>
     z.object({
-      attempt: z.enum(["hook", "session"]),
+      attempt: z.enum(["hook", "session", "process"]),
       claimed: z.nullable(z.string()),
       command: z.string(),
+    }),
+  /**
+   * A jailed command's write the kernel refused (a path the session's jail made read-only, named in
+   * its output), told to the agent by the post-tool hook (issue 36 §5). `why`: whose it was.
+   */
+  "jail.write.refused": () =>
+    z.object({
+      tool: z.string(),
+      paths: z.array(z.object({ path: z.string(), why: z.string() })),
     }),
   /** `tandem doctor --reset` started this store after the previous one was lost, replaced or corrupt. */
   "store.reset": () =>

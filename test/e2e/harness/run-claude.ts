@@ -23,6 +23,8 @@ export interface RunClaudeOptions {
   permissionMode?: "acceptEdits" | "bypassPermissions" | "default" | "dontAsk" | "plan";
   allowedTools?: string;
   extraArgs?: readonly string[];
+  /** Runs Claude as this user (by `runuser`, when the test runs as root): the kernel jail needs one. */
+  asUser?: string;
 }
 
 export interface ClaudeRun extends ProcessResult {
@@ -64,7 +66,22 @@ export async function runClaude(opts: RunClaudeOptions): Promise<ClaudeRun> {
     IS_SANDBOX: "1",
     ...opts.env,
   });
-  const res = await runProcess(opts.bin, args, {
+  // runuser resets the environment's identity variables: `env` hands the whole of it over.
+  const [bin, argv] = opts.asUser
+    ? [
+        "runuser",
+        [
+          "-u",
+          opts.asUser,
+          "--",
+          "env",
+          ...Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`])),
+          opts.bin,
+          ...args,
+        ],
+      ]
+    : [opts.bin, args];
+  const res = await runProcess(bin, argv, {
     cwd: opts.cwd,
     env,
     timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,

@@ -30,6 +30,8 @@ export interface RunCodexOptions extends CodexConfigOptions {
   /** `--dangerously-bypass-hook-trust`: run hooks that were never trusted. */
   bypassHookTrust?: boolean;
   extraArgs?: readonly string[];
+  /** Starts Codex another way (as another user, under `tandem run codex`): the program and its arguments. */
+  wrap?: (bin: string, args: readonly string[], env: NodeJS.ProcessEnv) => [string, string[]];
 }
 
 export interface CodexRun extends ProcessResult {
@@ -110,9 +112,11 @@ export async function runCodex(opts: RunCodexOptions): Promise<CodexRun> {
     "--",
     opts.prompt,
   ];
-  const res = await runProcess(opts.bin, args, {
+  const env = codexEnv(opts.codexHome, opts.env);
+  const [bin, argv] = opts.wrap ? opts.wrap(opts.bin, args, env) : [opts.bin, args];
+  const res = await runProcess(bin, argv, {
     cwd: opts.cwd,
-    env: codexEnv(opts.codexHome, opts.env),
+    env,
     timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   });
   const lastMessage = existsSync(lastFile) ? readFileSync(lastFile, "utf8") : undefined;

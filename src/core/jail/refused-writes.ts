@@ -1,0 +1,61 @@
+/**
+ * After a jailed command, which of its writes the kernel refused (issue 36 §5): the lines of its
+ * output that report `EROFS` or `EACCES` naming a path the session's jail made read-only, with why
+ * that path was read-only. The reader did not stop these; the post-tool hook tells the agent whose
+ * file it was and what to do. Pure: the output, the command's directory and the plan's binds in.
+ */
+import { isInside } from "../paths/lexical.js";
+
+export interface PlannedBind {
+  /** Absolute. */
+  path: string;
+  /** Why it is read-only ("agent-x's uncommitted file", "Tandem's state …"). */
+  reasons: readonly string[];
+}
+
+export interface RefusedWrite {
+  /** As the output named it. */
+  named: string;
+  bind: PlannedBind;
+}
+
+const REFUSED = /Read-only file system|Permission denied|Operation not permitted|\[Errno (30|13|1)\]/;
+// A path as tools print it: quoted, or a run of non-space characters ended by `:`.
+const QUOTED = /['"`‘“]([^'"`’”\n]+)['"`’”]/g;
+const BARE = /(?:^|\s)([^\s'"`:]+):/g;
+
+function candidates(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(QUOTED)) out.push(m[1]!);
+  for (const m of line.matchAll(BARE)) out.push(m[1]!);
+  return out;
+}
+
+function absolute(cwd: string, p: string): string {
+  const joined = p.startsWith("/") ? p : `${cwd.replace(/\/+$/, "")}/${p}`;
+  const parts: string[] = [];
+  for (const seg of joined.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") parts.pop();
+    else parts.push(seg);
+  }
+  return `/${parts.join("/")}`;
+}
+
+/** The refused writes the output reports, each path once, in the order first seen. */
+export function refusedWrites(output: string, cwd: string, binds: readonly PlannedBind[]): RefusedWrite[] {
+  const out: RefusedWrite[] = [];
+  const seen = new Set<string>();
+  for (const line of output.split("\n")) {
+    if (!REFUSED.test(line)) continue;
+    for (const named of candidates(line)) {
+      const abs = absolute(cwd, named);
+      // The bind itself, or a path inside a bound directory (a peer's worktree, the state).
+      const bind = binds.find((b) => isInside(b.path, abs));
+      if (!bind || seen.has(abs)) continue;
+      seen.add(abs);
+      out.push({ named, bind });
+    }
+  }
+  return out;
+}

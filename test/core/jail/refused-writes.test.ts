@@ -1,0 +1,36 @@
+import { expect, it } from "vitest";
+import { refusedWrites } from "../../../src/core/jail/refused-writes.js";
+
+const binds = [
+  { path: "/r/peer.txt", reasons: ["agent-a's uncommitted file"] },
+  { path: "/r/.git/tandem", reasons: ["Tandem's state"] },
+  { path: "/w/peer tree", reasons: ["agent-c's worktree"] },
+];
+
+const cases: [string, string, string, string[]][] = [
+  ["bash's redirect", "bash: peer.txt: Read-only file system", "/r", ["peer.txt"]],
+  ["python's open", "OSError: [Errno 30] Read-only file system: 'peer.txt'", "/r", ["peer.txt"]],
+  ["from a subdirectory", "bash: ../peer.txt: Read-only file system", "/r/src", ["../peer.txt"]],
+  ["mv by rename", "mv: cannot move 't.tmp' to 'peer.txt': Read-only file system", "/r", ["peer.txt"]],
+  ["rm", "rm: cannot remove '/r/peer.txt': Read-only file system", "/", ["/r/peer.txt"]],
+  ["inside the state", "bash: .git/tandem/serve.tcp: Read-only file system", "/r", [".git/tandem/serve.tcp"]],
+  [
+    "a worktree's file, spaces and all",
+    "printf: '/w/peer tree/x': Permission denied",
+    "/r",
+    ["/w/peer tree/x"],
+  ],
+  [
+    "named twice, told once",
+    "a: 'peer.txt': Read-only file system\nb: 'peer.txt': Read-only file system",
+    "/r",
+    ["peer.txt"],
+  ],
+  ["its own file failing otherwise", "bash: mine.txt: Read-only file system", "/r", []],
+  ["a peer's path without a refusal", "cat: peer.txt: No such file or directory", "/r", []],
+  ["no output", "", "/r", []],
+];
+
+it.each(cases)("the kernel's refusals in a command's output: %s", (_what, output, cwd, want) => {
+  expect(refusedWrites(output, cwd, binds).map((r) => r.named)).toEqual(want);
+});
