@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
-import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
+import { claudeBash, claudeWrite, denied, fakeAgent } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { patient } from "../helpers/patience.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
 
@@ -29,10 +30,10 @@ afterAll(() => {
  * The world, fresh for each case: the repository and its store copied back from the snapshot to the
  * same path (the store records absolute paths), A and B the same live agents throughout.
  */
-function world(): World {
+async function world(): Promise<World> {
   if (!template) {
     const base = realpathSync(mkdtempSync(join(tmpdir(), "tandem-destructive-")));
-    const built = build(base);
+    const built = await build(base);
     const snapshot = join(base, "snapshot");
     cpSync(built.repo, snapshot, { recursive: true, preserveTimestamps: true });
     template = { ...built, snapshot };
@@ -43,7 +44,7 @@ function world(): World {
   return w;
 }
 
-function build(base: string): World {
+async function build(base: string): Promise<World> {
   const repo = initRepo(join(base, "repo"), { "f.txt": "one\n", "g.txt": "g\n", "README.md": "hi\n" });
   writeFiles(repo, { "f.txt": "two\n" });
   g(repo, "commit", "-qam", "second");
@@ -58,22 +59,22 @@ function build(base: string): World {
   const b = fakeAgent();
   for (const file of Object.keys(A_BYTES)) {
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", file), { cwd: repo, env: a })),
+      denied(await hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", file), { cwd: repo, env: a })),
     ).toBeNull();
     writeFileSync(join(repo, file), A_BYTES[file]!);
   }
   expect(
-    denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "b.txt"), { cwd: repo, env: b })),
+    denied(await hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "b.txt"), { cwd: repo, env: b })),
   ).toBeNull();
   return { base, repo, a, b: { ...b, CLAUDE_CODE_SESSION_ID: "B" } };
 }
 
 type Outcome = "refused" | "recovered" | "untouched";
 
-function runAsB(w: World, commandTemplate: string): Outcome {
+async function runAsB(w: World, commandTemplate: string): Promise<Outcome> {
   // Paths outside the repository are written literally, as an agent would.
   const command = commandTemplate.replaceAll("{BASE}", w.base);
-  const pre = hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), {
+  const pre = await hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), {
     cwd: w.repo,
     env: w.b,
   });
@@ -101,7 +102,7 @@ function runAsB(w: World, commandTemplate: string): Outcome {
   } catch {
     // A command that failed still ran: what it left behind is what counts.
   }
-  hook("claude-code", "post-tool-use", claudeBash(w.repo, "B", command, "PostToolUse"), {
+  await hook("claude-code", "post-tool-use", claudeBash(w.repo, "B", command, "PostToolUse"), {
     cwd: w.repo,
     env: w.b,
   });
@@ -187,7 +188,7 @@ const CASES: [string, Outcome][] = [
 ];
 
 describe("B's commands over A's uncommitted work", () => {
-  it.each(CASES)("%s → %s", (command, expected) => {
-    expect(runAsB(world(), command)).toBe(expected);
+  it.each(CASES)("%s → %s", async (command, expected) => {
+    expect(await runAsB(await world(), command)).toBe(expected);
   });
 });

@@ -10,7 +10,8 @@ import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
+import { claudeBash, claudeWrite, denied, fakeAgent } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { patient } from "../helpers/patience.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
 
@@ -26,10 +27,10 @@ afterAll(() => {
 });
 
 /** Built once through the real hooks and copied back to the same path for each case. */
-function world(): World {
+async function world(): Promise<World> {
   if (!template) {
     const base = realpathSync(mkdtempSync(join(tmpdir(), "tandem-git-spellings-")));
-    const built = build(base);
+    const built = await build(base);
     const snapshot = join(base, "snapshot");
     cpSync(built.repo, snapshot, { recursive: true, preserveTimestamps: true });
     template = { ...built, snapshot };
@@ -40,7 +41,7 @@ function world(): World {
   return w;
 }
 
-function build(base: string): World {
+async function build(base: string): Promise<World> {
   const repo = initRepo(join(base, "repo"), { "f.txt": "one\n", "g.txt": "g\n", "README.md": "hi\n" });
   writeFiles(repo, { "f.txt": "two\n" });
   g(repo, "commit", "-qam", "second");
@@ -53,14 +54,14 @@ function build(base: string): World {
   const b = fakeAgent();
   for (const file of Object.keys(STAGED)) {
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", file), { cwd: repo, env: a })),
+      denied(await hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", file), { cwd: repo, env: a })),
     ).toBeNull();
     writeFiles(repo, { [file]: STAGED[file]! });
     g(repo, "add", "--", file);
     writeFiles(repo, { [file]: FILES[file]! });
   }
   expect(
-    denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "b.txt"), { cwd: repo, env: b })),
+    denied(await hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "b.txt"), { cwd: repo, env: b })),
   ).toBeNull();
   return { base, repo, b: { ...b, CLAUDE_CODE_SESSION_ID: "B" } };
 }
@@ -89,10 +90,10 @@ function aState(repo: string): { staged: Record<string, string>; files: Record<s
 }
 
 /** B's command through the real pre-tool hook; run for real when allowed. Returns the refusal, if any. */
-function runAsB(w: World, commandTemplate: string): string | null {
+async function runAsB(w: World, commandTemplate: string): Promise<string | null> {
   const command = commandTemplate.replaceAll("{BASE}", w.base);
   const reason = denied(
-    hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), { cwd: w.repo, env: w.b }),
+    await hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), { cwd: w.repo, env: w.b }),
   );
   if (reason !== null) return reason;
   try {
@@ -141,27 +142,29 @@ const ALLOWED = [
 ];
 
 describe("B's git command spelled another way, over A's staged and unstaged work", () => {
-  it.each(REFUSED)("refuses %s up front and leaves A's index and files as they were", (command) => {
-    const w = world();
+  it.each(REFUSED)("refuses %s up front and leaves A's index and files as they were", async (command) => {
+    const w = await world();
     const before = aState(w.repo);
     expect(before).toEqual({ staged: STAGED, files: FILES });
-    const reason = runAsB(w, command);
+    const reason = await runAsB(w, command);
     expect(reason).toContain("Tandem refused this command before it ran");
     expect(reason).toMatch(/f\.txt|n\.txt/);
     expect(reason).toContain("What to do:");
     expect(aState(w.repo)).toEqual(before);
   });
 
-  it.each(ALLOWED)("allows %s, which touches none of A's work", (command) => {
-    const w = world();
+  it.each(ALLOWED)("allows %s, which touches none of A's work", async (command) => {
+    const w = await world();
     const before = aState(w.repo);
-    expect(runAsB(w, command)).toBeNull();
+    expect(await runAsB(w, command)).toBeNull();
     expect(aState(w.repo)).toEqual(before);
   });
 
-  it("lets the command pointed at another repository do its work there", () => {
-    const w = world();
-    expect(runAsB(w, "git --git-dir={BASE}/other/.git --work-tree={BASE}/other reset --hard")).toBeNull();
+  it("lets the command pointed at another repository do its work there", async () => {
+    const w = await world();
+    expect(
+      await runAsB(w, "git --git-dir={BASE}/other/.git --work-tree={BASE}/other reset --hard"),
+    ).toBeNull();
     expect(readFileSync(join(w.base, "other", "f.txt"), "utf8")).toBe("other\n");
   });
 });
