@@ -1,7 +1,6 @@
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { PIN, PINNED, type RunResult, tandem } from "../helpers/cli.js";
 import {
   claudeBash,
@@ -14,6 +13,7 @@ import {
 } from "../helpers/hooks.js";
 import { hook } from "../helpers/in-process.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
+import { scenario } from "../helpers/scenario.js";
 
 /** Every file `tandem init` writes, plus Claude's local settings and Codex's config beside them. */
 const WIRING = [
@@ -30,28 +30,16 @@ const WIRING = [
   ".git/hooks/post-checkout",
 ];
 
-/** One repository wired by the real `tandem init`, with the two files init does not write. */
-let template: string | null = null;
-afterAll(() => {
-  if (template) rmSync(dirname(template), { recursive: true, force: true });
-});
-
 /**
- * A fresh copy of the wired repository for each test (init once: it is most of a test's time).
- * The store is not copied: a copied store is, rightly, a replaced one (decision 0008).
+ * A fresh copy of one repository wired by the real `tandem init` (init once: it is most of a test's
+ * time), with the two files init does not write.
  */
-function wiredRepo(): string {
-  if (!template) {
-    template = initRepo(join(mkdtempSync(join(tmpdir(), "tandem-wired-")), "repo"));
-    const init = tandem(["init", ...PIN], { cwd: template });
-    expect(init.code, init.stderr).toBe(0);
-    writeFiles(template, { ".claude/settings.local.json": "{}\n", ".codex/config.toml": "[features]\n" });
-  }
-  const repo = join(tempDir(), "repo");
-  const store = join(template, ".git", "tandem");
-  cpSync(template, repo, { recursive: true, filter: (src) => !src.startsWith(store) });
-  return repo;
-}
+const wiredRepo = scenario("wired", (repo) => {
+  initRepo(repo);
+  const init = tandem(["init", ...PIN], { cwd: repo });
+  expect(init.code, init.stderr).toBe(0);
+  writeFiles(repo, { ".claude/settings.local.json": "{}\n", ".codex/config.toml": "[features]\n" });
+});
 
 const claudeEdit = (repo: string, session: string, file: string): Payload => ({
   ...claudeWrite(repo, session, file),

@@ -6,43 +6,25 @@
  * restored by `tandem recover` — and the table says which.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, denied, fakeAgent } from "../helpers/hooks.js";
 import { hook } from "../helpers/in-process.js";
 import { patient } from "../helpers/patience.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
+import { restorable } from "../helpers/scenario.js";
 
 const A_BYTES: Record<string, string> = { "f.txt": "A's uncommitted edit\n", "n.txt": "A's new file\n" };
 
 type World = { base: string; repo: string; a: Record<string, string>; b: Record<string, string> };
 
-/** Built once through the real hooks, kept as a copy; every case starts from the same bytes. */
-let template: (World & { snapshot: string }) | null = null;
-afterAll(() => {
-  if (template) rmSync(template.base, { recursive: true, force: true });
-});
-
 /**
- * The world, fresh for each case: the repository and its store copied back from the snapshot to the
- * same path (the store records absolute paths), A and B the same live agents throughout.
+ * The world, fresh for each case: built once through the real hooks, the repository and its store
+ * put back at the same path (the store records absolute paths), A and B the same live agents throughout.
  */
-async function world(): Promise<World> {
-  if (!template) {
-    const base = realpathSync(mkdtempSync(join(tmpdir(), "tandem-destructive-")));
-    const built = await build(base);
-    const snapshot = join(base, "snapshot");
-    cpSync(built.repo, snapshot, { recursive: true, preserveTimestamps: true });
-    template = { ...built, snapshot };
-  }
-  rmSync(template.repo, { recursive: true, force: true });
-  cpSync(template.snapshot, template.repo, { recursive: true, preserveTimestamps: true });
-  const { snapshot: _, ...w } = template;
-  return w;
-}
+const world = restorable("destructive-commands", build);
 
 async function build(base: string): Promise<World> {
   const repo = initRepo(join(base, "repo"), { "f.txt": "one\n", "g.txt": "g\n", "README.md": "hi\n" });

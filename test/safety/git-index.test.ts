@@ -13,15 +13,16 @@
  *   pre-commit hook that would judge what it commits.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { gitShim } from "../finalization/fixture.js";
 import { claudeBash, claudeWrite, denied, fakeAgent, hook as spawnHook } from "../helpers/hooks.js";
 import { hook } from "../helpers/in-process.js";
 import { patient } from "../helpers/patience.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
+import { restorable } from "../helpers/scenario.js";
 
 /** A's two kinds of work: staged then changed again, or only edited (nothing staged). */
 type Kind = "staged" | "unstaged";
@@ -36,27 +37,12 @@ const A_FILES: Record<Kind, Record<string, string>> = {
 
 type World = { base: string; repo: string; b: Record<string, string> };
 
-const templates = new Map<Kind, World & { snapshot: string }>();
-afterAll(() => {
-  for (const t of templates.values()) rmSync(t.base, { recursive: true, force: true });
-});
-
-/** Built once per kind through the real hooks and copied back to the same path for each case. */
-async function world(kind: Kind): Promise<World> {
-  let template = templates.get(kind);
-  if (!template) {
-    const base = realpathSync(mkdtempSync(join(tmpdir(), `tandem-git-index-${kind}-`)));
-    const built = await build(base, kind);
-    const snapshot = join(base, "snapshot");
-    cpSync(built.repo, snapshot, { recursive: true, preserveTimestamps: true });
-    template = { ...built, snapshot };
-    templates.set(kind, template);
-  }
-  rmSync(template.repo, { recursive: true, force: true });
-  cpSync(template.snapshot, template.repo, { recursive: true, preserveTimestamps: true });
-  const { snapshot: _, ...w } = template;
-  return w;
-}
+/** Built once per kind through the real hooks and put back at the same path for each case. */
+const worlds = {
+  staged: restorable("git-index-staged", (base) => build(base, "staged")),
+  unstaged: restorable("git-index-unstaged", (base) => build(base, "unstaged")),
+};
+const world = (kind: Kind): Promise<World> => worlds[kind]();
 
 async function build(base: string, kind: Kind): Promise<World> {
   const repo = initRepo(join(base, "repo"), { "f.txt": "one\n", "g.txt": "g\n", "README.md": "hi\n" });

@@ -6,14 +6,14 @@
  * A's index and files exactly as they were; an allowed one must not have touched them either.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { claudeBash, claudeWrite, denied, fakeAgent } from "../helpers/hooks.js";
 import { hook } from "../helpers/in-process.js";
 import { patient } from "../helpers/patience.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
+import { restorable } from "../helpers/scenario.js";
 
 /** A's state: what the index holds (staged) and what the files hold (unstaged on top). */
 const STAGED: Record<string, string> = { "f.txt": "A's staged edit\n", "n.txt": "A's new file\n" };
@@ -21,25 +21,8 @@ const FILES: Record<string, string> = { "f.txt": "A's unstaged edit on top\n", "
 
 type World = { base: string; repo: string; b: Record<string, string> };
 
-let template: (World & { snapshot: string }) | null = null;
-afterAll(() => {
-  if (template) rmSync(template.base, { recursive: true, force: true });
-});
-
-/** Built once through the real hooks and copied back to the same path for each case. */
-async function world(): Promise<World> {
-  if (!template) {
-    const base = realpathSync(mkdtempSync(join(tmpdir(), "tandem-git-spellings-")));
-    const built = await build(base);
-    const snapshot = join(base, "snapshot");
-    cpSync(built.repo, snapshot, { recursive: true, preserveTimestamps: true });
-    template = { ...built, snapshot };
-  }
-  rmSync(template.repo, { recursive: true, force: true });
-  cpSync(template.snapshot, template.repo, { recursive: true, preserveTimestamps: true });
-  const { snapshot: _, ...w } = template;
-  return w;
-}
+/** Built once through the real hooks and put back at the same path for each case. */
+const world = restorable("git-spellings", build);
 
 async function build(base: string): Promise<World> {
   const repo = initRepo(join(base, "repo"), { "f.txt": "one\n", "g.txt": "g\n", "README.md": "hi\n" });
