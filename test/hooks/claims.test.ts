@@ -3,7 +3,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { raw } from "../../src/store/handle.js";
-import { claudeBash, claudeWrite, codexPatch, codexShell, denied, ledger } from "../helpers/hooks.js";
+import {
+  claudeBash,
+  claudeWrite,
+  codexPatch,
+  codexShell,
+  denied,
+  ledger,
+  hook as spawnHook,
+} from "../helpers/hooks.js";
 import { hook } from "../helpers/in-process.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 
@@ -140,6 +148,21 @@ describe("write claims at pre-tool-use", () => {
     expect(ledger(repo).claims).toEqual([{ path: "f.txt", holder: "B" }]);
     const takeover = ledger(repo).events.find((e) => e.kind === "claim.released");
     expect(takeover?.data).toMatchObject({ path: "f.txt", reason: "stale_takeover" });
+  });
+
+  it("takes the suite build's clock from TANDEM_TEST_NOW through the real binary", () => {
+    const repo = initRepo(join(tempDir(), "repo"));
+    spawnHook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo });
+    const db = openDb(join(repo, ".git", "tandem"));
+    raw(db).prepare("UPDATE sessions SET agent_pid = 2147480000 WHERE native_id = 'A'").run();
+    db.close();
+    // The binary has no request to carry `now`: the variable is its clock (docs/product.md §10).
+    const b = spawnHook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "f.txt"), {
+      cwd: repo,
+      env: { TANDEM_FRESHNESS: "60", TANDEM_TEST_NOW: String(Date.now() + 61_000) },
+    });
+    expect(denied(b)).toBeNull();
+    expect(ledger(repo).claims).toEqual([{ path: "f.txt", holder: "B" }]);
   });
 
   it("allows and does not claim a scratch file outside every root, but refuses it when finalization is required", async () => {
