@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
-import { blockReason, claudeWrite, hook, ledger } from "../helpers/hooks.js";
+import { blockReason, claudeWrite, ledger } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 const cursorBase = (repo: string) => ({
@@ -12,8 +13,8 @@ const cursorBase = (repo: string) => ({
   model: "auto",
 });
 
-function cursorTurn(repo: string, prompt: string) {
-  return hook(
+async function cursorTurn(repo: string, prompt: string) {
+  return await hook(
     "cursor",
     "before-submit-prompt",
     { ...cursorBase(repo), hook_event_name: "beforeSubmitPrompt", prompt, attachments: [] },
@@ -21,8 +22,8 @@ function cursorTurn(repo: string, prompt: string) {
   );
 }
 
-function cursorStop(repo: string, loop: number) {
-  const r = hook(
+async function cursorStop(repo: string, loop: number) {
+  const r = await hook(
     "cursor",
     "stop",
     { ...cursorBase(repo), hook_event_name: "stop", status: "completed", loop_count: loop },
@@ -39,10 +40,10 @@ function stops(repo: string) {
 }
 
 describe("the end-of-turn ritual on Cursor", () => {
-  it("a stop → followup → stop chain ends once the followups supplied both halves", () => {
+  it("a stop → followup → stop chain ends once the followups supplied both halves", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
-    cursorTurn(repo, "please edit a.ts");
-    const write = hook(
+    await cursorTurn(repo, "please edit a.ts");
+    const write = await hook(
       "cursor",
       "pre-tool-use",
       {
@@ -57,19 +58,19 @@ describe("the end-of-turn ritual on Cursor", () => {
     );
     expect(JSON.parse(write.stdout)).toEqual({ permission: "allow" });
 
-    const first = cursorStop(repo, 0);
+    const first = await cursorStop(repo, 0);
     expect(first.followup_message).toMatch(/^\[tandem:stop-remediation rule=status\]\n/);
     expect(first.followup_message).toContain("tandem status");
     expect(first.followup_message).toContain('tandem task "');
 
-    cursorTurn(repo, first.followup_message!);
+    await cursorTurn(repo, first.followup_message!);
     expect(tandem(["status", "--session", "conv-1"], { cwd: repo }).code).toBe(0);
-    const second = cursorStop(repo, 1);
+    const second = await cursorStop(repo, 1);
     expect(second.followup_message).toMatch(/^\[tandem:stop-remediation rule=task\]/);
 
-    cursorTurn(repo, second.followup_message!);
+    await cursorTurn(repo, second.followup_message!);
     expect(tandem(["task", "editing a.ts", "--session", "conv-1"], { cwd: repo }).code).toBe(0);
-    expect(cursorStop(repo, 2)).toEqual({});
+    expect(await cursorStop(repo, 2)).toEqual({});
     expect(stops(repo).map((s) => [s.verdict, s.rule])).toEqual([
       ["block", "status"],
       ["block", "task"],
@@ -77,10 +78,10 @@ describe("the end-of-turn ritual on Cursor", () => {
     ]);
   });
 
-  it("a new human prompt with no ritual blocks again", () => {
+  it("a new human prompt with no ritual blocks again", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
-    cursorTurn(repo, "one");
-    hook(
+    await cursorTurn(repo, "one");
+    await hook(
       "cursor",
       "before-shell-execution",
       { ...cursorBase(repo), hook_event_name: "beforeShellExecution", command: "touch x", cwd: repo },
@@ -88,21 +89,21 @@ describe("the end-of-turn ritual on Cursor", () => {
     );
     tandem(["status", "--session", "conv-1"], { cwd: repo });
     tandem(["task", "", "--session", "conv-1"], { cwd: repo });
-    expect(cursorStop(repo, 0)).toEqual({});
-    cursorTurn(repo, "two");
-    hook(
+    expect(await cursorStop(repo, 0)).toEqual({});
+    await cursorTurn(repo, "two");
+    await hook(
       "cursor",
       "before-shell-execution",
       { ...cursorBase(repo), hook_event_name: "beforeShellExecution", command: "touch y", cwd: repo },
       { cwd: repo },
     );
-    expect(cursorStop(repo, 0).followup_message).toMatch(/rule=status/);
+    expect((await cursorStop(repo, 0)).followup_message).toMatch(/rule=status/);
   });
 });
 
 describe("the end-of-turn ritual on Claude Code and Codex", () => {
-  const claudeStop = (repo: string, active: boolean, reply = "done") =>
-    hook(
+  const claudeStop = async (repo: string, active: boolean, reply = "done") =>
+    await hook(
       "claude-code",
       "stop",
       {
@@ -116,8 +117,8 @@ describe("the end-of-turn ritual on Claude Code and Codex", () => {
     );
 
   /** Session A's prompt, as Claude sends it at the start of a turn. */
-  const claudePrompt = (repo: string) =>
-    hook(
+  const claudePrompt = async (repo: string) =>
+    await hook(
       "claude-code",
       "user-prompt-submit",
       { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" },
@@ -125,56 +126,56 @@ describe("the end-of-turn ritual on Claude Code and Codex", () => {
     );
 
   /** A turn of session A that wrote a.txt, so its Stop owes the ritual. */
-  const claudeTurnWithWrite = (repo: string) => {
-    claudePrompt(repo);
-    hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo });
+  const claudeTurnWithWrite = async (repo: string) => {
+    await claudePrompt(repo);
+    await hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo });
   };
 
-  it("Claude: blocks with a JSON decision naming both commands, then stops blocking after the cap", () => {
+  it("Claude: blocks with a JSON decision naming both commands, then stops blocking after the cap", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
-    claudeTurnWithWrite(repo);
-    const first = claudeStop(repo, false);
+    await claudeTurnWithWrite(repo);
+    const first = await claudeStop(repo, false);
     expect(first.code).toBe(0);
     expect(blockReason(first)).toMatch(/ritual is incomplete.*tandem task.*tandem status/s);
-    expect(blockReason(claudeStop(repo, true))).not.toBeNull();
-    expect(claudeStop(repo, true)).toMatchObject({ code: 0, stdout: "" });
+    expect(blockReason(await claudeStop(repo, true))).not.toBeNull();
+    expect(await claudeStop(repo, true)).toMatchObject({ code: 0, stdout: "" });
     expect(stops(repo).map((s) => s.enforcement)).toEqual(["enforced", "enforced", "observe_only"]);
   });
 
-  it("Claude: a turn whose only edit Tandem refused ends without demanding the ritual", () => {
+  it("Claude: a turn whose only edit Tandem refused ends without demanding the ritual", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
-    hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "a.txt"), { cwd: repo });
-    claudePrompt(repo);
-    const refused = hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo });
+    await hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "a.txt"), { cwd: repo });
+    await claudePrompt(repo);
+    const refused = await hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo });
     expect(JSON.parse(refused.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
-    expect(claudeStop(repo, false)).toMatchObject({ code: 0, stderr: "" });
+    expect(await claudeStop(repo, false)).toMatchObject({ code: 0, stderr: "" });
   });
 
-  it("Claude: a blocked stop keeps the session working, so the box the agent prints then is not idle", () => {
+  it("Claude: a blocked stop keeps the session working, so the box the agent prints then is not idle", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
-    claudeTurnWithWrite(repo);
-    expect(blockReason(claudeStop(repo, false))).not.toBeNull();
+    await claudeTurnWithWrite(repo);
+    expect(blockReason(await claudeStop(repo, false))).not.toBeNull();
     const box = tandem(["status", "--session", "A"], { cwd: repo }).stdout;
     expect(box).toMatch(/^\| session .*, working +\|$/m);
-    expect(blockReason(claudeStop(repo, true))).not.toBeNull();
-    expect(blockReason(claudeStop(repo, true))).toBeNull();
+    expect(blockReason(await claudeStop(repo, true))).not.toBeNull();
+    expect(blockReason(await claudeStop(repo, true))).toBeNull();
     expect(tandem(["status", "--session", "A"], { cwd: repo }).stdout).toMatch(/^\| session .*, idle +\|$/m);
   });
 
-  it("Claude: passes once status and task ran and the reply shows the box", () => {
+  it("Claude: passes once status and task ran and the reply shows the box", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
-    claudeTurnWithWrite(repo);
+    await claudeTurnWithWrite(repo);
     tandem(["task", "writing a.txt", "--session", "A"], { cwd: repo });
     const box = tandem(["status", "--session", "A"], { cwd: repo }).stdout;
-    expect(claudeStop(repo, false, `Done.\n\`\`\`\n${box}\`\`\``)).toMatchObject({
+    expect(await claudeStop(repo, false, `Done.\n\`\`\`\n${box}\`\`\``)).toMatchObject({
       code: 0,
       stdout: "",
       stderr: "",
     });
-    expect(blockReason(claudeStop(repo, false, "Done, no box"))).not.toBeNull();
+    expect(blockReason(await claudeStop(repo, false, "Done, no box"))).not.toBeNull();
   });
 
-  it("Codex: never blocks and stays silent, recording the verdict as observe_only", () => {
+  it("Codex: never blocks and stays silent, recording the verdict as observe_only", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
     const base = {
       session_id: "X",
@@ -184,13 +185,13 @@ describe("the end-of-turn ritual on Claude Code and Codex", () => {
       permission_mode: "default",
       transcript_path: null,
     };
-    hook(
+    await hook(
       "codex",
       "user-prompt-submit",
       { ...base, hook_event_name: "UserPromptSubmit", prompt: "go" },
       { cwd: repo },
     );
-    hook(
+    await hook(
       "codex",
       "pre-tool-use",
       {
@@ -202,7 +203,7 @@ describe("the end-of-turn ritual on Claude Code and Codex", () => {
       },
       { cwd: repo },
     );
-    const r = hook(
+    const r = await hook(
       "codex",
       "stop",
       { ...base, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "done" },
@@ -216,7 +217,7 @@ describe("the end-of-turn ritual on Claude Code and Codex", () => {
 });
 
 describe("prompt context", () => {
-  const prompt = (client: string, repo: string, session: string, env: Record<string, string> = {}) => {
+  const prompt = async (client: string, repo: string, session: string, env: Record<string, string> = {}) => {
     const payload = {
       session_id: session,
       turn_id: "t",
@@ -227,36 +228,36 @@ describe("prompt context", () => {
       permission_mode: "default",
       transcript_path: null,
     };
-    const r = hook(client, "user-prompt-submit", payload, { cwd: repo, env });
+    const r = await hook(client, "user-prompt-submit", payload, { cwd: repo, env });
     return r.stdout
       ? (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
           .additionalContext
       : "";
   };
 
-  it("names the peers at a first prompt, mentions a change once, then only the reminder", () => {
+  it("names the peers at a first prompt, mentions a change once, then only the reminder", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
-    hook("claude-code", "pre-tool-use", claudeWrite(repo, "P", "p.txt"), { cwd: repo });
-    const first = prompt("claude-code", repo, "A");
+    await hook("claude-code", "pre-tool-use", claudeWrite(repo, "P", "p.txt"), { cwd: repo });
+    const first = await prompt("claude-code", repo, "A");
     expect(first).toMatch(/other agents are working in this checkout.*holds p\.txt/s);
     expect(first).not.toMatch(/since your last prompt/);
-    const again = prompt("claude-code", repo, "A");
+    const again = await prompt("claude-code", repo, "A");
     expect(again).not.toMatch(/peers changed|other agents are working/);
     expect(again).toMatch(/Tandem reminder/);
-    hook("claude-code", "pre-tool-use", claudeWrite(repo, "P", "q.txt"), { cwd: repo });
-    expect(prompt("claude-code", repo, "A")).toMatch(
+    await hook("claude-code", "pre-tool-use", claudeWrite(repo, "P", "q.txt"), { cwd: repo });
+    expect(await prompt("claude-code", repo, "A")).toMatch(
       /peers changed since your last prompt.*holds p\.txt, q\.txt/s,
     );
   });
 
-  it("gives human-facing Codex sessions the status-footer instruction on every prompt, but not sub-agents", () => {
+  it("gives human-facing Codex sessions the status-footer instruction on every prompt, but not sub-agents", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
     for (let i = 0; i < 2; i++)
-      expect(prompt("codex", repo, "X")).toMatch(
+      expect(await prompt("codex", repo, "X")).toMatch(
         /final shell call, `tandem status`; append its output verbatim/,
       );
-    prompt("codex", repo, "X");
+    await prompt("codex", repo, "X");
     const parent = ledger(repo).events[0]!.session!;
-    expect(prompt("codex", repo, "SUB", { TANDEM_PARENT_SESSION: parent })).toBe("");
+    expect(await prompt("codex", repo, "SUB", { TANDEM_PARENT_SESSION: parent })).toBe("");
   });
 });

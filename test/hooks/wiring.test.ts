@@ -1,10 +1,19 @@
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { PIN, PINNED, type RunResult, tandem } from "../helpers/cli.js";
-import { claudeBash, claudeWrite, codexPatch, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
+import {
+  claudeBash,
+  claudeWrite,
+  codexPatch,
+  denied,
+  ledger,
+  type Payload,
+  hook as spawnHook,
+} from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
+import { scenario } from "../helpers/scenario.js";
 
 /** Every file `tandem init` writes, plus Claude's local settings and Codex's config beside them. */
 const WIRING = [
@@ -21,28 +30,16 @@ const WIRING = [
   ".git/hooks/post-checkout",
 ];
 
-/** One repository wired by the real `tandem init`, with the two files init does not write. */
-let template: string | null = null;
-afterAll(() => {
-  if (template) rmSync(dirname(template), { recursive: true, force: true });
-});
-
 /**
- * A fresh copy of the wired repository for each test (init once: it is most of a test's time).
- * The store is not copied: a copied store is, rightly, a replaced one (decision 0008).
+ * A fresh copy of one repository wired by the real `tandem init` (init once: it is most of a test's
+ * time), with the two files init does not write.
  */
-function wiredRepo(): string {
-  if (!template) {
-    template = initRepo(join(mkdtempSync(join(tmpdir(), "tandem-wired-")), "repo"));
-    const init = tandem(["init", ...PIN], { cwd: template });
-    expect(init.code, init.stderr).toBe(0);
-    writeFiles(template, { ".claude/settings.local.json": "{}\n", ".codex/config.toml": "[features]\n" });
-  }
-  const repo = join(tempDir(), "repo");
-  const store = join(template, ".git", "tandem");
-  cpSync(template, repo, { recursive: true, filter: (src) => !src.startsWith(store) });
-  return repo;
-}
+const wiredRepo = scenario("wired", (repo) => {
+  initRepo(repo);
+  const init = tandem(["init", ...PIN], { cwd: repo });
+  expect(init.code, init.stderr).toBe(0);
+  writeFiles(repo, { ".claude/settings.local.json": "{}\n", ".codex/config.toml": "[features]\n" });
+});
 
 const claudeEdit = (repo: string, session: string, file: string): Payload => ({
   ...claudeWrite(repo, session, file),
@@ -63,7 +60,7 @@ const cursorWrite = (repo: string, file: string): Payload => ({
   tool_input: { file_path: join(repo, file), contents: "{}" },
 });
 
-type Attempt = (repo: string, file: string, env?: Record<string, string>) => RunResult;
+type Attempt = (repo: string, file: string, env?: Record<string, string>) => Promise<RunResult>;
 
 const ATTEMPTS: [string, Attempt][] = [
   [
@@ -96,9 +93,9 @@ function deniedPaths(repo: string): { path: string; reason: string }[] {
 }
 
 describe("an agent's edit of Tandem's wiring at pre-tool-use", () => {
-  it.each(CASES)("refuses %s of %s, with the remedy", (_how, file, run) => {
+  it.each(CASES)("refuses %s of %s, with the remedy", async (_how, file, run) => {
     const repo = wiredRepo();
-    const reason = denied(run(repo, file));
+    const reason = denied(await run(repo, file));
     expect(reason).toMatch(/Tandem's wiring/);
     // The user runs init or deinit with the launcher init recorded: this repository's is pinned.
     expect(reason).toContain(`\`${PINNED} init\` / \`${PINNED} deinit\``);
@@ -107,9 +104,9 @@ describe("an agent's edit of Tandem's wiring at pre-tool-use", () => {
     expect(ledger(repo).claims).toEqual([]);
   });
 
-  it("refuses Cursor's Write of its own hooks file", () => {
+  it("refuses Cursor's Write of its own hooks file", async () => {
     const repo = wiredRepo();
-    const r = hook("cursor", "pre-tool-use", cursorWrite(repo, ".cursor/hooks.json"), { cwd: repo });
+    const r = await hook("cursor", "pre-tool-use", cursorWrite(repo, ".cursor/hooks.json"), { cwd: repo });
     expect(cursorDenied(r)).toMatch(/Cursor's hooks/);
   });
 
@@ -120,55 +117,62 @@ describe("an agent's edit of Tandem's wiring at pre-tool-use", () => {
     ["sed -i", "sed -i 's/enforce/off/' .tandem/config.jsonc"],
     ["tee", "echo '{}' | tee .codex/hooks.json"],
     ["cp over it", "cp README.md .cursor/hooks.json"],
-  ])("refuses a shell %s", (_how, command) => {
+  ])("refuses a shell %s", async (_how, command) => {
     const repo = wiredRepo();
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo })),
+      denied(await hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo })),
     ).toMatch(/Tandem's wiring/);
   });
 
-  it("refuses a write through a symlink that lands on the settings", () => {
+  it("refuses a write through a symlink that lands on the settings", async () => {
     const repo = wiredRepo();
     symlinkSync(join(repo, ".claude/settings.json"), join(repo, "innocent.json"));
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "innocent.json"), { cwd: repo })),
+      denied(
+        await hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "innocent.json"), { cwd: repo }),
+      ),
     ).toMatch(/Claude Code's hooks/);
   });
 
-  it("refuses the hooks where core.hooksPath puts them, set in the repository's config", () => {
+  it("refuses the hooks where core.hooksPath puts them, set in the repository's config", async () => {
     const repo = wiredRepo();
     g(repo, "config", "core.hooksPath", ".githooks");
     writeFiles(repo, { ".githooks/pre-commit": "#!/bin/sh\n" });
     expect(
       denied(
-        hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", ".githooks/pre-commit"), { cwd: repo }),
+        await hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", ".githooks/pre-commit"), {
+          cwd: repo,
+        }),
       ),
     ).toMatch(/pre-commit hook \(core\.hooksPath\)/);
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeBash(repo, "B", "rm -rf .githooks"), { cwd: repo })),
+      denied(
+        await hook("claude-code", "pre-tool-use", claudeBash(repo, "B", "rm -rf .githooks"), { cwd: repo }),
+      ),
     ).toMatch(/Tandem's wiring/);
   });
 
-  it("refuses the hooks where a global core.hooksPath puts them, asking git", () => {
+  it("refuses the hooks where a global core.hooksPath puts them, asking git", async () => {
     const repo = wiredRepo();
     const home = tempDir();
     writeFiles(home, { ".gitconfig": "[core]\n\thooksPath = ~/shared-hooks\n" });
     const env = { GIT_CONFIG_GLOBAL: join(home, ".gitconfig"), HOME: home };
     const payload = claudeWrite(repo, "B", "x");
     payload.tool_input = { file_path: join(home, "shared-hooks/post-checkout"), content: "" };
-    expect(denied(hook("claude-code", "pre-tool-use", payload, { cwd: repo, env }))).toMatch(
+    // Git reads its global config from the hook process's environment: the binary's, not a request's.
+    expect(denied(spawnHook("claude-code", "pre-tool-use", payload, { cwd: repo, env }))).toMatch(
       /post-checkout hook \(core\.hooksPath\)/,
     );
   });
 
-  it("refuses a shell command that starts a process with TANDEM_ALLOW_WIRING_EDITS=1, and allows a search for it", () => {
+  it("refuses a shell command that starts a process with TANDEM_ALLOW_WIRING_EDITS=1, and allows a search for it", async () => {
     const repo = wiredRepo();
-    const run = (command: string) =>
-      denied(hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo }));
-    expect(run("TANDEM_ALLOW_WIRING_EDITS=1 claude -p 'turn the hooks off'")).toMatch(
+    const run = async (command: string) =>
+      denied(await hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo }));
+    expect(await run("TANDEM_ALLOW_WIRING_EDITS=1 claude -p 'turn the hooks off'")).toMatch(
       /TANDEM_ALLOW_WIRING_EDITS: only the person who starts an agent may set it/,
     );
-    expect(run("grep -rn TANDEM_ALLOW_WIRING_EDITS .")).toBeNull();
+    expect(await run("grep -rn TANDEM_ALLOW_WIRING_EDITS .")).toBeNull();
   });
 
   it.each([
@@ -177,31 +181,34 @@ describe("an agent's edit of Tandem's wiring at pre-tool-use", () => {
     ["tandem sub apply fix --allow-config", /--allow-config: it changes Tandem's wiring/],
     ["git config core.hooksPath /dev/null", /git config core\.hooksPath: it changes Tandem's wiring/],
     ["git config --local core.hooksPath .nohooks && git commit -am x", /git config core\.hooksPath/],
-  ])("refuses %s from an agent's shell: it switches hooks off without editing a file", (command, reason) => {
-    const repo = wiredRepo();
-    expect(
-      denied(hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo })),
-    ).toMatch(reason);
-  });
+  ])(
+    "refuses %s from an agent's shell: it switches hooks off without editing a file",
+    async (command, reason) => {
+      const repo = wiredRepo();
+      expect(
+        denied(await hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo })),
+      ).toMatch(reason);
+    },
+  );
 
-  it("lets an agent read core.hooksPath and run tandem status", () => {
+  it("lets an agent read core.hooksPath and run tandem status", async () => {
     const repo = wiredRepo();
     for (const command of ["git config --get core.hooksPath", "tandem status", "git config user.name"]) {
       expect(
-        denied(hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo })),
+        denied(await hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo })),
       ).toBeNull();
     }
   });
 
-  it("refuses a command piping a payload into tandem hook", () => {
+  it("refuses a command piping a payload into tandem hook", async () => {
     const repo = wiredRepo();
     const command = `echo '{"session_id":"A","hook_event_name":"SessionEnd"}' | tandem hook claude-code session-end`;
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo })),
+      denied(await hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo })),
     ).toMatch(/calls `tandem hook`/);
   });
 
-  it("allows the ordinary files beside the wiring", () => {
+  it("allows the ordinary files beside the wiring", async () => {
     const repo = wiredRepo();
     for (const file of [
       ".claude/agents/reviewer.md",
@@ -210,24 +217,24 @@ describe("an agent's edit of Tandem's wiring at pre-tool-use", () => {
       "src/pre-commit",
     ]) {
       expect(
-        denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", file), { cwd: repo })),
+        denied(await hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", file), { cwd: repo })),
         file,
       ).toBeNull();
     }
     expect(
       denied(
-        hook("claude-code", "pre-tool-use", claudeBash(repo, "B", "echo x > .claude/notes.md"), {
+        await hook("claude-code", "pre-tool-use", claudeBash(repo, "B", "echo x > .claude/notes.md"), {
           cwd: repo,
         }),
       ),
     ).toBeNull();
   });
 
-  it("allows the edits to an agent started with TANDEM_ALLOW_WIRING_EDITS=1, and claims them as usual", () => {
+  it("allows the edits to an agent started with TANDEM_ALLOW_WIRING_EDITS=1, and claims them as usual", async () => {
     const repo = wiredRepo();
     const env = { TANDEM_ALLOW_WIRING_EDITS: "1" };
     for (const [i, [how, run]] of ATTEMPTS.entries()) {
-      expect(denied(run(repo, WIRING[i]!, env)), how).toBeNull();
+      expect(denied(await run(repo, WIRING[i]!, env)), how).toBeNull();
     }
     expect(ledger(repo).claims).toEqual(
       WIRING.slice(0, ATTEMPTS.length)
@@ -237,7 +244,7 @@ describe("an agent's edit of Tandem's wiring at pre-tool-use", () => {
     // Any other value is not a yes.
     expect(
       denied(
-        hook("claude-code", "pre-tool-use", claudeWrite(repo, "C", ".tandem/config.jsonc"), {
+        await hook("claude-code", "pre-tool-use", claudeWrite(repo, "C", ".tandem/config.jsonc"), {
           cwd: repo,
           env: { TANDEM_ALLOW_WIRING_EDITS: "yes" },
         }),

@@ -6,44 +6,27 @@
  * restored by `tandem recover` — and the table says which.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
-import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
+import { claudeBash, claudeWrite, denied, fakeAgent } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { patient } from "../helpers/patience.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
+import { restorable } from "../helpers/scenario.js";
 
 const A_BYTES: Record<string, string> = { "f.txt": "A's uncommitted edit\n", "n.txt": "A's new file\n" };
 
 type World = { base: string; repo: string; a: Record<string, string>; b: Record<string, string> };
 
-/** Built once through the real hooks, kept as a copy; every case starts from the same bytes. */
-let template: (World & { snapshot: string }) | null = null;
-afterAll(() => {
-  if (template) rmSync(template.base, { recursive: true, force: true });
-});
-
 /**
- * The world, fresh for each case: the repository and its store copied back from the snapshot to the
- * same path (the store records absolute paths), A and B the same live agents throughout.
+ * The world, fresh for each case: built once through the real hooks, the repository and its store
+ * put back at the same path (the store records absolute paths), A and B the same live agents throughout.
  */
-function world(): World {
-  if (!template) {
-    const base = realpathSync(mkdtempSync(join(tmpdir(), "tandem-destructive-")));
-    const built = build(base);
-    const snapshot = join(base, "snapshot");
-    cpSync(built.repo, snapshot, { recursive: true, preserveTimestamps: true });
-    template = { ...built, snapshot };
-  }
-  rmSync(template.repo, { recursive: true, force: true });
-  cpSync(template.snapshot, template.repo, { recursive: true, preserveTimestamps: true });
-  const { snapshot: _, ...w } = template;
-  return w;
-}
+const world = restorable("destructive-commands", build);
 
-function build(base: string): World {
+async function build(base: string): Promise<World> {
   const repo = initRepo(join(base, "repo"), { "f.txt": "one\n", "g.txt": "g\n", "README.md": "hi\n" });
   writeFiles(repo, { "f.txt": "two\n" });
   g(repo, "commit", "-qam", "second");
@@ -58,22 +41,22 @@ function build(base: string): World {
   const b = fakeAgent();
   for (const file of Object.keys(A_BYTES)) {
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", file), { cwd: repo, env: a })),
+      denied(await hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", file), { cwd: repo, env: a })),
     ).toBeNull();
     writeFileSync(join(repo, file), A_BYTES[file]!);
   }
   expect(
-    denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "b.txt"), { cwd: repo, env: b })),
+    denied(await hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "b.txt"), { cwd: repo, env: b })),
   ).toBeNull();
   return { base, repo, a, b: { ...b, CLAUDE_CODE_SESSION_ID: "B" } };
 }
 
 type Outcome = "refused" | "recovered" | "untouched";
 
-function runAsB(w: World, commandTemplate: string): Outcome {
+async function runAsB(w: World, commandTemplate: string): Promise<Outcome> {
   // Paths outside the repository are written literally, as an agent would.
   const command = commandTemplate.replaceAll("{BASE}", w.base);
-  const pre = hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), {
+  const pre = await hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), {
     cwd: w.repo,
     env: w.b,
   });
@@ -101,7 +84,7 @@ function runAsB(w: World, commandTemplate: string): Outcome {
   } catch {
     // A command that failed still ran: what it left behind is what counts.
   }
-  hook("claude-code", "post-tool-use", claudeBash(w.repo, "B", command, "PostToolUse"), {
+  await hook("claude-code", "post-tool-use", claudeBash(w.repo, "B", command, "PostToolUse"), {
     cwd: w.repo,
     env: w.b,
   });
@@ -187,7 +170,7 @@ const CASES: [string, Outcome][] = [
 ];
 
 describe("B's commands over A's uncommitted work", () => {
-  it.each(CASES)("%s → %s", (command, expected) => {
-    expect(runAsB(world(), command)).toBe(expected);
+  it.each(CASES)("%s → %s", async (command, expected) => {
+    expect(await runAsB(await world(), command)).toBe(expected);
   });
 });

@@ -13,14 +13,16 @@
  *   pre-commit hook that would judge what it commits.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { gitShim } from "../finalization/fixture.js";
-import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
+import { claudeBash, claudeWrite, denied, fakeAgent, hook as spawnHook } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { patient } from "../helpers/patience.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
+import { restorable } from "../helpers/scenario.js";
 
 /** A's two kinds of work: staged then changed again, or only edited (nothing staged). */
 type Kind = "staged" | "unstaged";
@@ -35,29 +37,14 @@ const A_FILES: Record<Kind, Record<string, string>> = {
 
 type World = { base: string; repo: string; b: Record<string, string> };
 
-const templates = new Map<Kind, World & { snapshot: string }>();
-afterAll(() => {
-  for (const t of templates.values()) rmSync(t.base, { recursive: true, force: true });
-});
+/** Built once per kind through the real hooks and put back at the same path for each case. */
+const worlds = {
+  staged: restorable("git-index-staged", (base) => build(base, "staged")),
+  unstaged: restorable("git-index-unstaged", (base) => build(base, "unstaged")),
+};
+const world = (kind: Kind): Promise<World> => worlds[kind]();
 
-/** Built once per kind through the real hooks and copied back to the same path for each case. */
-function world(kind: Kind): World {
-  let template = templates.get(kind);
-  if (!template) {
-    const base = realpathSync(mkdtempSync(join(tmpdir(), `tandem-git-index-${kind}-`)));
-    const built = build(base, kind);
-    const snapshot = join(base, "snapshot");
-    cpSync(built.repo, snapshot, { recursive: true, preserveTimestamps: true });
-    template = { ...built, snapshot };
-    templates.set(kind, template);
-  }
-  rmSync(template.repo, { recursive: true, force: true });
-  cpSync(template.snapshot, template.repo, { recursive: true, preserveTimestamps: true });
-  const { snapshot: _, ...w } = template;
-  return w;
-}
-
-function build(base: string, kind: Kind): World {
+async function build(base: string, kind: Kind): Promise<World> {
   const repo = initRepo(join(base, "repo"), { "f.txt": "one\n", "g.txt": "g\n", "README.md": "hi\n" });
   writeFiles(repo, { "f.txt": "two\n" });
   g(repo, "commit", "-qam", "second");
@@ -67,12 +54,12 @@ function build(base: string, kind: Kind): World {
   g(repo, "config", "alias.ci", "commit -n");
   const a = fakeAgent();
   const b = { ...fakeAgent(), CLAUDE_CODE_SESSION_ID: "B" };
-  const take = (env: Record<string, string>, session: string, file: string) =>
+  const take = async (env: Record<string, string>, session: string, file: string) =>
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, session, file), { cwd: repo, env })),
+      denied(await hook("claude-code", "pre-tool-use", claudeWrite(repo, session, file), { cwd: repo, env })),
     ).toBeNull();
   for (const file of Object.keys(A_FILES[kind])) {
-    take(a, "A", file);
+    await take(a, "A", file);
     const staged = A_INDEX[kind][file];
     if (staged !== null && staged !== undefined && kind === "staged") {
       writeFiles(repo, { [file]: staged });
@@ -80,7 +67,7 @@ function build(base: string, kind: Kind): World {
     }
     writeFiles(repo, { [file]: A_FILES[kind][file]! });
   }
-  take(b, "B", "b.txt");
+  await take(b, "B", "b.txt");
   writeFiles(repo, { "b.txt": "B's file\n" });
   g(repo, "add", "--", "b.txt");
   return { base, repo, b };
@@ -118,9 +105,9 @@ const COMMITTER = {
 };
 
 /** B's command through the real pre-tool hook; run for real, as B, when allowed. Returns the refusal. */
-function runAsB(w: World, command: string): string | null {
+async function runAsB(w: World, command: string): Promise<string | null> {
   const reason = denied(
-    hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), { cwd: w.repo, env: w.b }),
+    await hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), { cwd: w.repo, env: w.b }),
   );
   if (reason !== null) return reason;
   try {
@@ -133,7 +120,7 @@ function runAsB(w: World, command: string): string | null {
   } catch {
     // A command that failed still ran: what it left behind is what counts.
   }
-  hook("claude-code", "post-tool-use", claudeBash(w.repo, "B", command, "PostToolUse"), {
+  await hook("claude-code", "post-tool-use", claudeBash(w.repo, "B", command, "PostToolUse"), {
     cwd: w.repo,
     env: w.b,
   });
@@ -166,11 +153,11 @@ const LOSE_STAGED = [
 ];
 
 describe("B's index-only git command over A's staged work", () => {
-  it.each(LOSE_STAGED)("refuses %s up front and leaves A's index and files as they were", (command) => {
-    const w = world("staged");
+  it.each(LOSE_STAGED)("refuses %s up front and leaves A's index and files as they were", async (command) => {
+    const w = await world("staged");
     const before = aState(w.repo);
     expect(before).toEqual({ index: A_INDEX.staged, files: A_FILES.staged });
-    const reason = runAsB(w, command);
+    const reason = await runAsB(w, command);
     expect(reason).toContain("Tandem refused this command before it ran");
     expect(reason).toContain("staged with `git add`");
     expect(reason).toMatch(/(f|n)\.txt: agent-\w+'s uncommitted work/);
@@ -178,11 +165,11 @@ describe("B's index-only git command over A's staged work", () => {
     expect(aState(w.repo)).toEqual(before);
   });
 
-  it.each(LOSE_STAGED)("allows %s where A has nothing staged (its index equals HEAD)", (command) => {
-    const w = world("unstaged");
+  it.each(LOSE_STAGED)("allows %s where A has nothing staged (its index equals HEAD)", async (command) => {
+    const w = await world("unstaged");
     const before = aState(w.repo);
     expect(before).toEqual({ index: A_INDEX.unstaged, files: A_FILES.unstaged });
-    expect(runAsB(w, command)).toBeNull();
+    expect(await runAsB(w, command)).toBeNull();
     expect(aState(w.repo).files).toEqual(A_FILES.unstaged);
   });
 
@@ -192,10 +179,10 @@ describe("B's index-only git command over A's staged work", () => {
     "git restore --staged b.txt",
     "git update-index --force-remove b.txt",
     "git unstage b.txt",
-  ])("lets %s unstage B's own file beside A's staged work", (command) => {
-    const w = world("staged");
+  ])("lets %s unstage B's own file beside A's staged work", async (command) => {
+    const w = await world("staged");
     const before = aState(w.repo);
-    expect(runAsB(w, command)).toBeNull();
+    expect(await runAsB(w, command)).toBeNull();
     expect(aState(w.repo)).toEqual(before);
     expect(g(w.repo, "diff", "--cached", "--name-only", "--", "b.txt")).not.toContain("b.txt");
   });
@@ -204,10 +191,10 @@ describe("B's index-only git command over A's staged work", () => {
     "git add b.txt g.txt",
     // n.txt's file is what A staged: staging it again replaces nothing.
     "git add n.txt",
-  ])("allows %s, which replaces none of A's staged versions", (command) => {
-    const w = world("staged");
+  ])("allows %s, which replaces none of A's staged versions", async (command) => {
+    const w = await world("staged");
     const before = aState(w.repo);
-    expect(runAsB(w, command)).toBeNull();
+    expect(await runAsB(w, command)).toBeNull();
     expect(aState(w.repo)).toEqual(before);
   });
 });
@@ -225,10 +212,10 @@ const STAGE_THEN_COMMIT = [
 ];
 
 describe("git add spelled another way, then a commit past the pre-commit hook", () => {
-  it.each(STAGE_THEN_COMMIT)("refuses %s up front: A's file would be committed as B's", (command) => {
-    const w = world("unstaged");
+  it.each(STAGE_THEN_COMMIT)("refuses %s up front: A's file would be committed as B's", async (command) => {
+    const w = await world("unstaged");
     const head = g(w.repo, "rev-parse", "HEAD");
-    const reason = runAsB(w, command);
+    const reason = await runAsB(w, command);
     expect(reason).toContain("skips the pre-commit hook and would commit files another live agent");
     expect(reason).toMatch(/f\.txt: agent-\w+'s uncommitted work/);
     expect(g(w.repo, "rev-parse", "HEAD")).toBe(head);
@@ -239,15 +226,16 @@ describe("git add spelled another way, then a commit past the pre-commit hook", 
     // The commit names its own path: git commits that alone, not what the alias staged.
     "git config alias.a add && git a f.txt && git commit -n -m mine -- b.txt",
     "git -c alias.a=add a b.txt && git commit -n -m mine",
-  ])("allows %s, which commits only B's file", (command) => {
-    const w = world("unstaged");
-    expect(runAsB(w, command)).toBeNull();
+  ])("allows %s, which commits only B's file", async (command) => {
+    const w = await world("unstaged");
+    expect(await runAsB(w, command)).toBeNull();
     expect(g(w.repo, "show", "--name-only", "--format=", "HEAD").trim()).toBe("b.txt");
     expect(read(w.repo, "f.txt")).toBe(A_FILES.unstaged["f.txt"]);
   });
 });
 
 describe("what the guard asks git", () => {
+  // The shim sits on the PATH git is started with: the hook process's own, so this stays on the binary.
   /** The git processes B's pre-tool hook runs for `git reset -q`, logged by a shim on PATH. */
   function guardCalls(peerHoldsAFile: boolean): string[] {
     const base = realpathSync(mkdtempSync(join(tmpdir(), "tandem-git-index-calls-")));
@@ -257,13 +245,13 @@ describe("what the guard asks git", () => {
       const b = { ...fakeAgent(), CLAUDE_CODE_SESSION_ID: "B" };
       if (peerHoldsAFile) {
         const write = claudeWrite(repo, "A", "f.txt");
-        expect(denied(hook("claude-code", "pre-tool-use", write, { cwd: repo, env: a }))).toBeNull();
+        expect(denied(spawnHook("claude-code", "pre-tool-use", write, { cwd: repo, env: a }))).toBeNull();
         writeFiles(repo, { "f.txt": "A's edit\n" });
       }
       const shim = gitShim(base);
       const payload = claudeBash(repo, "B", "git reset -q");
       expect(
-        denied(hook("claude-code", "pre-tool-use", payload, { cwd: repo, env: { ...b, ...shim.env } })),
+        denied(spawnHook("claude-code", "pre-tool-use", payload, { cwd: repo, env: { ...b, ...shim.env } })),
       ).toBeNull();
       return shim.calls().map((c) => c.split("\t")[1]!);
     } finally {
@@ -271,7 +259,7 @@ describe("what the guard asks git", () => {
     }
   }
 
-  it("asks nothing when no live peer owns a path, and what the reset would unstage when one does", () => {
+  it("asks nothing when no live peer owns a path, and what the reset would unstage when one does", async () => {
     const guard = (calls: string[]) =>
       calls.filter((c) => c.includes("rev-parse --show-toplevel --show-prefix"));
     expect(guard(guardCalls(false))).toEqual([]);

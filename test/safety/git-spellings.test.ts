@@ -6,13 +6,14 @@
  * A's index and files exactly as they were; an allowed one must not have touched them either.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
+import { describe, expect, it } from "vitest";
+import { claudeBash, claudeWrite, denied, fakeAgent } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { patient } from "../helpers/patience.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
+import { restorable } from "../helpers/scenario.js";
 
 /** A's state: what the index holds (staged) and what the files hold (unstaged on top). */
 const STAGED: Record<string, string> = { "f.txt": "A's staged edit\n", "n.txt": "A's new file\n" };
@@ -20,27 +21,10 @@ const FILES: Record<string, string> = { "f.txt": "A's unstaged edit on top\n", "
 
 type World = { base: string; repo: string; b: Record<string, string> };
 
-let template: (World & { snapshot: string }) | null = null;
-afterAll(() => {
-  if (template) rmSync(template.base, { recursive: true, force: true });
-});
+/** Built once through the real hooks and put back at the same path for each case. */
+const world = restorable("git-spellings", build);
 
-/** Built once through the real hooks and copied back to the same path for each case. */
-function world(): World {
-  if (!template) {
-    const base = realpathSync(mkdtempSync(join(tmpdir(), "tandem-git-spellings-")));
-    const built = build(base);
-    const snapshot = join(base, "snapshot");
-    cpSync(built.repo, snapshot, { recursive: true, preserveTimestamps: true });
-    template = { ...built, snapshot };
-  }
-  rmSync(template.repo, { recursive: true, force: true });
-  cpSync(template.snapshot, template.repo, { recursive: true, preserveTimestamps: true });
-  const { snapshot: _, ...w } = template;
-  return w;
-}
-
-function build(base: string): World {
+async function build(base: string): Promise<World> {
   const repo = initRepo(join(base, "repo"), { "f.txt": "one\n", "g.txt": "g\n", "README.md": "hi\n" });
   writeFiles(repo, { "f.txt": "two\n" });
   g(repo, "commit", "-qam", "second");
@@ -53,14 +37,14 @@ function build(base: string): World {
   const b = fakeAgent();
   for (const file of Object.keys(STAGED)) {
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", file), { cwd: repo, env: a })),
+      denied(await hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", file), { cwd: repo, env: a })),
     ).toBeNull();
     writeFiles(repo, { [file]: STAGED[file]! });
     g(repo, "add", "--", file);
     writeFiles(repo, { [file]: FILES[file]! });
   }
   expect(
-    denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "b.txt"), { cwd: repo, env: b })),
+    denied(await hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "b.txt"), { cwd: repo, env: b })),
   ).toBeNull();
   return { base, repo, b: { ...b, CLAUDE_CODE_SESSION_ID: "B" } };
 }
@@ -89,10 +73,10 @@ function aState(repo: string): { staged: Record<string, string>; files: Record<s
 }
 
 /** B's command through the real pre-tool hook; run for real when allowed. Returns the refusal, if any. */
-function runAsB(w: World, commandTemplate: string): string | null {
+async function runAsB(w: World, commandTemplate: string): Promise<string | null> {
   const command = commandTemplate.replaceAll("{BASE}", w.base);
   const reason = denied(
-    hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), { cwd: w.repo, env: w.b }),
+    await hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), { cwd: w.repo, env: w.b }),
   );
   if (reason !== null) return reason;
   try {
@@ -141,27 +125,29 @@ const ALLOWED = [
 ];
 
 describe("B's git command spelled another way, over A's staged and unstaged work", () => {
-  it.each(REFUSED)("refuses %s up front and leaves A's index and files as they were", (command) => {
-    const w = world();
+  it.each(REFUSED)("refuses %s up front and leaves A's index and files as they were", async (command) => {
+    const w = await world();
     const before = aState(w.repo);
     expect(before).toEqual({ staged: STAGED, files: FILES });
-    const reason = runAsB(w, command);
+    const reason = await runAsB(w, command);
     expect(reason).toContain("Tandem refused this command before it ran");
     expect(reason).toMatch(/f\.txt|n\.txt/);
     expect(reason).toContain("What to do:");
     expect(aState(w.repo)).toEqual(before);
   });
 
-  it.each(ALLOWED)("allows %s, which touches none of A's work", (command) => {
-    const w = world();
+  it.each(ALLOWED)("allows %s, which touches none of A's work", async (command) => {
+    const w = await world();
     const before = aState(w.repo);
-    expect(runAsB(w, command)).toBeNull();
+    expect(await runAsB(w, command)).toBeNull();
     expect(aState(w.repo)).toEqual(before);
   });
 
-  it("lets the command pointed at another repository do its work there", () => {
-    const w = world();
-    expect(runAsB(w, "git --git-dir={BASE}/other/.git --work-tree={BASE}/other reset --hard")).toBeNull();
+  it("lets the command pointed at another repository do its work there", async () => {
+    const w = await world();
+    expect(
+      await runAsB(w, "git --git-dir={BASE}/other/.git --work-tree={BASE}/other reset --hard"),
+    ).toBeNull();
     expect(readFileSync(join(w.base, "other", "f.txt"), "utf8")).toBe("other\n");
   });
 });

@@ -6,49 +6,23 @@
  * put the command under the safety net (then `tandem recover` puts A's bytes back and A is told).
  */
 import { execFileSync } from "node:child_process";
-import {
-  cpSync,
-  linkSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
-import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
+import { claudeBash, claudeWrite, denied, fakeAgent } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { initRepo } from "../helpers/repo.js";
+import { restorable } from "../helpers/scenario.js";
 
 const A_BYTES: Record<string, string> = { "f.txt": "A's uncommitted edit\n", "src/t.txt": "A's t\n" };
 
 type World = { base: string; repo: string; a: Record<string, string>; b: Record<string, string> };
 
-let template: (World & { snapshot: string }) | null = null;
-afterAll(() => {
-  if (template) rmSync(template.base, { recursive: true, force: true });
-});
+/** Built once through the real hooks, put back at the same path for each case (the store records absolute paths). */
+const world = restorable("opaque-reader", build);
 
-/** Built once through the real hooks, copied back to the same path for each case (the store records absolute paths). */
-function world(): World {
-  if (!template) {
-    const base = realpathSync(mkdtempSync(join(tmpdir(), "tandem-opaque-")));
-    const built = build(base);
-    const snapshot = join(base, "snapshot");
-    cpSync(built.repo, snapshot, { recursive: true, preserveTimestamps: true });
-    template = { ...built, snapshot };
-  }
-  rmSync(template.repo, { recursive: true, force: true });
-  cpSync(template.snapshot, template.repo, { recursive: true, preserveTimestamps: true });
-  const { snapshot: _, ...w } = template;
-  return w;
-}
-
-function build(base: string): World {
+async function build(base: string): Promise<World> {
   const repo = initRepo(join(base, "repo"), {
     "f.txt": "committed\n",
     "src/t.txt": "committed t\n",
@@ -59,12 +33,12 @@ function build(base: string): World {
   const b = fakeAgent();
   for (const file of Object.keys(A_BYTES)) {
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", file), { cwd: repo, env: a })),
+      denied(await hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", file), { cwd: repo, env: a })),
     ).toBeNull();
     writeFileSync(join(repo, file), A_BYTES[file]!);
   }
   expect(
-    denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "b.txt"), { cwd: repo, env: b })),
+    denied(await hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "b.txt"), { cwd: repo, env: b })),
   ).toBeNull();
   return { base, repo, a, b };
 }
@@ -81,31 +55,31 @@ interface Case {
 }
 
 /** B's command through pre-tool, the shell, and post-tool; false when the pre-tool refused it. */
-function callAsB(w: World, c: Pick<Case, "command" | "dir" | "env">): boolean {
+async function callAsB(w: World, c: Pick<Case, "command" | "dir" | "env">): Promise<boolean> {
   const cwd = join(w.repo, c.dir ?? "");
   const env = { ...w.b, ...(c.env?.(w) ?? {}) };
-  const pre = hook("claude-code", "pre-tool-use", claudeBash(cwd, "B", c.command), { cwd, env });
+  const pre = await hook("claude-code", "pre-tool-use", claudeBash(cwd, "B", c.command), { cwd, env });
   if (denied(pre) !== null) return false;
   try {
     execFileSync("bash", ["-c", c.command], { cwd, stdio: "ignore", env: { ...process.env, ...env } });
   } catch {
     // A command that failed still ran: what it left behind is what counts.
   }
-  hook("claude-code", "post-tool-use", claudeBash(cwd, "B", c.command, "PostToolUse"), { cwd, env });
+  await hook("claude-code", "post-tool-use", claudeBash(cwd, "B", c.command, "PostToolUse"), { cwd, env });
   return true;
 }
 
-function run(w: World, c: Case): Case["expected"] {
-  if (c.before && "call" in c.before) expect(callAsB(w, { ...c, command: c.before.call })).toBe(true);
+async function run(w: World, c: Case): Promise<Case["expected"]> {
+  if (c.before && "call" in c.before) expect(await callAsB(w, { ...c, command: c.before.call })).toBe(true);
   if (c.before && "made" in c.before) c.before.made(w);
-  if (!callAsB(w, c)) {
+  if (!(await callAsB(w, c))) {
     for (const [file, bytes] of Object.entries(A_BYTES))
       expect(readFileSync(join(w.repo, file), "utf8")).toBe(bytes);
     return "refused";
   }
   const clobbered = Object.keys(A_BYTES).filter((f) => readFileSync(join(w.repo, f), "utf8") !== A_BYTES[f]);
   expect(clobbered.length).toBeGreaterThan(0); // the command did reach A's file: the case means something
-  const told = hook(
+  const told = await hook(
     "claude-code",
     "user-prompt-submit",
     { session_id: "A", cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go on" },
@@ -215,7 +189,7 @@ const CASES: [string, Case][] = [
 ];
 
 describe("B's commands that the reader cannot read by names alone", () => {
-  it.each(CASES)("%s", (_name, c) => {
-    expect(run(world(), c)).toBe(c.expected);
+  it.each(CASES)("%s", async (_name, c) => {
+    expect(await run(await world(), c)).toBe(c.expected);
   });
 });
