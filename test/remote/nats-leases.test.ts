@@ -132,7 +132,7 @@ describe("leases over NATS", () => {
     const r = await reserveAs({ ...settings(), url: "nats://127.0.0.1:1", timeoutMs: 2000 }, 1, ["a.ts"]);
     expect(r.ok).toBe(false);
     expect(!r.ok && r.message).toMatch(
-      /cannot connect to nats:\/\/127\.0\.0\.1:1.*nothing was reserved.*tandem doctor/,
+      /cannot connect to nats:\/\/127\.0\.0\.1:1.*nothing was reserved.*doctor tries it/,
     );
   });
 });
