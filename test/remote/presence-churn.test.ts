@@ -21,7 +21,14 @@ function round(repo: string, at: number, config = DEFAULT_CONFIG): SyncResult {
   const stateDir = join(repo, ".git", "tandem");
   const db = openDb(stateDir);
   try {
-    const r = syncRound(db, { root: repo, top: repo, stateDir, config, now: () => at, doctor: "tandem doctor" });
+    const r = syncRound(db, {
+      root: repo,
+      top: repo,
+      stateDir,
+      config,
+      now: () => at,
+      doctor: "tandem doctor",
+    });
     expect(r.ok, JSON.stringify(r.error)).toBe(true);
     return r;
   } finally {

@@ -210,7 +210,10 @@ export function initCommand(io: Io): Command {
   return new Command("init")
     .description(`Wire Tandem's hooks into the agent clients (${clientLabels()}) and git (idempotent)`)
     .option("--clients <list>", clientsOptionHelp())
-    .option("--git-hooks", "install the pre-commit, post-commit and post-checkout hooks (default)")
+    .option(
+      "--git-hooks",
+      "install the pre-commit, prepare-commit-msg, post-commit and post-checkout hooks (default)",
+    )
     .option("--no-git-hooks", "do not install the git hooks (recorded in .tandem/config.jsonc)")
     .option("--check", "compare what init would write; exit 0 current, 1 drift (each difference printed)")
     .option("--dry-run", "print what would change, write nothing")
