@@ -66,6 +66,20 @@ describe("provenance that travels", () => {
     const a = w.session("A");
     const b = w.session("B");
 
+    // Before committing, blame --json names both as Agent Trace conversations, in the file's order.
+    const traced = JSON.parse(tandem(["blame", "app.ts", "--json"], w.inside("A")).stdout);
+    expect(traced.version).toBe("0.1.0");
+    expect(
+      traced.files[0].conversations.map((c: { related: { url: string }[]; ranges: unknown[] }) => [
+        c.related[0]?.url,
+        c.ranges,
+      ]),
+    ).toEqual([
+      [`tandem:session/${a.id}`, [{ start_line: 4, end_line: 4 }]],
+      [`tandem:session/${b.id}`, [{ start_line: 16, end_line: 16 }]],
+    ]);
+    expect(traced.metadata["dev.tandem"].base).toBe(w.gitIn("A", ["rev-parse", "HEAD"]).stdout.trim());
+
     expect(tandem(["stage", "app.ts"], w.inside("B")).code).toBe(0);
     const commitB = w.gitIn("B", ["commit", "-m", "gamma: subtract"]);
     expect(commitB.stderr).not.toMatch(/hook skipped/);
