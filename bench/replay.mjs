@@ -11,9 +11,12 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { importSource } from "./core-import.mjs";
 import { carry, loadFixture } from "./replay-fixture.mjs";
+import { hookReplay } from "./replay-hooks.mjs";
 
 const MARGIN = 3;
 const SIZES = (process.env.BENCH_REPLAY_AGENTS ?? "2,3,4,8").split(",").map(Number);
+// Windows of 4 agents replayed again through hook processes (about 2 s each on the shared box).
+const HOOK_WINDOWS = Number(process.env.BENCH_REPLAY_HOOK_WINDOWS ?? 20);
 
 const core = await importSource(`
 export { diffLines, mapPosition } from "./src/core/lines/diff.ts";
@@ -37,8 +40,11 @@ function lostBytes(current, hunks, proposed, agent) {
   return lost;
 }
 
-/** One window: per agent, whether each mode refused it; the line decisions' times and sizes. */
-function replayWindow(fx, window, stats, control) {
+/**
+ * One window: per agent, whether each mode refused it; the line decisions' times and sizes in
+ * `stats`; each file's final text (path → lines) in `finals` when given.
+ */
+export function replayWindow(fx, window, stats, control = false, finals = null) {
   const files = new Map(); // path → { base, current, hunks, holder }
   const verdicts = [];
   window.forEach((commit, agentIndex) => {
@@ -97,6 +103,7 @@ function replayWindow(fx, window, stats, control) {
     }
     if (tried) verdicts.push({ byFile, byLines });
   });
+  if (finals) for (const [path, f] of files) finals.set(path, f.current);
   return verdicts;
 }
 
@@ -127,11 +134,12 @@ function syntheticCost() {
   return execFileSync(process.execPath, [script], { encoding: "utf8" }).trim().split("\n");
 }
 
-export async function replayBench() {
+export async function replayBench(bin) {
   const fx = loadFixture();
   const rows = SIZES.map((k) => replay(fx, k));
   const lost = rows.reduce((n, r) => n + r.lost, 0);
   const control = replay(fx, 4, true);
+  const hooks = hookReplay({ bin, fx, diffLines: core.diffLines, replayWindow, k: 4, count: HOOK_WINDOWS });
   const times = rows.flatMap((r) => r.times);
   const lines = rows.flatMap((r) => r.lines);
   return [
@@ -141,8 +149,8 @@ export async function replayBench() {
     `to ${fx.rev.slice(0, 12)} touching its hub files (README, docs/*.md, config keys, rule catalog, CLI program,`,
     "bench/RESULTS.md, package.json), oldest first; each window of k consecutive commits starts from one base and",
     "stands for k agents editing at once (one Edit per file each, nobody commits within the window), decided by",
-    "the functions the claims gate runs (`attribute`, `decideLineClaim`), in process rather than through hook",
-    "processes; margin 3 lines.",
+    "the functions the claims gate runs (`attribute`, `decideLineClaim`), in process (a sample runs again through",
+    "hook processes below); margin 3 lines.",
     "",
     "| agents (k) | agents replayed | refused, file claims | refused, line claims | refusals cut | bytes lost |",
     "|---:|---:|---:|---:|---:|---:|",
@@ -158,6 +166,10 @@ export async function replayBench() {
     `(they rest on commits outside it), left out of both counts: ${rows.map((r) => `${r.unplaced} at k=${r.k}`).join(", ")}.`,
     `Edits whose lines a peer had already changed (refused under line claims): ${rows.map((r) => `${r.unplacedOnPeers} at k=${r.k}`).join(", ")}.`,
     "",
+    `Through the hooks (bench/replay-hooks.mjs): the first ${hooks.windows} windows of 4 as sessions of \`tandem hook`,
+    `claude-code\` processes, each edit a Write of the whole file: ${hooks.refused} of ${hooks.agents} agents refused; agents whose`,
+    `verdict differs from the in-process replay: ${hooks.verdictsDiffer}; files whose final bytes differ from it: ${hooks.filesDiffer}.`,
+    "",
     `Line-claim decisions replayed: ${times.length} (files of ${Math.min(...lines)}–${Math.max(...lines)} lines); attribute + decide`,
     `p50 ${quantile(times, 0.5).toFixed(3)} ms, p95 ${quantile(times, 0.95).toFixed(3)} ms, max ${quantile(times, 1).toFixed(3)} ms.`,
     "On a 2,000-line file (`node bench/line-claims.mjs`):",
@@ -167,4 +179,7 @@ export async function replayBench() {
   ].join("\n");
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(`${await replayBench()}\n`);
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const bin = fileURLToPath(new URL("../dist/tandem.cjs", import.meta.url));
+  process.stdout.write(`${await replayBench(bin)}\n`);
+}

@@ -108,8 +108,9 @@ const report = [
   wanted("ui") ? await uiBench(bin, Math.min(ROUNDS, 20)) : "",
   // Issue 36: one command through the kernel jail's launcher, against the same command plain (seconds).
   wanted("jail") ? jailBench(bin, ROUNDS) : "",
-  // Issue 40 item 6: commit windows of Tandem's own history as agents, file vs line claims (seconds).
-  wanted("replay") ? await replayBench() : "",
+  // Issue 40 item 6: commit windows of Tandem's own history as agents, file vs line claims; a
+  // sample again through hook processes (under a minute).
+  wanted("replay") ? await replayBench(bin) : "",
   ...(only === null ? READING : []),
 ].join("\n");
 if (only === null) writeFileSync(resultsFile, report);
