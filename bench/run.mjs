@@ -17,6 +17,7 @@ import { jailBench } from "./jail.mjs";
 import { compare, table } from "./lib.mjs";
 import { payloadBench } from "./payloads.mjs";
 import { remoteBench } from "./remote.mjs";
+import { replayBench } from "./replay.mjs";
 import { safetyBench, takeoverBench } from "./safety.mjs";
 import { serverBench } from "./server.mjs";
 import { subagentBench } from "./subagents.mjs";
@@ -24,7 +25,7 @@ import { uiBench } from "./ui.mjs";
 import { versionsBench } from "./versions.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,payloads,compare,subagents,history,remote,fleet,fleet-nats,ui,jail runs some sections and
+// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,payloads,compare,subagents,history,remote,fleet,fleet-nats,ui,jail,replay runs some sections and
 // only prints them: RESULTS.md is written by a full run alone.
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (section) => only === null || only.has(section);
@@ -107,6 +108,9 @@ const report = [
   wanted("ui") ? await uiBench(bin, Math.min(ROUNDS, 20)) : "",
   // Issue 36: one command through the kernel jail's launcher, against the same command plain (seconds).
   wanted("jail") ? jailBench(bin, ROUNDS) : "",
+  // Issue 40 item 6: commit windows of Tandem's own history as agents, file vs line claims; a
+  // sample again through hook processes (under a minute).
+  wanted("replay") ? await replayBench(bin) : "",
   ...(only === null ? READING : []),
 ].join("\n");
 if (only === null) writeFileSync(resultsFile, report);

@@ -33,7 +33,8 @@ function peerName(ctx: LineCommitCtx, owner: string, group: string | null): stri
   return h.live && h.group !== group ? h.name : null;
 }
 
-function stagedText(ctx: LineCommitCtx, rel: string): string | null {
+/** The file as the commit's index holds it; null when it is not staged there (removed). */
+export function stagedText(ctx: LineCommitCtx, rel: string): string | null {
   const r = gitStatus(ctx.repoTop, ["cat-file", "blob", `:${rel}`], ctx.index ? { env: ctx.index } : {});
   return r.status === 0 ? r.stdout : null;
 }

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { groupOf, holderOf } from "../claims/holders.js";
 import { CLIENTS } from "../clients/index.js";
 import type { Rendered as HookResult } from "../clients/types.js";
@@ -6,7 +6,9 @@ import { enclosingWorkTrees } from "../config/git-discovery.js";
 import { loadConfig } from "../config/load.js";
 import { resolveRoot, stateDirOf } from "../config/root.js";
 import { overlaps } from "../core/claims/decide.js";
+import { GIT_HOOK_NAMES } from "../core/git/hook-names.js";
 import { agentEnvironment, type Committer, type HeldFile, judgeCommit } from "../core/guards/commit-guard.js";
+import { sessionTrailers, trailersFor } from "../core/provenance/trailers.js";
 import type { StoreNotice } from "../core/store/notice.js";
 import { errorMessage } from "../errors.js";
 import { git, splitZ } from "../git/run.js";
@@ -22,6 +24,7 @@ import { verifyGateTables } from "../store/trust.js";
 import { testNow } from "../testing/clock.js";
 import { printerOf } from "../wiring/agent-shell.js";
 import { holderDone, judgeByLines } from "./commit-lines.js";
+import { addTrailers, stagedAuthors } from "./commit-trailers.js";
 import type { HookRequest } from "./context.js";
 
 const CLIENT_SESSION_VARS = Object.values(CLIENTS).flatMap((c) => c.sessionEnv);
@@ -216,6 +219,16 @@ function guardCommit(ctx: GitHookCtx): HookResult {
   return { exitCode: verdict.outcome === "refused" ? 1 : 0, stdout: "", stderr: verdict.message };
 }
 
+/** prepare-commit-msg: name the sessions whose hunks the commit carries (decision 0073). */
+function provenance(ctx: GitHookCtx): HookResult {
+  const [, file, source] = ctx.req.args;
+  if (!file || !trailersFor(source)) return OK;
+  const rel = stagedPaths(ctx, ctx.req.env).map((p) => p.slice(ctx.repoTop.length + 1));
+  const authors = stagedAuthors({ ...ctx, index: indexOf(ctx.req.env) }, rel);
+  addTrailers(ctx.repoTop, resolve(ctx.req.cwd, file), sessionTrailers(authors));
+  return OK;
+}
+
 /** What the committer reads when their commit cannot be checked: what is wrong, on its own line, and the fix. */
 function storeRefusal(n: StoreNotice): string {
   return `tandem: commit refused: Tandem cannot check it against other sessions' claimed files, because its store\n  ${n.what}\nFix: ${n.fix}.\n`;
@@ -256,11 +269,11 @@ function failed(name: string, req: HookRequest, at: Located | null, err: unknown
  */
 export async function runGitHook(req: HookRequest): Promise<HookResult> {
   const [name] = req.args;
-  if (!name || !["pre-commit", "post-commit", "post-checkout"].includes(name)) {
+  if (!name || !(GIT_HOOK_NAMES as readonly string[]).includes(name)) {
     return {
       exitCode: 2,
       stdout: "",
-      stderr: "tandem: usage: tandem git-hook <pre-commit|post-commit|post-checkout>\n",
+      stderr: `tandem: usage: tandem git-hook <${GIT_HOOK_NAMES.join("|")}>\n`,
     };
   }
   let at: Located | null = null;
@@ -270,6 +283,7 @@ export async function runGitHook(req: HookRequest): Promise<HookResult> {
     if (!at) return OK;
     ctx = open(req, at);
     if (name === "pre-commit") return guardCommit(ctx);
+    if (name === "prepare-commit-msg") return provenance(ctx);
     releaseClean(ctx, name === "post-commit" ? "commit" : "checkout");
     return OK;
   } catch (err) {

@@ -307,7 +307,7 @@ function configuredFailClosed(
   }
 }
 
-/** `tandem git-hook <pre-commit|post-commit|post-checkout> [git's arguments]`. */
+/** `tandem git-hook <pre-commit|prepare-commit-msg|post-commit|post-checkout> [git's arguments]`. */
 export async function handleGitHook(req: HookRequest): Promise<HookResult> {
   return runGitHook(req);
 }

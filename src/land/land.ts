@@ -4,6 +4,7 @@ import type { CheckSpec } from "./check.js";
 import { checkBatch } from "./checked.js";
 import { type MoveAnswer, moveCheckout } from "./move.js";
 import { PrivateTree } from "./rebase.js";
+import { stampRange } from "./stamp.js";
 import {
   countCommits,
   fetchUpstream,
@@ -23,6 +24,8 @@ export interface LandRequest {
   check: CheckSpec | null;
   /** Who holds which path now (read again before each move: sessions come and go). */
   holders: () => ReadonlyMap<string, PathHolders>;
+  /** Trailers every landed commit gets (the landing session's, decision 0073); none for a person. */
+  trailers: readonly string[];
   /** Called once the upstream is known, before anything changes. */
   started: (u: Upstream, local: string, upstream: string) => void;
 }
@@ -87,8 +90,9 @@ async function round(req: LandRequest, u: Upstream, attempts: number): Promise<R
     if (moved.kind !== "moved") return notMoved(moved, base);
     return { outcome: "fast-forwarded", from: local, to: upstream, ...base };
   }
-  const prepared = await prepare(req, local, upstream, step.kind === "rebase", base);
-  if (prepared.kind === "done") return prepared.result;
+  const found = await prepare(req, local, upstream, step.kind === "rebase", base);
+  if (found.kind === "done") return found.result;
+  const prepared = stamped(req, upstream, found);
   if (prepared.local !== local) {
     const moved = await moveCheckout(req.top, u.ref, local, prepared.local, req.holders());
     if (moved.kind !== "moved") return notMoved(moved, base);
@@ -107,6 +111,13 @@ async function round(req: LandRequest, u: Upstream, attempts: number): Promise<R
     ...(req.check ? { checks: prepared.checks } : {}),
     ...(prepared.rejected ? { rejected: prepared.rejected } : {}),
   };
+}
+
+/** The prepared commits with the landing's trailers: same trees, so the checkout's files stay. */
+function stamped<P extends { push: string; local: string }>(req: LandRequest, upstream: string, p: P): P {
+  const map = stampRange(req.top, upstream, p.local, req.trailers);
+  if (!map) return p;
+  return { ...p, push: map.get(p.push) ?? p.push, local: map.get(p.local) ?? p.local };
 }
 
 /** Rebases (when diverged) and checks in a private worktree; without either, nothing to prepare. */

@@ -46,7 +46,11 @@ function cannotStart(name: GitHookName, launch: HookLaunch): string {
   const fix = `run \`${launch.repair}\` from a shell where Tandem runs, then \`${launch.check}\` to check that commits start it.`;
   if (name === "pre-commit")
     return `tandem: commit stopped: ${CANNOT_START} (${found}), so nothing checks it against files other agent sessions are editing. To fix: ${fix}`;
-  return `tandem: warning: the ${name} hook could not start Tandem (${found}); claims on clean files stay until it can. To fix: ${fix}`;
+  const meanwhile =
+    name === "prepare-commit-msg"
+      ? "commits go without Tandem's provenance trailers"
+      : "claims on clean files stay";
+  return `tandem: warning: the ${name} hook could not start Tandem (${found}); ${meanwhile} until it can. To fix: ${fix}`;
 }
 
 /**

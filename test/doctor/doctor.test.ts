@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { launcherWords } from "../../src/clients/launcher-words.js";
+import { GIT_HOOK_NAMES } from "../../src/core/git/hook-names.js";
 import { launcherProblem } from "../../src/doctor/wiring-checks.js";
 import { ensureClients } from "../e2e/harness/install-clients.js";
 import { writeCodexConfig } from "../e2e/harness/run-codex.js";
@@ -166,7 +167,7 @@ describe("doctor compares the wiring with the choice init recorded", () => {
   it("does not ask for git hooks that init was told to leave out", () => {
     const { repo, env } = wiredWith("tandem", "cursor");
     expect(tandem(["init", "--no-git-hooks"], { cwd: repo, env }).code).toBe(0);
-    for (const h of ["pre-commit", "post-commit", "post-checkout"]) rmSync(join(repo, ".git", "hooks", h));
+    for (const h of GIT_HOOK_NAMES) rmSync(join(repo, ".git", "hooks", h), { force: true });
     const r = tandem(["doctor"], { cwd: repo, env });
     expect(r.stdout).toMatch(/✓ client hooks: cursor are wired and current/);
     expect(r.code).toBe(0);

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { GIT_HOOK_NAMES } from "../../src/core/git/hook-names.js";
 import { REGION_START } from "../../src/wiring/git-hooks.js";
 import { shellQuote } from "../../src/wiring/hook-command.js";
 import { agentShell, runInAgent } from "../helpers/agent-shell.js";
@@ -43,7 +44,7 @@ describe("submodules of a wired repository get Tandem's git hooks", () => {
   it("init installs them in the submodule's own hooks dir; --check and doctor notice one missing; deinit removes them", () => {
     const { app, hooks } = superproject();
     expect(tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: app }).code).toBe(0);
-    for (const name of ["pre-commit", "post-commit", "post-checkout"])
+    for (const name of GIT_HOOK_NAMES)
       expect(readFileSync(join(hooks, name), "utf8")).toContain(REGION_START);
     expect(tandem(["init", ...PIN, "--clients", "claude-code", "--check"], { cwd: app }).code).toBe(0);
 
@@ -57,7 +58,7 @@ describe("submodules of a wired repository get Tandem's git hooks", () => {
     expect(tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: app }).code).toBe(0);
     expect(readFileSync(join(hooks, "pre-commit"), "utf8")).toContain(REGION_START);
     expect(tandem(["deinit", "--clients", "claude-code"], { cwd: app }).code).toBe(0);
-    for (const name of ["pre-commit", "post-commit", "post-checkout"]) {
+    for (const name of GIT_HOOK_NAMES) {
       const file = join(hooks, name);
       if (existsSync(file)) expect(readFileSync(file, "utf8")).not.toContain(REGION_START);
     }

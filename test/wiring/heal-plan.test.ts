@@ -27,6 +27,7 @@ function snap(texts: Record<string, string | null>, executable = true): Snapshot
       dir: "/r/.git/hooks",
       files: {
         "pre-commit": hook("pre-commit"),
+        "prepare-commit-msg": hook("prepare-commit-msg"),
         "post-commit": hook("post-commit"),
         "post-checkout": hook("post-checkout"),
       },

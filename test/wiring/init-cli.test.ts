@@ -227,6 +227,7 @@ describe("tandem init next to what is already there", () => {
     expect(read(log)!.split("\n")).toEqual([
       "tandem git-hook pre-commit",
       "user-hook",
+      "tandem git-hook prepare-commit-msg .git/COMMIT_EDITMSG message",
       "tandem git-hook post-commit",
       "",
     ]);

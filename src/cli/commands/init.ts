@@ -217,7 +217,10 @@ export function initCommand(io: Io): Command {
   return new Command("init")
     .description(`Wire Tandem's hooks into the agent clients (${clientLabels()}) and git (idempotent)`)
     .option("--clients <list>", clientsOptionHelp())
-    .option("--git-hooks", "install the pre-commit, post-commit and post-checkout hooks (default)")
+    .option(
+      "--git-hooks",
+      "install the pre-commit, prepare-commit-msg, post-commit and post-checkout hooks (default)",
+    )
     .option("--no-git-hooks", "do not install the git hooks (recorded in .tandem/config.jsonc)")
     .option(
       "--check",

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { Command } from "commander";
 import { type LandResult, landed } from "../../core/land/result.js";
 import { type Printer, spanned } from "../../core/printed.js";
+import { landedTrailer } from "../../core/provenance/trailers.js";
 import { judgeLandCheck } from "../../hooks/land-check-guard.js";
 import { pathHolders } from "../../land/holders.js";
 import { land } from "../../land/land.js";
@@ -106,6 +107,7 @@ async function run(io: Io, project: Project, db: Db | null, opts: LandOptions): 
       stateDir: project.stateDir,
       timeoutMs: config.remoteTimeoutSeconds * 1000,
       check,
+      trailers: landedTrailer(caller?.session ?? null),
       holders: () =>
         db
           ? pathHolders(db, {
