@@ -203,6 +203,8 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
       ["git-hook pre-commit", "closed", "missing"],
       ["git-hook pre-commit", "closed", "missing"],
       ["git-hook pre-commit", "open", "missing"],
+      // The provenance trailers (decision 0073) never stop a commit: open, and recorded.
+      ["git-hook prepare-commit-msg", "open", "missing"],
       ["git-hook post-commit", "open", "missing"],
     ]);
   });
