@@ -66,8 +66,12 @@ describe("the resident server under a held write lock", () => {
   it("keeps serving when its request pruning finds the lock held, and records the skipped pruning", async () => {
     const w = await served();
     const release = await w.lock();
+    // The server prints the skip, then records it: wait for the record too.
+    const recorded = () => readFailureLog(stateDir(w.repo)).some((e) => e.source === "tandem serve");
     await waitFor("the server's pruning to meet the lock", () =>
-      gone(w.server.pid) || serverOutput(w.repo).includes("pruning old requests") ? true : null,
+      gone(w.server.pid) || (serverOutput(w.repo).includes("pruning old requests") && recorded())
+        ? true
+        : null,
     );
     expect(gone(w.server.pid)).toBe(false);
     const logged = readFailureLog(stateDir(w.repo)).filter((e) => e.source === "tandem serve");

@@ -178,5 +178,7 @@ afterEach(async () => {
   served.clear();
   output.clear();
   for (const child of started.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  // A detached child a hook started (a sync round, upkeep) may still be writing for a moment.
+  for (const dir of scratchDirs.splice(0))
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 });
