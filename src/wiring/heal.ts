@@ -102,6 +102,12 @@ function tellingOf(s: Snapshot, path: string, recorded: boolean, by?: string): T
 }
 
 /**
+ * How long a tool call counts as running without its end arriving: Claude Code's longest shell
+ * timeout (10 min). Past it, a change is taken as a person's.
+ */
+const OPEN_CALL_MS = 10 * 60_000;
+
+/**
  * The project config as an agent's command left it (decision 0070): changed while some session's
  * tool call was open, by the change time the writer cannot set back (ctime). Every key it changed
  * is put back; a person's edit, made while no agent's call runs, is accepted as it is.
@@ -115,7 +121,7 @@ function agentConfigEdit(
   const row = stale.find((r) => r.path === path);
   const st = statSync(path, { throwIfNoEntry: false });
   if (!row || !st || row.blob === null || contentBlob(path) === row.blob) return null;
-  const by = openCallAt(db, Math.ceil(st.ctimeMs));
+  const by = openCallAt(db, Math.ceil(st.ctimeMs), OPEN_CALL_MS);
   if (by === null) return null;
   const name = sessionById(db, by)?.name ?? by;
   const why = `changed while ${name}'s tool call ran: the project's settings are a person's to change, so every key is back as last accepted (a person edits it while no agent's command runs)`;

@@ -28,9 +28,10 @@ export function twoSessions(): World {
   if (init.code !== 0) throw new Error(`tandem init failed: ${init.stderr}`);
   const a = fakeAgent();
   const b = fakeAgent();
-  const first = hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), { cwd: repo, env: a });
-  if (denied(first) !== null) throw new Error(`A could not claim f.txt: ${first.stdout}`);
   const aBytes = "committed\nA's uncommitted work\n";
+  const write = claudeWrite(repo, "A", "f.txt", aBytes);
+  const first = hook("claude-code", "pre-tool-use", write, { cwd: repo, env: a });
+  if (denied(first) !== null) throw new Error(`A could not claim f.txt: ${first.stdout}`);
   writeFileSync(join(repo, "f.txt"), aBytes);
   const stateDir = join(repo, ".git", "tandem");
   return { repo, stateDir, file: join(stateDir, "state.db"), a, b, aBytes };

@@ -35,6 +35,9 @@ describe("session-start upkeep on a big store", () => {
 
   it("store.autoGc runs gc in the background from a session start, and it records what it freed", async () => {
     const w = twoSessions();
+    // A person's edit, made while no agent's call runs (decision 0070): A's Write has ended.
+    const done = { ...claudeWrite(w.repo, "A", "f.txt", w.aBytes), hook_event_name: "PostToolUse" };
+    expect(hook("claude-code", "post-tool-use", done, { cwd: w.repo, env: w.a }).code).toBe(0);
     writeFiles(w.repo, { ".tandem/config.jsonc": '{ "store": { "autoGc": true } }' });
     const start = { session_id: "C", cwd: w.repo, hook_event_name: "SessionStart", source: "startup" };
     expect(hook("claude-code", "session-start", start, { cwd: w.repo }).code).toBe(0);

@@ -120,7 +120,7 @@ export function runVerdict(f: RunFacts): RunVerdict {
       null,
       command,
       `it holds the key of ${f.run}, but ${f.runAlive ? "its process does not descend from that run" : "that run has ended"}`,
-      "start the client again with `tandem run`.",
+      "ask the person to start the client again under Tandem's run command.",
     );
   if (f.hook) {
     const { session, known, agentInRun, envPidInRun } = f.hook;

@@ -79,22 +79,26 @@ export function lastToolSessionBefore(db: Db, ts: number): string | null {
 }
 
 /**
- * The session that had a tool call open at `ts` (asked for, and by then neither completed nor
- * refused), if any: a change made then is an agent's (docs/decisions/0070). Looks only at the
- * sessions of the newest requests before `ts`, by the kind and session indexes; a heal is rare.
+ * The session that had a tool call open at `ts` (asked for within `windowMs` before it, and by
+ * then neither completed, refused nor ended), if any: a change made then is an agent's
+ * (docs/decisions/0070). The window bounds a call whose end never arrived (a person declined it
+ * after the hook allowed it, a client killed mid-call). Looks only at the sessions of the newest
+ * requests before `ts`, by the kind and session indexes; a heal is rare.
  */
-export function openCallAt(db: Db, ts: number): string | null {
+export function openCallAt(db: Db, ts: number, windowMs: number): string | null {
   const row = stmt(
     db,
     `SELECT s.session_id FROM (
        SELECT DISTINCT session_id FROM (
-         SELECT session_id FROM events WHERE kind = 'tool.requested' AND ts <= ? AND session_id IS NOT NULL
+         SELECT session_id FROM events WHERE kind = 'tool.requested' AND ts <= ? AND ts >= ?
+           AND session_id IS NOT NULL
          ORDER BY seq DESC LIMIT 64)) s
      WHERE (SELECT kind FROM events f WHERE f.session_id = s.session_id
-              AND f.kind IN ('tool.requested', 'tool.completed', 'claim.denied') AND f.ts <= ?
+              AND f.kind IN ('tool.requested', 'tool.completed', 'claim.denied', 'session.ended')
+              AND f.ts <= ?
             ORDER BY f.seq DESC LIMIT 1) = 'tool.requested'
      LIMIT 1`,
-  ).get(ts, ts) as { session_id: string } | undefined;
+  ).get(ts, ts - windowMs, ts) as { session_id: string } | undefined;
   return row?.session_id ?? null;
 }
 
