@@ -5,7 +5,7 @@ import { liveDocs, NOTHING_SEEN, type PresenceSeen, parseSeen } from "../core/re
 import { leasesText } from "../core/remote/leases.js";
 import type { SyncStage } from "../core/remote/sync-plan.js";
 import type { Db } from "../store/db.js";
-import { type RoundRecord, recordRound } from "../store/remote/rows.js";
+import type { RoundRecord } from "../store/remote/rows.js";
 import { checkoutIdentity } from "./checkout.js";
 import { allLeases } from "./nats/kv.js";
 import { type NatsLink, NatsLinkError, openNats } from "./nats/link.js";
@@ -13,7 +13,7 @@ import { exchangePresence } from "./nats/presence.js";
 import { dropExpired } from "./nats-leases.js";
 import { natsSettings, shownUrl } from "./nats-settings.js";
 import { buildPresence } from "./presence-doc.js";
-import type { SyncOptions, SyncResult } from "./sync.js";
+import { recordResult, type SyncOptions, type SyncResult } from "./sync.js";
 
 /** What this checkout has read of the presence bucket, kept between rounds: the next reads only what changed. */
 const CACHE_FILE = "nats-presence.json";
@@ -108,25 +108,7 @@ export async function natsRound(db: Db, opts: SyncOptions): Promise<SyncResult> 
     await link?.close().catch(() => {});
   }
   result.ms = now() - started;
-  try {
-    recordRound(db, {
-      read,
-      sync: {
-        remote: result.remote,
-        last_attempt: started,
-        last_success: result.ok ? started : null,
-        last_error: result.error ? `${result.error.message}\n${result.error.fix}` : null,
-      },
-    });
-  } catch (err) {
-    result.error ??= {
-      stage: "fetch",
-      message: `recording the round: ${(err as Error).message}`,
-      fix: `run \`${opts.doctor}\`.`,
-    };
-    result.ok = false;
-  }
-  return result;
+  return recordResult(db, read, result, started, opts.doctor);
 }
 
 async function open(s: Parameters<typeof openNats>[0]): Promise<NatsLink> {

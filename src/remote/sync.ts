@@ -11,7 +11,7 @@ import {
 } from "../core/remote/sync-plan.js";
 import { git, gitStatus } from "../git/run.js";
 import type { Db } from "../store/db.js";
-import { recordRound } from "../store/remote/rows.js";
+import { type RoundRecord, recordRound } from "../store/remote/rows.js";
 import { ALIVE_REFS, ALIVE_REFSPEC, readBeats, SEEN_ALIVE, seenBeat, withBeats } from "./beats.js";
 import { checkoutIdentity } from "./checkout.js";
 import {
@@ -187,6 +187,20 @@ export function syncRound(db: Db, opts: SyncOptions): SyncResult {
     result.error = { stage, message, fix: syncFix(stage, message, result.remote, c.remoteTimeoutSeconds) };
   }
   result.ms = now() - started;
+  return recordResult(db, read, result, started, opts.doctor);
+}
+
+/**
+ * Stores a round's outcome, whichever engine ran it: what it read (null keeps the last round's)
+ * and the sync row. The store busy or damaged fails the result; the next round records again.
+ */
+export function recordResult(
+  db: Db,
+  read: RoundRecord["read"],
+  result: SyncResult,
+  started: number,
+  doctor: string,
+): SyncResult {
   try {
     recordRound(db, {
       read,
@@ -198,11 +212,10 @@ export function syncRound(db: Db, opts: SyncOptions): SyncResult {
       },
     });
   } catch (err) {
-    // The store is busy or damaged: the next round records again; the caller still gets the result.
     result.error ??= {
       stage: "fetch",
       message: `recording the round: ${(err as Error).message}`,
-      fix: `run \`${opts.doctor}\`.`,
+      fix: `run \`${doctor}\`.`,
     };
     result.ok = false;
   }
