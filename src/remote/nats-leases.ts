@@ -30,7 +30,6 @@ export type NatsLeaseResult =
 
 /** Rounds of read-and-write before giving up: each needs another writer to win the same key. */
 const TRIES = 50;
-const IDLE_MS = 2000;
 
 export async function natsReserve(s: NatsSettings, req: LeaseRequest): Promise<NatsLeaseResult> {
   return withLink(s, async (link) => {
@@ -38,7 +37,7 @@ export async function natsReserve(s: NatsSettings, req: LeaseRequest): Promise<N
     const lost: { path: string; by: Lease }[] = [];
     let pending = req.paths;
     for (let tries = 1; tries <= TRIES; tries++) {
-      const current = await allLeases(link.leases, IDLE_MS);
+      const current = await allLeases(link.leases);
       const raced: string[] = [];
       for (const step of planReserve(current, { ...req, paths: pending }, Date.now())) {
         if (step.kind === "lost") {
@@ -70,7 +69,7 @@ export async function natsRelease(
   return withLink(s, async (link) => {
     const released: string[] = [];
     for (let tries = 1; tries <= TRIES; tries++) {
-      const mine = planRelease(await allLeases(link.leases, IDLE_MS), holder, paths);
+      const mine = planRelease(await allLeases(link.leases), holder, paths);
       let raced = false;
       for (const m of mine) {
         const w = await deleteKey(link.leases, leaseKey(m.lease.path), m.revision);
@@ -94,7 +93,7 @@ async function settle(
   lost: { path: string; by: Lease }[],
   tries: number,
 ): Promise<NatsLeaseResult> {
-  let all = await allLeases(link.leases, IDLE_MS);
+  let all = await allLeases(link.leases);
   const kept: string[] = [];
   for (const w of won) {
     const by = beatenBy(w, all, Date.now());
@@ -105,7 +104,7 @@ async function settle(
     await deleteKey(link.leases, leaseKey(w.lease.path), w.revision);
     lost.push({ path: w.lease.path, by });
   }
-  if (kept.length < won.length) all = await allLeases(link.leases, IDLE_MS);
+  if (kept.length < won.length) all = await allLeases(link.leases);
   return { ok: true, won: kept, lost, tries, now: docOf(all) };
 }
 
@@ -124,7 +123,7 @@ export async function dropExpired(link: NatsLink, all: readonly KvLease[], now: 
 }
 
 async function current(link: NatsLink): Promise<{ text: string; commit: string }> {
-  return docOf(await allLeases(link.leases, IDLE_MS));
+  return docOf(await allLeases(link.leases));
 }
 
 function docOf(all: KvLease[]): { text: string; commit: string } {

@@ -17,8 +17,6 @@ import { recordResult, type SyncOptions, type SyncResult } from "./sync.js";
 
 /** What this checkout has read of the presence bucket, kept between rounds: the next reads only what changed. */
 const CACHE_FILE = "nats-presence.json";
-/** A watch that delivers nothing for this long has nothing more to deliver. */
-const IDLE_MS = 2000;
 
 function readCache(stateDir: string): PresenceSeen {
   try {
@@ -82,13 +80,12 @@ export async function natsRound(db: Db, opts: SyncOptions): Promise<SyncResult> 
     });
     const ex = await exchangePresence(link, readCache(opts.stateDir), mine, {
       ttlMs: s.settings.presenceTtlMs,
-      idleMs: IDLE_MS,
       now,
     });
     result.published = ex.published;
     writeCache(opts.stateDir, ex.seen);
     const docs = liveDocs(ex.seen);
-    const leases = await dropExpired(link, await allLeases(link.leases, IDLE_MS), now());
+    const leases = await dropExpired(link, await allLeases(link.leases), now());
     const doc = leasesDocOf(leases, now());
     const newest = Math.max(0, ...leases.map((l) => l.revision));
     read = { presence: docs, leases: { text: leasesText(doc), commit: `nats:${newest}` } };

@@ -1,6 +1,7 @@
 import type { KV, KvEntry } from "@nats-io/kv";
 import { type KvLease, leaseOf } from "../../core/remote/kv-leases.js";
 import type { PresenceChange } from "../../core/remote/kv-presence.js";
+import { NatsLinkError } from "./link.js";
 
 /** Reads and writes of the two buckets, as plain data (decision 0063). */
 
@@ -39,37 +40,52 @@ export async function lastRevision(kv: KV): Promise<number> {
 }
 
 /**
- * Every entry written after `after`, oldest first: a watch resumed at the next revision, read until
- * the server says nothing is pending. An idle gap of `idleMs` ends it too (the last entries expired
- * between asking and reading).
+ * No entry for this long while a listing still expects one: the server stalled. The listing fails
+ * (a NatsLinkError) rather than end early, since a short listing would let two overlapping leases
+ * both stand. It is a hang guard, not a way to finish: a finished listing ends on its own.
  */
-async function entriesAfter(kv: KV, after: number, idleMs: number): Promise<KvEntry[]> {
-  const last = await lastRevision(kv);
-  if (last <= after) return [];
+const STALL_MS = 30_000;
+
+/**
+ * Every entry written after `after`, oldest first: a watch resumed at the next revision, read until
+ * it reaches the newest revision or the server says nothing is pending. A stream holding no
+ * messages is empty at once: the buckets expire by age only, so while anything remains the newest
+ * message does too (history 1 keeps each key's newest entry, a delete marker included).
+ */
+async function entriesAfter(kv: KV, after: number): Promise<KvEntry[]> {
+  const state = (await kv.status()).streamInfo.state;
+  const last = state.last_seq;
+  if (last <= after || state.messages === 0) return [];
   const watch = await kv.watch(after > 0 ? { resumeFromRevision: after + 1 } : {});
   const out: KvEntry[] = [];
-  let idle: ReturnType<typeof setTimeout> | undefined;
+  let stalled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = () => {
-    clearTimeout(idle);
-    idle = setTimeout(() => watch.stop(), idleMs);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      watch.stop();
+    }, STALL_MS);
   };
   arm();
   try {
     for await (const e of watch) {
       out.push(e);
-      if (e.delta === 0 || e.revision >= last) break;
+      if (e.delta === 0 || e.revision >= last) return out;
       arm();
     }
   } finally {
-    clearTimeout(idle);
+    clearTimeout(timer);
     watch.stop();
   }
+  if (stalled)
+    throw new NatsLinkError(`the NATS server sent nothing for ${STALL_MS / 1000} s while listing a bucket`);
   return out;
 }
 
 /** The presence changes since revision `after`: what a reader that kept the rest needs. */
-export async function presenceChanges(kv: KV, after: number, idleMs: number): Promise<PresenceChange[]> {
-  const entries = await entriesAfter(kv, after, idleMs);
+export async function presenceChanges(kv: KV, after: number): Promise<PresenceChange[]> {
+  const entries = await entriesAfter(kv, after);
   return entries.map((e) => ({
     key: e.key,
     revision: e.revision,
@@ -80,9 +96,9 @@ export async function presenceChanges(kv: KV, after: number, idleMs: number): Pr
 }
 
 /** Every lease key's current value with its revision; deleted keys and unreadable values are skipped. */
-export async function allLeases(kv: KV, idleMs: number): Promise<KvLease[]> {
+export async function allLeases(kv: KV): Promise<KvLease[]> {
   const latest = new Map<string, KvEntry>();
-  for (const e of await entriesAfter(kv, 0, idleMs)) latest.set(e.key, e);
+  for (const e of await entriesAfter(kv, 0)) latest.set(e.key, e);
   return [...latest.values()].flatMap((e) => {
     if (e.operation !== "PUT") return [];
     const lease = leaseOf(e.string());

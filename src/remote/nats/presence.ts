@@ -22,11 +22,11 @@ export async function exchangePresence(
   link: NatsLink,
   seen: PresenceSeen,
   mine: PresenceDoc,
-  o: { ttlMs: number; idleMs: number; now: () => number },
+  o: { ttlMs: number; now: () => number },
 ): Promise<{ seen: PresenceSeen; published: boolean }> {
   const read = async (kv: NatsLink["presence"], cache: PresenceSeen["docs"], ageMs: number) => {
     const from = resumeFrom(cache, await lastRevision(kv));
-    return applyPresenceChanges(from, await presenceChanges(kv, from.revision, o.idleMs), o.now(), ageMs);
+    return applyPresenceChanges(from, await presenceChanges(kv, from.revision), o.now(), ageMs);
   };
   let docs = await read(link.presence, seen.docs, DOC_MAX_AGE_MS);
   let alive = await read(link.alive, seen.alive, o.ttlMs);
