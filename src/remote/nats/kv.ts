@@ -15,9 +15,35 @@ function isConflict(err: unknown): boolean {
   return e.code === WRONG_LAST_SEQUENCE || /wrong last sequence/i.test(String(e.message));
 }
 
+/**
+ * "No responders" on a write: nothing listens on the key's subject yet. Seen right after a bucket
+ * is made while other clones make it too (JetStream attaches the stream's subjects a moment after
+ * answering the create), so such a write is tried again for a little while before it counts.
+ */
+function isNoResponders(err: unknown): boolean {
+  for (let e = err as { message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (/no responders/i.test(String(e.message))) return true;
+  }
+  return false;
+}
+
+const NO_RESPONDER_TRIES = 20;
+
+/** Runs a write, again while it finds no responders (for at most about five seconds). */
+async function settled<T>(write: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!isNoResponders(err) || tries >= NO_RESPONDER_TRIES) throw err;
+      await new Promise((ok) => setTimeout(ok, 25 * tries));
+    }
+  }
+}
+
 async function guarded(write: () => Promise<number | undefined>): Promise<Write> {
   try {
-    return { ok: true, revision: (await write()) ?? 0 };
+    return { ok: true, revision: (await settled(write)) ?? 0 };
   } catch (err) {
     if (isConflict(err)) return { ok: false };
     throw err;
@@ -32,7 +58,7 @@ export const deleteKey = (kv: KV, key: string, revision: number) =>
     await kv.delete(key, { previousSeq: revision });
     return undefined;
   });
-export const putKey = (kv: KV, key: string, text: string) => kv.put(key, text);
+export const putKey = (kv: KV, key: string, text: string) => settled(() => kv.put(key, text));
 
 /** The bucket's newest revision (0: never written). */
 export async function lastRevision(kv: KV): Promise<number> {
