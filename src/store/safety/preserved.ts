@@ -1,7 +1,7 @@
 /** Reads of the safety net's tables: preserved versions of files and the clobbers recorded against them. */
 import type { Db } from "../db.js";
 import { stmt } from "../db.js";
-import type { PreservedRow } from "../schema/safety.js";
+import type { ClobberRecord, PreservedRow } from "../schema/safety.js";
 
 export type { PreservedRow };
 
@@ -78,15 +78,8 @@ export function lastOwnVersion(db: Db, worktree: string, path: string, owner: st
   ).get(worktree, path, owner) as VersionAt | undefined;
 }
 
-/** A clobber the owner has not been told about yet. */
-export interface ClobberRow {
-  seq: number;
-  path: string;
-  actor: string | null;
-  version: number | null;
-  change: "changed" | "removed";
-  via: string;
-}
+/** A clobber the owner has not been told about yet: the columns the telling reads. */
+export type ClobberRow = Pick<ClobberRecord, "seq" | "path" | "actor" | "version" | "change" | "via">;
 
 /** The owner's clobbers not yet told, oldest first (one indexed lookup). */
 export function untoldClobbers(db: Db, owner: string): ClobberRow[] {

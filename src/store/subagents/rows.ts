@@ -1,84 +1,21 @@
 import { type Db, stmt } from "../db.js";
 import { raw } from "../handle.js";
+import type { SubagentApplyRow, SubagentCaptureRow, SubagentRow } from "../schema/subagents.js";
 import type { ApplyRecord, ApplyStage, CaptureRecord, PreApply, SeriesRecord, SubRecord } from "./types.js";
 
 export type { ApplyRecord, ApplyStage, CaptureRecord, PreApply, SeriesRecord, SubRecord };
 
-/** A `subagents` row as stored. */
-interface SubRow {
-  id: string;
-  name: string | null;
+/** A `subagents` row as stored, with the two enum columns narrowed to what the store writes. */
+type SubRow = Omit<SubagentRow, "client" | "removal"> & {
   client: SubRecord["client"];
-  parent_session: string | null;
-  child_session: string | null;
-  origin: string;
-  worktree: string;
-  branch: string;
-  base: string;
-  base_ref: string;
-  args: string | null;
-  log: string;
-  runner_pid: number | null;
-  runner_start: string | null;
-  child_pid: number | null;
-  child_start: string | null;
-  created_ts: number;
-  exited_seq: number | null;
-  exit_code: number | null;
-  exit_signal: string | null;
-  exit_reason: string | null;
-  exit_message: string | null;
-  latest_capture: string | null;
-  captures: number;
   removal: SubRecord["removal"];
-}
+};
 
 /** A `subagent_captures` row with the two fields read from its event. */
-interface CaptureRow {
-  id: string;
-  sub_id: string;
-  number: number;
-  recorded_seq: number;
-  recorded_ts: number;
-  ok: number;
-  base: string;
-  head: string | null;
-  commit_count: number;
-  mbox_blob: string | null;
-  mbox_bytes: number;
-  patch_blob: string | null;
-  patch_bytes: number;
-  had_uncommitted: number;
-  dirty_paths: string | null;
-  uncaptured: string | null;
-  series: string | null;
-  in_progress: string | null;
-  conflict_markers: string | null;
-}
+type CaptureRow = SubagentCaptureRow & { in_progress: string | null; conflict_markers: string | null };
 
 /** A `subagent_applies` row as stored. */
-interface ApplyRow {
-  sub_id: string;
-  target: string;
-  capture_id: string;
-  stage: ApplyStage;
-  fence: string | null;
-  series_base: string | null;
-  series_blob: string | null;
-  am_head: string | null;
-  staged_before: string | null;
-  pre_apply: string | null;
-  post_head: string | null;
-  applied_child_head: string | null;
-  commits_applied: number | null;
-  patch_applied: number;
-  paths: string | null;
-  message: string | null;
-  failing_commit: string | null;
-  ack_uncaptured: number;
-  ack_partial: number;
-  updated_seq: number;
-}
+type ApplyRow = Omit<SubagentApplyRow, "stage"> & { stage: ApplyStage };
 
 const parse = <T>(v: unknown, fallback: T): T => (typeof v === "string" ? (JSON.parse(v) as T) : fallback);
 

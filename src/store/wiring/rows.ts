@@ -1,5 +1,5 @@
 import { type Db, stmt } from "../db.js";
-import type { WiringFileRow } from "../schema/wiring.js";
+import type { WiringFileRow, WiringRootRow } from "../schema/wiring.js";
 
 export type { WiringFileRow };
 
@@ -15,12 +15,7 @@ export function wiringChoices(db: Db): WiringChoice[] {
   const rows = stmt(
     db,
     "SELECT root, launcher, clients, git_hooks FROM wiring_roots ORDER BY root",
-  ).all() as {
-    root: string;
-    launcher: string;
-    clients: string;
-    git_hooks: number;
-  }[];
+  ).all() as WiringRootRow[];
   return rows.map((r) => ({
     root: r.root,
     launcher: r.launcher,
