@@ -5,10 +5,11 @@
  * rewritten to the launcher, which needs no second Node. A jail that cannot be set up refuses.
  */
 import type { ToolCall, Verdict } from "../clients/types.js";
-import { jailedCommand, rewriteStep, rewrittenInput } from "../core/jail/rewrite.js";
+import { enteredCommand, jailedCommand, rewriteStep, rewrittenInput } from "../core/jail/rewrite.js";
 import { spanned } from "../core/printed.js";
 import { refusal } from "../core/rules/catalog.js";
 import { errorMessage } from "../errors.js";
+import { standingJail } from "../jail/holder.js";
 import { ensureSessionKey } from "../jail/keys.js";
 import { ensureJailLauncher, kernelVerdict, writeJailPlan } from "../jail/launcher.js";
 import { sessionPlan } from "../jail/plan.js";
@@ -46,7 +47,12 @@ export function jailRewrite(ctx: HookCtx, tool: ToolCall, verdict: Verdict): Ver
       session,
       plan.binds.map((b) => b.path),
     );
-    const command = jailedCommand(ensureJailLauncher(ctx.stateDir, ctx.root.root), planFile, step.command);
+    const launcher = ensureJailLauncher(ctx.stateDir, ctx.root.root);
+    // A standing jail when the session's agent is known (decision 0079); else one made for this command.
+    const standing = standingJail(launcher, planFile, self?.agent_pid ?? null);
+    const command = standing
+      ? enteredCommand(standing, step.command)
+      : jailedCommand(launcher, planFile, step.command);
     return { ...verdict, updatedInput: rewrittenInput(tool.input, field, command) };
   } catch (err) {
     return refusal("kernel-guard", {

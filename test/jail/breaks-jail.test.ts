@@ -139,12 +139,16 @@ beforeAll(() => {
   );
   const command = (JSON.parse(out) as { hookSpecificOutput: { updatedInput: { command: string } } })
     .hookSpecificOutput.updatedInput.command;
-  // The launcher and the plan, quoted only when their paths need it (temp paths here do not).
-  [, launcher, plan] = /^bash '?([^' ]+)'? '?([^' ]+)'? /.exec(command) as unknown as [
-    string,
-    string,
-    string,
-  ];
+  // The hook wrote B's plan (and started B's standing jail); each break runs in a jail made from
+  // that plan by the launcher, the per-command way, so one break cannot spoil the next's jail.
+  expect(command).toMatch(/nsenter|bin\/jail/);
+  launcher = join(repo, ".git/tandem/bin/jail");
+  const plans = readdirSync(join(repo, ".git/tandem/jail")).filter((f) => f.endsWith(".plan"));
+  plan = join(
+    repo,
+    ".git/tandem/jail",
+    plans.find((f) => readFileSync(join(repo, ".git/tandem/jail", f), "utf8").includes("peer.txt"))!,
+  );
   expect(readdirSync(join(repo, ".git/tandem/blobs")).length).toBeGreaterThan(0);
 });
 

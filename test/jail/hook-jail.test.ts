@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { patient } from "../helpers/patience.js";
 import { initRepo } from "../helpers/repo.js";
 import { asRoot, asUser, DIST, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
@@ -76,6 +76,14 @@ interface HookAnswer {
 
 let selfPid: number;
 const KERNEL = { TANDEM_GUARD: "kernel" };
+
+/** The record of the session's standing jail (decision 0079). */
+function holderFile(): string {
+  const dir = join(repo, ".git/tandem/jail");
+  const found = readdirSync(dir).filter((f) => f.endsWith(".holder"));
+  expect(found).toHaveLength(1);
+  return join(dir, found[0]!);
+}
 
 /** The command Claude would run for `command`, as the hook rewrote it. */
 function rewritten(command: string): string {
@@ -166,12 +174,35 @@ describe('guard: "kernel" through Claude Code\'s pre-tool hook (as a non-root us
   });
 
   it("the launcher refuses, and runs nothing, when its plan is gone", () => {
-    const command = rewritten("touch ran.txt");
-    const dir = join(repo, ".git/tandem/jail");
-    for (const plan of readdirSync(dir)) rmSync(join(dir, plan));
-    const r = run(["bash", "-c", command]);
+    rewritten("true");
+    const launcher = join(repo, ".git/tandem/bin/jail");
+    const gone = join(repo, ".git/tandem/jail/no-such.plan");
+    const r = run(["bash", launcher, gone, "touch ran.txt"]);
     expect(r.status).toBe(125);
     expect(r.stderr).toMatch(/the command did not run/);
+    expect(existsSync(join(repo, "ran.txt"))).toBe(false);
+  });
+
+  it("a command whose session's jail ended before it ran refuses, and runs nothing", async () => {
+    const command = rewritten("touch ran.txt");
+    const holder = JSON.parse(readFileSync(holderFile(), "utf8")) as { pid: number };
+    process.kill(holder.pid, "SIGKILL");
+    // A signal lands a moment after kill() returns; wait until the holder is gone or a zombie.
+    await vi.waitFor(
+      () => {
+        const stat = existsSync(`/proc/${holder.pid}/stat`)
+          ? readFileSync(`/proc/${holder.pid}/stat`, "utf8")
+          : "";
+        expect(
+          stat === "" || /^Z/.test(stat.slice(stat.lastIndexOf(")") + 2)),
+          "the holder is still running",
+        ).toBe(true);
+      },
+      { timeout: patient(10_000), interval: 20 },
+    );
+    const r = run(["bash", "-c", command]);
+    expect(r.status, r.stderr).toBe(125);
+    expect(r.stderr).toMatch(/jail ended before the command ran, so it did not run/);
     expect(existsSync(join(repo, "ran.txt"))).toBe(false);
   });
 });

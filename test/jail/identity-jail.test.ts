@@ -19,6 +19,7 @@ import {
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jailedCommand } from "../../src/core/jail/rewrite.js";
 import { shellQuote } from "../../src/core/quote.js";
 import { inOtherUserNamespace } from "../../src/sessions/proc.js";
 import { patient } from "../helpers/patience.js";
@@ -96,8 +97,20 @@ function inJail(
   );
   const rewritten = (JSON.parse(out) as { hookSpecificOutput?: { updatedInput?: { command?: string } } })
     .hookSpecificOutput?.updatedInput?.command;
-  expect(rewritten, out).toMatch(/bin\/jail/);
+  expect(rewritten, out).toMatch(/bin\/jail|nsenter/);
   return run(["bash", "-c", rewritten!], extra);
+}
+
+/** B's latest plan run by the launcher, as a session without a standing jail runs `command`. */
+function perCommand(command: string): string {
+  const dir = join(repo, ".git/tandem/jail");
+  const holders = readdirSync(dir).filter((f) => f.endsWith(".holder"));
+  const mine = holders.find(
+    (f) => (JSON.parse(readFileSync(join(dir, f), "utf8")) as { agent: number }).agent === selfPid,
+  );
+  expect(mine, holders.join(", ")).toBeDefined();
+  const plan = join(dir, mine!.replace(/\.holder$/, ".plan"));
+  return jailedCommand(join(repo, ".git/tandem/bin/jail"), plan, command);
 }
 
 const claims = () => run(["tandem", "claims"]).stdout;
@@ -261,23 +274,15 @@ describe("identity from the kernel: inside B's jail (as a non-root user)", () =>
     writeFileSync(join(shim, "mount"), `#!/bin/sh\necho "$1" >> ${shim}/log\nexec ${real} "$@"\n`);
     chmodSync(shim, 0o777);
     chmodSync(join(shim, "mount"), 0o755);
-    const once = inJail(attempt, { PATH: `${shim}:${install}:${process.env.PATH}` });
+    // The per-command jail (a session without a standing one, decision 0079): B's plan, as the
+    // hook wrote it, through the launcher.
+    inJail("true");
+    const once = run(["bash", "-c", perCommand(attempt)], { PATH: `${shim}:${install}:${process.env.PATH}` });
     expect(once.stdout.match(/Read-only file system/g), once.stdout + once.stderr).toHaveLength(2);
     expect(readFileSync(join(shim, "log"), "utf8").split("\n").filter(Boolean)).toEqual(["--all"]);
     expect(readdirSync(join(repo, ".git/tandem/jail")).filter((f) => f.endsWith(".fstab"))).toHaveLength(2);
     // The plan still lists gone.txt; removed after the hook wrote it, the one mount process fails.
-    const out = hook(
-      "pre-tool-use",
-      "self-session",
-      selfPid,
-      {
-        tool_name: "Bash",
-        tool_input: { command: attempt, description: "t" },
-      },
-      { TANDEM_GUARD: "kernel" },
-    );
-    const command = (JSON.parse(out) as { hookSpecificOutput: { updatedInput: { command: string } } })
-      .hookSpecificOutput.updatedInput.command;
+    const command = perCommand(attempt);
     expect(run(["rm", "gone.txt"]).status).toBe(0);
     const after = run(["bash", "-c", command]);
     expect(after.stdout.match(/Read-only file system/g), after.stdout + after.stderr).toHaveLength(2);

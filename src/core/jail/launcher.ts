@@ -34,9 +34,20 @@ function refuseFormat(doctor: string): string {
 export function launcherText(doctor: string): string {
   return `#!/usr/bin/env bash
 ${LAUNCHER_MARK}
-# Usage: bash jail PLAN COMMAND (run with bash -c), or bash jail --follow FIFO PLAN PROGRAM ARGS...
+# Usage: bash jail PLAN COMMAND (run with bash -c), bash jail --follow FIFO PLAN PROGRAM ARGS...,
+# or bash jail --start PLAN AGENT (a session's standing jail: prints its holder's pid).
 # PLAN lists the read-only paths, each ended by a NUL byte.
 refuse() { printf '${refuseFormat(doctor)}' "$1" >&2; exit ${JAIL_SETUP_FAILED}; }
+if [ "\${1-}" = --start ]; then
+  [ "$#" -eq 3 ] || refuse "--start takes a plan and the agent's pid"
+  [ -r "$2" ] || refuse "the jail's plan $2 cannot be read"
+  # The holder leaves its own session (no signal for the hook's process group reaches it) and
+  # says its pid once its binds are made.
+  exec 3< <(exec setsid unshare --map-current-user --mount --keep-caps --propagation private -- bash "$0" --stage --hold "$2" "$3" </dev/null 2>/dev/null)
+  IFS= read -r pid <&3 || refuse "the session's jail did not start"
+  printf '%s\n' "$pid"
+  exit 0
+fi
 if [ "\${1-}" != --stage ]; then
   if [ "\${1-}" = --follow ]; then
     [ "$#" -ge 4 ] || refuse "--follow takes a fifo, a plan and a program"
@@ -71,7 +82,9 @@ sync_plan() {
   done
 }
 follow=
+hold=
 if [ "$1" = --follow ]; then follow=$2; shift 2; fi
+if [ "$1" = --hold ]; then hold=1; shift; fi
 plan=$1
 shift
 # The credentials (decision 0064): the plan's view of the secrets directory (its own key as
@@ -104,6 +117,14 @@ else
 fi
 if [ -n "$follow" ]; then
   (exec 3<"$follow"; while read -r _ <&3; do sync_plan "$plan"; done) </dev/null >/dev/null 2>&1 &
+fi
+# A standing jail's holder: says its pid, then waits, without capabilities, for the agent to end.
+# Each command enters its namespaces with nsenter (decision 0079).
+if [ -n "$hold" ]; then
+  printf '%s\n' "$$"
+  exec >/dev/null
+  cd /
+  exec setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- tail --pid="$1" -f /dev/null
 fi
 cd -- "$PWD" 2>/dev/null || cd /
 if [ -n "$follow" ]; then

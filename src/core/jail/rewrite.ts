@@ -5,6 +5,7 @@
 import type { GuardMode } from "../guard-mode.js";
 import { type Printer, spanned } from "../printed.js";
 import { shellQuote } from "../quote.js";
+import { JAIL_SETUP_FAILED } from "./argv.js";
 
 export type { GuardMode };
 
@@ -48,6 +49,35 @@ export function rewriteStep(f: RewriteFacts): RewriteStep {
 /** The command the client runs instead: the launcher, the plan, the original command, all quoted. */
 export function jailedCommand(launcher: string, plan: string, command: string): string {
   return `bash ${shellQuote(launcher)} ${shellQuote(plan)} ${shellQuote(command)}`;
+}
+
+/** A session's standing jail (decision 0079): its holder process, told apart from a recycled pid. */
+export interface StandingJail {
+  pid: number;
+  /** Field 22 of the holder's /proc/<pid>/stat (its start time in clock ticks). */
+  startTicks: string;
+}
+
+const DROP_CAPS = "setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all";
+
+/**
+ * The command entering a standing jail instead of making one: the client's own shell checks that
+ * the pid is still the holder (its start time), then `nsenter` joins the holder's user and mount
+ * namespaces, `setpriv` drops the capabilities that joining gave, and bash re-enters the working
+ * directory through the jail's mounts (joining a mount namespace moves a process to its root) and
+ * runs the command as written. Plain POSIX shell before `bash`, so a zsh or dash client shell runs it.
+ */
+export function enteredCommand(jail: StandingJail, command: string): string {
+  // Fields 3 (the state: Z once it exited, waiting to be reaped) and 22 (the start time); the
+  // holder's name (field 2) is "tail", one word.
+  const skip = Array.from({ length: 18 }, () => "_").join(" ");
+  const check = `read -r _ _ _tandem_state ${skip} _tandem_start _ </proc/${jail.pid}/stat 2>/dev/null && [ "$_tandem_state" != Z ] && [ "$_tandem_start" = ${shellQuote(jail.startTicks)} ]`;
+  const script = `cd -- "$TANDEM_JAIL_CWD" 2>/dev/null || cd /; unset TANDEM_JAIL_CWD\n${command}`;
+  const enter = `TANDEM_JAIL_CWD=$PWD nsenter --preserve-credentials -U -m -t ${jail.pid} -- ${DROP_CAPS} -- bash -c ${shellQuote(script)}`;
+  const gone = shellQuote(
+    "tandem jail: this session's jail ended before the command ran, so it did not run; run it again",
+  );
+  return `if ${check}; then ${enter}; else printf '%s\\n' ${gone} >&2; (exit ${JAIL_SETUP_FAILED}); fi`;
 }
 
 /** The new tool input: the original with only the command replaced. */
