@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { Command } from "commander";
 import { applyUndo, planSessionUndo, previewText } from "../../claims/undo.js";
+import { parseDuration } from "../../core/duration.js";
 import { UNATTRIBUTED } from "../../core/lines/layout.js";
 import {
   sinceWindow,
@@ -35,7 +36,7 @@ function windowOf(db: Db, opts: UndoOptions, session: { id: string; name: string
   if (opts.turn !== undefined && opts.since !== undefined)
     throw new TandemError("undo takes --turn or --since, not both; pick the one window to take back.");
   if (opts.since !== undefined) {
-    const w = sinceWindow(opts.since, now);
+    const w = sinceWindow(opts.since, now, parseDuration);
     if (typeof w === "string") throw new TandemError(`--since ${w}.`);
     return w;
   }

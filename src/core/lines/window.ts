@@ -3,7 +3,6 @@
  * a hunk whose every known write lies in the window is inside; one written both inside and outside
  * it straddles, and the undo reports it instead of guessing which of its lines are the window's.
  */
-import { parseDuration } from "../duration.js";
 import type { Stamp, Written } from "./written.js";
 
 export type UndoWindow =
@@ -59,9 +58,14 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2
 /**
  * `--since`: a duration back from `now` (`90s`, `45m`, `2h`, `1d`) or an ISO 8601 date or time
  * (`2026-12-04`, `2026-12-04T21:30`: local time unless it names a zone). A string says what is wrong.
+ * `duration` reads the first (core/duration.ts, a room this one sits beside).
  */
-export function sinceWindow(text: string, now: number): UndoWindow | string {
-  const ago = parseDuration(text);
+export function sinceWindow(
+  text: string,
+  now: number,
+  duration: (text: string) => number | null,
+): UndoWindow | string {
+  const ago = duration(text);
   if (ago !== null) return { kind: "since", from: now - ago };
   const t = text.trim();
   // A date alone is its local midnight, as a date with a time is local: Date.parse reads it as UTC.

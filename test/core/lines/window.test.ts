@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseDuration } from "../../../src/core/duration.js";
 import { fitOf, placeOf, sinceWindow, turnWindow, type UndoWindow } from "../../../src/core/lines/window.js";
 import type { Stamp } from "../../../src/core/lines/written.js";
 
@@ -80,7 +81,7 @@ describe("--since", () => {
     ["an impossible date", "2026-13-45", /neither a duration/],
     ["the future", "2027-01-01", /is in the future/],
   ])("%s", (_name, text, want) => {
-    const got = sinceWindow(text, now);
+    const got = sinceWindow(text, now, parseDuration);
     if (want instanceof RegExp) expect(got).toMatch(want);
     else expect(got).toEqual({ kind: "since", from: want });
   });
