@@ -1,16 +1,12 @@
-import { join } from "node:path";
 import type { RitualEvent } from "../core/ritual/verdict.js";
-import type { UiLineFile } from "../core/ui/line-rows.js";
-import { lineFiles } from "../core/ui/line-rows.js";
 import type { UiClaim, UiParts, UiRemote, UiSubagent } from "../core/ui/protocol.js";
 import { sortSessions, type TurnState, turnState, type UiSession } from "../core/ui/session-rows.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { guardOf } from "../sessions/guard.js";
 import { RECENT_ENDED_MS, type SessionView, sessionViews } from "../sessions/view.js";
-import { allLineAuthors } from "../store/claims/line-authors.js";
 import type { Db } from "../store/db.js";
 import { recentSessionEvents } from "../store/events/reads.js";
-import { lastSeqs, sessionById } from "../store/sessions/rows.js";
+import { lastSeqs } from "../store/sessions/rows.js";
 import { recordRow } from "../subagents/lifecycle/rows.js";
 import { presentSubs } from "../subagents/shared/records.js";
 import { remoteRows, remoteSummary } from "../watch/elsewhere.js";
@@ -89,20 +85,6 @@ function remote(db: Db, ctx: UiContext, now: number): UiRemote | null {
   return { ...remoteSummary(view, now), rows };
 }
 
-/**
- * Files shared by lines, as the store last recorded them (a hook's write, or blame, stage or undo):
- * the board reads no file and runs no git. Paths as the claims show them.
- */
-function lines(db: Db, views: SessionView[], root: string): UiLineFile[] {
-  const byId = new Map(views.map((s) => [s.id, s]));
-  const lookup = (id: string) => byId.get(id) ?? sessionById(db, id) ?? null;
-  const files = allLineAuthors(db).map((r) => ({
-    path: r.worktree === root ? r.path : join(r.worktree, r.path),
-    hunks: r.hunks,
-  }));
-  return lineFiles(files, lookup);
-}
-
 /** Everything but the event history, as of `now`. */
 export function readParts(db: Db, ctx: UiContext, now: number, turns: TurnCache): UiParts {
   const freshness = ctx.loaded.config.freshnessSeconds;
@@ -121,6 +103,6 @@ export function readParts(db: Db, ctx: UiContext, now: number, turns: TurnCache)
     left: board.left ?? [],
     subagents: subagents(db, views),
     remote: remote(db, ctx, now),
-    lines: lines(db, views, ctx.root),
+    lines: board.lines ?? [],
   };
 }
