@@ -78,7 +78,7 @@ describe("undo of one turn", () => {
 
     const undone = tandem(["undo", "--turn", "--yes"], inside(w, "A"));
     expect(undone.stderr).toBe("");
-    expect(undone.stdout).toMatch(/Undid 1 hunk of \S+ turn 2 in 1 file/);
+    expect(undone.stdout).toMatch(/Undid 1 hunk of \S+ written in turn 2 in 1 file/);
     expect(read(w)).toBe(TURN_ONE);
   });
 
@@ -128,7 +128,7 @@ describe("undo --since", () => {
     expect(read(w)).toBe(both);
     const undone = tandem(["undo", "--since", since, "--yes"], inside(w, "A"));
     expect(undone.stderr).toBe("");
-    expect(undone.stdout).toMatch(/Undid 1 hunk of \S+ since /);
+    expect(undone.stdout).toMatch(/Undid 1 hunk of \S+ written since \S+ in 1 file/);
     expect(read(w)).toBe(TURN_ONE);
   });
 

@@ -44,7 +44,7 @@ function windowOf(db: Db, opts: UndoOptions, session: { id: string; name: string
   const n = opts.turn === true ? null : /^\d+$/.test(opts.turn) ? Number(opts.turn) : Number.NaN;
   if (Number.isNaN(n))
     throw new TandemError(
-      `--turn takes a turn's number (1 is the session's first prompt), not "${opts.turn}"; leave it out for the latest turn.`,
+      `--turn takes a turn's number (1 is the session's first prompt), not "${opts.turn}"; leave it out for the latest turn (with paths, put them before --turn).`,
     );
   const w = turnWindow(sessionPrompts(db, session.id), n);
   if (typeof w === "string") throw new TandemError(`${session.name} ${w}.`);
@@ -99,11 +99,13 @@ export function undoCommand(io: Io): Command {
             : null;
         const now = Date.now();
         const window = windowOf(db, opts, me, now);
-        const label = window.kind === "all" ? "" : ` ${windowText(window, iso)}`;
+        const named = windowText(window, iso);
+        const written =
+          window.kind === "all" ? "" : window.kind === "turn" ? ` written in ${named}` : ` written ${named}`;
         const files = planSessionUndo(db, me.id, now, only, window);
         if (files.length === 0) {
           io.out(
-            `${me.name} has no uncommitted hunks Tandem attributes to it${label ? ` written${label}` : ""}${only ? " in those files" : ""}; nothing to undo.\n`,
+            `${me.name} has no uncommitted hunks Tandem attributes to it${written}${only ? " in those files" : ""}; nothing to undo.\n`,
           );
           return;
         }
@@ -113,7 +115,7 @@ export function undoCommand(io: Io): Command {
             : id === UNATTRIBUTED
               ? "an unattributed writer"
               : (sessionById(db, id)?.name ?? id);
-        const outside = window.kind === "since" ? `before ${iso(window.from)}` : `outside${label}`;
+        const outside = window.kind === "since" ? `before ${iso(window.from)}` : `outside ${named}`;
         io.out(previewText(files, nameOf, outside));
         const conflicts = files.reduce((n, f) => n + f.plan.conflicts.length, 0);
         if (conflicts > 0) {
@@ -136,7 +138,7 @@ export function undoCommand(io: Io): Command {
         const stopped = applyUndo(db, files, now);
         if (stopped) throw new TandemError(stopped);
         io.out(
-          `Undid ${plural(count, "hunk")} of ${me.name}${label} in ${plural(files.length, "file")}; other sessions' lines are as they were. The preview above shows the lines taken back.\n`,
+          `Undid ${plural(count, "hunk")} of ${me.name}${written} in ${plural(files.length, "file")}; other sessions' lines are as they were. The preview above shows the lines taken back.\n`,
         );
       } finally {
         db.close();
