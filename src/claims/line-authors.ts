@@ -8,9 +8,10 @@ import { join } from "node:path";
 import { digest } from "../core/digest.js";
 import { joinLines, splitLines } from "../core/lines/diff.js";
 import { attribute, type OwnedHunk, renderOnly } from "../core/lines/layout.js";
+import { once, type Written } from "../core/lines/written.js";
 import { gitStatus } from "../git/run.js";
 import { type LineAuthors, lineAuthors, putLineAuthors } from "../store/claims/line-authors.js";
-import { holderOfPath } from "../store/claims/rows.js";
+import { holdingOfPath } from "../store/claims/rows.js";
 import type { Db } from "../store/db.js";
 import { write } from "../store/ledger/append.js";
 
@@ -46,18 +47,28 @@ export function readTexts(worktree: string, path: string): FileTexts | null {
   return isText(base) ? { worktree, path, base, current } : null;
 }
 
-/** The hunks of `t` with their authors, given what the store last saw (`row`), `author` for the rest. */
-export function hunksNow(t: FileTexts, row: LineAuthors | null, author: string | null): OwnedHunk[] {
+/**
+ * The hunks of `t` with their authors, given what the store last saw (`row`): `author` wrote the
+ * rest, `when` (decision 0074; left out where only the authors are read).
+ */
+export function hunksNow(
+  t: FileTexts,
+  row: LineAuthors | null,
+  author: string | null,
+  when?: Written,
+): OwnedHunk[] {
   const base = splitLines(t.base);
   const previous = row ? splitLines(row.content) : base;
-  return attribute(base, previous, row?.hunks ?? [], splitLines(t.current), author);
+  return attribute(base, previous, row?.hunks ?? [], splitLines(t.current), author, when);
 }
 
 /**
  * Records the file's hunks now: what changed since the store last saw it is `author`'s (null:
- * unattributed). A file seen for the first time has its hunks credited to its claim's holder,
- * whose they are under whole-file claims (decision 0061), else to `author`. Returns the hunks, or
- * null for a file that is not claimed by lines.
+ * unattributed), written now in the author's `turn` (the sequence number of its prompt in force;
+ * null: unknown). A file seen for the first time has its hunks credited to its claim's holder,
+ * whose they are under whole-file claims (decision 0061), written at some time between the claim
+ * and now (decision 0074), else to `author`. Returns the hunks, or null for a file that is not
+ * claimed by lines.
  */
 export function observeFile(
   db: Db,
@@ -65,6 +76,7 @@ export function observeFile(
   path: string,
   author: string | null,
   now: number,
+  turn: number | null = null,
 ): OwnedHunk[] | null {
   const t = readTexts(worktree, path);
   if (!t) return null;
@@ -75,12 +87,29 @@ export function observeFile(
       const baseDigest = digest(t.base);
       if (row && row.content === t.current && row.base === baseDigest) return row.hunks;
       if (!row && t.current === t.base) return [];
-      const hunks = hunksNow(t, row, row ? author : (holderOfPath(db, worktree, path) ?? author));
+      const hunks = row
+        ? hunksNow(t, row, author, once({ at: now, turn }))
+        : firstSeen(db, t, author, now, turn);
       putLineAuthors(db, { worktree, path, base: baseDigest, content: t.current, hunks, updatedAt: now });
       return hunks;
     },
     "gating",
   );
+}
+
+/** A file's hunks when Tandem first tracks it: the holder's since its claim, else this write's. */
+function firstSeen(
+  db: Db,
+  t: FileTexts,
+  author: string | null,
+  now: number,
+  turn: number | null,
+): OwnedHunk[] {
+  const holding = holdingOfPath(db, t.worktree, t.path);
+  if (!holding) return hunksNow(t, null, author, once({ at: now, turn }));
+  // The holder wrote them since it took the claim, in which turns no hook recorded.
+  const when = { first: { at: holding.since, turn: null }, last: { at: now, turn: null } };
+  return hunksNow(t, null, holding.session, when);
 }
 
 /** Whether Tandem tracks the file by lines yet: it does from the first time two sessions meet in it. */

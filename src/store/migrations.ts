@@ -1,6 +1,6 @@
 import { CLAIMS_DDL, SHELL_SNAPSHOTS_DDL, SNAPSHOT_SCOPE_DDL, STASH_SNAPSHOT_DDL } from "./schema/claims.js";
 import { EVENTS_DDL } from "./schema/events.js";
-import { LINE_AUTHORS_DDL } from "./schema/line-authors.js";
+import { LINE_AUTHORS_DDL, LINE_STAMPS_DDL } from "./schema/line-authors.js";
 import { REMOTE_DDL } from "./schema/remote.js";
 import { RESIDENT_DDL } from "./schema/resident.js";
 import { SAFETY_DDL } from "./schema/safety.js";
@@ -80,6 +80,7 @@ export const MIGRATIONS: readonly string[][] = [
   WIRING_DDL,
   LEFT_PROJECTION_DDL,
   LINE_AUTHORS_DDL,
+  LINE_STAMPS_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

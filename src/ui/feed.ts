@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { DeltaMessage, StateMessage, UiParts } from "../core/ui/protocol.js";
+import { type DeltaMessage, PART_NAMES, type StateMessage, type UiParts } from "../core/ui/protocol.js";
 import { maxSeq } from "../store/events/list.js";
 import { dataVersion } from "../store/probes.js";
 import { printerOf } from "../wiring/agent-shell.js";
@@ -16,7 +16,7 @@ export interface FeedOptions {
 }
 
 type PartName = keyof UiParts;
-const PARTS: readonly PartName[] = ["sessions", "claims", "left", "subagents", "remote"];
+const PARTS: readonly PartName[] = PART_NAMES;
 
 /**
  * Watches the store and pushes what changed to every open page (server-sent events). The store's

@@ -103,5 +103,6 @@ export function readParts(db: Db, ctx: UiContext, now: number, turns: TurnCache)
     left: board.left ?? [],
     subagents: subagents(db, views),
     remote: remote(db, ctx, now),
+    lines: board.lines ?? [],
   };
 }

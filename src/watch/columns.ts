@@ -95,6 +95,23 @@ export function leftColumns(now: number): Column<BoardLeft>[] {
   ];
 }
 
+/** One hunk of a file shared by lines (decision 0061): its file, place, size and authors. */
+export interface BoardLineRow {
+  path: string;
+  where: string;
+  change: string;
+  by: string;
+}
+
+export function lineColumns(): Column<BoardLineRow>[] {
+  return [
+    { title: "PATH", cell: (r) => sanitize(r.path), max: 200, flex: true, keepEnd: true, drop: 0 },
+    { title: "LINES", cell: (r) => r.where, max: 16, drop: 0 },
+    { title: "+/-", cell: (r) => r.change, max: 11, align: "right", drop: 2 },
+    { title: "BY", cell: (r) => sanitize(r.by), style: () => "bold", max: 60, drop: 0 },
+  ];
+}
+
 export function subagentColumns(): Column<SubagentRow>[] {
   const problem = (r: SubagentRow): Style | undefined => (r.problem ? "red" : undefined);
   return [

@@ -7,12 +7,15 @@ import type { GuardMode } from "../core/jail/rewrite.js";
 import type { Printer } from "../core/printed.js";
 import type { RemoteView } from "../core/remote/remote-view.js";
 import type { RemoteRow } from "../core/ui/board-rows.js";
+import { lineFiles, type UiLineFile } from "../core/ui/line-rows.js";
 import { readRemoteView } from "../remote/view-data.js";
 import { guardOf } from "../sessions/guard.js";
 import { type SessionView, sessionViews } from "../sessions/view.js";
+import { allLineAuthors } from "../store/claims/line-authors.js";
 import { allClaims } from "../store/claims/rows.js";
 import type { Db } from "../store/db.js";
 import { listEvents, maxSeq } from "../store/events/list.js";
+import { sessionById } from "../store/sessions/rows.js";
 import { type SubagentRow, subagentRows } from "../subagents/lifecycle/rows.js";
 import { eventDetail, eventTone, type Tone } from "./events.js";
 
@@ -71,6 +74,8 @@ export interface BoardModel {
   claims: BoardClaim[];
   /** Left work (decision 0029); absent: none. */
   left?: BoardLeft[];
+  /** Files shared by lines, each hunk with its authors (decision 0061); absent: none. */
+  lines?: UiLineFile[];
   subagents: SubagentRow[];
   events: BoardEvent[];
   /** Other checkouts, from the last sync; absent when the board does not look beyond this one. */
@@ -173,6 +178,20 @@ function recentEvents(db: Db, seq: number, views: readonly SessionView[], cfg: B
   }));
 }
 
+/**
+ * Files shared by lines, as the store last recorded them (a hook's write, or blame, stage or undo):
+ * the board reads no file and runs no git for them. Paths as the claims show them.
+ */
+function sharedLines(db: Db, views: readonly SessionView[], root: string): UiLineFile[] {
+  const byId = new Map(views.map((s) => [s.id, s]));
+  const lookup = (id: string) => byId.get(id) ?? sessionById(db, id) ?? null;
+  const files = allLineAuthors(db).map((r) => ({
+    path: r.worktree === root ? r.path : join(r.worktree, r.path),
+    hunks: r.hunks,
+  }));
+  return lineFiles(files, lookup);
+}
+
 /** Reads the board's state from the store at `now`; `db` null means no store exists yet. */
 export function boardModel(db: Db | null, now: number, cfg: BoardConfig): BoardModel {
   const empty = {
@@ -195,6 +214,7 @@ export function boardModel(db: Db | null, now: number, cfg: BoardConfig): BoardM
     sessions: boardSessions(views, now, cfg.endedWindowMs ?? 3_600_000, cfg.guard ?? "reader"),
     claims: boardClaims(db, views, cfg.root, left),
     left: boardLeft(left),
+    lines: sharedLines(db, views, cfg.root),
     subagents: subagentRows(db, views),
     events: recentEvents(db, seq, views, cfg),
     ...(cfg.remote ? { elsewhere: readRemoteView(db, { ...cfg.remote, now }) } : {}),

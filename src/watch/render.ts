@@ -1,11 +1,14 @@
+import { plural } from "../core/plural.js";
 import { PLAIN, type Printer, printed } from "../core/printed.js";
 import { showsElsewhere } from "../core/remote/remote-view.js";
 import { formatAge } from "../core/sessions/liveness.js";
+import { authorText } from "../core/ui/line-rows.js";
 import {
   claimColumns,
   clock,
   eventColumns,
   leftColumns,
+  lineColumns,
   remoteColumns,
   sessionColumns,
   subagentColumns,
@@ -100,6 +103,22 @@ function leftWork(m: BoardModel, width: number, p: Printer): Section[] {
   return [{ ...s, rows: [...s.rows, ...hint] }];
 }
 
+/** Files two sessions share by lines: shown only while there are some, a row per hunk. */
+function sharedLines(m: BoardModel, width: number): Section[] {
+  const files = m.lines ?? [];
+  if (files.length === 0) return [];
+  const rows = files.flatMap((f) =>
+    f.hunks.map((h) => ({
+      path: f.path,
+      where: h.where,
+      change: `+${h.added} -${h.removed}`,
+      by: h.authors.map(authorText).join(", "),
+    })),
+  );
+  const summary = `${plural(rows.length, "hunk")} in ${plural(files.length, "file")}`;
+  return [section("SHARED BY LINES", summary, lineColumns(), rows, width)];
+}
+
 function sections(m: BoardModel, width: number, p: Printer): Section[] {
   const by = (state: string) => m.sessions.filter((s) => s.state === state).length;
   const states = ["live", "stale", "ended"].filter((s) => by(s) > 0).map((s) => `${by(s)} ${s}`);
@@ -117,6 +136,7 @@ function sections(m: BoardModel, width: number, p: Printer): Section[] {
       m.claims,
       width,
     ),
+    ...sharedLines(m, width),
     ...leftWork(m, width, p),
     ...elsewhere(m, width),
     section(

@@ -1,7 +1,38 @@
 import { describe, expect, it } from "vitest";
+import type { UiLineFile } from "../../src/core/ui/line-rows.js";
 import type { BoardModel } from "../../src/watch/model.js";
 import { EMPTY_HINT, renderBoard } from "../../src/watch/render.js";
 import { busyBoard, event, NOW, remoteView, session, stripAnsi, widthOf } from "./board.js";
+
+/** A file two sessions share by lines: one hunk each, and one a person's editor changed. */
+const SHARED: UiLineFile[] = [
+  {
+    path: "src/schema/generate.ts",
+    hunks: [
+      {
+        where: "line 4",
+        added: 1,
+        removed: 1,
+        authors: [{ kind: "session", name: "agent-wren", client: "claude-code" }],
+      },
+      {
+        where: "lines 40–44",
+        added: 5,
+        removed: 0,
+        authors: [{ kind: "session", name: "agent-otter", client: "codex" }],
+      },
+      {
+        where: "before line 90",
+        added: 0,
+        removed: 2,
+        authors: [
+          { kind: "session", name: "agent-otter", client: "codex" },
+          { kind: "writer", name: "another writer" },
+        ],
+      },
+    ],
+  },
+];
 
 const empty: BoardModel = {
   root: "/repo",
@@ -28,6 +59,7 @@ describe("renderBoard fits the terminal", () => {
     busy: busyBoard(),
     empty,
     remote: busyBoard({ elsewhere: remoteView() }),
+    shared: busyBoard({ lines: SHARED }),
     crowded: busyBoard({
       elsewhere: remoteView(),
       sessions: Array.from({ length: 40 }, (_, i) => session({ name: `agent-${i}`, task: "x".repeat(300) })),
@@ -194,5 +226,21 @@ describe("renderBoard content", () => {
     }).join("\n");
     expect(synced).toContain("-- ELSEWHERE 1 remote session, 1 lease -");
     expect(synced).not.toContain("unknown");
+  });
+});
+
+describe("files shared by lines (decision 0061)", () => {
+  it("shows a row per hunk with its file, lines, size and authors, only while there are some", () => {
+    const text = renderBoard(busyBoard({ lines: SHARED }), { width: 120, height: 40, color: false }).join(
+      "\n",
+    );
+    expect(text).toContain("-- SHARED BY LINES 3 hunks in 1 file");
+    expect(text).toMatch(/PATH +LINES +\+\/- +BY/);
+    expect(text).toMatch(/src\/schema\/generate\.ts +line 4 +\+1 -1 +agent-wren \(claude-code\)/);
+    expect(text).toMatch(/src\/schema\/generate\.ts +lines 40–44 +\+5 -0 +agent-otter \(codex\)/);
+    expect(text).toMatch(/before line 90 +\+0 -2 +agent-otter \(codex\), another writer/);
+    expect(renderBoard(busyBoard(), { width: 120, height: 40, color: false }).join("\n")).not.toContain(
+      "SHARED BY LINES",
+    );
   });
 });

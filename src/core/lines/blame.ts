@@ -26,7 +26,8 @@ export function blameRows(hunks: readonly OwnedHunk[], author: (id: string) => B
   }));
 }
 
-const where = (r: BlameRow): string =>
+/** Where a hunk is in the file now, in words: "line 4", "lines 4–6", "before line 9". */
+export const where = (r: BlameRow): string =>
   r.added === 0
     ? `before line ${r.first}`
     : r.first === r.last

@@ -7,12 +7,13 @@
  */
 import { diffLines, type Hunk, mapPosition } from "./diff.js";
 import { type Span, touches } from "./merge.js";
+import { LONG_AGO, once, spanOf, type Written } from "./written.js";
 
 /** The author of changes no hook announced: a person's editor, a formatter, an unhooked tool. */
 export const UNATTRIBUTED = "unattributed";
 
-/** A hunk from the base (a side) to the current text (b side), with who wrote it. */
-export interface OwnedHunk extends Hunk {
+/** A hunk from the base (a side) to the current text (b side), with who wrote it and when. */
+export interface OwnedHunk extends Hunk, Written {
   owners: string[];
 }
 
@@ -30,7 +31,8 @@ function carried(delta: readonly Hunk[], h: OwnedHunk): Span {
 
 /**
  * The hunks of `base` → `next`, authored: an old hunk's authors stay on whatever its lines
- * became, and whatever changed between `previous` and `next` is `author`'s (UNATTRIBUTED when null).
+ * became, and whatever changed between `previous` and `next` is `author`'s (UNATTRIBUTED when null),
+ * written `when` (decision 0074): a hunk spans the writes of every old hunk it took in and this one.
  */
 export function attribute(
   base: readonly string[],
@@ -38,15 +40,29 @@ export function attribute(
   old: readonly OwnedHunk[],
   next: readonly string[],
   author: string | null,
+  when: Written = once(LONG_AGO),
 ): OwnedHunk[] {
   const delta = diffLines(previous, next);
-  const moved = old.map((h) => ({ span: carried(delta, h), owners: h.owners }));
+  const moved = old.map((h) => ({
+    span: carried(delta, h),
+    owners: h.owners,
+    written: { first: h.first, last: h.last },
+  }));
   return diffLines(base, next).map((h) => {
     const owners = new Set<string>();
-    for (const m of moved) if (touches(m.span, currentSpan(h), 0)) for (const o of m.owners) owners.add(o);
-    if (delta.some((d) => touches(currentSpan(d), currentSpan(h), 0))) owners.add(author ?? UNATTRIBUTED);
+    const writes: Written[] = [];
+    for (const m of moved) {
+      if (!touches(m.span, currentSpan(h), 0)) continue;
+      for (const o of m.owners) owners.add(o);
+      writes.push(m.written);
+    }
+    if (delta.some((d) => touches(currentSpan(d), currentSpan(h), 0))) {
+      owners.add(author ?? UNATTRIBUTED);
+      writes.push(when);
+    }
     if (owners.size === 0) owners.add(UNATTRIBUTED);
-    return { ...h, owners: [...owners].sort() };
+    const { first, last } = spanOf(writes) ?? when;
+    return { ...h, owners: [...owners].sort(), first, last };
   });
 }
 

@@ -3,6 +3,7 @@
  * connects, then `delta` messages carrying only what changed. Shared by both ends.
  */
 import type { RemoteRow, SubagentRow } from "./board-rows.js";
+import type { UiLineFile } from "./line-rows.js";
 import type { UiSession } from "./session-rows.js";
 
 export interface UiEvent {
@@ -53,7 +54,19 @@ export interface UiParts {
   subagents: UiSubagent[];
   /** Null when remote sync is not set up: the claims view then shows no remote section. */
   remote: UiRemote | null;
+  /** Files shared by lines: each uncommitted hunk and its authors (decision 0061). */
+  lines: UiLineFile[];
 }
+
+/** Every part, in the order both ends read them. */
+export const PART_NAMES = [
+  "sessions",
+  "claims",
+  "left",
+  "subagents",
+  "remote",
+  "lines",
+] as const satisfies readonly (keyof UiParts)[];
 
 export interface StateMessage extends UiParts {
   root: string;

@@ -32,6 +32,20 @@ export function ownedWorktrees(db: Db): Set<string> {
   return new Set(rows.map((r) => r.worktree));
 }
 
+/** The path's holder and when it took the claim (0 when that event is gone), or null when nobody holds it. */
+export function holdingOfPath(
+  db: Db,
+  worktree: string,
+  path: string,
+): { session: string; since: number } | null {
+  const row = stmt(
+    db,
+    `SELECT c.session_id AS session, coalesce(e.ts, 0) AS since FROM claims c
+       LEFT JOIN events e ON e.seq = c.acquired_seq WHERE c.worktree = ? AND c.path = ?`,
+  ).get(worktree, path) as { session: string; since: number } | undefined;
+  return row ?? null;
+}
+
 /** The session holding the claim on exactly this path, or null. */
 export function holderOfPath(db: Db, worktree: string, path: string): string | null {
   const row = stmt(db, "SELECT session_id FROM claims WHERE worktree = ? AND path = ?").get(worktree, path) as

@@ -29,6 +29,23 @@ export function lastPromptData(db: Db, session: string): unknown {
   return row ? JSON.parse(row.data) : null;
 }
 
+/** The sequence number of the session's newest prompt: the turn its writes now belong to (null before its first). */
+export function lastPromptSeq(db: Db, session: string): number | null {
+  const row = stmt(
+    db,
+    "SELECT seq FROM events WHERE session_id = ? AND kind = 'prompt.submitted' ORDER BY seq DESC LIMIT 1",
+  ).get(session) as { seq: number } | undefined;
+  return row?.seq ?? null;
+}
+
+/** The session's prompts, oldest first: turn n starts at the n-th (decision 0074). */
+export function sessionPrompts(db: Db, session: string): { seq: number; ts: number }[] {
+  return stmt(
+    db,
+    "SELECT seq, ts FROM events WHERE session_id = ? AND kind = 'prompt.submitted' ORDER BY seq",
+  ).all(session) as { seq: number; ts: number }[];
+}
+
 /** Whether a tool call of the session completed since its newest prompt (or ever, before its first). */
 export function toolSincePrompt(db: Db, session: string): boolean {
   const prompt = stmt(

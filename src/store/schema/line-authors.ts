@@ -17,7 +17,20 @@ export const LINE_AUTHORS_DDL = [
    )`,
 ];
 
-/** One file's row: `hunks` is the JSON of its owned hunks (core/lines/layout.ts). */
+/**
+ * Hunks carry when they were written (decision 0074): each hunk recorded before gets a first write
+ * of unknown time (0, before any window) and a last one at its row's last update, neither in a
+ * known turn, so an undo of one turn or `--since` never takes it back as wholly its own.
+ */
+export const LINE_STAMPS_DDL = [
+  `UPDATE line_authors SET hunks = (
+     SELECT json_group_array(json_set(j.value,
+       '$.first', json_object('at', 0, 'turn', NULL),
+       '$.last', json_object('at', line_authors.updated_at, 'turn', NULL)) ORDER BY j.key)
+     FROM json_each(line_authors.hunks) AS j)`,
+];
+
+/** One file's row: `hunks` is the JSON of its owned hunks with their writes (core/lines/layout.ts). */
 export interface LineAuthorsRow {
   worktree: string;
   path: string;

@@ -1,4 +1,10 @@
-import type { DeltaMessage, StateMessage, UiEvent, UiParts } from "../../core/ui/protocol.js";
+import {
+  type DeltaMessage,
+  PART_NAMES,
+  type StateMessage,
+  type UiEvent,
+  type UiParts,
+} from "../../core/ui/protocol.js";
 
 export type ViewId = "sessions" | "claims" | "events" | "subagents" | "problems";
 
@@ -33,7 +39,7 @@ export class Board {
     this.state = s;
     this.skew = s.now - Date.now();
     this.emit({
-      parts: new Set(["sessions", "claims", "left", "subagents", "remote"]),
+      parts: new Set(PART_NAMES),
       events: [],
       reset: true,
     });
@@ -44,7 +50,7 @@ export class Board {
     if (!s) return;
     this.skew = d.now - Date.now();
     const parts = new Set<keyof UiParts>();
-    for (const k of ["sessions", "claims", "left", "subagents", "remote"] as const) {
+    for (const k of PART_NAMES) {
       if (d[k] === undefined) continue;
       Object.assign(s, { [k]: d[k] });
       parts.add(k);

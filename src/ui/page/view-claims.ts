@@ -4,10 +4,11 @@ import type { Board, Change } from "./app.js";
 import { h, onActivate, replace } from "./dom.js";
 import { holderChip } from "./holder-chip.js";
 import { leftSection } from "./view-left.js";
+import { linesSection } from "./view-lines.js";
 
 /**
  * Left work first (a problem while any exists), then claims as the repository's tree (Enter or a
- * click folds a directory), then other checkouts.
+ * click folds a directory), then files shared by lines with each hunk's author, then other checkouts.
  */
 export class ClaimsView {
   readonly el = h("section", { class: "view", "aria-label": "Claims" });
@@ -16,7 +17,8 @@ export class ClaimsView {
   constructor(private readonly board: Board) {}
 
   update(c: Change): void {
-    if (c.reset || c.parts.has("claims") || c.parts.has("left") || c.parts.has("remote")) this.render();
+    const mine = ["claims", "left", "lines", "remote"] as const;
+    if (c.reset || mine.some((p) => c.parts.has(p))) this.render();
   }
 
   private toggle(path: string): void {
@@ -64,6 +66,7 @@ export class ClaimsView {
       leftSection(s.left, this.board.now(), s.launcher),
       h("h2", {}, `Claims (${s.claims.length})`),
       list,
+      linesSection(s.lines, s.launcher),
       s.remote ? remoteSection(s.remote) : null,
     );
     if (focusPath !== undefined)

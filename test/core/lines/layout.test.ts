@@ -107,3 +107,64 @@ describe("one author's share", () => {
     );
   });
 });
+
+describe("when a hunk was written (decision 0074)", () => {
+  const base = "abcdefghij";
+  /** Writes of A, each at time i+1 in turn 10*(i+1): the hunks' [start, end, first at, last at]. */
+  function stamped(steps: string[]): [number, number, number, number][] {
+    let previous = L(base);
+    let hunks: OwnedHunk[] = [];
+    steps.forEach((text, i) => {
+      const at = { at: i + 1, turn: 10 * (i + 1) };
+      hunks = attribute(L(base), previous, hunks, L(text), "A", { first: at, last: at });
+      previous = L(text);
+    });
+    return hunks.map((h) => [h.bStart, h.bEnd, h.first.at, h.last.at]);
+  }
+
+  it.each<[string, string[], [number, number, number, number][]]>([
+    ["one write: first and last are it", ["aXcdefghij"], [[1, 2, 1, 1]]],
+    [
+      "a far write leaves the earlier hunk's time alone",
+      ["aXcdefghij", "aXcdefghYj"],
+      [
+        [1, 2, 1, 1],
+        [8, 9, 2, 2],
+      ],
+    ],
+    [
+      "extending a hunk keeps its first write and moves its last",
+      ["aXcdefghij", "aXYdefghij"],
+      [[1, 3, 1, 2]],
+    ],
+    [
+      "a write joining two hunks spans both",
+      ["aXcdefghij", "aXcdefghij".replace("e", "E"), "aXcdEfghij".replace("c", "Z").replace("d", "Z")],
+      [[1, 5, 1, 3]],
+    ],
+    [
+      "an untouched hunk keeps its time across a later write elsewhere",
+      ["aXcdefghij", "aXcdefghij"],
+      [[1, 2, 1, 1]],
+    ],
+  ])("%s", (_name, steps, want) => {
+    expect(stamped(steps)).toEqual(want);
+  });
+
+  it("keeps the turn the hook recorded with each end", () => {
+    const one = attribute(L(base), L(base), [], L("aXcdefghij"), "A", {
+      first: { at: 1, turn: 7 },
+      last: { at: 1, turn: 7 },
+    });
+    const two = attribute(L(base), L("aXcdefghij"), one, L("aXYdefghij"), "A", {
+      first: { at: 5, turn: 9 },
+      last: { at: 5, turn: 9 },
+    });
+    expect(two.map((h) => [h.first, h.last])).toEqual([
+      [
+        { at: 1, turn: 7 },
+        { at: 5, turn: 9 },
+      ],
+    ]);
+  });
+});
