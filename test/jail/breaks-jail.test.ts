@@ -55,22 +55,35 @@ function preTool(session: string, pid: number, cwd: string, tool: string, input:
   return r.stdout;
 }
 
-/** B's post-tool hook after a jailed command printed `r`: what it tells the agent. */
-function postTool(command: string, r: SpawnSyncReturns<string>): string {
-  const payload = JSON.stringify({
+/**
+ * B's post-tool hook after a jailed command printed `r`, as Claude Code 2.1.332 sends it: a command
+ * that exited 0 to PostToolUse with its `tool_response`; one that failed to PostToolUseFailure with
+ * the output in `error` (`Exit code N`, then stderr, then stdout: read in its binary).
+ */
+function postTool(command: string, r: SpawnSyncReturns<string>): { event: string; out: string } {
+  const failed = r.status !== 0;
+  const base = {
     session_id: "self-b",
     transcript_path: "/tmp/t.jsonl",
     cwd: repo,
-    hook_event_name: "PostToolUse",
+    hook_event_name: failed ? "PostToolUseFailure" : "PostToolUse",
     tool_name: "Bash",
     tool_input: { command },
-    tool_response: { stdout: r.stdout, stderr: r.stderr, interrupted: false, isImage: false },
     tool_use_id: "toolu_self-b_post",
-  });
-  const argv = [process.execPath, join(install, "tandem.cjs"), "hook", "claude-code", "post-tool-use"];
-  const out = run(argv, { CLAUDE_PID: String(selfB) }, payload);
+  };
+  const payload = failed
+    ? {
+        ...base,
+        error: [`Exit code ${r.status}`, r.stderr, r.stdout].filter(Boolean).join("\n"),
+        is_interrupt: false,
+        duration_ms: 40,
+      }
+    : { ...base, tool_response: { stdout: r.stdout, stderr: r.stderr, interrupted: false, isImage: false } };
+  const event = failed ? "post-tool-use-failure" : "post-tool-use";
+  const argv = [process.execPath, join(install, "tandem.cjs"), "hook", "claude-code", event];
+  const out = run(argv, { CLAUDE_PID: String(selfB) }, JSON.stringify(payload));
   expect(out.status, out.stderr).toBe(0);
-  return out.stdout;
+  return { event: base.hook_event_name, out: out.stdout };
 }
 
 const kernelEvents = () =>
@@ -206,6 +219,11 @@ describe("the issue's breaks, from inside a session's jail (as a non-root user)"
     ],
     ["a peer's file, by a redirect", `printf lost > peer.txt`, /peer\.txt \(agent-\S+'s uncommitted file\)/],
     [
+      "a peer's file, by a command that still exits 0",
+      `python3 -c 'open("peer.txt", "w")'; echo tried`,
+      /peer\.txt \(agent-\S+'s uncommitted file\)/,
+    ],
+    [
       "a peer's worktree",
       `printf lost > "$PEER_TREE/theirs.txt"`,
       /theirs\.txt \(agent-\S+'s (worktree|uncommitted file)/,
@@ -217,9 +235,14 @@ describe("the issue's breaks, from inside a session's jail (as a non-root user)"
     (_what, command, whose) => {
       const before = kernelEvents().length;
       const r = run(["bash", "-c", jailedCommand(launcher, plan, command)], { PEER_TREE: peerTree });
-      const out = postTool(command, r);
-      const context = (JSON.parse(out) as { hookSpecificOutput?: { additionalContext?: string } })
-        .hookSpecificOutput?.additionalContext;
+      const { event, out } = postTool(command, r);
+      const answer = (
+        JSON.parse(out) as { hookSpecificOutput?: { hookEventName?: string; additionalContext?: string } }
+      ).hookSpecificOutput;
+      // Claude Code reads `additionalContext` only under the event it fired.
+      expect(answer?.hookEventName).toBe(event);
+      expect(event).toBe(r.status === 0 ? "PostToolUse" : "PostToolUseFailure");
+      const context = answer?.additionalContext;
       expect(context, out).toMatch(/the kernel refused that command's write to/);
       expect(context).toMatch(whose);
       expect(context).toMatch(/commit or release them|ask the person/);
@@ -231,7 +254,7 @@ describe("the issue's breaks, from inside a session's jail (as a non-root user)"
 
   it("a failure that is not the jail's says nothing more", () => {
     const r = run(["bash", "-c", jailedCommand(launcher, plan, "cat missing.txt")]);
-    expect(postTool("cat missing.txt", r)).not.toMatch(/kernel refused/);
+    expect(postTool("cat missing.txt", r).out).not.toMatch(/kernel refused/);
   });
 
   it("the session's own files still write from the same jail", () => {
