@@ -25,19 +25,28 @@ for r in range(rounds):
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function until(what, ok, ms = 60_000) {
+async function until(what, ok, said = () => "", ms = 60_000) {
   const deadline = Date.now() + ms;
   while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`bench: timed out waiting for ${what}; the runs said:\n${said()}`);
     await sleep(2);
   }
+}
+
+/** Untracked files nobody holds, one per round, made before any session can see them appear. */
+export function prepareReach(repo, rounds) {
+  const files = [...Array(rounds).keys()].map((r) => `reach-${r}.txt`);
+  for (const f of files) writeFileSync(join(repo, f), "peer\n");
+  return files;
 }
 
 /**
  * `claim(file)` runs the peer's pre-tool hook for a Write of `file` (synchronously). Starts
  * `jails` runs, takes `rounds` claims one after another, and returns the section's lines.
  */
-export async function claimReach({ bin, repo, work, env, jails, rounds, claim }) {
+export async function claimReach({ bin, repo, work, env, jails, files, claim }) {
+  const rounds = files.length;
   const flags = join(work, "reach");
   mkdirSync(flags, { recursive: true });
   writeFileSync(join(flags, "watcher.py"), WATCHER);
@@ -47,26 +56,32 @@ export async function claimReach({ bin, repo, work, env, jails, rounds, claim })
   // init's JSONC: whole-line comments and trailing commas, nothing else a parse would trip on.
   const parsed = JSON.parse(before.replace(/^\s*\/\/.*$/gm, "").replace(/,(\s*[}\]])/g, "$1"));
   writeFileSync(config, JSON.stringify({ ...parsed, subagents: { clients: { codex: launch } } }));
-  // Untracked and nobody's: a claim makes each the peer's uncommitted file, so the plan binds it.
-  for (let r = 0; r < rounds; r++) writeFileSync(join(repo, `reach-${r}.txt`), `peer ${r}\n`);
   const runs = [];
+  let said = "";
   try {
     for (let i = 0; i < jails; i++) {
       const args = [bin, "run", "codex", "--", String(i), String(rounds)];
-      runs.push(spawn(process.execPath, args, { cwd: repo, env, stdio: ["ignore", "ignore", "pipe"] }));
+      const child = spawn(process.execPath, args, { cwd: repo, env, stdio: ["ignore", "ignore", "pipe"] });
+      child.stderr.on("data", (d) => (said += d));
+      runs.push(child);
     }
-    await until(`${jails} jailed watchers`, () =>
-      [...Array(jails).keys()].every((i) => existsSync(join(flags, `up-${i}`))),
+    await until(
+      `${jails} jailed watchers`,
+      () => [...Array(jails).keys()].every((i) => existsSync(join(flags, `up-${i}`))),
+      () => said,
     );
     const reach = [];
     const hook = [];
     for (let r = 0; r < rounds; r++) {
       const start = Date.now();
-      claim(`reach-${r}.txt`);
+      // Untracked and nobody's: the claim makes it the peer's uncommitted file, so plans bind it.
+      claim(files[r]);
       const taken = Date.now();
       const seen = (i) => join(flags, `seen-${i}-${r}`);
-      await until(`round ${r} in every jail`, () =>
-        [...Array(jails).keys()].every((i) => existsSync(seen(i))),
+      await until(
+        `round ${r} in every jail`,
+        () => [...Array(jails).keys()].every((i) => existsSync(seen(i))),
+        () => said,
       );
       const last = Math.max(...[...Array(jails).keys()].map((i) => Number(readFileSync(seen(i), "utf8"))));
       hook.push(taken - start);

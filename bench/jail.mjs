@@ -9,7 +9,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { claimReach } from "./jail-reach.mjs";
+import { claimReach, prepareReach } from "./jail-reach.mjs";
 import { fillRepo, workRatios } from "./jail-work.mjs";
 import { compare, median } from "./lib.mjs";
 
@@ -64,7 +64,7 @@ function oneCommand(repo, env, rounds, command, binds) {
   const [plain, jailed] = result.cases;
   const base = result.baseline.median;
   const added = jailed.median - plain.median;
-  return [
+  const lines = [
     "| case | p50 ms | p95 ms | ratio to `node -e 0` |",
     "|---|---:|---:|---:|",
     `| node -e 0 (baseline) | ${base.toFixed(1)} | ${result.baseline.p95.toFixed(1)} | 1.00× |`,
@@ -76,6 +76,7 @@ function oneCommand(repo, env, rounds, command, binds) {
     `Added by the jail: ${added.toFixed(1)} ms p50 (${(added / base).toFixed(2)}× \`node -e 0\`; target ≤ 5 ms, ≤ 0.05×), ${(jailed.p95 - plain.p95).toFixed(1)} ms p95; median of the per-round differences ${median(jailed.samples.map((s, i) => s - plain.samples[i])).toFixed(1)} ms. The plan binds ${binds} paths (a peer's uncommitted file, the state, git's config and hooks, the install, Node, the wiring), and the session's view of the secrets, all from one \`mount --all --fstab\` process.`,
     "",
   ];
+  return lines;
 }
 
 export async function jailBench(bin, rounds) {
@@ -87,26 +88,33 @@ export async function jailBench(bin, rounds) {
     execFileSync("git", ["init", "-q", "-b", "main", repo]);
     writeFileSync(join(repo, "README.md"), "bench\n");
     fillRepo(repo);
+    // The files the peer will claim while the runs watch: untracked, there before any session.
+    const reachFiles = prepareReach(repo, REACH_ROUNDS);
     const env = { ...process.env, XDG_CONFIG_HOME: join(work, "xdg"), TANDEM_SERVER: "0" };
     const init = [bin, "init", "--clients", "claude-code", "--command", `${process.execPath} ${bin}`];
     execFileSync(process.execPath, init, { cwd: repo, env, stdio: "ignore" });
     // The live peer: it claims a file and leaves it uncommitted.
-    const claim = (file) =>
-      preTool(bin, repo, env, "bench-peer", peer, "Write", { file_path: join(repo, file), content: "x" });
+    const claim = (file) => {
+      const input = { file_path: join(repo, file), content: "x" };
+      const out = preTool(bin, repo, env, "bench-peer", peer, "Write", input);
+      if (out.hookSpecificOutput?.permissionDecision === "deny")
+        throw new Error(`the peer's claim of ${file} was refused: ${JSON.stringify(out)}`);
+    };
     claim("peer.txt");
     writeFileSync(join(repo, "peer.txt"), "the peer's work\n");
     const trueJailed = jailedFor(bin, repo, env, self, "true");
     const binds = planSize(trueJailed);
     const jailed = (command) => jailedFor(bin, repo, env, self, command);
-    const heavy = Math.min(rounds, 15);
+    const heavy = Math.min(rounds, 30);
+    const one = oneCommand(repo, env, rounds, trueJailed, binds);
     return [
       "## Kernel jail: what it costs (issue 36)",
       "",
       "One command through the launcher:",
       "",
-      ...oneCommand(repo, env, rounds, trueJailed, binds),
+      ...one,
       ...workRatios(repo, env, heavy, jailed),
-      ...(await claimReach({ bin, repo, work, env, jails: REACH_JAILS, rounds: REACH_ROUNDS, claim })),
+      ...(await claimReach({ bin, repo, work, env, jails: REACH_JAILS, files: reachFiles, claim })),
     ].join("\n");
   } finally {
     for (const a of agents) a.kill();
