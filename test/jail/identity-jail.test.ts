@@ -186,6 +186,19 @@ describe("identity from the kernel: inside B's jail (as a non-root user)", () =>
     expect(events.at(-1)!.data).toMatchObject({ attempt, claimed });
   });
 
+  it("the issue's spelling, detached: setsid -f script -qc 'tandem release … --force' fails after its command ended", async () => {
+    const before = jailEvents().length;
+    const command = "setsid -f script -qc 'tandem release peer.txt --session peer-session --force' /dev/null";
+    expect(inJail(command).status).toBe(0);
+    const deadline = Date.now() + patient(20_000);
+    while (jailEvents().length === before) {
+      if (Date.now() > deadline) throw new Error("the detached release was never refused nor recorded");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(jailEvents().at(-1)!.data).toMatchObject({ attempt: "session", claimed: "peer-session" });
+    expect(claims()).toMatch(/peer\.txt/);
+  });
+
   it.each(["session-end", "user-prompt-submit"])(
     "a forged %s with A's CLAUDE_PID fails and is recorded",
     (event) => {
