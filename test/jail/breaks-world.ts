@@ -156,9 +156,10 @@ export function makeWorld(ask: WorldAsk = {}): World {
       tool_input: { command: toolCommand },
       tool_use_id: "toolu_self-b_post",
     };
-    // A failure carries the output in `error`: `Exit code N`, then stderr, then stdout (read in
-    // the 2.1.332 binary); a success its `tool_response`.
-    const error = [`Exit code ${r.status}`, r.stderr, r.stdout].filter(Boolean).join("\n");
+    // A failure carries the output in `error`: `Exit code N`, then the command's output (as the
+    // real 2.1.332 sent it: test/fixtures/claude-code/fail-PostToolUseFailure.json); a success its
+    // `tool_response`.
+    const error = [`Exit code ${r.status}`, r.stdout, r.stderr].filter(Boolean).join("\n");
     const payload = failed
       ? { ...base, error, is_interrupt: false, duration_ms: 40 }
       : {
