@@ -1,89 +1,143 @@
-// Issue 36: what the kernel jail adds to one shell command. The command is the one Claude Code
-// runs with `guard: "kernel"`, taken from the real pre-tool hook's `updatedInput` (decision 0056):
-// the bash launcher binds the plan read-only and runs `true`; plain is `bash -c true`. Both are
-// ratios to `node -e 0`; the added cost is jailed minus plain.
+// Issue 36: what the kernel jail costs, in one run (Done when, third bullet). One repository of
+// 1,000 committed files and a tiny node:test project, with a live peer holding an uncommitted file,
+// so each plan binds a peer's file as well as the state, the install and the wiring:
+// 1. one command: `true` through the launcher the real pre-tool hook answers in `updatedInput`
+//    (decision 0056) vs `bash -c true`, both as ratios to `node -e 0`; the added cost is the difference;
+// 2. real work jailed vs plain: the project's `npm test`, a `git status` loop (bench/jail-work.mjs);
+// 3. a claim change reaching every live `tandem run` jail (bench/jail-reach.mjs).
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { claimReach, prepareReach } from "./jail-reach.mjs";
+import { fillRepo, workRatios } from "./jail-work.mjs";
 import { compare, median } from "./lib.mjs";
 
-function jailedTrue(bin, repo, env, agent) {
+const REACH_JAILS = 4;
+const REACH_ROUNDS = 8;
+
+/** One Claude Code pre-tool hook of `session` (agent pid `agent`); its answer, parsed. */
+function preTool(bin, repo, env, session, agent, tool, input, extra = {}) {
   const payload = {
-    session_id: "bench-jail",
-    transcript_path: "/tmp/bench-jail.jsonl",
+    session_id: session,
+    transcript_path: `/tmp/${session}.jsonl`,
     cwd: repo,
     hook_event_name: "PreToolUse",
-    tool_name: "Bash",
-    tool_input: { command: "true" },
-    tool_use_id: "toolu_bench",
+    tool_name: tool,
+    tool_input: input,
+    tool_use_id: `toolu_${session}_${Date.now()}`,
   };
   const out = execFileSync(process.execPath, [bin, "hook", "claude-code", "pre-tool-use"], {
     cwd: repo,
-    env: { ...env, TANDEM_GUARD: "kernel", TANDEM_SERVER: "0", CLAUDE_PID: String(agent) },
+    env: { ...env, CLAUDE_PID: String(agent), ...extra },
     input: JSON.stringify(payload),
     encoding: "utf8",
   });
-  const command = JSON.parse(out).hookSpecificOutput?.updatedInput?.command;
-  if (!command) throw new Error(`the hook did not rewrite the command: ${out}`);
-  const jail = join(repo, ".git/tandem/jail");
-  const plan = readFileSync(
-    join(
-      jail,
-      readdirSync(jail).find((f) => f.endsWith(".plan")),
-    ),
-    "utf8",
-  );
-  return { command, binds: plan.split("\0").filter(Boolean).length };
+  return out.trim() === "" ? {} : JSON.parse(out);
 }
 
-export function jailBench(bin, rounds) {
+/** The launcher command the hook answers for `command` (guard kernel). */
+function jailedFor(bin, repo, env, agent, command) {
+  const out = preTool(bin, repo, env, "bench-jail", agent, "Bash", { command }, { TANDEM_GUARD: "kernel" });
+  const jailed = out.hookSpecificOutput?.updatedInput?.command;
+  if (!jailed) throw new Error(`the hook did not rewrite the command: ${JSON.stringify(out)}`);
+  return jailed;
+}
+
+/** The plan the hook wrote for the session (the one binding the peer's file), and its size. */
+function sessionPlan(repo) {
+  const dir = join(repo, ".git/tandem/jail");
+  const name = readdirSync(dir).find(
+    (f) => f.endsWith(".plan") && readFileSync(join(dir, f), "utf8").includes("peer.txt"),
+  );
+  if (!name) throw new Error(`no plan binding the peer's file in ${dir}`);
+  const file = join(dir, name);
+  return { file, binds: readFileSync(file, "utf8").split("\0").filter(Boolean).length };
+}
+
+/** Ends the standing jails' holders (decision 0079); they would end with their agents anyway. */
+function endHolders(repo) {
+  const dir = join(repo, ".git/tandem/jail");
+  for (const f of readdirSync(dir).filter((n) => n.endsWith(".holder"))) {
+    try {
+      process.kill(JSON.parse(readFileSync(join(dir, f), "utf8")).pid, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+function oneCommand(repo, env, rounds, command, plan) {
+  const run = (name, args) => ({ name, cmd: args[0], args: args.slice(1), cwd: repo, env });
+  const launcher = join(repo, ".git/tandem/bin/jail");
+  const result = compare(
+    run("node -e 0", [process.execPath, "-e", "0"]),
+    [
+      run("bash -c true (plain)", ["bash", "-c", "true"]),
+      run("jailed true (standing jail: nsenter)", ["bash", "-c", command]),
+      run("jailed true (per command: launcher)", ["bash", launcher, plan.file, "true"]),
+    ],
+    rounds,
+  );
+  const [plain, jailed, perCommand] = result.cases;
+  const binds = plan.binds;
+  const base = result.baseline.median;
+  const added = jailed.median - plain.median;
+  const lines = [
+    "| case | p50 ms | p95 ms | ratio to `node -e 0` |",
+    "|---|---:|---:|---:|",
+    `| node -e 0 (baseline) | ${base.toFixed(1)} | ${result.baseline.p95.toFixed(1)} | 1.00× |`,
+    ...result.cases.map(
+      (c) =>
+        `| ${c.name} | ${c.median.toFixed(1)} | ${c.p95.toFixed(1)} | ${(c.median / base).toFixed(2)}× |`,
+    ),
+    "",
+    `Added by the standing jail (decision 0079, what the hook answers when the agent is known): ${added.toFixed(1)} ms p50 (${(added / base).toFixed(2)}× \`node -e 0\`; target ≤ 5 ms, ≤ 0.05×), ${(jailed.p95 - plain.p95).toFixed(1)} ms p95; median of the per-round differences ${median(jailed.samples.map((s, i) => s - plain.samples[i])).toFixed(1)} ms. The plan binds ${binds} paths (a peer's uncommitted file, the state, git's config and hooks, the install, Node, the wiring), and the session's view of the secrets, made once per plan by one \`mount --all --fstab\` process. The per-command launcher (no agent pid known) adds ${(perCommand.median - plain.median).toFixed(1)} ms p50.`,
+    "",
+  ];
+  return lines;
+}
+
+export async function jailBench(bin, rounds) {
   const work = mkdtempSync(join(tmpdir(), "tandem-bench-jail-"));
   const repo = join(work, "repo");
-  const agent = spawn("sleep", ["600"], { stdio: "ignore" });
+  const agents = [spawn("sleep", ["600"], { stdio: "ignore" }), spawn("sleep", ["600"], { stdio: "ignore" })];
+  const [self, peer] = agents.map((a) => a.pid);
   try {
     execFileSync("git", ["init", "-q", "-b", "main", repo]);
     writeFileSync(join(repo, "README.md"), "bench\n");
-    const env = { ...process.env, XDG_CONFIG_HOME: join(work, "xdg") };
-    execFileSync(
-      process.execPath,
-      [bin, "init", "--clients", "claude-code", "--command", `${process.execPath} ${bin}`],
-      {
-        cwd: repo,
-        env,
-        stdio: "ignore",
-      },
-    );
-    const { command, binds } = jailedTrue(bin, repo, env, agent.pid);
-    const run = (name, args) => ({ name, cmd: args[0], args: args.slice(1), cwd: repo, env });
-    const result = compare(
-      run("node -e 0", [process.execPath, "-e", "0"]),
-      [
-        run("bash -c true (plain)", ["bash", "-c", "true"]),
-        run("jailed true (launcher)", ["bash", "-c", command]),
-      ],
-      rounds,
-    );
-    const [plain, jailed] = result.cases;
-    const base = result.baseline.median;
-    const added = jailed.median - plain.median;
-    const p95Added = jailed.p95 - plain.p95;
+    fillRepo(repo);
+    // The files the peer will claim while the runs watch: untracked, there before any session.
+    const reachFiles = prepareReach(repo, REACH_ROUNDS);
+    const env = { ...process.env, XDG_CONFIG_HOME: join(work, "xdg"), TANDEM_SERVER: "0" };
+    const init = [bin, "init", "--clients", "claude-code", "--command", `${process.execPath} ${bin}`];
+    execFileSync(process.execPath, init, { cwd: repo, env, stdio: "ignore" });
+    // The live peer: it claims a file and leaves it uncommitted.
+    const claim = (file) => {
+      const input = { file_path: join(repo, file), content: "x" };
+      const out = preTool(bin, repo, env, "bench-peer", peer, "Write", input);
+      if (out.hookSpecificOutput?.permissionDecision === "deny")
+        throw new Error(`the peer's claim of ${file} was refused: ${JSON.stringify(out)}`);
+    };
+    claim("peer.txt");
+    writeFileSync(join(repo, "peer.txt"), "the peer's work\n");
+    const trueJailed = jailedFor(bin, repo, env, self, "true");
+    const plan = sessionPlan(repo);
+    const jailed = (command) => jailedFor(bin, repo, env, self, command);
+    const heavy = Math.min(rounds, 30);
+    const one = oneCommand(repo, env, rounds, trueJailed, plan);
     return [
-      "## Kernel jail: one command through the launcher (issue 36)",
+      "## Kernel jail: what it costs (issue 36)",
       "",
-      "| case | p50 ms | p95 ms | ratio to `node -e 0` |",
-      "|---|---:|---:|---:|",
-      `| node -e 0 (baseline) | ${base.toFixed(1)} | ${result.baseline.p95.toFixed(1)} | 1.00× |`,
-      ...result.cases.map(
-        (c) =>
-          `| ${c.name} | ${c.median.toFixed(1)} | ${c.p95.toFixed(1)} | ${(c.median / base).toFixed(2)}× |`,
-      ),
+      "One command through the launcher:",
       "",
-      `Added by the jail: ${added.toFixed(1)} ms p50 (${(added / base).toFixed(2)}× \`node -e 0\`; target ≤ 5 ms, ≤ 0.05×), ${p95Added.toFixed(1)} ms p95; median of the per-round differences ${median(jailed.samples.map((s, i) => s - plain.samples[i])).toFixed(1)} ms. The plan binds ${binds} paths (the state, git's config and hooks, the install, Node, the wiring), and the session's view of the secrets, all from one \`mount --all --fstab\` process.`,
-      "",
+      ...one,
+      ...workRatios(repo, env, heavy, jailed),
+      ...(await claimReach({ bin, repo, work, env, jails: REACH_JAILS, files: reachFiles, claim })),
     ].join("\n");
   } finally {
-    agent.kill();
+    endHolders(repo);
+    for (const a of agents) a.kill();
     rmSync(work, { recursive: true, force: true });
   }
 }

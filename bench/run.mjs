@@ -106,8 +106,9 @@ const report = [
   wanted("fleet-nats") ? await fleetNatsBench() : "",
   // The browser board (issue 18) in Debian's Chromium: seeding 100,000 events takes a few seconds.
   wanted("ui") ? await uiBench(bin, Math.min(ROUNDS, 20)) : "",
-  // Issue 36: one command through the kernel jail's launcher, against the same command plain (seconds).
-  wanted("jail") ? jailBench(bin, ROUNDS) : "",
+  // Issue 36: one command through the kernel jail's launcher, `npm test` and a `git status` loop
+  // jailed vs plain, and a claim reaching 4 live `tandem run` jails (about a minute).
+  wanted("jail") ? await jailBench(bin, ROUNDS) : "",
   // Issue 40 item 6: commit windows of Tandem's own history as agents, file vs line claims; a
   // sample again through hook processes (under a minute).
   wanted("replay") ? await replayBench(bin) : "",

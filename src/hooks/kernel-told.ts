@@ -12,7 +12,8 @@ import { append, write } from "../store/ledger/append.js";
 import { agentPrinter, type HookCtx, hookSession, selfSession } from "./context.js";
 
 /** Cheap first look: most outputs report no refusal, and the plan costs a look at the store. */
-const MAYBE = /Read-only file system|Permission denied|Operation not permitted|\[Errno (30|13|1)\]/;
+const MAYBE =
+  /Read-only file system|Permission denied|Operation not permitted|Device or resource busy|Invalid cross-device link|\[Errno (30|13|1|16|18)\]/;
 
 function told(ctx: HookCtx, hits: readonly RefusedWrite[]): string {
   const list = hits.map((h) => `${h.named} (${h.bind.reasons.join("; ")})`).join(", ");

@@ -131,6 +131,40 @@ describe("real-client e2e harness", () => {
     }
   });
 
+  it("a Bash command exiting non-zero fires PostToolUseFailure, its output in error", async () => {
+    const box = sandbox();
+    const cmd = box.hook();
+    writeFiles(box.repo, {
+      ".claude/settings.json": hooksConfig({
+        PostToolUse: { matcher: "Bash", command: cmd },
+        PostToolUseFailure: { matcher: "Bash", command: cmd },
+      }),
+    });
+    const fake = await startAnthropicFake();
+    try {
+      const command = "echo to-stdout; echo to-stderr >&2; exit 3";
+      fake.script([{ tool: "Bash", input: { command } }, { text: "Done." }]);
+      const run = await runClaude({
+        bin: bins.claude,
+        cwd: box.repo,
+        prompt: "fail once",
+        baseUrl: fake.url,
+        home: join(box.base, "home"),
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(events(box.logged())).toEqual(["PostToolUseFailure:Bash"]);
+      const failure = box.logged()[0]!;
+      expect(failure.tool_input).toMatchObject({ command });
+      expect(failure).not.toHaveProperty("tool_response");
+      expect(failure.error).toMatch(/^Exit code 3\n/);
+      expect(failure.error).toMatch(/to-stderr/);
+      expect(failure.error).toMatch(/to-stdout/);
+      expect(fake.errors).toEqual([]);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it("an exit-2 PreToolUse hook blocks Claude's Write and its stderr reaches the model", async () => {
     const box = sandbox();
     writeFiles(box.repo, {

@@ -91,7 +91,8 @@ it("Claude Code's Bash write of a peer's file fails in the jail, and its own wri
   const S = newSessionId();
   anthropic.script(
     [
-      // Opaque to the reader: only the kernel can stop it.
+      // Opaque to the reader: only the kernel can stop it. It exits 1, so Claude sends it to
+      // PostToolUseFailure (the output in `error`), whose hook tells whose file the kernel kept.
       { tool: "Bash", input: { command: `python3 -c 'open("peer.txt", "w").write("lost")'` } },
       { tool: "Bash", input: { command: `python3 -c 'open("own.txt", "w").write("mine")' && echo wrote` } },
       // Exits 0, so Claude sends it to PostToolUse, whose hook tells whose file the kernel kept.
@@ -113,6 +114,9 @@ it("Claude Code's Bash write of a peer's file fails in the jail, and its own wri
   expect(run.exitCode, run.stderr).toBe(0);
   const requests = anthropic.requestsFor(S);
   expect(requests[1]!.text).toMatch(/Read-only file system: 'peer\.txt'/);
+  expect(requests[1]!.text).toMatch(
+    /kernel refused that command's write to peer\.txt \(agent-\S+'s uncommitted file\)/,
+  );
   expect(requests[2]!.text).toMatch(/wrote/);
   expect(requests[3]!.text).toMatch(
     /kernel refused that command's write to peer\.txt \(agent-\S+'s uncommitted file\)/,

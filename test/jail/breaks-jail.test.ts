@@ -3,159 +3,43 @@
  * each is a real process spelled so that no reader need understand it (the launcher runs it as
  * given, as it runs whatever the hook let through), and each must leave every protected byte as it
  * was — a peer's file, its linked worktree, Tandem's state and blobs, the installation, the config.
+ * The issue's other classes have tables of their own: the forgeries (release --force through
+ * `setsid script`, a forged session-end or UserPromptSubmit, a raw server request naming a peer's
+ * pid) in identity-jail.test.ts and run-door.test.ts; the obvious spellings of writing a peer's
+ * file (python, perl, dd, tee, sed -i, cp, mv, rename, truncate, links, chmod, touch, rm, git
+ * checkout/restore/stash/clean, background loops, a process left behind) in breaks-spellings.test.ts.
  * Never skipped.
  */
-import { type SpawnSyncReturns, spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jailedCommand } from "../../src/core/jail/rewrite.js";
-import { patient } from "../helpers/patience.js";
-import { initRepo } from "../helpers/repo.js";
-import { asRoot, asUser, DIST, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
+import { digests, makeWorld, type World } from "./breaks-world.js";
 
-let home: string;
-let install: string;
-let repo: string;
-let peerTree: string;
-let launcher: string;
-let plan: string;
-let selfB: number;
-const agents: ReturnType<typeof spawn>[] = [];
-const dirs = fileTempDirs();
-
-function run(argv: string[], extra: NodeJS.ProcessEnv = {}, input = ""): SpawnSyncReturns<string> {
-  const env = jailEnv(home, { PATH: `${install}:${process.env.PATH}`, ...extra });
-  const [file, ...args] = asUser(argv);
-  return spawnSync(file!, args, { cwd: repo, env, input, encoding: "utf8", timeout: patient(60_000) });
-}
-
-function agentPid(): number {
-  const [file, ...args] = asUser(["sleep", "600"]);
-  const child = spawn(file!, args, { stdio: "ignore" });
-  agents.push(child);
-  return child.pid!;
-}
-
-/** One Claude Code pre-tool hook (the real built one, in Node), for `session` working in `cwd`. */
-function preTool(session: string, pid: number, cwd: string, tool: string, input: object, extra = {}): string {
-  const payload = JSON.stringify({
-    session_id: session,
-    transcript_path: "/tmp/t.jsonl",
-    cwd,
-    hook_event_name: "PreToolUse",
-    tool_name: tool,
-    tool_input: input,
-    tool_use_id: `toolu_${session}_${tool}`,
-  });
-  const argv = [process.execPath, join(install, "tandem.cjs"), "hook", "claude-code", "pre-tool-use"];
-  const r = run(argv, { CLAUDE_PID: String(pid), ...extra }, payload);
-  expect(r.status, r.stderr).toBe(0);
-  return r.stdout;
-}
-
-/** B's post-tool hook after a jailed command printed `r`: what it tells the agent. */
-function postTool(command: string, r: SpawnSyncReturns<string>): string {
-  const payload = JSON.stringify({
-    session_id: "self-b",
-    transcript_path: "/tmp/t.jsonl",
-    cwd: repo,
-    hook_event_name: "PostToolUse",
-    tool_name: "Bash",
-    tool_input: { command },
-    tool_response: { stdout: r.stdout, stderr: r.stderr, interrupted: false, isImage: false },
-    tool_use_id: "toolu_self-b_post",
-  });
-  const argv = [process.execPath, join(install, "tandem.cjs"), "hook", "claude-code", "post-tool-use"];
-  const out = run(argv, { CLAUDE_PID: String(selfB) }, payload);
-  expect(out.status, out.stderr).toBe(0);
-  return out.stdout;
-}
-
-const kernelEvents = () =>
-  run([process.execPath, join(install, "tandem.cjs"), "events", "--kind", "jail.write.refused", "--json"])
-    .stdout.trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { data: { paths: { path: string; why: string }[] } });
-
-/** Each file's sha256, or "missing". */
-function digests(files: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const f of files)
-    out[f] = existsSync(f) ? createHash("sha256").update(readFileSync(f)).digest("hex") : "missing";
-  return out;
-}
+let w: World;
 
 /** Every byte the jail must keep: file path → digest. */
 function protectedBytes(): Record<string, string> {
-  const state = join(repo, ".git/tandem");
+  const state = join(w.repo, ".git/tandem");
   return digests([
-    join(repo, "peer.txt"),
-    join(peerTree, "theirs.txt"),
-    join(repo, ".tandem/config.jsonc"),
-    join(install, "tandem"),
-    join(install, "tandem.cjs"),
+    join(w.repo, "peer.txt"),
+    join(w.peerTree, "theirs.txt"),
+    join(w.repo, ".tandem/config.jsonc"),
+    join(w.install, "tandem"),
+    join(w.install, "tandem.cjs"),
     join(state, "serve.tcp"),
     ...readdirSync(join(state, "blobs")).map((b) => join(state, "blobs", b)),
   ]);
 }
 
 beforeAll(() => {
-  home = jailUser().home;
-  install = dirs.make("tandem-breaks-install-");
-  cpSync(DIST, install, { recursive: true });
-  chmodSync(install, 0o755);
-  symlinkSync(realpathSync(join(DIST, "..", "node_modules")), join(install, "node_modules"));
-  const work = dirs.make("tandem-breaks-");
-  repo = initRepo(join(work, "repo"), {
-    "README.md": "hello\n",
-    "mine.txt": "mine\n",
-    ".tandem/config.jsonc": "{}\n",
-  });
-  peerTree = join(work, "peer-tree");
-  expect(spawnSync("git", ["-C", repo, "worktree", "add", "-q", "-b", "peer", peerTree]).status).toBe(0);
-  if (asRoot) expect(spawnSync("chown", ["-R", USER, work]).status).toBe(0);
-  chmodSync(work, 0o755);
-  // Peer A holds peer.txt in the main worktree, with uncommitted bytes; peer C works in its own
-  // linked worktree. A squatter's target: a serve.tcp as a server leaves it.
-  const a = agentPid();
-  preTool("peer-a", a, repo, "Write", { file_path: join(repo, "peer.txt"), content: "x" });
-  expect(run(["sh", "-c", "printf 'peer work\\n' > peer.txt"]).status).toBe(0);
-  preTool("peer-c", agentPid(), peerTree, "Write", { file_path: join(peerTree, "theirs.txt"), content: "x" });
-  expect(run(["sh", "-c", `printf 'theirs\\n' > '${peerTree}/theirs.txt'`]).status).toBe(0);
-  expect(run(["sh", "-c", "printf '1 0123456789abcdef\\n' > .git/tandem/serve.tcp"]).status).toBe(0);
-  // B's hook rewrites its command into its jail (the launcher and B's plan); the command being
-  // opaque, the safety net first copies A's dirty file to the blobs, which a break may target.
-  selfB = agentPid();
-  const out = preTool(
-    "self-b",
-    selfB,
-    repo,
-    "Bash",
-    { command: "python3 -c pass" },
-    { TANDEM_GUARD: "kernel" },
-  );
-  const command = (JSON.parse(out) as { hookSpecificOutput: { updatedInput: { command: string } } })
-    .hookSpecificOutput.updatedInput.command;
-  // The hook wrote B's plan (and started B's standing jail); each break runs in a jail made from
-  // that plan by the launcher, the per-command way, so one break cannot spoil the next's jail.
-  expect(command).toMatch(/nsenter|bin\/jail/);
-  launcher = join(repo, ".git/tandem/bin/jail");
-  const plans = readdirSync(join(repo, ".git/tandem/jail")).filter((f) => f.endsWith(".plan"));
-  plan = join(
-    repo,
-    ".git/tandem/jail",
-    plans.find((f) => readFileSync(join(repo, ".git/tandem/jail", f), "utf8").includes("peer.txt"))!,
-  );
-  expect(readdirSync(join(repo, ".git/tandem/blobs")).length).toBeGreaterThan(0);
+  w = makeWorld();
 });
 
-afterAll(() => {
-  for (const a of agents) a.kill();
-  dirs.removeAll();
-});
+afterAll(() => w?.close());
+
+const jailed = (command: string) =>
+  w.run(["bash", "-c", jailedCommand(w.launcher, w.plan, command)], { PEER_TREE: w.peerTree });
 
 const BREAKS: [string, string][] = [
   ["a squatter rewrites serve.tcp", `python3 -c 'open(".git/tandem/serve.tcp", "w").write("6666 0\\n")'`],
@@ -194,7 +78,7 @@ for i in range(20):
 describe("the issue's breaks, from inside a session's jail (as a non-root user)", () => {
   it.each(BREAKS)("%s: 0 bytes lost", (_what, command) => {
     const before = protectedBytes();
-    const r = run(["bash", "-c", jailedCommand(launcher, plan, command)], { PEER_TREE: peerTree });
+    const r = jailed(command);
     expect(`${r.stdout}${r.stderr}`).toMatch(
       /Read-only file system|Permission denied|Device or resource busy|^$/,
     );
@@ -210,6 +94,11 @@ describe("the issue's breaks, from inside a session's jail (as a non-root user)"
     ],
     ["a peer's file, by a redirect", `printf lost > peer.txt`, /peer\.txt \(agent-\S+'s uncommitted file\)/],
     [
+      "a peer's file, by a command that still exits 0",
+      `python3 -c 'open("peer.txt", "w")'; echo tried`,
+      /peer\.txt \(agent-\S+'s uncommitted file\)/,
+    ],
+    [
       "a peer's worktree",
       `printf lost > "$PEER_TREE/theirs.txt"`,
       /theirs\.txt \(agent-\S+'s (worktree|uncommitted file)/,
@@ -219,28 +108,33 @@ describe("the issue's breaks, from inside a session's jail (as a non-root user)"
   it.each(TOLD)(
     "%s: the agent is told whose it was and what to do, and it is recorded",
     (_what, command, whose) => {
-      const before = kernelEvents().length;
-      const r = run(["bash", "-c", jailedCommand(launcher, plan, command)], { PEER_TREE: peerTree });
-      const out = postTool(command, r);
-      const context = (JSON.parse(out) as { hookSpecificOutput?: { additionalContext?: string } })
-        .hookSpecificOutput?.additionalContext;
+      const before = w.kernelEvents().length;
+      const r = jailed(command);
+      const { event, out } = w.postTool(command, r);
+      const answer = (
+        JSON.parse(out) as { hookSpecificOutput?: { hookEventName?: string; additionalContext?: string } }
+      ).hookSpecificOutput;
+      // Claude Code reads `additionalContext` only under the event it fired.
+      expect(answer?.hookEventName).toBe(event);
+      expect(event).toBe(r.status === 0 ? "PostToolUse" : "PostToolUseFailure");
+      const context = answer?.additionalContext;
       expect(context, out).toMatch(/the kernel refused that command's write to/);
       expect(context).toMatch(whose);
       expect(context).toMatch(/commit or release them|ask the person/);
-      const events = kernelEvents();
+      const events = w.kernelEvents();
       expect(events.length).toBe(before + 1);
       expect(events.at(-1)!.data.paths[0]!.why).toMatch(/agent-|Tandem's state/);
     },
   );
 
   it("a failure that is not the jail's says nothing more", () => {
-    const r = run(["bash", "-c", jailedCommand(launcher, plan, "cat missing.txt")]);
-    expect(postTool("cat missing.txt", r)).not.toMatch(/kernel refused/);
+    const r = jailed("cat missing.txt");
+    expect(w.postTool("cat missing.txt", r).out).not.toMatch(/kernel refused/);
   });
 
   it("the session's own files still write from the same jail", () => {
-    const r = run(["bash", "-c", jailedCommand(launcher, plan, "printf 'mine, edited\\n' > mine.txt")]);
+    const r = jailed("printf 'mine, edited\\n' > mine.txt");
     expect(r.status, r.stderr).toBe(0);
-    expect(readFileSync(join(repo, "mine.txt"), "utf8")).toBe("mine, edited\n");
+    expect(readFileSync(join(w.repo, "mine.txt"), "utf8")).toBe("mine, edited\n");
   });
 });

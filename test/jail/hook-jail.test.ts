@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { patient } from "../helpers/patience.js";
 import { initRepo } from "../helpers/repo.js";
-import { asRoot, asUser, DIST, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
+import { asRoot, asUser, DIST, endHolders, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/claude-code/bash-PreToolUse.json", import.meta.url));
 
@@ -112,6 +112,7 @@ beforeAll(() => {
 
 afterAll(() => {
   for (const a of agents) a.kill();
+  endHolders(repo);
   dirs.removeAll();
 });
 

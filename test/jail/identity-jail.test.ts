@@ -24,7 +24,7 @@ import { shellQuote } from "../../src/core/quote.js";
 import { inOtherUserNamespace } from "../../src/sessions/proc.js";
 import { patient } from "../helpers/patience.js";
 import { initRepo } from "../helpers/repo.js";
-import { asRoot, asUser, DIST, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
+import { asRoot, asUser, DIST, endHolders, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/claude-code/bash-PreToolUse.json", import.meta.url));
 
@@ -148,6 +148,7 @@ beforeAll(async () => {
 afterAll(() => {
   run(["node", join(install, "tandem.cjs"), "serve", "--stop"]);
   for (const a of agents) a.kill();
+  endHolders(repo);
   dirs.removeAll();
 });
 
@@ -197,6 +198,19 @@ describe("identity from the kernel: inside B's jail (as a non-root user)", () =>
     const events = jailEvents();
     expect(events.length).toBe(before + 1);
     expect(events.at(-1)!.data).toMatchObject({ attempt, claimed });
+  });
+
+  it("the issue's spelling, detached: setsid -f script -qc 'tandem release … --force' fails after its command ended", async () => {
+    const before = jailEvents().length;
+    const command = "setsid -f script -qc 'tandem release peer.txt --session peer-session --force' /dev/null";
+    expect(inJail(command).status).toBe(0);
+    const deadline = Date.now() + patient(20_000);
+    while (jailEvents().length === before) {
+      if (Date.now() > deadline) throw new Error("the detached release was never refused nor recorded");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(jailEvents().at(-1)!.data).toMatchObject({ attempt: "session", claimed: "peer-session" });
+    expect(claims()).toMatch(/peer\.txt/);
   });
 
   it.each(["session-end", "user-prompt-submit"])(

@@ -146,6 +146,14 @@ describe("tandem jail (as a non-root user)", () => {
     expect(r.stdout).not.toContain(JSON.stringify(join(repo, "mine.txt")));
   });
 
+  it("the macOS seatbelt profile denies what does not move, and leaves the peer's files to the reader", () => {
+    const r = tandem(["jail", "--seatbelt"], repo);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`(subpath ${JSON.stringify(join(repo, ".git/tandem"))})`);
+    expect(r.stdout).toContain(`(subpath ${JSON.stringify(install)})`);
+    expect(r.stdout).not.toContain(JSON.stringify(join(repo, "peer.txt")));
+  });
+
   it("refuses every write to what is not the command's own, loses 0 bytes, and lets its own work through", () => {
     const program = join(scratch, "attempts.py");
     writeFileSync(program, ATTEMPTS);

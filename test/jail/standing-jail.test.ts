@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { patient } from "../helpers/patience.js";
 import { initRepo } from "../helpers/repo.js";
-import { asRoot, asUser, DIST, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
+import { asRoot, asUser, DIST, endHolders, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/claude-code/bash-PreToolUse.json", import.meta.url));
 
@@ -109,12 +109,7 @@ beforeAll(() => {
 
 afterAll(() => {
   for (const a of agents) a.kill();
-  // The holders would end within a second of their agents; the suite wants no process left at all.
-  const dir = join(repo, ".git/tandem/jail");
-  for (const f of readdirSync(dir).filter((n) => n.endsWith(".holder"))) {
-    const { pid } = JSON.parse(readFileSync(join(dir, f), "utf8")) as { pid: number };
-    if (alive(pid)) process.kill(pid, "SIGKILL");
-  }
+  endHolders(repo);
   dirs.removeAll();
 });
 

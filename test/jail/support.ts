@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,4 +45,21 @@ export function fileTempDirs(): { make: (prefix: string) => string; removeAll: (
       for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Ends the standing jails' holders recorded under `repo` (decision 0079). They would end within a
+ * second of their agents; a test file ends them with its agents so none outlives it.
+ */
+export function endHolders(repo: string): void {
+  const dir = join(repo, ".git/tandem/jail");
+  if (!existsSync(dir)) return;
+  for (const f of readdirSync(dir).filter((n) => n.endsWith(".holder"))) {
+    try {
+      const { pid } = JSON.parse(readFileSync(join(dir, f), "utf8")) as { pid: number };
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Gone already, or a record half written by a hook killed mid-way.
+    }
+  }
 }

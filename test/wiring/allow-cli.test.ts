@@ -14,7 +14,7 @@ describe("Claude allow rules through the real CLI", () => {
     const file = join(dir, ".claude/settings.json");
     const env = loginTandem();
     const init = run(["init", "--command", "tandem", ...CLAUDE_ONLY], dir, env).stdout;
-    expect(init).toMatch(/updated +\.claude\/settings\.json: added 6 hooks, added 2 allow rules/);
+    expect(init).toMatch(/updated +\.claude\/settings\.json: added 7 hooks, added 2 allow rules/);
     // The local file stays absent and unmentioned.
     expect(init).not.toContain("settings.local.json");
     const wired = read(file)!;
@@ -31,7 +31,7 @@ describe("Claude allow rules through the real CLI", () => {
     const before = tree(dir);
     const dry = run(["deinit", "--dry-run"], dir, env);
     expect(dry.stdout).toMatch(
-      /would update +\.claude\/settings\.json: removed 6 Tandem hooks and 2 allow rules/,
+      /would update +\.claude\/settings\.json: removed 7 Tandem hooks and 2 allow rules/,
     );
     expect(tree(dir)).toEqual(before);
     expect(run(["deinit"], dir).code).toBe(0);

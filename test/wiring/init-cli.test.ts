@@ -49,6 +49,22 @@ describe("tandem init in a fresh repository", () => {
       { hooks: [{ type: "command", command: `${LAUNCHER} hook claude-code stop` }] },
     ]);
     expect(claude.hooks.PreToolUse[0].matcher).toBe("Write|Edit|MultiEdit|NotebookEdit|Bash");
+    // A failed call (a Bash command exiting non-zero) fires PostToolUseFailure, not PostToolUse.
+    expect(Object.keys(claude.hooks)).toEqual([
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "Stop",
+      "SessionEnd",
+    ]);
+    expect(claude.hooks.PostToolUseFailure).toEqual([
+      {
+        matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash",
+        hooks: [{ type: "command", command: `${LAUNCHER} hook claude-code post-tool-use-failure` }],
+      },
+    ]);
     const codex = readJson(join(dir, ".codex/hooks.json"));
     expect(codex.hooks.PreToolUse[0].hooks[0].command).toBe(`${LAUNCHER} hook codex pre-tool-use`);
     const cursor = readJson(join(dir, ".cursor/hooks.json"));
@@ -103,7 +119,7 @@ describe("tandem init in a fresh repository", () => {
     const before = tree(dir);
     const res = run(["init", ...PIN, "--dry-run"], dir);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/would create +\.claude\/settings\.json \(6 hooks, 2 allow rules\)/);
+    expect(res.stdout).toMatch(/would create +\.claude\/settings\.json \(7 hooks, 2 allow rules\)/);
     expect(res.stdout).toContain("Dry run: nothing was written.");
     expect(tree(dir)).toEqual(before);
   });
@@ -190,7 +206,7 @@ describe("tandem init next to what is already there", () => {
 
     const res = run(["deinit", "--clients", "claude-code"], dir);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/updated +\.claude\/settings\.json: removed 6 Tandem hooks/);
+    expect(res.stdout).toMatch(/updated +\.claude\/settings\.json: removed 7 Tandem hooks/);
     expect(read(join(dir, ".claude/settings.json"))).toBe(CLAUDE);
   });
 

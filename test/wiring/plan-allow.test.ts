@@ -27,7 +27,7 @@ describe("where init puts Claude's allow rules", () => {
   it("writes a PATH launcher's rules into the committed file and leaves the local file absent", () => {
     const { settings, local } = byFile(planInit(snap(null, null), "tandem"));
     expect(allow(settings)).toEqual(["Bash(tandem task:*)", "Bash(tandem status:*)"]);
-    expect(settings.summary).toBe("6 hooks, 2 allow rules");
+    expect(settings.summary).toBe("7 hooks, 2 allow rules");
     expect(local).toMatchObject({ action: "unchanged", after: null });
   });
 

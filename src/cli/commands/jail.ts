@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { Command } from "commander";
 import { jailCandidates, type MountPlan, mountPlan } from "../../core/jail/plan.js";
+import { seatbeltProfile } from "../../core/jail/seatbelt.js";
 import { printed, spanned } from "../../core/printed.js";
 import { UsageError } from "../../errors.js";
 import { physical } from "../../jail/facts.js";
@@ -13,6 +14,7 @@ import { ownSession } from "../session-opts.js";
 interface JailOptions {
   session?: string;
   plan?: boolean;
+  seatbelt?: boolean;
   root?: string;
 }
 
@@ -66,6 +68,10 @@ export function jailCommand(io: Io): Command {
     .argument("[command...]", "the command and its arguments, after --")
     .option("--session <id>", "the session the command runs for (default: the calling agent's)")
     .option("--plan", "print what would be read-only, and why, instead of running anything")
+    .option(
+      "--seatbelt",
+      "print a macOS seatbelt profile (sandbox-exec -f) denying writes to what does not move: the state, the installation, the wiring (untested on macOS)",
+    )
     .addHelpText(
       "after",
       "\nThe command's output and exit code pass through; 125 means the jail could not be set up and the command did not run.\n\nExamples:\n  tandem jail -- npm test\n  tandem jail --plan\n",
@@ -76,6 +82,12 @@ export function jailCommand(io: Io): Command {
       const plan = planFor(io, project, opts.session);
       if (opts.plan) {
         io.out(planText(plan));
+        return;
+      }
+      if (opts.seatbelt) {
+        const dir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+        const paths = plan.binds.map((b) => ({ path: b.path, dir: dir(b.path), reasons: b.reasons }));
+        io.out(seatbeltProfile(paths).trimEnd());
         return;
       }
       const p = commandPrinter(io, project);

@@ -19,6 +19,14 @@ const EVENTS: WiredEvent[] = [
     kind: "post-tool",
     matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash",
   },
+  // A call that failed (a Bash command exiting non-zero) fires this instead of PostToolUse, with
+  // the output in `error`: the same follow-up, so a write the kernel refused is told there too.
+  {
+    native: "PostToolUseFailure",
+    cli: "post-tool-use-failure",
+    kind: "post-tool",
+    matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash",
+  },
   { native: "Stop", cli: "stop", kind: "stop" },
   { native: "SessionEnd", cli: "session-end", kind: "session-end", timeout: 5 },
 ];

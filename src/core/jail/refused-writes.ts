@@ -1,6 +1,6 @@
 /**
  * After a jailed command, which of its writes the kernel refused (issue 36 §5): the lines of its
- * output that report `EROFS` or `EACCES` naming a path the session's jail made read-only, with why
+ * output that report `EROFS`, `EACCES`, `EBUSY` or `EXDEV` naming a path the session's jail made read-only, with why
  * that path was read-only. The reader did not stop these; the post-tool hook tells the agent whose
  * file it was and what to do. Pure: the output, the command's directory and the plan's binds in.
  */
@@ -19,7 +19,10 @@ export interface RefusedWrite {
   bind: PlannedBind;
 }
 
-const REFUSED = /Read-only file system|Permission denied|Operation not permitted|\[Errno (30|13|1)\]/;
+// EROFS, EACCES, EPERM; EBUSY where an unlink or a rename meets a bind's mount point (rm, mv over
+// it, git checkout); EXDEV where a hard link would cross out of the bind.
+const REFUSED =
+  /Read-only file system|Permission denied|Operation not permitted|Device or resource busy|Invalid cross-device link|\[Errno (30|13|1|16|18)\]/;
 // A path as tools print it: quoted, or a run of non-space characters ended by `:`.
 const QUOTED = /['"`‘“]([^'"`’”\n]+)['"`’”]/g;
 const BARE = /(?:^|\s)([^\s'"`:]+):/g;
