@@ -9,6 +9,7 @@ import type {
   Verdict,
   WiredEvent,
 } from "../types.js";
+import { withHeadline } from "./headline.js";
 import { clineHookFiles, HOOKS_DIR } from "./hook-files.js";
 import { clinePluginText, PLUGIN_DIR, PLUGIN_FILE, REFUSAL_KEY } from "./plugin.js";
 
@@ -124,8 +125,10 @@ function parse(cliEvent: string, payload: unknown): ParseResult {
 function render(kind: HookKind, _event: WiredEvent | null, v: Verdict): Rendered {
   const none = { exitCode: 0, stderr: "" };
   if (kind === "pre-tool" && !v.allow) {
-    const overrideInput = { [REFUSAL_KEY]: v.reason };
-    return { ...none, stdout: json({ cancel: false, overrideInput, contextModification: v.reason }) };
+    // Cline shows the person one line of it: the holder and what to do go first (headline.ts).
+    const reason = v.reason === null ? null : withHeadline(v.reason);
+    const overrideInput = { [REFUSAL_KEY]: reason };
+    return { ...none, stdout: json({ cancel: false, overrideInput, contextModification: reason }) };
   }
   if (v.context && (kind === "pre-tool" || kind === "post-tool")) {
     return { ...none, stdout: json({ cancel: false, contextModification: v.context }) };

@@ -57,13 +57,27 @@ const TOOL_KINDS = new Set([
 
 /**
  * Whether the window holds a tool call that ran. A call Tandem refused leaves `tool.requested`
- * followed at once by `claim.denied` (one transaction) and nothing ran: it demands no ritual.
+ * followed at once by `claim.denied` (one transaction) and nothing ran: it demands no ritual. Cline
+ * still fires PostToolUse for a call it skipped (docs/clients.md §14.6): that call's
+ * `tool.completed` does not count either.
  */
 function usedTools(window: readonly RitualEvent[]): boolean {
+  const refused = new Set<string>();
   return window.some((e, i) => {
     if (!TOOL_KINDS.has(e.kind) || e.kind === "claim.denied") return false;
-    return !(e.kind === "tool.requested" && window[i + 1]?.kind === "claim.denied");
+    if (e.kind === "tool.requested" && window[i + 1]?.kind === "claim.denied") {
+      const id = useId(e);
+      if (id) refused.add(id);
+      return false;
+    }
+    const id = e.kind === "tool.completed" ? useId(e) : null;
+    return !(id && refused.has(id));
   });
+}
+
+function useId(e: RitualEvent): string | null {
+  const id = (e.data as { toolUseId?: unknown } | null)?.toolUseId;
+  return typeof id === "string" && id !== "" ? id : null;
 }
 
 function isPrompt(e: RitualEvent): e is RitualEvent & { data: { remediation: boolean } } {

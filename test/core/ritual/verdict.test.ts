@@ -17,6 +17,8 @@ const tool = () => ev("tool.requested", { tool: "Write", targets: ["a"] });
 const denied = () =>
   ev("claim.denied", { tool: "Write", refused: [{ path: "a", reason: "held", holder: "s2" }] });
 const ran = () => ev("tool.completed", { tool: "Bash" });
+const calls = (toolUseId: string) => ev("tool.requested", { tool: "Edit", targets: ["a"], toolUseId });
+const completed = (toolUseId: string) => ev("tool.completed", { tool: "Edit", toolUseId });
 const status = (end_turn = false) => ev("status.checked", { end_turn });
 const task = () => ev("task.set", { text: "x" });
 const stopped = (verdict: string, enforcement = "enforced") => ev("turn.stopped", { verdict, enforcement });
@@ -53,6 +55,24 @@ describe("stopVerdict", () => {
       () => [human(), tool(), denied(), tool(), denied()],
       {},
       { verdict: "pass", rule: null },
+    ],
+    [
+      "a refused call whose skip the client still reports as completed (Cline) passes",
+      () => [human(), calls("c1"), denied(), completed("c1")],
+      { client: "cline", mode: "observe" },
+      { verdict: "pass", rule: null },
+    ],
+    [
+      "a call that ran after a refused one still needs the ritual, whatever its id",
+      () => [human(), calls("c1"), denied(), completed("c1"), calls("c2"), completed("c2")],
+      { client: "cline", mode: "observe" },
+      { verdict: "block", rule: "status" },
+    ],
+    [
+      "a completion without an id is a call that ran",
+      () => [human(), calls("c1"), denied(), ran()],
+      {},
+      { verdict: "block", rule: "status" },
     ],
     [
       "a refused call next to one that ran still needs the ritual",
