@@ -51,7 +51,7 @@ export function jailRewrite(ctx: HookCtx, tool: ToolCall, verdict: Verdict): Ver
     // A standing jail when the session's agent is known (decision 0079); else one made for this command.
     const standing = standingJail(launcher, planFile, self?.agent_pid ?? null);
     const command = standing
-      ? enteredCommand(standing, step.command)
+      ? enteredCommand(standing, step.command, process.getuid?.() === 0)
       : jailedCommand(launcher, planFile, step.command);
     return { ...verdict, updatedInput: rewrittenInput(tool.input, field, command) };
   } catch (err) {

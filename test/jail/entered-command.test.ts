@@ -36,6 +36,11 @@ function shell(sh: string, command: string, dir = cwd) {
 
 afterAll(() => dirs.removeAll());
 
+it("only root's command drops capabilities with setpriv (another user's exec loses them)", () => {
+  expect(enteredCommand(me, "true", true)).toMatch(/ -- setpriv --inh-caps=-all .* -- bash -c /);
+  expect(enteredCommand(me, "true", false)).not.toMatch(/setpriv/);
+});
+
 const CASES: [string, string, string, number][] = [
   ["a plain command", "echo hi", "hi\n", 0],
   ["its exit code", "echo out; exit 3", "out\n", 3],
@@ -46,27 +51,32 @@ const CASES: [string, string, string, number][] = [
   ["the jail's variable is gone", 'echo "[${TANDEM_JAIL_CWD-unset}]"', "[unset]\n", 0],
 ];
 
-describe.each(["bash", "sh"])("entering a standing jail from %s", (sh) => {
+describe.each([
+  ["bash", false],
+  ["sh", false],
+  ["bash", true],
+  ["sh", true],
+] as const)("entering a standing jail from %s (root: %s)", (sh, root) => {
   it.each(CASES)("%s", (_what, command, out, code) => {
-    const r = shell(sh, enteredCommand(me, command));
+    const r = shell(sh, enteredCommand(me, command, root));
     expect(r.stdout, r.stderr).toBe(out);
     expect(r.status).toBe(code);
   });
 
   it("runs in the caller's working directory, odd name and all", () => {
-    const r = shell(sh, enteredCommand(me, "pwd"), join(cwd, "sub"));
+    const r = shell(sh, enteredCommand(me, "pwd", root), join(cwd, "sub"));
     expect(r.stdout.trim()).toBe(join(cwd, "sub"));
   });
 
   it("a recycled pid (another start time) runs nothing and says so, with 125", () => {
-    const r = shell(sh, enteredCommand({ pid: process.pid, startTicks: "1" }, "touch ran"));
+    const r = shell(sh, enteredCommand({ pid: process.pid, startTicks: "1" }, "touch ran", root));
     expect(r.status).toBe(125);
     expect(r.stderr).toMatch(/jail ended before the command ran, so it did not run/);
     expect(spawnSync("test", ["-e", join(cwd, "ran")]).status).toBe(1);
   });
 
   it("a holder that is gone runs nothing", () => {
-    const r = shell(sh, enteredCommand({ pid: 2 ** 22 + 7, startTicks }, "touch ran"));
+    const r = shell(sh, enteredCommand({ pid: 2 ** 22 + 7, startTicks }, "touch ran", root));
     expect(r.status).toBe(125);
     expect(spawnSync("test", ["-e", join(cwd, "ran")]).status).toBe(1);
   });

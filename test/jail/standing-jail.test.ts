@@ -126,6 +126,13 @@ describe("a session's standing jail (as a non-root user)", () => {
     expect(readFileSync(join(repo, "mine.txt"), "utf8")).toBe("mine2");
   });
 
+  it("an entered command has no capabilities: it cannot undo the binds", () => {
+    const r = jailed(`grep CapEff /proc/self/status; umount -l a.txt; ${overwrite("a.txt", "lost")}`);
+    expect(r.stdout).toMatch(/CapEff:\s+0+\n/);
+    expect(r.stderr).toMatch(/Read-only file system/);
+    expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("peer a");
+  });
+
   it("a peer's new file is read-only in the next command, from a holder made for the new plan", () => {
     jailed("true");
     const pid = holder().pid;

@@ -63,17 +63,20 @@ const DROP_CAPS = "setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-a
 /**
  * The command entering a standing jail instead of making one: the client's own shell checks that
  * the pid is still the holder (its start time), then `nsenter` joins the holder's user and mount
- * namespaces, `setpriv` drops the capabilities that joining gave, and bash re-enters the working
+ * namespaces, and bash re-enters the working
  * directory through the jail's mounts (joining a mount namespace moves a process to its root) and
- * runs the command as written. Plain POSIX shell before `bash`, so a zsh or dash client shell runs it.
+ * runs the command as written. Joining gives nsenter every capability in the namespace; a user
+ * other than root loses them all at its exec of bash (no ambient or file capabilities), so only
+ * for root does `setpriv` drop them first. Plain POSIX shell before `bash`, so a zsh or dash client shell runs it.
  */
-export function enteredCommand(jail: StandingJail, command: string): string {
+export function enteredCommand(jail: StandingJail, command: string, root: boolean): string {
   // Fields 3 (the state: Z once it exited, waiting to be reaped) and 22 (the start time); the
   // holder's name (field 2) is "tail", one word.
   const skip = Array.from({ length: 18 }, () => "_").join(" ");
   const check = `read -r _ _ _tandem_state ${skip} _tandem_start _ </proc/${jail.pid}/stat 2>/dev/null && [ "$_tandem_state" != Z ] && [ "$_tandem_start" = ${shellQuote(jail.startTicks)} ]`;
   const script = `cd -- "$TANDEM_JAIL_CWD" 2>/dev/null || cd /; unset TANDEM_JAIL_CWD\n${command}`;
-  const enter = `TANDEM_JAIL_CWD=$PWD nsenter --preserve-credentials -U -m -t ${jail.pid} -- ${DROP_CAPS} -- bash -c ${shellQuote(script)}`;
+  const drop = root ? `${DROP_CAPS} -- ` : "";
+  const enter = `TANDEM_JAIL_CWD=$PWD nsenter --preserve-credentials -U -m -t ${jail.pid} -- ${drop}bash -c ${shellQuote(script)}`;
   const gone = shellQuote(
     "tandem jail: this session's jail ended before the command ran, so it did not run; run it again",
   );
