@@ -10,7 +10,7 @@ import { jailArgv } from "../core/jail/argv.js";
 import { type ProbeFacts, type ProbeVerdict, probeVerdict } from "../core/jail/probe.js";
 import type { Printer } from "../core/printed.js";
 
-const TOOLS = ["unshare", "mount", "setpriv", "mkfifo"] as const;
+const TOOLS = ["unshare", "mount", "setpriv", "mkfifo", "nsenter", "tail"] as const;
 
 function onPath(name: string, path: string): boolean {
   return path.split(delimiter).some((dir) => {

@@ -63,7 +63,7 @@ export function probeVerdict(f: ProbeFacts, p: Printer): ProbeVerdict {
     return {
       ok: false,
       why: `${f.missing.join(", ")} not found on PATH`,
-      fix: "install util-linux and coreutils (`apt-get install util-linux coreutils`: unshare, mount, setpriv, mkfifo)",
+      fix: "install util-linux and coreutils (`apt-get install util-linux coreutils`: unshare, mount, setpriv, nsenter, mkfifo, tail)",
     };
   if (f.trial && f.trial.code === 0 && f.trial.readOnly) return { ok: true };
   return trialFailure(f, p);
