@@ -8,6 +8,13 @@ import type { Finding } from "./finding.js";
  */
 export function jailFinding(env: Readonly<Record<string, string | undefined>>, printer: Printer): Finding {
   const v = probeJail(env, printer);
+  if (v.ok && v.seatbelt)
+    return {
+      level: "info",
+      check: "kernel guard",
+      detail:
+        "partial (macOS): with \"guard\": \"kernel\", agents' commands run under a seatbelt profile that refuses writes to Tandem's state, its installation and the hook wiring; peers' uncommitted files are guarded by the hooks' reader only",
+    };
   return v.ok
     ? {
         level: "ok",

@@ -52,7 +52,8 @@ function trial(): ProbeFacts["trial"] {
 /** What the kernel and PATH say here, with a trial jail (one spawn): the verdict's facts. */
 export function probeFacts(env: Readonly<Record<string, string | undefined>>): ProbeFacts {
   const linux = process.platform === "linux";
-  const missing = linux ? TOOLS.filter((t) => !onPath(t, env.PATH ?? "")) : [];
+  const tools: readonly string[] = linux ? TOOLS : process.platform === "darwin" ? ["sandbox-exec"] : [];
+  const missing = tools.filter((t) => !onPath(t, env.PATH ?? ""));
   return {
     platform: process.platform,
     missing,

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { enteredCommand } from "../../src/core/jail/rewrite.js";
+import { enteredCommand, seatbeltCommand } from "../../src/core/jail/rewrite.js";
 import { fileTempDirs } from "./support.js";
 
 const dirs = fileTempDirs();
@@ -21,6 +21,14 @@ for (const tool of ["nsenter", "setpriv"]) {
   writeFileSync(join(bin, tool), '#!/bin/sh\nwhile [ "$1" != -- ]; do shift; done\nshift\nexec "$@"\n');
   chmodSync(join(bin, tool), 0o755);
 }
+// macOS's sandbox-exec, as far as the shell sees it: `-f PROFILE` (which must exist), then the command.
+writeFileSync(
+  join(bin, "sandbox-exec"),
+  '#!/bin/sh\n[ "$1" = -f ] && [ -f "$2" ] || exit 71\nshift 2\nexec "$@"\n',
+);
+chmodSync(join(bin, "sandbox-exec"), 0o755);
+const profile = join(cwd, "a profile.sb");
+writeFileSync(profile, "(version 1)\n(allow default)\n");
 
 const stat = readFileSync(`/proc/${process.pid}/stat`, "utf8");
 const startTicks = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
@@ -79,5 +87,13 @@ describe.each([
     const r = shell(sh, enteredCommand({ pid: 2 ** 22 + 7, startTicks }, "touch ran", root));
     expect(r.status).toBe(125);
     expect(spawnSync("test", ["-e", join(cwd, "ran")]).status).toBe(1);
+  });
+});
+
+describe.each(["bash", "sh"])("the seatbelt command (macOS) from %s", (sh) => {
+  it.each(CASES)("%s", (_what, command, out, code) => {
+    const r = shell(sh, seatbeltCommand(profile, command));
+    expect(r.stdout, r.stderr).toBe(out);
+    expect(r.status).toBe(code);
   });
 });

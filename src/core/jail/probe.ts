@@ -14,7 +14,11 @@ export interface ProbeFacts {
   sysctl: { maxUserNs: string | null; unprivClone: string | null; apparmorRestrict: string | null };
 }
 
-export type ProbeVerdict = { ok: true } | { ok: false; why: string; fix: string };
+/**
+ * `seatbelt`: macOS, where a sandbox profile guards only what does not move (decision 0079's
+ * addendum, docs/safety-net.md); peers' files stay with the reader.
+ */
+export type ProbeVerdict = { ok: true; seatbelt?: true } | { ok: false; why: string; fix: string };
 
 /** Why the trial failed, told from the settings that forbid it, else from its stderr. */
 function trialFailure(f: ProbeFacts, p: Printer): ProbeVerdict {
@@ -53,10 +57,18 @@ function trialFailure(f: ProbeFacts, p: Printer): ProbeVerdict {
 
 /** `p` spells the commands a fix names, for whoever reads the verdict. */
 export function probeVerdict(f: ProbeFacts, p: Printer): ProbeVerdict {
+  if (f.platform === "darwin")
+    return f.missing.length > 0
+      ? {
+          ok: false,
+          why: `${f.missing.join(", ")} not found on PATH`,
+          fix: "macOS ships sandbox-exec in /usr/bin: put /usr/bin on the agents' PATH",
+        }
+      : { ok: true, seatbelt: true };
   if (f.platform !== "linux")
     return {
       ok: false,
-      why: `the kernel jail needs Linux; this is ${f.platform}`,
+      why: `the kernel jail needs Linux or macOS; this is ${f.platform}`,
       fix: "agents here are guarded by the hooks' reader only (docs/safety-net.md)",
     };
   if (f.missing.length > 0)

@@ -83,6 +83,11 @@ export function enteredCommand(jail: StandingJail, command: string, root: boolea
   return `if ${check}; then ${enter}; else printf '%s\\n' ${gone} >&2; (exit ${JAIL_SETUP_FAILED}); fi`;
 }
 
+/** macOS: the command under the session's seatbelt profile (`sandbox-exec -f`), output and exit code its own. */
+export function seatbeltCommand(profile: string, command: string): string {
+  return `sandbox-exec -f ${shellQuote(profile)} bash -c ${shellQuote(command)}`;
+}
+
 /** The new tool input: the original with only the command replaced. */
 export function rewrittenInput(input: unknown, field: string, command: string): Record<string, unknown> {
   const base = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};

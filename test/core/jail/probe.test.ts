@@ -10,9 +10,22 @@ const base: ProbeFacts = {
 };
 
 describe("probe verdict", () => {
+  it("macOS with sandbox-exec: the seatbelt guards what does not move", () => {
+    expect(probeVerdict({ ...base, platform: "darwin", trial: null }, PLAIN)).toEqual({
+      ok: true,
+      seatbelt: true,
+    });
+    expect(probeVerdict(base, PLAIN)).toEqual({ ok: true });
+  });
+
   const cases: [string, Partial<ProbeFacts>, RegExp | null][] = [
     ["a trial that refused the write", {}, null],
-    ["macOS", { platform: "darwin", trial: null }, /needs Linux; this is darwin/],
+    [
+      "macOS without sandbox-exec on PATH",
+      { platform: "darwin", missing: ["sandbox-exec"], trial: null },
+      /sandbox-exec not found/,
+    ],
+    ["Windows", { platform: "win32", trial: null }, /needs Linux or macOS; this is win32/],
     ["util-linux missing", { missing: ["unshare", "setpriv"], trial: null }, /unshare, setpriv not found/],
     [
       "user namespaces off",
