@@ -11,7 +11,7 @@ import { commandLine, processAlive } from "../sessions/proc.js";
 import { ensureSession } from "../sessions/register.js";
 import { isDaemon, uiProcess } from "../sessions/ui.js";
 import { DIRECT_ACCESS, type StoreAccess } from "../store/access.js";
-import type { Db } from "../store/db.js";
+import type { Db, WriteTx } from "../store/db.js";
 import { append } from "../store/ledger/append.js";
 import { bindRequest, type RequestOwner } from "../store/ledger/requests.js";
 import { type SessionRow, sessionByNative } from "../store/sessions/rows.js";
@@ -141,18 +141,18 @@ export function selfSession(ctx: HookCtx): SessionRow | null {
 }
 
 /** The caller's session, recorded on first sight. Call inside the hook's write transaction. */
-export function hookSession(ctx: HookCtx): SessionRow {
-  const session = recordedSession(ctx);
+export function hookSession(ctx: HookCtx, tx: WriteTx): SessionRow {
+  const session = recordedSession(ctx, tx);
   selves.set(ctx, session);
   return session;
 }
 
-function recordedSession(ctx: HookCtx): SessionRow {
+function recordedSession(ctx: HookCtx, tx: WriteTx): SessionRow {
   const known = sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId);
-  if (known) return reattached(ctx, known);
+  if (known) return reattached(ctx, tx, known);
   const parent = ctx.req.env.TANDEM_PARENT_SESSION || null;
   const { session } = ensureSession(
-    ctx.db,
+    tx,
     {
       client: ctx.client.name,
       nativeId: ctx.input.sessionId,
@@ -183,12 +183,12 @@ function agentOf(ctx: HookCtx) {
  * (`claude --resume`, `codex resume`): record the new one, or its liveness would judge it left.
  * One under a shared daemon whose UI was not found at its start is looked for again.
  */
-function reattached(ctx: HookCtx, known: SessionRow): SessionRow {
+function reattached(ctx: HookCtx, tx: WriteTx, known: SessionRow): SessionRow {
   const retry = !known.ui_pid && underDaemon(ctx, known);
   if (!retry && (!known.ui_pid || processAlive(known.ui_pid, known.ui_pid_start))) return known;
   const { uiPid, uiPidStart } = agentOf(ctx);
   if (!uiPid || uiPid === known.ui_pid) return known;
-  append(ctx.db, { kind: "session.attached", session: known.id, ts: ctx.now, data: { uiPid, uiPidStart } });
+  append(tx, { kind: "session.attached", session: known.id, ts: ctx.now, data: { uiPid, uiPidStart } });
   return sessionByNative(ctx.db, ctx.client.name, ctx.input.sessionId) ?? known;
 }
 

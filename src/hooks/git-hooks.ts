@@ -128,11 +128,11 @@ function releaseClean(ctx: GitHookCtx, reason: "commit" | "checkout"): void {
   const callerGroup = caller ? groupOf(ctx.db, caller) : null;
   write(
     ctx.db,
-    () => {
+    (tx) => {
       for (const p of clean) {
         for (const c of inRepo.get(p) ?? []) {
           if (!releasable(ctx, c, callerGroup)) continue;
-          append(ctx.db, {
+          append(tx, {
             kind: "claim.released",
             session: c.session_id,
             ts: ctx.now,
@@ -203,8 +203,8 @@ function guardCommit(ctx: GitHookCtx): HookResult {
   if (verdict === null) return OK;
   write(
     ctx.db,
-    () =>
-      append(ctx.db, {
+    (tx) =>
+      append(tx, {
         kind: "commit.guarded",
         session: committer?.session.id ?? null,
         ts: ctx.now,

@@ -40,10 +40,10 @@ export function kernelTold(ctx: HookCtx, tool: ToolCall): string | null {
   });
   const hits = refusedWrites(tool.output, tool.cwd ?? ctx.input.cwd ?? ctx.root.root, plan.binds);
   if (hits.length === 0) return null;
-  write(ctx.db, () =>
-    append(ctx.db, {
+  write(ctx.db, (tx) =>
+    append(tx, {
       kind: "jail.write.refused",
-      session: hookSession(ctx).id,
+      session: hookSession(ctx, tx).id,
       ts: ctx.now,
       data: { tool: tool.name, paths: hits.map((h) => ({ path: h.named, why: h.bind.reasons.join("; ") })) },
     }),

@@ -59,14 +59,14 @@ function resumeIfEnded(ctx: HookCtx): void {
   );
   write(
     ctx.db,
-    () => {
-      const now = hookSession(ctx);
+    (tx) => {
+      const now = hookSession(ctx, tx);
       if (now.ended_seq === null) return; // Another hook of it resumed it meanwhile.
       const base = { session: now.id, ts: ctx.now };
-      append(ctx.db, { ...base, kind: "session.resumed", data: { previousEnd: now.ended_seq } });
+      append(tx, { ...base, kind: "session.resumed", data: { previousEnd: now.ended_seq } });
       const root = ctx.root.root;
       for (const i of mine)
-        append(ctx.db, {
+        append(tx, {
           ...base,
           kind: "claim.acquired",
           data: { worktree: root, path: i.path, disposition: "git", root },

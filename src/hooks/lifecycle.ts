@@ -19,7 +19,7 @@ import { recordOpenFailure } from "./open-failure.js";
  * config problem (the agent passes it on to its user, who can fix the file).
  */
 export function onSessionStart(ctx: HookCtx): Verdict {
-  const session = write(ctx.db, () => hookSession(ctx), "gating");
+  const session = write(ctx.db, (tx) => hookSession(ctx, tx), "gating");
   const parent = session.parent_id ? sessionById(ctx.db, session.parent_id) : undefined;
   const context = sessionStartContext({
     name: session.name,
@@ -55,22 +55,22 @@ function leftForContext(ctx: HookCtx) {
 export function onSessionEnd(ctx: HookCtx): Verdict {
   write(
     ctx.db,
-    () => {
-      const session = hookSession(ctx);
+    (tx) => {
+      const session = hookSession(ctx, tx);
       const base = { session: session.id, ts: ctx.now };
       if (!endsSession(sessionEndFacts(ctx, session))) {
         // One prompt-mode run of a session whose own process lives on: that run is idle, no more.
-        append(ctx.db, { ...base, kind: "activity.set", data: { activity: "idle" } });
+        append(tx, { ...base, kind: "activity.set", data: { activity: "idle" } });
         return;
       }
       for (const c of claimsOf(ctx.db, session.id)) {
-        append(ctx.db, {
+        append(tx, {
           ...base,
           kind: "claim.released",
           data: { worktree: c.worktree, path: c.path, reason: "session_end" },
         });
       }
-      append(ctx.db, { ...base, kind: "session.ended", data: { reason: ctx.input.source ?? "session-end" } });
+      append(tx, { ...base, kind: "session.ended", data: { reason: ctx.input.source ?? "session-end" } });
     },
     "gating",
   );
@@ -99,10 +99,10 @@ function sessionEndFacts(ctx: HookCtx, session: SessionRow): SessionEndFacts {
 export function onOther(ctx: HookCtx): Verdict {
   write(
     ctx.db,
-    () => {
-      const session = hookSession(ctx);
+    (tx) => {
+      const session = hookSession(ctx, tx);
       const activity = /notification|permission/i.test(ctx.input.event) ? "needs_input" : "working";
-      append(ctx.db, { kind: "activity.set", session: session.id, ts: ctx.now, data: { activity } });
+      append(tx, { kind: "activity.set", session: session.id, ts: ctx.now, data: { activity } });
     },
     "gating",
   );

@@ -5,6 +5,7 @@
  */
 import { observeFile, tracked } from "../claims/line-authors.js";
 import { lastPromptSeq } from "../store/events/reads.js";
+import { write } from "../store/ledger/append.js";
 import { type HookCtx, hookSession } from "./context.js";
 import { plannedTargets } from "./gates/facts.js";
 import { LINE_TOOLS } from "./line-claims.js";
@@ -12,7 +13,8 @@ import { LINE_TOOLS } from "./line-claims.js";
 export async function recordLineAuthors(ctx: HookCtx): Promise<void> {
   const tool = ctx.input.tool;
   if (!tool || !LINE_TOOLS.has(tool.name)) return;
-  const author = hookSession(ctx).id;
+  // The session may be recorded (or re-attached) here, which appends: inside the write lock.
+  const author = write(ctx.db, (tx) => hookSession(ctx, tx), "gating").id;
   // The turn these lines belong to (decision 0074), read once and only for a shared file.
   let turn: number | null | undefined;
   for (const t of await plannedTargets(ctx, tool)) {

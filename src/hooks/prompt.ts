@@ -31,14 +31,14 @@ export async function onPrompt(ctx: HookCtx): Promise<Verdict> {
   watchOwnedWork(ctx);
   const context = write(
     ctx.db,
-    () => {
-      const session = hookSession(ctx);
+    (tx) => {
+      const session = hookSession(ctx, tx);
       const peers = livePeers(ctx.db, session.id, ctx.config.freshnessSeconds, ctx.now);
       const summary = peers.map((p) => `${p.name}|${p.task}|${p.claims.join(",")}`).join("\n");
       const peers64 = digest(summary);
       const last = lastPeersDigest(ctx, session.id);
       const changed = peers64 !== last;
-      append(ctx.db, {
+      append(tx, {
         kind: "prompt.submitted",
         session: session.id,
         ts: ctx.now,
@@ -51,7 +51,7 @@ export async function onPrompt(ctx: HookCtx): Promise<Verdict> {
           peersDigest: peers64,
         },
       });
-      const notice = takeOwnerNotice(ctx, session);
+      const notice = takeOwnerNotice(ctx, tx, session);
       if (session.kind === "subagent") return notice;
       const parts: string[] = notice ? [notice] : [];
       if (changed && peers.length > 0) {

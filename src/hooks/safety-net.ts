@@ -17,6 +17,7 @@ import {
   type PeerFile,
 } from "../core/safety/clobber.js";
 import { blobsDirOf, preserveFiles } from "../safety/preserve.js";
+import type { WriteTx } from "../store/db.js";
 import { append } from "../store/ledger/append.js";
 import { untoldClobbers, versionWithStamp } from "../store/safety/preserved.js";
 import { type SessionRow, sessionById } from "../store/sessions/rows.js";
@@ -74,6 +75,7 @@ function versionAt(ctx: HookCtx, key: string, owner: string, stamp: string): num
 /** After a command, inside its write transaction: record what it did to peers' uncommitted files. */
 export function recordClobbers(
   ctx: HookCtx,
+  tx: WriteTx,
   actor: SessionRow,
   owners: PeerOwners,
   changed: readonly string[],
@@ -88,7 +90,7 @@ export function recordClobbers(
     versionAt: (key, owner, stamp) => versionAt(ctx, key, owner, stamp),
   });
   for (const c of found) {
-    append(ctx.db, {
+    append(tx, {
       kind: "work.clobbered",
       session: actor.id,
       ts: ctx.now,
@@ -110,10 +112,10 @@ export function recordClobbers(
  * Inside a write transaction: the owner's not yet told clobbers, as a message,
  * marked as told. Null when there are none (one indexed lookup).
  */
-export function takeOwnerNotice(ctx: HookCtx, owner: SessionRow): string | null {
+export function takeOwnerNotice(ctx: HookCtx, tx: WriteTx, owner: SessionRow): string | null {
   const rows = untoldClobbers(ctx.db, owner.id);
   if (rows.length === 0) return null;
-  append(ctx.db, {
+  append(tx, {
     kind: "work.noticed",
     session: owner.id,
     ts: ctx.now,

@@ -47,8 +47,8 @@ function storeSnapshot(
 ): void {
   write(
     ctx.db,
-    () => {
-      const session = hookSession(ctx);
+    (tx) => {
+      const session = hookSession(ctx, tx);
       putShellSnapshot(ctx.db, {
         session: session.id,
         key,
@@ -234,14 +234,14 @@ async function recordDelta(
   const stashesAfter = pending.stashes ? readStashes(Object.keys(pending.stashes)) : {};
   return write(
     ctx.db,
-    () => {
-      const session = hookSession(ctx);
+    (tx) => {
+      const session = hookSession(ctx, tx);
       const row = snapshotState(ctx.db, session.id, key);
       // Measured already, or replaced by a later command of the same id since it was read.
       if (!row || row.endedAt !== null || row.text !== pending.text) return null;
       endSnapshot(ctx.db, session.id, key, ctx.now);
       if (pending.stashes) {
-        recordCreatedStashes(ctx.db, session.id, ctx.now, createdStashes(pending.stashes, stashesAfter));
+        recordCreatedStashes(tx, session.id, ctx.now, createdStashes(pending.stashes, stashesAfter));
       }
       forgetSnapshots(ctx.db, ctx.now - 6 * OPEN_WINDOW_MS);
       const before = rootKeyed(ctx, top, pending.before);
@@ -250,8 +250,8 @@ async function recordDelta(
       const owners = ownersFor(ctx, session);
       const concurrent = concurrentPeers(ctx.db, session.id, top, row.startedAt, ctx.now);
       const a = attribute(keys, owners, concurrent, ownHistory(ctx.db, session.id, ctx.root.root));
-      a.clobbered = recordClobbers(ctx, session, owners, keys, before, via);
-      append(ctx.db, {
+      a.clobbered = recordClobbers(ctx, tx, session, owners, keys, before, via);
+      append(tx, {
         kind: "files.touched",
         session: session.id,
         ts: ctx.now,

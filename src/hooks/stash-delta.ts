@@ -9,7 +9,7 @@ import { enclosingWorkTrees } from "../config/git-discovery.js";
 import type { GitCall } from "../core/git/call.js";
 import { parseGlobals } from "../core/git/globals.js";
 import { type StashEntry, stashEntries } from "../git/stash.js";
-import type { Db } from "../store/db.js";
+import type { Db, WriteTx } from "../store/db.js";
 import { append } from "../store/ledger/append.js";
 import type { HookCtx } from "./context.js";
 
@@ -72,6 +72,11 @@ export function createdStashes(before: StashSnapshot, after: Record<string, Stas
 }
 
 /** Inside the write lock: one `stash.created` event per new entry. */
-export function recordCreatedStashes(db: Db, session: string, ts: number, created: CreatedStash[]): void {
+export function recordCreatedStashes(
+  db: WriteTx,
+  session: string,
+  ts: number,
+  created: CreatedStash[],
+): void {
   for (const data of created) append(db, { kind: "stash.created", session, ts, data });
 }

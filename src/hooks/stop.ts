@@ -25,8 +25,8 @@ export async function onStop(ctx: HookCtx): Promise<Verdict> {
   watchOwnedWork(ctx);
   const verdict = write(
     ctx.db,
-    () => {
-      const session = hookSession(ctx);
+    (tx) => {
+      const session = hookSession(ctx, tx);
       const events = recentEvents(ctx, session.id);
       const v = stopVerdict({
         client: ctx.client,
@@ -39,7 +39,7 @@ export async function onStop(ctx: HookCtx): Promise<Verdict> {
         blockCap: BLOCK_CAP,
         replyHasBox: containsStatusBox(ctx.input.lastAssistantMessage),
       });
-      append(ctx.db, {
+      append(tx, {
         kind: "turn.stopped",
         session: session.id,
         ts: ctx.now,

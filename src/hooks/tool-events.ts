@@ -24,16 +24,16 @@ export async function onPostTool(ctx: HookCtx): Promise<Verdict> {
   const pending = shell ? startShellDelta(ctx, tool) : null;
   const told = write(
     ctx.db,
-    () => {
-      const session = hookSession(ctx);
+    (tx) => {
+      const session = hookSession(ctx, tx);
       const brief = turnBrief(ctx, session);
-      append(ctx.db, {
+      append(tx, {
         kind: "tool.completed",
         session: session.id,
         ts: ctx.now,
         data: { tool: tool.name, toolUseId: tool.useId },
       });
-      return [brief, takeOwnerNotice(ctx, session)];
+      return [brief, takeOwnerNotice(ctx, tx, session)];
     },
     "gating",
   );
@@ -51,7 +51,7 @@ export async function onPostTool(ctx: HookCtx): Promise<Verdict> {
     : await toolKeys(ctx);
   // A file tool's own target is compared with what the call meant (issue 37.1).
   if (watchOwnedWork(ctx, own, !shell)) {
-    const late = write(ctx.db, () => takeOwnerNotice(ctx, hookSession(ctx)), "gating");
+    const late = write(ctx.db, (tx) => takeOwnerNotice(ctx, tx, hookSession(ctx, tx)), "gating");
     if (late) parts.push(late);
   }
   return parts.length === 0 ? ALLOW : { ...ALLOW, context: parts.join("\n\n") };

@@ -1,4 +1,5 @@
 import { ALLOW, type HookKind, type Verdict } from "../clients/types.js";
+import type { WriteTx } from "../store/db.js";
 import { listEvents } from "../store/events/list.js";
 import type { StoredEvent } from "../store/events/stored.js";
 import { append, write } from "../store/ledger/append.js";
@@ -61,10 +62,10 @@ function untoldHeals(ctx: HookCtx, self: SessionRow): StoredEvent[] {
 }
 
 /** Inside the write transaction, so concurrent hooks of one session tell each heal once. */
-function takeHealNotice(ctx: HookCtx, self: SessionRow): string | null {
+function takeHealNotice(ctx: HookCtx, tx: WriteTx, self: SessionRow): string | null {
   const heals = untoldHeals(ctx, self);
   if (heals.length === 0) return null;
-  append(ctx.db, {
+  append(tx, {
     kind: "wiring.noticed",
     session: self.id,
     ts: ctx.now,
@@ -95,7 +96,7 @@ export function withHealNotice(ctx: HookCtx, verdict: Verdict): Verdict {
   try {
     const self = selfSession(ctx);
     if (!self || untoldHeals(ctx, self).length === 0) return verdict;
-    const notice = write(ctx.db, () => takeHealNotice(ctx, self), "gating");
+    const notice = write(ctx.db, (tx) => takeHealNotice(ctx, tx, self), "gating");
     if (notice === null) return verdict;
     return { ...verdict, context: verdict.context ? `${notice}\n\n${verdict.context}` : notice };
   } catch (err) {

@@ -35,8 +35,8 @@ export function judgeJailed(ask: JailedAsk): JailedOutcome {
     const v = jailedVerdict({ args: ask.args, env: ask.env, jail: { id: row.id, name: row.name } });
     if (v.kind === "run") return { kind: "run", session: row.id };
     const command = `tandem ${ask.args.join(" ")}`.slice(0, 500);
-    write(db, () =>
-      append(db, {
+    write(db, (tx) =>
+      append(tx, {
         kind: "jail.refused",
         session: row.id,
         data: { attempt: v.attempt, claimed: v.claimed, command },

@@ -83,8 +83,8 @@ export function judgeRun(ask: RunAsk): RunVerdict {
     });
     if (v.kind !== "refuse") return v;
     const command = `tandem ${ask.args.join(" ")}`.slice(0, 500);
-    write(db, () =>
-      append(db, {
+    write(db, (tx) =>
+      append(tx, {
         kind: "jail.refused",
         session: own?.id ?? null,
         data: { attempt: v.attempt, claimed: v.claimed, command },

@@ -12,7 +12,7 @@ import {
   stampStep,
 } from "../core/safety/owner-versions.js";
 import { type BlobRef, ensureBlobsDir, syncBlob, writeBlob } from "../store/blobs/files.js";
-import type { Db } from "../store/db.js";
+import type { Db, WriteTx } from "../store/db.js";
 import { append, write } from "../store/ledger/append.js";
 import { clobberedSince, newestKept, nextVersion, touchedSince } from "../store/safety/kept.js";
 import { copyIntoBlobs } from "./preserve.js";
@@ -89,15 +89,18 @@ export function keepAndWatch(req: WatchRequest): Watched {
   if (todo.length === 0) return done;
   return write(
     req.db,
-    () => {
-      for (const t of todo) record(req, t, done);
+    (tx) => {
+      for (const t of todo) record({ ...req, db: tx }, t, done);
       return done;
     },
     "gating",
   );
 }
 
-function record(req: WatchRequest, t: Todo, done: Watched): void {
+/** A request inside the write transaction: what records may append through. */
+type InTx = Omit<WatchRequest, "db"> & { db: WriteTx };
+
+function record(req: InTx, t: Todo, done: Watched): void {
   const { db, worktree } = req;
   const { key, owner } = t.f;
   const now = newestKept(db, worktree, key, owner);
@@ -132,13 +135,13 @@ function record(req: WatchRequest, t: Todo, done: Watched): void {
  * version, what the file holds is kept as the bytes that replaced it, by a writer Tandem did not
  * see run, and the owner is told.
  */
-function overwritten(req: WatchRequest, t: Todo, meant: BlobRef, done: Watched): void {
+function overwritten(req: InTx, t: Todo, meant: BlobRef, done: Watched): void {
   const version = keep(req, { ...t, blob: meant, f: { ...t.f, stamp: "meant" } }, "owner", done);
   keep(req, t, "clobbered", done);
   clobbered(req, t, version, done);
 }
 
-function clobbered(req: WatchRequest, t: Todo, version: number, done: Watched): void {
+function clobbered(req: InTx, t: Todo, version: number, done: Watched): void {
   const { db, worktree } = req;
   const { key, owner } = t.f;
   append(db, {
@@ -158,7 +161,7 @@ function clobbered(req: WatchRequest, t: Todo, version: number, done: Watched): 
   done.clobbers.push({ key, owner });
 }
 
-function keep(req: WatchRequest, t: Todo, reason: "owner" | "clobbered", done: Watched): number {
+function keep(req: InTx, t: Todo, reason: "owner" | "clobbered", done: Watched): number {
   const { key, owner } = t.f;
   const version = nextVersion(req.db, req.worktree, key, owner);
   append(req.db, {

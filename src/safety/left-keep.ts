@@ -8,7 +8,7 @@ import { findLeftWork, type LeftQuery } from "../claims/left-work.js";
 import type { LeftItem, SettledMark } from "../core/claims/left-work.js";
 import { fileStamp } from "../git/status.js";
 import { type BlobRef, ensureBlobsDir } from "../store/blobs/files.js";
-import type { Db } from "../store/db.js";
+import type { Db, WriteTx } from "../store/db.js";
 import { append, write } from "../store/ledger/append.js";
 import { newestKept, nextVersion } from "../store/safety/kept.js";
 import { sessionById } from "../store/sessions/rows.js";
@@ -53,14 +53,14 @@ export function keepLeftWork(req: LeftKeepRequest): number {
   const { db, worktree } = req;
   return write(
     db,
-    () => {
+    (tx) => {
       let kept = 0;
       for (const { item, stamp, blob } of todo) {
         const owner = item.owner.id;
         if (newestKept(db, worktree, item.path, owner)?.blob === blob.sha256) continue;
         const version = nextVersion(db, worktree, item.path, owner);
         const data = { worktree, path: item.path, owner, version, blob: blob.sha256, bytes: blob.bytes };
-        append(db, {
+        append(tx, {
           kind: "work.preserved",
           session: req.actor,
           ts: req.now,
@@ -68,7 +68,7 @@ export function keepLeftWork(req: LeftKeepRequest): number {
         });
         kept++;
       }
-      settle(req);
+      settle(req, tx);
       return kept;
     },
     "gating",
@@ -79,14 +79,14 @@ export function keepLeftWork(req: LeftKeepRequest): number {
  * Inside the write lock: an owner seen since the lookup came back (its hook may be writing the file
  * now), so its marks stay as they are; the next lookup judges them again.
  */
-function settle(req: LeftKeepRequest): void {
+function settle(req: LeftKeepRequest, tx: WriteTx): void {
   const byOwner = new Map<string, SettledMark[]>();
   for (const c of req.clean) byOwner.set(c.owner, [...(byOwner.get(c.owner) ?? []), c]);
   for (const [owner, marks] of byOwner) {
     if (sessionById(req.db, owner)?.last_seen !== marks[0]?.seen) continue;
     const paths = [...new Set(marks.map((m) => m.path))];
     const held = [...new Set(marks.filter((m) => m.held).map((m) => m.path))];
-    append(req.db, {
+    append(tx, {
       kind: "work.settled",
       session: req.actor,
       ts: req.now,

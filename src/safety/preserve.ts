@@ -67,12 +67,12 @@ export function preserveFiles(req: PreserveRequest): number {
   const copied = fresh
     .map((f) => ({ f, blob: copyIntoBlobs(req.blobsDir, join(worktree, f.key)) }))
     .filter((c): c is { f: PeerFile; blob: BlobRef } => c.blob !== null);
-  return write(db, () => {
+  return write(db, (tx) => {
     let made = 0;
     for (const { f, blob } of copied) {
       const newest = newestPreserved(db, worktree, f.key, f.owner);
       if (newest?.stamp === f.stamp && newest.blob === blob.sha256) continue;
-      append(db, {
+      append(tx, {
         kind: "work.preserved",
         session: req.actor,
         ts: req.now,

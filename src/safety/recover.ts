@@ -127,8 +127,8 @@ export function recoverFile(req: RecoverRequest): RecoverResult {
   }
   const mode = present ? statSync(abs).mode & 0o7777 : 0o644;
   writeAtomically(abs, data, mode);
-  write(db, () => {
-    append(db, {
+  write(db, (tx) => {
+    append(tx, {
       kind: "work.recovered",
       session: req.actor,
       ts: req.now,
@@ -146,8 +146,8 @@ export function recoverFile(req: RecoverRequest): RecoverResult {
 function keptAsRecovered(req: RecoverRequest, row: PreservedRow): void {
   const { db, worktree, key, owner } = req;
   if (newestKept(db, worktree, key, owner)?.blob === row.blob) return;
-  write(db, () =>
-    append(db, {
+  write(db, (tx) =>
+    append(tx, {
       kind: "work.preserved",
       session: req.actor,
       ts: req.now,

@@ -1,4 +1,4 @@
-import type { Db } from "../store/db.js";
+import type { WriteTx } from "../store/db.js";
 import type { EventData } from "../store/events/schemas.js";
 import { append } from "../store/ledger/append.js";
 import { pickSessionName } from "../store/sessions/names.js";
@@ -17,7 +17,7 @@ export function newSessionId(): string {
  * inside `write()`: the lookup, the name choice and the insert are one step.
  */
 export function ensureSession(
-  db: Db,
+  db: WriteTx,
   start: SessionStart,
   ts?: number,
 ): { session: SessionRow; created: boolean } {

@@ -184,7 +184,7 @@ function refused(
     via: n.via,
     ...(place === "terminal" ? {} : { place, pid: req.pid }),
   };
-  write(db, () => append(db, { kind: "identity.refused", session: actual?.id ?? null, data }));
+  write(db, (tx) => append(tx, { kind: "identity.refused", session: actual?.id ?? null, data }));
 }
 
 /**

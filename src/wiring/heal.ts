@@ -4,7 +4,7 @@ import type { ClientName } from "../clients/index.js";
 import { PROJECT_CONFIG } from "../config/root.js";
 import { spanned } from "../core/printed.js";
 import { readBlob, writeBlob } from "../store/blobs/files.js";
-import type { Db } from "../store/db.js";
+import type { Db, WriteTx } from "../store/db.js";
 import { append, write } from "../store/ledger/append.js";
 import { sessionById } from "../store/sessions/rows.js";
 import {
@@ -50,12 +50,12 @@ const NOTHING: HealResult = { restored: [], unhealable: [] };
 export function healWiring(db: Db, stateDir: string, opts: HealOptions): HealResult {
   if (staleFiles(wiringFiles(db), wiringStamp).length === 0) return NOTHING;
   // Under the write lock, read again: a concurrent hook may have healed, or init/deinit run.
-  return write(db, () => {
+  return write(db, (tx) => {
     const stale = staleFiles(wiringFiles(db), wiringStamp);
     const result: HealResult = { restored: [], unhealable: [] };
     for (const choice of wiringChoices(db)) {
       const mine = stale.filter((r) => r.root === choice.root);
-      if (mine.length > 0) healRoot(db, stateDir, choice, mine, opts, result);
+      if (mine.length > 0) healRoot(tx, stateDir, choice, mine, opts, result);
     }
     return result;
   });
@@ -129,7 +129,7 @@ function agentConfigEdit(
 }
 
 function healRoot(
-  db: Db,
+  db: WriteTx,
   stateDir: string,
   choice: WiringChoice,
   stale: readonly WiringFileRow[],
@@ -212,7 +212,7 @@ function mtimeOf(path: string): number | null {
 }
 
 function restore(
-  db: Db,
+  db: WriteTx,
   stateDir: string,
   root: string,
   step: HealStep,

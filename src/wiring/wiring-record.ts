@@ -54,9 +54,9 @@ export function currentRow(stateDir: string, root: string, path: string): Wiring
 export function recordWiring(db: Db, stateDir: string, choice: WiringChoice): void {
   const snapshot = readSnapshot(choice.root, choice.clients as ClientName[], choice.gitHooks);
   const rows = statesOf(snapshot).map((f) => currentRow(stateDir, choice.root, f.path));
-  write(db, () => {
+  write(db, (tx) => {
     putWiring(db, choice, rows);
-    append(db, {
+    append(tx, {
       kind: "wiring.recorded",
       session: null,
       data: { ...choice, files: rows.map((r) => r.path) },
@@ -69,11 +69,11 @@ export function recordWiring(db: Db, stateDir: string, choice: WiringChoice): vo
  * deinit records the rest again afterwards (`remaining`).
  */
 export function forgetWiring(db: Db, root: string): WiringChoice | null {
-  return write(db, () => {
+  return write(db, (tx) => {
     const before = wiringChoice(db, root);
     if (!before) return null;
     dropWiring(db, root);
-    append(db, {
+    append(tx, {
       kind: "wiring.cleared",
       session: null,
       data: { root, clients: before.clients, gitHooks: before.gitHooks },

@@ -96,8 +96,8 @@ describe("the tandem command line", () => {
 
   it("follows new events as they are recorded", async () => {
     const { repo, db } = repoWithLedger();
-    const { session } = write(db, () =>
-      ensureSession(db, {
+    const { session } = write(db, (tx) =>
+      ensureSession(tx, {
         client: "codex",
         nativeId: "n1",
         kind: "session",
@@ -131,8 +131,8 @@ describe("the tandem command line", () => {
   it("lists live sessions, and stale ones only with --all", () => {
     const { repo, db } = repoWithLedger();
     const old = Date.now() - 3_600_000;
-    write(db, () => {
-      ensureSession(db, {
+    write(db, (tx) => {
+      ensureSession(tx, {
         client: "codex",
         nativeId: "fresh",
         kind: "session",
@@ -142,7 +142,7 @@ describe("the tandem command line", () => {
         cwd: repo,
       });
       ensureSession(
-        db,
+        tx,
         {
           client: "cursor",
           nativeId: "old",

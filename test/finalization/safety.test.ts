@@ -62,9 +62,9 @@ describe("end-turn never trusts the ledger with filesystem authority", () => {
     g(repo, "push", "-q");
     const db = openState(repo);
     const id = (raw(db).prepare("SELECT id FROM sessions WHERE native_id = 'A'").get() as { id: string }).id;
-    writeLedger(db, () => {
+    writeLedger(db, (tx) => {
       const forge = (worktree: string, path: string) =>
-        append(db, {
+        append(tx, {
           kind: "claim.acquired",
           session: id,
           data: { worktree, path, disposition: "git", root: worktree },
@@ -109,8 +109,8 @@ describe("end-turn never trusts the ledger with filesystem authority", () => {
     const { repo } = clonedRepo(tempDir(), "repo");
     write(repo, "A", "a.txt");
     const db = openState(repo);
-    writeLedger(db, () =>
-      append(db, {
+    writeLedger(db, (tx) =>
+      append(tx, {
         kind: "claim.acquired",
         session: "ses_ghost",
         data: { worktree: repo, path: "ghost.txt", disposition: "git", root: repo },

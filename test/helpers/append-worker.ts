@@ -9,8 +9,8 @@ const count = Number(countArg);
 // The test is about order and integrity, not lock waits: 8 writers in tight loops on a loaded
 // 2-core machine can starve one past the 5 s a hook waits.
 const db = openDb(stateDir!, { lockSeconds: 60 });
-const { session } = write(db, () =>
-  ensureSession(db, {
+const { session } = write(db, (tx) =>
+  ensureSession(tx, {
     client: "codex",
     nativeId: `worker-${worker}`,
     kind: "session",
@@ -21,10 +21,10 @@ const { session } = write(db, () =>
   }),
 );
 for (let i = 1; i < count; i++) {
-  write(db, () => {
-    if (i % 2 === 0) append(db, { kind: "task.set", session: session.id, data: { text: `${worker}:${i}` } });
+  write(db, (tx) => {
+    if (i % 2 === 0) append(tx, { kind: "task.set", session: session.id, data: { text: `${worker}:${i}` } });
     else
-      append(db, {
+      append(tx, {
         kind: "claim.acquired",
         session: session.id,
         data: { worktree: "/w", path: `w${worker}/f${i}`, disposition: "git", root: "/w" },

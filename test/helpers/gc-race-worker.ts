@@ -20,8 +20,8 @@ if (mode === "writer") {
     .id;
   for (let i = id; i < Number(countArg); i += 4) {
     const ref = writeBlob(blobs, orphanBytes(i));
-    write(db, () =>
-      append(db, {
+    write(db, (tx) =>
+      append(tx, {
         kind: "work.preserved",
         session: null,
         data: {

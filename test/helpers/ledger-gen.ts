@@ -27,9 +27,9 @@ export function generateLedger(db: Db, count: number, seed = 7, prefix = "native
   const held = new Map<string, string>();
   let n = 0;
   while (n < count) {
-    write(db, () => {
+    write(db, (tx) => {
       if (sessions.length === 0 || rand() < 0.02) {
-        const { session } = ensureSession(db, {
+        const { session } = ensureSession(tx, {
           client: pick(CLIENT_NAMES),
           nativeId: `${prefix}-${sessions.length}`,
           kind: "session",
@@ -47,14 +47,14 @@ export function generateLedger(db: Db, count: number, seed = 7, prefix = "native
       const r = rand();
       if (r < 0.25) {
         if (held.has(path)) {
-          append(db, {
+          append(tx, {
             kind: "claim.released",
             session: held.get(path)!,
             data: { worktree: WT, path, reason: pick(["commit", "explicit", "checkout"] as const) },
           });
           held.delete(path);
         } else {
-          append(db, {
+          append(tx, {
             kind: "claim.acquired",
             session: s,
             data: { worktree: WT, path, disposition: "git", root: WT },
@@ -62,41 +62,41 @@ export function generateLedger(db: Db, count: number, seed = 7, prefix = "native
           held.set(path, s);
         }
       } else if (r < 0.4) {
-        append(db, {
+        append(tx, {
           kind: "tool.requested",
           session: s,
           data: { tool: "Write", targets: [path], inputBytes: 10, inputDigest: "ab" },
         });
       } else if (r < 0.5) {
-        append(db, {
+        append(tx, {
           kind: "prompt.submitted",
           session: s,
           data: { text: `prompt ${n}`, bytes: 9, truncated: false, remediation: false },
         });
       } else if (r < 0.6) {
-        append(db, { kind: "task.set", session: s, data: { text: `task ${n}` } });
+        append(tx, { kind: "task.set", session: s, data: { text: `task ${n}` } });
       } else if (r < 0.7) {
-        append(db, { kind: "status.checked", session: s, data: { end_turn: rand() < 0.5 } });
+        append(tx, { kind: "status.checked", session: s, data: { end_turn: rand() < 0.5 } });
       } else if (r < 0.8) {
-        append(db, {
+        append(tx, {
           kind: "turn.stopped",
           session: s,
           data: { verdict: "pass", rule: null, enforcement: "enforced" },
         });
       } else if (r < 0.9) {
-        append(db, {
+        append(tx, {
           kind: "files.touched",
           session: s,
           data: { worktree: WT, paths: [path], via: "shell" },
         });
       } else if (r < 0.95) {
-        append(db, {
+        append(tx, {
           kind: "activity.set",
           session: s,
           data: { activity: pick(["idle", "working", "needs_input"] as const) },
         });
       } else {
-        append(db, { kind: "tool.completed", session: s, data: { tool: "Bash" } });
+        append(tx, { kind: "tool.completed", session: s, data: { tool: "Bash" } });
       }
       n++;
     });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { CLIENT_NAMES } from "../../src/clients/index.js";
 import { ensureSession } from "../../src/sessions/register.js";
 import { writeBlob } from "../../src/store/blobs/files.js";
-import type { Db } from "../../src/store/db.js";
+import type { Db, WriteTx } from "../../src/store/db.js";
 import { append, write } from "../../src/store/ledger/append.js";
 import { rng } from "./ledger-gen.js";
 
@@ -74,10 +74,10 @@ export function generateHistory(
   const preserveEvery = shape.preserved > 0 ? Math.max(1, Math.floor(shape.sessions / shape.preserved)) : 0;
   const BATCH = 25;
   for (let first = 0; first < shape.sessions; first += BATCH) {
-    write(db, () => {
+    write(db, (tx) => {
       for (let i = first; i < Math.min(shape.sessions, first + BATCH); i++) {
         const t0 = start + Math.floor((span * i) / shape.sessions);
-        const ctx = { db, rand, t0, blobsDir, shape, out };
+        const ctx = { db: tx, rand, t0, blobsDir, shape, out };
         const id = oneSession(ctx, i);
         if (subEvery && i % subEvery === subEvery - 1) oneSubagent(ctx, id, i);
         if (preserveEvery && i % preserveEvery === preserveEvery - 1 && out.sessions.length > 1)
@@ -89,7 +89,7 @@ export function generateHistory(
 }
 
 interface GenCtx {
-  db: Db;
+  db: WriteTx;
   rand: () => number;
   t0: number;
   blobsDir: string;

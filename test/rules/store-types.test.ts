@@ -23,10 +23,14 @@ export const leak = (db: Db): unknown => db.pragma("user_version");
 import type { Db } from "../store/db.js";
 export const leak = (db: Db): Database.Database => db;
 `,
+  "hooks/breach-append.ts": `import type { Db } from "../store/db.js";
+import { append } from "../store/ledger/append.js";
+export const outside = (db: Db): unknown => append(db, { kind: "task.set", session: null, data: { text: "x" } });
+`,
   "hooks/allowed.ts": `import type { Db } from "../store/db.js";
-import { readSnapshot, write } from "../store/ledger/append.js";
+import { append, readSnapshot, write } from "../store/ledger/append.js";
 export function done(db: Db): void {
-  write(db, () => undefined);
+  write(db, (tx) => append(tx, { kind: "task.set", session: null, data: { text: "x" } }));
   readSnapshot(db, () => undefined);
   if (db.open && !db.inTransaction) db.close();
 }
@@ -91,6 +95,10 @@ describe("the store's handle is opaque outside src/store/ (decision 0067)", () =
     ["hooks/breach-prepare.ts", /TS2339 Property 'prepare' does not exist on type 'Db'/],
     ["hooks/breach-pragma.ts", /TS2339 Property 'pragma' does not exist on type 'Db'/],
     ["hooks/breach-assign.ts", /TS2740 Type 'Db' is missing the following properties/],
+    [
+      "hooks/breach-append.ts",
+      /TS2345 Argument of type 'Db' is not assignable to parameter of type 'WriteTx'/,
+    ],
     ["store/breach-read-writes.ts", /TS2345 Argument of type 'ReadTx' is not assignable to .*'WriteTx'/],
   ])("%s does not compile", (rel, want) => {
     expect(errors.get(rel)).toEqual([expect.stringMatching(want)]);

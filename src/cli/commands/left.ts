@@ -80,17 +80,17 @@ function adopt(io: Io, raws: string[], opts: LeftOptions): void {
       );
     const items = leftOf(db, project, keysOf(project, io, raws), me.id, callerPrinter(project, caller));
     const now = Date.now();
-    write(db, () => {
+    write(db, (tx) => {
       for (const i of items) {
         const base = { session: me.id, ts: now };
         const where = { worktree: project.resolved.root, path: i.path };
         if (i.hold === "held")
-          append(db, {
+          append(tx, {
             ...base,
             kind: "claim.released",
             data: { ...where, reason: "stale_takeover", holder: i.owner.id },
           });
-        append(db, {
+        append(tx, {
           ...base,
           kind: "claim.acquired",
           data: { ...where, disposition: "git", root: project.resolved.root },
@@ -133,16 +133,16 @@ function discard(io: Io, raws: string[], opts: LeftOptions): void {
 }
 
 function settleDiscarded(db: Db, worktree: string, items: readonly LeftItem[], now: number): void {
-  write(db, () => {
+  write(db, (tx) => {
     for (const i of items) {
       if (i.hold === "held")
-        append(db, {
+        append(tx, {
           kind: "claim.released",
           session: null,
           ts: now,
           data: { worktree, path: i.path, reason: "forced", forcedBy: "person", holder: i.owner.id },
         });
-      append(db, {
+      append(tx, {
         kind: "work.settled",
         session: null,
         ts: now,

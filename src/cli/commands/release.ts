@@ -69,13 +69,13 @@ export function releaseCommand(io: Io): Command {
           if (!r.ok) throw new UsageError(`cannot release ${raw}: ${r.reason}`);
           return r.target.physical;
         });
-        const released = write(db, () => {
+        const released = write(db, (tx) => {
           const mine = allClaims(db).filter((c) => {
             const held = join(c.worktree, c.path);
             return c.session_id === session.id && keys.some((k) => held === k || held.startsWith(`${k}/`));
           });
           for (const c of mine) {
-            append(db, {
+            append(tx, {
               kind: "claim.released",
               session: session.id,
               data: {

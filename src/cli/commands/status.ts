@@ -184,7 +184,7 @@ async function runStatus(io: Io, opts: StatusOptions, project: Project, db: Db):
   // An observation (decision 0018): no fsync.
   write(
     db,
-    () => append(db, { kind: "status.checked", session: session.id, data: { end_turn: check !== null } }),
+    (tx) => append(tx, { kind: "status.checked", session: session.id, data: { end_turn: check !== null } }),
     "gating",
   );
   const shown = { model, findings: check?.findings ?? {}, config: { root: ctx.root, problems } };

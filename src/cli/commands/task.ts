@@ -32,7 +32,7 @@ export function taskCommand(io: Io): Command {
         const trimmed = text.trim();
         write(
           db,
-          () => append(db, { kind: "task.set", session: session.id, data: { text: trimmed } }),
+          (tx) => append(tx, { kind: "task.set", session: session.id, data: { text: trimmed } }),
           "gating",
         );
         const task = trimmed || session.task || "";

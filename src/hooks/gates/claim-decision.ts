@@ -82,12 +82,12 @@ function record(
 ): ClaimDecision {
   return write(
     ctx.db,
-    () => {
-      const session = hookSession(ctx);
+    (tx) => {
+      const session = hookSession(ctx, tx);
       const decision = decide(session.id, groupOf(ctx.db, session));
       crashPoint("claim:after-check", ctx.req.env);
       const base = { session: session.id, ts: ctx.now };
-      append(ctx.db, {
+      append(tx, {
         ...base,
         kind: "tool.requested",
         data: { tool: tool.name, toolUseId: tool.useId, targets: [...raws], ...inputDigest(tool.input) },
@@ -101,18 +101,18 @@ function record(
           })),
           ...decision.refused.map((r) => ({ path: r.raw, reason: r.rule, holder: null })),
         ];
-        append(ctx.db, { ...base, kind: "claim.denied", data: { tool: tool.name, refused } });
+        append(tx, { ...base, kind: "claim.denied", data: { tool: tool.name, refused } });
         return decision;
       }
       for (const t of decision.takeovers) {
-        append(ctx.db, {
+        append(tx, {
           ...base,
           kind: "claim.released",
           data: { worktree: t.worktree, path: t.path, reason: "stale_takeover", holder: t.holder.id },
         });
       }
       for (const t of decision.acquire) {
-        append(ctx.db, {
+        append(tx, {
           ...base,
           kind: "claim.acquired",
           data: { worktree: t.worktree, path: t.path, disposition: t.disposition, root: t.root },

@@ -13,15 +13,15 @@ export function recordRefusal(
 ): void {
   write(
     ctx.db,
-    () => {
-      const session = hookSession(ctx);
+    (tx) => {
+      const session = hookSession(ctx, tx);
       const base = { session: session.id, ts: ctx.now };
-      append(ctx.db, {
+      append(tx, {
         ...base,
         kind: "tool.requested",
         data: { tool: tool.name, toolUseId: tool.useId, targets: [...raws], ...inputDigest(tool.input) },
       });
-      append(ctx.db, { ...base, kind: "claim.denied", data: { tool: tool.name, refused: [...refused] } });
+      append(tx, { ...base, kind: "claim.denied", data: { tool: tool.name, refused: [...refused] } });
     },
     "gating",
   );

@@ -20,7 +20,7 @@ export interface NewEvent<K extends EventKind = EventKind> {
  * Appends one event and updates the projections it affects. Must run inside a
  * transaction (see `write`) so the event and its views commit together.
  */
-export function append<K extends EventKind>(db: Db, ev: NewEvent<K>): StoredEvent {
+export function append<K extends EventKind>(db: WriteTx, ev: NewEvent<K>): StoredEvent {
   if (!db.inTransaction) throw new Error("append() must run inside write()");
   const problem = checkEventData(ev.kind, ev.data);
   if (problem) throw new TandemError(`refusing to record an invalid event: ${problem}`);

@@ -1,5 +1,5 @@
 import { sessionsToCompact } from "../../core/upkeep/retention.js";
-import type { Db } from "../db.js";
+import type { Db, WriteTx } from "../db.js";
 import { stmt } from "../db.js";
 import type { EventData } from "../events/schemas.js";
 import { append } from "../ledger/append.js";
@@ -55,7 +55,7 @@ export function countCompactable(db: Db, id: string): number {
  * caller's write transaction. The rule is judged again under the lock (a session can be seen
  * again, or take a claim, after gc chose it). Returns how many events it removed.
  */
-export function compactSession(db: Db, id: string, cutoff: number, ts: number): number {
+export function compactSession(db: WriteTx, id: string, cutoff: number, ts: number): number {
   const s = sessionById(db, id);
   if (!s) return 0;
   const claims = (stmt(db, "SELECT count(*) AS n FROM claims WHERE session_id = ?").get(id) as { n: number })

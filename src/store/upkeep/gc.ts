@@ -8,7 +8,7 @@ import {
   subagentsToExpire,
 } from "../../core/upkeep/retention.js";
 import { listBlobs, removeStaleTempFiles, sweepBlob } from "../blobs/files.js";
-import type { Db } from "../db.js";
+import type { Db, WriteTx } from "../db.js";
 import { raw } from "../handle.js";
 import { append, write } from "../ledger/append.js";
 import { compactSession } from "./compact.js";
@@ -64,7 +64,7 @@ function pause(ms: number): void {
  * Runs `work` in short write transactions until it reports nothing left, resting as long as
  * each took (at least 10 ms) so a hook waiting for the write lock gets it between them.
  */
-function inSlices(db: Db, work: () => boolean, between?: (slice: number) => void): void {
+function inSlices(db: Db, work: (tx: WriteTx) => boolean, between?: (slice: number) => void): void {
   for (let slice = 1; ; slice++) {
     const started = performance.now();
     const more = write(db, work);
@@ -125,11 +125,11 @@ export function runGc(db: Db, opts: GcOptions): GcReport {
   const done = compactAll(db, sessions, cutoff, now, opts.batchEvents ?? 500);
   report.sessions = done.sessions;
   report.events = done.events;
-  write(db, () => {
+  write(db, (tx) => {
     for (const ids of chunks(subs, 500))
-      append(db, { kind: "subagents.expired", session: null, ts: now, data: { ids } });
+      append(tx, { kind: "subagents.expired", session: null, ts: now, data: { ids } });
     for (const versions of chunks([...preserved, ...byPolicy.expire], 500))
-      append(db, { kind: "work.expired", session: null, ts: now, data: { versions } });
+      append(tx, { kind: "work.expired", session: null, ts: now, data: { versions } });
   });
   // Read after the expiry is committed: a record added since names a blob touched within the grace.
   const referenced = referencedBlobs(db);
@@ -142,8 +142,8 @@ export function runGc(db: Db, opts: GcOptions): GcReport {
   report.vacuum = giveSpaceBack(db, opts.fullVacuum === true);
   report.freeBytes = freeBytes(db);
   report.dbBytesAfter = storeBytes(opts.stateDir);
-  write(db, () =>
-    append(db, {
+  write(db, (tx) =>
+    append(tx, {
       kind: "store.gc",
       session: null,
       ts: now,
@@ -208,10 +208,10 @@ function compactAll(
   let next = 0;
   let removed = 0;
   let compacted = 0;
-  inSlices(db, () => {
+  inSlices(db, (tx) => {
     // A session skipped on the re-check still counts as work done, so a slice always ends.
     for (let work = 0; next < sessions.length && work < batch; ) {
-      const n = compactSession(db, sessions[next++]!, cutoff, now);
+      const n = compactSession(tx, sessions[next++]!, cutoff, now);
       removed += n;
       if (n > 0) compacted++;
       work += Math.max(n, 1);

@@ -8,7 +8,7 @@ import { TandemError } from "../../errors.js";
 import { foldRuleOfState } from "../../facts/fold-rule.js";
 import { physicalResolver } from "../../facts/physical.js";
 import { fsTargetProbe, gatherRootFacts } from "../../facts/root-facts.js";
-import type { Db } from "../../store/db.js";
+import type { Db, WriteTx } from "../../store/db.js";
 import { append } from "../../store/ledger/append.js";
 import { sessionById } from "../../store/sessions/rows.js";
 import type { SubCtx } from "../shared/ctx.js";
@@ -86,7 +86,7 @@ export function checkApplyClaims(
 }
 
 /** Inside the apply's first write transaction: claim every path, or throw ClaimRefused. */
-export function acquireApplyClaims(db: Db, ctx: SubCtx, targets: ClaimTarget[]): void {
+export function acquireApplyClaims(db: WriteTx, ctx: SubCtx, targets: ClaimTarget[]): void {
   const now = Date.now();
   const d = checkApplyClaims(db, ctx, targets, now);
   if (!d?.allow || ctx.session === null) return;

@@ -51,17 +51,17 @@ type Ev = { [K in EventKind]: { kind: K; data: EventData<K> } }[EventKind];
  */
 export function record(run: Run, events: Ev[]): void {
   const { db } = run.ctx;
-  write(db, () => {
+  write(db, (tx) => {
     const row = applyOf(db, run.req.sub.id, run.top);
     if ((row?.updatedSeq ?? null) !== run.seenSeq) {
       throw new ApplyRaceLost(
         "another apply of this sub-agent into this target ran meanwhile; nothing more was done here. Run apply again to see where it stands.",
       );
     }
-    if (run.claimPending !== null) acquireApplyClaims(db, run.ctx, run.claimPending);
-    for (const ev of events) append(db, { kind: ev.kind, session: run.ctx.session, data: ev.data } as never);
+    if (run.claimPending !== null) acquireApplyClaims(tx, run.ctx, run.claimPending);
+    for (const ev of events) append(tx, { kind: ev.kind, session: run.ctx.session, data: ev.data } as never);
     if (run.ackPending !== null) {
-      append(db, {
+      append(tx, {
         kind: "apply.acknowledged",
         session: run.ctx.session,
         data: { ...applyKey(run), what: "uncaptured", detail: run.ackPending },

@@ -37,8 +37,8 @@ export async function recordCapture(ctx: SubCtx, sub: SubRecord): Promise<Captur
   );
   crashPoint("capture:before-record");
   const captureId = newCaptureId();
-  write(ctx.db, () =>
-    append(ctx.db, {
+  write(ctx.db, (tx) =>
+    append(tx, {
       kind: "capture.recorded",
       session: ctx.session,
       data: {

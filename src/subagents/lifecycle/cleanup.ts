@@ -131,8 +131,8 @@ export async function removeSub(ctx: SubCtx, sub: SubRecord): Promise<CleanupRes
   const blocker = await removalBlocker(ctx, sub);
   if (blocker) return refuse(`not removing ${sub.id}: ${blocker}.`);
   deleteWorktree(ctx, sub);
-  write(ctx.db, () =>
-    append(ctx.db, {
+  write(ctx.db, (tx) =>
+    append(tx, {
       kind: "subagent.removed",
       session: ctx.session,
       data: { id: sub.id, worktree: sub.worktree, branch: sub.branch },
@@ -151,8 +151,8 @@ export function discardSub(ctx: SubCtx, sub: SubRecord): CleanupResult {
   const c = latestCapture(ctx.db, sub);
   const lost = c ? c.uncaptured : [{ reason: "never captured", paths: [] }];
   deleteWorktree(ctx, sub);
-  write(ctx.db, () =>
-    append(ctx.db, {
+  write(ctx.db, (tx) =>
+    append(tx, {
       kind: "subagent.discarded",
       session: ctx.session,
       data: { id: sub.id, worktree: sub.worktree, branch: sub.branch, lost },

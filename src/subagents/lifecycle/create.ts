@@ -6,6 +6,7 @@ import { TandemError, UsageError } from "../../errors.js";
 import { git } from "../../git/run.js";
 import { procInfo } from "../../sessions/proc.js";
 import { newSessionId } from "../../sessions/register.js";
+import type { WriteTx } from "../../store/db.js";
 import { append, write } from "../../store/ledger/append.js";
 import { pickSessionName } from "../../store/sessions/names.js";
 import type { SubCtx } from "../shared/ctx.js";
@@ -82,8 +83,8 @@ export function createSub(ctx: SubCtx, req: CreateRequest): SubRecord {
   const log = join(ctx.stateDir, "subagents", `${id}.log`);
   mkdirSync(dirname(log), { recursive: true });
   const childSession = req.client === "exec" ? newSessionId() : null;
-  write(ctx.db, () => {
-    append(ctx.db, {
+  write(ctx.db, (tx) => {
+    append(tx, {
       kind: "subagent.created",
       session: ctx.session,
       data: {
@@ -103,13 +104,13 @@ export function createSub(ctx: SubCtx, req: CreateRequest): SubRecord {
         runnerStart: procInfo(process.pid)?.start ?? null,
       },
     });
-    if (childSession) recordExecSession(ctx, id, childSession, worktree);
+    if (childSession) recordExecSession(ctx, tx, id, childSession, worktree);
   });
   return subById(ctx.db, id)!;
 }
 
-function recordExecSession(ctx: SubCtx, id: string, session: string, worktree: string): void {
-  append(ctx.db, {
+function recordExecSession(ctx: SubCtx, tx: WriteTx, id: string, session: string, worktree: string): void {
+  append(tx, {
     kind: "session.started",
     session,
     data: {

@@ -36,15 +36,15 @@ export interface RunResult {
 }
 
 function recordExit(ctx: SubCtx, sub: SubRecord, exit: ChildExit): void {
-  write(ctx.db, () => {
-    append(ctx.db, {
+  write(ctx.db, (tx) => {
+    append(tx, {
       kind: "subagent.exited",
       session: sub.childSession ?? ctx.session,
       data: { id: sub.id, ...exit },
     });
     if (sub.childSession) {
       const reason = exit.reason === "exited" ? `exit ${exit.exitCode}` : exit.reason;
-      append(ctx.db, { kind: "session.ended", session: sub.childSession, data: { reason } });
+      append(tx, { kind: "session.ended", session: sub.childSession, data: { reason } });
     }
   });
 }

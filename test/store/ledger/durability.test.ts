@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Db, openDb } from "../../../src/store/db.js";
-import { raw } from "../../../src/store/handle.js";
+import { type Db, openDb, type WriteTx } from "../../../src/store/db.js";
+import { inTx, raw } from "../../../src/store/handle.js";
 import { append, write } from "../../../src/store/ledger/append.js";
 import { commitByKind, isObservational, syncWal } from "../../../src/store/ledger/durability.js";
 import { tempDir } from "../../helpers/repo.js";
@@ -9,11 +9,14 @@ const synchronous = (db: Db) => raw(db).pragma("synchronous", { simple: true });
 const FULL = 2;
 
 /** One gating-durability transaction appending `kinds`' events; returns how often it synced the WAL. */
-function commitWith(db: Db, appendAll: () => void): number {
+function commitWith(db: Db, appendAll: (tx: WriteTx) => void): number {
   let syncs = 0;
   commitByKind(
     db,
-    () => raw(db).transaction(appendAll).immediate(),
+    () =>
+      raw(db)
+        .transaction(() => appendAll(inTx<WriteTx>(db)))
+        .immediate(),
     () => {
       syncs++;
     },
@@ -24,16 +27,16 @@ function commitWith(db: Db, appendAll: () => void): number {
 describe("which commits wait for the disk", () => {
   it("commits a tool call's observations without a sync, but syncs once for a session's end", () => {
     const db = openDb(tempDir());
-    const requested = () =>
-      append(db, {
+    const requested = (tx: WriteTx) =>
+      append(tx, {
         kind: "tool.requested",
         session: null,
         data: { tool: "Write", toolUseId: "t1", targets: ["a.txt"], inputBytes: 1, inputDigest: "x" },
       });
     expect(commitWith(db, requested)).toBe(0);
-    const claimed = () => {
-      requested();
-      append(db, { kind: "session.ended", session: null, data: { reason: "gone" } });
+    const claimed = (tx: WriteTx) => {
+      requested(tx);
+      append(tx, { kind: "session.ended", session: null, data: { reason: "gone" } });
     };
     expect(commitWith(db, claimed)).toBe(1);
     expect(raw(db).prepare("SELECT count(*) AS n FROM events").get()).toEqual({ n: 3 });
@@ -42,8 +45,8 @@ describe("which commits wait for the disk", () => {
 
   it("commits a kept copy of bytes still in place without a sync, but syncs a preserve before a peer's command", () => {
     const db = openDb(tempDir());
-    const preserved = (reason: string, version: number) => () =>
-      append(db, {
+    const preserved = (reason: string, version: number) => (tx: WriteTx) =>
+      append(tx, {
         kind: "work.preserved",
         session: null,
         data: {
@@ -66,8 +69,8 @@ describe("which commits wait for the disk", () => {
 
   it("leaves the store at FULL after a transaction that failed, and syncs nothing for it", () => {
     const db = openDb(tempDir());
-    const failing = () => {
-      append(db, { kind: "session.ended", session: null, data: { reason: "gone" } });
+    const failing = (tx: WriteTx) => {
+      append(tx, { kind: "session.ended", session: null, data: { reason: "gone" } });
       throw new Error("boom");
     };
     expect(() => commitWith(db, failing)).toThrow("boom");
@@ -91,14 +94,18 @@ describe("which commits wait for the disk", () => {
   it("writes nested in an open transaction under the outer one's commit", () => {
     const db = openDb(tempDir());
     const syncs = commitWith(db, () =>
-      write(db, () => append(db, { kind: "session.ended", session: null, data: { reason: "x" } }), "gating"),
+      write(
+        db,
+        (tx) => append(tx, { kind: "session.ended", session: null, data: { reason: "x" } }),
+        "gating",
+      ),
     );
     expect(syncs).toBe(1);
   });
 
   it("forces the WAL of a real store to the disk", () => {
     const db = openDb(tempDir());
-    write(db, () => append(db, { kind: "session.ended", session: null, data: { reason: "x" } }), "gating");
+    write(db, (tx) => append(tx, { kind: "session.ended", session: null, data: { reason: "x" } }), "gating");
     expect(() => syncWal(db)).not.toThrow();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ensureSession } from "../../../src/sessions/register.js";
 import { allClaims } from "../../../src/store/claims/rows.js";
-import { openDb } from "../../../src/store/db.js";
+import { openDb, type WriteTx } from "../../../src/store/db.js";
 import { listEvents } from "../../../src/store/events/list.js";
 import { raw } from "../../../src/store/handle.js";
 import { append, appendOne, write } from "../../../src/store/ledger/append.js";
@@ -44,28 +44,29 @@ describe("the event ledger", () => {
 
   it("refuses to append outside a transaction", () => {
     const db = openDb(tempDir());
-    expect(() => append(db, { kind: "task.set", session: null, data: { text: "x" } })).toThrow(
+    // The type forbids it; the runtime check stands behind the type for a cast or plain JS.
+    expect(() => append(db as WriteTx, { kind: "task.set", session: null, data: { text: "x" } })).toThrow(
       /inside write/,
     );
   });
 
   it("updates the projections in the same transaction as the event", () => {
     const db = openDb(tempDir());
-    const { session } = write(db, () => ensureSession(db, start("n1")));
-    write(db, () => {
-      append(db, {
+    const { session } = write(db, (tx) => ensureSession(tx, start("n1")));
+    write(db, (tx) => {
+      append(tx, {
         kind: "claim.acquired",
         session: session.id,
         data: { worktree: "/r", path: "a.ts", disposition: "git", root: "/r" },
       });
-      append(db, { kind: "task.set", session: session.id, data: { text: "fix the parser" } });
+      append(tx, { kind: "task.set", session: session.id, data: { text: "fix the parser" } });
     });
     expect(allClaims(db)).toMatchObject([{ path: "a.ts", session_id: session.id }]);
     expect(findSessions(db, "n1")[0]).toMatchObject({ task: "fix the parser", name: session.name });
     // A failing transaction leaves neither the event nor its projection behind.
     expect(() =>
-      write(db, () => {
-        append(db, {
+      write(db, (tx) => {
+        append(tx, {
           kind: "claim.released",
           session: session.id,
           data: { worktree: "/r", path: "a.ts", reason: "explicit" },
@@ -80,9 +81,10 @@ describe("the event ledger", () => {
   it("gives every session a distinct name and finds it by native id, name or internal id", () => {
     const db = openDb(tempDir());
     const names = new Set<string>();
-    for (let i = 0; i < 120; i++) names.add(write(db, () => ensureSession(db, start(`s${i}`))).session.name);
+    for (let i = 0; i < 120; i++)
+      names.add(write(db, (tx) => ensureSession(tx, start(`s${i}`))).session.name);
     expect(names.size).toBe(120);
-    const again = write(db, () => ensureSession(db, start("s3")));
+    const again = write(db, (tx) => ensureSession(tx, start("s3")));
     expect(again.created).toBe(false);
     expect(findSessions(db, again.session.name)[0]!.id).toBe(again.session.id);
     expect(findSessions(db, again.session.id)[0]!.native_id).toBe("s3");

@@ -33,8 +33,8 @@ describe("gc and a concurrent capture", () => {
     const stateDir = tempDir();
     const blobs = join(stateDir, "blobs");
     const setup = openDb(stateDir);
-    write(setup, () =>
-      ensureSession(setup, {
+    write(setup, (tx) =>
+      ensureSession(tx, {
         client: "codex",
         nativeId: "owner",
         kind: "session",

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { BLOB_GRACE_MS } from "../../../src/core/upkeep/retention.js";
 import { ensureSession } from "../../../src/sessions/register.js";
 import { verifyBlob, writeBlob } from "../../../src/store/blobs/files.js";
-import { type Db, openDb } from "../../../src/store/db.js";
+import { type Db, openDb, type WriteTx } from "../../../src/store/db.js";
 import { listEvents } from "../../../src/store/events/list.js";
 import { raw } from "../../../src/store/handle.js";
 import { append, write } from "../../../src/store/ledger/append.js";
@@ -38,8 +38,8 @@ function historyStore(): { stateDir: string; db: Db; old: string[] } {
   const db = openDb(stateDir);
   const made = generateHistory(db, join(stateDir, "blobs"), SMALL, NOW);
   generateLedger(db, 600, 3, "live");
-  write(db, () => {
-    const { session } = ensureSession(db, {
+  write(db, (tx) => {
+    const { session } = ensureSession(tx, {
       client: "codex",
       nativeId: "heir",
       kind: "session",
@@ -53,7 +53,7 @@ function historyStore(): { stateDir: string; db: Db; old: string[] } {
       .get(made.sessions[0]) as {
       path: string;
     };
-    append(db, {
+    append(tx, {
       kind: "claim.acquired",
       session: session.id,
       data: { worktree: GEN_WORKTREE, path: inherited.path, disposition: "git", root: GEN_WORKTREE },
@@ -76,9 +76,9 @@ function historyStore(): { stateDir: string; db: Db; old: string[] } {
  */
 function staleTakeover(db: Db): void {
   const ts = NOW - 60 * DAY;
-  const start = (nativeId: string) =>
+  const start = (tx: WriteTx, nativeId: string) =>
     ensureSession(
-      db,
+      tx,
       {
         client: "cursor",
         nativeId,
@@ -96,24 +96,24 @@ function staleTakeover(db: Db): void {
     disposition: "git" as const,
     root: GEN_WORKTREE,
   };
-  write(db, () => {
-    const sleeper = start("sleeper");
-    append(db, { kind: "claim.acquired", session: sleeper, ts, data: claim });
-    const taker = start("taker");
-    append(db, {
+  write(db, (tx) => {
+    const sleeper = start(tx, "sleeper");
+    append(tx, { kind: "claim.acquired", session: sleeper, ts, data: claim });
+    const taker = start(tx, "taker");
+    append(tx, {
       kind: "claim.released",
       session: taker,
       ts: ts + 1000,
       data: { worktree: GEN_WORKTREE, path: claim.path, reason: "stale_takeover", holder: sleeper },
     });
-    append(db, { kind: "claim.acquired", session: taker, ts: ts + 1000, data: claim });
-    append(db, {
+    append(tx, { kind: "claim.acquired", session: taker, ts: ts + 1000, data: claim });
+    append(tx, {
       kind: "claim.released",
       session: taker,
       ts: ts + 2000,
       data: { worktree: GEN_WORKTREE, path: claim.path, reason: "session_end" },
     });
-    append(db, { kind: "session.ended", session: taker, ts: ts + 2000, data: { reason: "exit" } });
+    append(tx, { kind: "session.ended", session: taker, ts: ts + 2000, data: { reason: "exit" } });
   });
 }
 
@@ -186,14 +186,14 @@ describe("tandem gc", () => {
   it("judges a session again under the lock: one seen again since gc chose it keeps its history", () => {
     const { db, old } = historyStore();
     const id = old[0]!;
-    write(db, () =>
-      append(db, {
+    write(db, (tx) =>
+      append(tx, {
         kind: "claim.acquired",
         session: id,
         data: { worktree: GEN_WORKTREE, path: "src/back.ts", disposition: "git", root: GEN_WORKTREE },
       }),
     );
-    expect(write(db, () => compactSession(db, id, NOW - MONTH, NOW))).toBe(0);
+    expect(write(db, (tx) => compactSession(tx, id, NOW - MONTH, NOW))).toBe(0);
     expect(listEvents(db, { session: id, kind: "session.started" })).toHaveLength(1);
     db.close();
   });

@@ -24,11 +24,11 @@ describe("tandem gc and the wiring's blobs", () => {
     const displaced = stored("{ not json");
     const orphan = stored("nobody's");
     const root = "/r";
-    write(db, () => {
+    write(db, (tx) => {
       putWiring(db, { root, launcher: "tandem", clients: ["cursor"], gitHooks: false }, [
         { path: "/r/.cursor/hooks.json", root, stamp: "1", blob: recorded },
       ]);
-      append(db, {
+      append(tx, {
         kind: "wiring.restored",
         session: null,
         data: {
