@@ -25,9 +25,9 @@ const json = (repo: string, ...args: string[]): Report =>
 const problems = (r: Report) => r.findings.filter((f) => f.level === "problem");
 
 describe("tandem doctor on the store", () => {
-  it("reports a replaced store, and --reset keeps the foreign file aside, starts a new store and records it", () => {
-    const w = twoSessions();
-    const foreign = foreignStore();
+  it("reports a replaced store, and --reset keeps the foreign file aside, starts a new store and records it", async () => {
+    const w = await twoSessions();
+    const foreign = await foreignStore();
     rmSync(w.file);
     copyFileSync(foreign, w.file);
     const before = readIdentity(w.stateDir) as { id: number };
@@ -63,20 +63,20 @@ describe("tandem doctor on the store", () => {
     });
   });
 
-  it("--reset on a healthy store with nothing recorded changes nothing and says so", () => {
-    const w = twoSessions();
+  it("--reset on a healthy store with nothing recorded changes nothing and says so", async () => {
+    const w = await twoSessions();
     const files = readdirSync(w.stateDir);
     const r = json(w.repo, "--reset");
     expect(r.reset).toEqual([expect.stringMatching(/nothing to reset/)]);
     expect(problems(r)).toEqual([]);
     expect(readdirSync(w.stateDir)).toEqual(files);
-    expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
+    expect(denied(await asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
   });
 
   it.runIf(canMakeReadOnly())(
     "--reset refuses a store it cannot fix (an unwritable directory) and moves nothing",
-    () => {
-      const w = twoSessions();
+    async () => {
+      const w = await twoSessions();
       makeReadOnly(w.stateDir);
       const r = doctor(w.repo, "--reset");
       expect(r.code).toBe(1);
@@ -87,21 +87,21 @@ describe("tandem doctor on the store", () => {
     },
   );
 
-  it("damage found by the integrity check closes every gate, not only those that read it", () => {
-    const w = twoSessions();
+  it("damage found by the integrity check closes every gate, not only those that read it", async () => {
+    const w = await twoSessions();
     corruptTable(w.file, "touched");
-    expect(denied(asB(w, claudeWrite(w.repo, "B", "free.txt")))).toBeNull();
+    expect(denied(await asB(w, claudeWrite(w.repo, "B", "free.txt")))).toBeNull();
     const report = json(w.repo);
     expect(problems(report)).toEqual([
       expect.objectContaining({ check: "integrity", fix: expect.stringMatching(/ doctor --reset/) }),
     ]);
-    expect(denied(asB(w, claudeWrite(w.repo, "B", "free2.txt")))).toMatch(
+    expect(denied(await asB(w, claudeWrite(w.repo, "B", "free2.txt")))).toMatch(
       /is corrupt \(found corrupt at .*integrity check/,
     );
   });
 
-  it("notes, not fails, the server's upkeep skipped while another process held the lock", () => {
-    const w = twoSessions();
+  it("notes, not fails, the server's upkeep skipped while another process held the lock", async () => {
+    const w = await twoSessions();
     const entry = {
       ts: new Date().toISOString(),
       source: "tandem serve",
@@ -123,12 +123,12 @@ describe("tandem doctor on the store", () => {
     expect(problems(json(w.repo)).map((f) => f.check)).toEqual(["hook failures"]);
   });
 
-  it("reports recorded hook failures with their fix until --reset acknowledges them, keeping the log", () => {
-    const w = twoSessions();
+  it("reports recorded hook failures with their fix until --reset acknowledges them, keeping the log", async () => {
+    const w = await twoSessions();
     rmSync(w.file);
-    asB(w, claudeWrite(w.repo, "B", "f.txt"));
+    await asB(w, claudeWrite(w.repo, "B", "f.txt"));
     const prompt = { session_id: "B", cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
-    asB(w, prompt, "user-prompt-submit");
+    await asB(w, prompt, "user-prompt-submit");
     const recorded = problems(json(w.repo)).find((f) => f.check === "hook failures")!;
     expect(recorded.detail).toMatch(
       /^2 hook call\(s\) failed because the store has disappeared \(1 refused\); last at .* in hook claude-code user-prompt-submit/,
