@@ -9,7 +9,7 @@ import {
   asB,
   canMakeReadOnly,
   corruptTable,
-  doctor,
+  doctorHere as doctor,
   foreignStore,
   makeReadOnly,
   twoSessions,
@@ -20,8 +20,8 @@ interface Report {
   findings: { level: string; check: string; detail: string; fix?: string }[];
 }
 
-const json = (repo: string, ...args: string[]): Report =>
-  JSON.parse(doctor(repo, "--json", ...args).stdout) as Report;
+const json = async (repo: string, ...args: string[]): Promise<Report> =>
+  JSON.parse((await doctor(repo, "--json", ...args)).stdout) as Report;
 const problems = (r: Report) => r.findings.filter((f) => f.level === "problem");
 
 describe("tandem doctor on the store", () => {
@@ -31,7 +31,7 @@ describe("tandem doctor on the store", () => {
     rmSync(w.file);
     copyFileSync(foreign, w.file);
     const before = readIdentity(w.stateDir) as { id: number };
-    expect(problems(json(w.repo))).toEqual([
+    expect(problems(await json(w.repo))).toEqual([
       expect.objectContaining({
         check: "store",
         detail: expect.stringMatching(/was replaced by a different store .*expected store \d+/),
@@ -39,7 +39,7 @@ describe("tandem doctor on the store", () => {
       }),
     ]);
 
-    const r = doctor(w.repo, "--reset");
+    const r = await doctor(w.repo, "--reset");
     // This repository never ran `tandem init`, which doctor reports too; the store itself is fine now.
     expect(r.stdout).not.toMatch(/✗ (store|integrity|writable|schema)/);
     expect(r.stdout).toMatch(
@@ -66,7 +66,7 @@ describe("tandem doctor on the store", () => {
   it("--reset on a healthy store with nothing recorded changes nothing and says so", async () => {
     const w = await twoSessions();
     const files = readdirSync(w.stateDir);
-    const r = json(w.repo, "--reset");
+    const r = await json(w.repo, "--reset");
     expect(r.reset).toEqual([expect.stringMatching(/nothing to reset/)]);
     expect(problems(r)).toEqual([]);
     expect(readdirSync(w.stateDir)).toEqual(files);
@@ -78,7 +78,7 @@ describe("tandem doctor on the store", () => {
     async () => {
       const w = await twoSessions();
       makeReadOnly(w.stateDir);
-      const r = doctor(w.repo, "--reset");
+      const r = await doctor(w.repo, "--reset");
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(
         /cannot reset: .*cannot be opened .*which a new store would not fix; .*writable by this user/,
@@ -91,7 +91,7 @@ describe("tandem doctor on the store", () => {
     const w = await twoSessions();
     corruptTable(w.file, "touched");
     expect(denied(await asB(w, claudeWrite(w.repo, "B", "free.txt")))).toBeNull();
-    const report = json(w.repo);
+    const report = await json(w.repo);
     expect(problems(report)).toEqual([
       expect.objectContaining({ check: "integrity", fix: expect.stringMatching(/ doctor --reset/) }),
     ]);
@@ -113,14 +113,14 @@ describe("tandem doctor on the store", () => {
       problem: "locked",
       message: "pruning old requests: the store is locked",
     });
-    const report = json(w.repo);
+    const report = await json(w.repo);
     expect(problems(report)).toEqual([]);
     expect(report.findings.find((f) => f.check === "server upkeep")?.detail).toMatch(
       /^the resident server skipped 1 upkeep step\(s\) while another process held the store's lock/,
     );
     // Any other failure of the server is still a problem.
     logFailure(w.stateDir, { ...entry, problem: "error", message: "a task after an answer: boom" });
-    expect(problems(json(w.repo)).map((f) => f.check)).toEqual(["hook failures"]);
+    expect(problems(await json(w.repo)).map((f) => f.check)).toEqual(["hook failures"]);
   });
 
   it("reports recorded hook failures with their fix until --reset acknowledges them, keeping the log", async () => {
@@ -129,13 +129,13 @@ describe("tandem doctor on the store", () => {
     await asB(w, claudeWrite(w.repo, "B", "f.txt"));
     const prompt = { session_id: "B", cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
     await asB(w, prompt, "user-prompt-submit");
-    const recorded = problems(json(w.repo)).find((f) => f.check === "hook failures")!;
+    const recorded = problems(await json(w.repo)).find((f) => f.check === "hook failures")!;
     expect(recorded.detail).toMatch(
       /^2 hook call\(s\) failed because the store has disappeared \(1 refused\); last at .* in hook claude-code user-prompt-submit/,
     );
     expect(recorded.fix).toMatch(/ doctor --reset/);
 
-    const r = json(w.repo, "--reset");
+    const r = await json(w.repo, "--reset");
     expect(r.reset).toEqual([
       expect.stringMatching(/has disappeared .*acknowledged its loss/),
       expect.stringMatching(/started a new store/),

@@ -6,6 +6,7 @@ import { afterEach } from "vitest";
 import { PIN, type RunResult, tandem } from "./cli.js";
 import { claudeWrite, denied, fakeAgent, type Payload } from "./hooks.js";
 import { hook } from "./in-process.js";
+import { cli } from "./in-process-cli.js";
 import { initRepo, tempDir } from "./repo.js";
 import { restorable } from "./scenario.js";
 
@@ -65,6 +66,11 @@ export const NO_CODEX = { PATH: "/usr/bin:/bin" };
 
 export function doctor(repo: string, ...args: string[]): RunResult {
   return tandem(["doctor", ...args], { cwd: repo, env: NO_CODEX });
+}
+
+/** `tandem doctor` answered in this process (test/helpers/in-process-cli.ts). */
+export function doctorHere(repo: string, ...args: string[]): Promise<RunResult> {
+  return cli(["doctor", ...args], { cwd: repo, env: NO_CODEX });
 }
 
 /** Folds the WAL into the file, so byte offsets in state.db are the pages SQLite reads. */

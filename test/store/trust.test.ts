@@ -15,7 +15,7 @@ import {
   canMakeReadOnly,
   checkpoint,
   corruptTable,
-  doctor,
+  doctorHere as doctor,
   foreignStore,
   holdWriteLock,
   makeReadOnly,
@@ -66,7 +66,7 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
       expect(reason).not.toMatch(/held by/); // refused because of the store, not by luck of a readable claim
       expect(read(join(w.repo, "f.txt"))).toBe(w.aBytes);
 
-      const report = doctor(w.repo);
+      const report = await doctor(w.repo);
       expect(report.code).toBe(1);
       expect(report.stdout).toMatch(problem);
       expect(report.stdout).toMatch(
@@ -74,7 +74,7 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
       );
 
       undoFaults();
-      const reset = doctor(w.repo, "--reset");
+      const reset = await doctor(w.repo, "--reset");
       expect(reset.stdout).toMatch(
         replacesStore
           ? /reset: .*moved its files to .*aside-|reset: .*acknowledged its loss/
@@ -102,12 +102,12 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
     expect(denied(r)).toContain(
       `held past the ${BOUND_MS / 1000} s agents.storeLockSeconds allows (this call waited ${BOUND_MS / 1000} s)`,
     );
-    const report = doctor(w.repo);
+    const report = await doctor(w.repo);
     expect(report.code).toBe(1);
     expect(report.stdout).toMatch(/✗ writable: .*is locked by another process/);
     expect(report.stdout).toMatch(/✗ hook failures: 1 hook call\(s\) failed because the store is locked/);
     await release();
-    expect(doctor(w.repo, "--reset").code).toBe(0);
+    expect((await doctor(w.repo, "--reset")).code).toBe(0);
     // Nothing was lost: A still holds its file.
     expect(denied(await asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
   });
@@ -161,7 +161,7 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
     expect(denied(await asB(w, claudeWrite(w.repo, "B", "other.txt")))).toMatch(
       /is corrupt \(found corrupt at /,
     );
-    expect(doctor(w.repo).stdout).toMatch(/✗ store: .*is corrupt/);
+    expect((await doctor(w.repo)).stdout).toMatch(/✗ store: .*is corrupt/);
   });
 
   it("a damaged header refuses every open by itself, so it leaves no lasting mark: the restored file works", async () => {
