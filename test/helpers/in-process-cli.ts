@@ -30,6 +30,9 @@ function cliEnv(extra: Record<string, string | undefined> | undefined): Record<s
 
 /** `tandem <args>` answered in this process: the exit code and both outputs the binary would give. */
 export async function cli(args: string[], opts: CliOptions): Promise<RunResult> {
+  // A crash point kills the process it runs in: here, the test runner's worker.
+  if (opts.env?.TANDEM_TEST_CRASH_AT !== undefined)
+    throw new Error("cli(): TANDEM_TEST_CRASH_AT needs a process of its own; use tandem() from ./cli.js");
   const out: string[] = [];
   const err: string[] = [];
   const io: Io = {
