@@ -109,9 +109,9 @@ describe("a person's tandem status when the store or config is broken", () => {
     expect(r.stderr).toMatch(/is corrupt .*tandem doctor/);
   });
 
-  it("lists a store that belongs to another repository", () => {
+  it("lists a store that belongs to another repository", async () => {
     const { repo, file } = withStore();
-    copyFileSync(foreignStore(), file);
+    copyFileSync(await foreignStore(), file);
     const r = tandem(["status"], { cwd: repo, env: PLAIN });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/✗ store: .*state\.db was replaced by a different store/);

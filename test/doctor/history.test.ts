@@ -9,8 +9,8 @@ interface Check {
 }
 
 describe("tandem doctor on the store's history", () => {
-  it("shows the store's size, event count, oldest event and blob bytes", () => {
-    const w = twoSessions();
+  it("shows the store's size, event count, oldest event and blob bytes", async () => {
+    const w = await twoSessions();
     const out = JSON.parse(doctor(w.repo, "--json").stdout) as { checks: Check[] };
     const history = out.checks.find((c) => c.check === "history");
     const today = new Date().toISOString().slice(0, 10);

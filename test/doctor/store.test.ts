@@ -9,7 +9,7 @@ import {
   asB,
   canMakeReadOnly,
   corruptTable,
-  doctor,
+  doctorHere as doctor,
   foreignStore,
   makeReadOnly,
   twoSessions,
@@ -20,18 +20,18 @@ interface Report {
   findings: { level: string; check: string; detail: string; fix?: string }[];
 }
 
-const json = (repo: string, ...args: string[]): Report =>
-  JSON.parse(doctor(repo, "--json", ...args).stdout) as Report;
+const json = async (repo: string, ...args: string[]): Promise<Report> =>
+  JSON.parse((await doctor(repo, "--json", ...args)).stdout) as Report;
 const problems = (r: Report) => r.findings.filter((f) => f.level === "problem");
 
 describe("tandem doctor on the store", () => {
-  it("reports a replaced store, and --reset keeps the foreign file aside, starts a new store and records it", () => {
-    const w = twoSessions();
-    const foreign = foreignStore();
+  it("reports a replaced store, and --reset keeps the foreign file aside, starts a new store and records it", async () => {
+    const w = await twoSessions();
+    const foreign = await foreignStore();
     rmSync(w.file);
     copyFileSync(foreign, w.file);
     const before = readIdentity(w.stateDir) as { id: number };
-    expect(problems(json(w.repo))).toEqual([
+    expect(problems(await json(w.repo))).toEqual([
       expect.objectContaining({
         check: "store",
         detail: expect.stringMatching(/was replaced by a different store .*expected store \d+/),
@@ -39,7 +39,7 @@ describe("tandem doctor on the store", () => {
       }),
     ]);
 
-    const r = doctor(w.repo, "--reset");
+    const r = await doctor(w.repo, "--reset");
     // This repository never ran `tandem init`, which doctor reports too; the store itself is fine now.
     expect(r.stdout).not.toMatch(/✗ (store|integrity|writable|schema)/);
     expect(r.stdout).toMatch(
@@ -63,22 +63,22 @@ describe("tandem doctor on the store", () => {
     });
   });
 
-  it("--reset on a healthy store with nothing recorded changes nothing and says so", () => {
-    const w = twoSessions();
+  it("--reset on a healthy store with nothing recorded changes nothing and says so", async () => {
+    const w = await twoSessions();
     const files = readdirSync(w.stateDir);
-    const r = json(w.repo, "--reset");
+    const r = await json(w.repo, "--reset");
     expect(r.reset).toEqual([expect.stringMatching(/nothing to reset/)]);
     expect(problems(r)).toEqual([]);
     expect(readdirSync(w.stateDir)).toEqual(files);
-    expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
+    expect(denied(await asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
   });
 
   it.runIf(canMakeReadOnly())(
     "--reset refuses a store it cannot fix (an unwritable directory) and moves nothing",
-    () => {
-      const w = twoSessions();
+    async () => {
+      const w = await twoSessions();
       makeReadOnly(w.stateDir);
-      const r = doctor(w.repo, "--reset");
+      const r = await doctor(w.repo, "--reset");
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(
         /cannot reset: .*cannot be opened .*which a new store would not fix; .*writable by this user/,
@@ -87,21 +87,21 @@ describe("tandem doctor on the store", () => {
     },
   );
 
-  it("damage found by the integrity check closes every gate, not only those that read it", () => {
-    const w = twoSessions();
+  it("damage found by the integrity check closes every gate, not only those that read it", async () => {
+    const w = await twoSessions();
     corruptTable(w.file, "touched");
-    expect(denied(asB(w, claudeWrite(w.repo, "B", "free.txt")))).toBeNull();
-    const report = json(w.repo);
+    expect(denied(await asB(w, claudeWrite(w.repo, "B", "free.txt")))).toBeNull();
+    const report = await json(w.repo);
     expect(problems(report)).toEqual([
       expect.objectContaining({ check: "integrity", fix: expect.stringMatching(/ doctor --reset/) }),
     ]);
-    expect(denied(asB(w, claudeWrite(w.repo, "B", "free2.txt")))).toMatch(
+    expect(denied(await asB(w, claudeWrite(w.repo, "B", "free2.txt")))).toMatch(
       /is corrupt \(found corrupt at .*integrity check/,
     );
   });
 
-  it("notes, not fails, the server's upkeep skipped while another process held the lock", () => {
-    const w = twoSessions();
+  it("notes, not fails, the server's upkeep skipped while another process held the lock", async () => {
+    const w = await twoSessions();
     const entry = {
       ts: new Date().toISOString(),
       source: "tandem serve",
@@ -113,29 +113,29 @@ describe("tandem doctor on the store", () => {
       problem: "locked",
       message: "pruning old requests: the store is locked",
     });
-    const report = json(w.repo);
+    const report = await json(w.repo);
     expect(problems(report)).toEqual([]);
     expect(report.findings.find((f) => f.check === "server upkeep")?.detail).toMatch(
       /^the resident server skipped 1 upkeep step\(s\) while another process held the store's lock/,
     );
     // Any other failure of the server is still a problem.
     logFailure(w.stateDir, { ...entry, problem: "error", message: "a task after an answer: boom" });
-    expect(problems(json(w.repo)).map((f) => f.check)).toEqual(["hook failures"]);
+    expect(problems(await json(w.repo)).map((f) => f.check)).toEqual(["hook failures"]);
   });
 
-  it("reports recorded hook failures with their fix until --reset acknowledges them, keeping the log", () => {
-    const w = twoSessions();
+  it("reports recorded hook failures with their fix until --reset acknowledges them, keeping the log", async () => {
+    const w = await twoSessions();
     rmSync(w.file);
-    asB(w, claudeWrite(w.repo, "B", "f.txt"));
+    await asB(w, claudeWrite(w.repo, "B", "f.txt"));
     const prompt = { session_id: "B", cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
-    asB(w, prompt, "user-prompt-submit");
-    const recorded = problems(json(w.repo)).find((f) => f.check === "hook failures")!;
+    await asB(w, prompt, "user-prompt-submit");
+    const recorded = problems(await json(w.repo)).find((f) => f.check === "hook failures")!;
     expect(recorded.detail).toMatch(
       /^2 hook call\(s\) failed because the store has disappeared \(1 refused\); last at .* in hook claude-code user-prompt-submit/,
     );
     expect(recorded.fix).toMatch(/ doctor --reset/);
 
-    const r = json(w.repo, "--reset");
+    const r = await json(w.repo, "--reset");
     expect(r.reset).toEqual([
       expect.stringMatching(/has disappeared .*acknowledged its loss/),
       expect.stringMatching(/started a new store/),

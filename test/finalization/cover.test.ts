@@ -5,7 +5,16 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { g, tempDir, writeFiles } from "../helpers/repo.js";
-import { clonedRepo, commit, endTurn, gitShim, problems, shell, write } from "./fixture.js";
+import {
+  clonedRepo,
+  commit,
+  endTurn,
+  endTurnHere,
+  gitShim,
+  problems,
+  shellHere,
+  writeHere,
+} from "./fixture.js";
 
 /** More owned files than the status takes one pathspec each for. */
 const MANY = 70;
@@ -37,11 +46,11 @@ function superWithNestedSub(base: string): { sup: string; sub: string } {
 const head = (repo: string) => g(repo, "rev-parse", "HEAD").trim();
 
 describe("end-turn over many owned paths: one status over the directories that hold them", () => {
-  it("settles a submodule pointer inside the covering directory, and still sees it move", () => {
+  it("settles a submodule pointer inside the covering directory, and still sees it move", async () => {
     const base = tempDir();
     const { sup, sub } = superWithNestedSub(base);
-    shell(sup, "A", makeMany("libs"));
-    write(sup, "A", "libs/sub/a.txt");
+    await shellHere(sup, "A", makeMany("libs"));
+    await writeHere(sup, "A", "libs/sub/a.txt");
     commit(sub, "a", "a.txt");
     g(sub, "push", "-q");
     commit(sup, "files and bump", "libs");
@@ -65,7 +74,7 @@ describe("end-turn over many owned paths: one status over the directories that h
     writeFiles(sub, { "b.txt": "b\n" });
     commit(sub, "b", "b.txt");
     g(sub, "push", "-q");
-    expect(problems(endTurn(sup, "A").json.findings)).toEqual({
+    expect(problems((await endTurnHere(sup, "A")).json.findings)).toEqual({
       gitlinkMismatch: [
         {
           superproject: sup,
@@ -78,26 +87,26 @@ describe("end-turn over many owned paths: one status over the directories that h
     });
   });
 
-  it("fails on an owned dirty file but not on a file nobody owns in the same directory", () => {
+  it("fails on an owned dirty file but not on a file nobody owns in the same directory", async () => {
     const repo = repoWithDir();
-    shell(repo, "A", makeMany("d"));
+    await shellHere(repo, "A", makeMany("d"));
     commit(repo, "many", "d");
     g(repo, "push", "-q");
     writeFiles(repo, { "d/nobody.txt": "not the session's\n", "d/f7.txt": "changed\n" });
-    expect(problems(endTurn(repo, "A").json.findings)).toEqual({
+    expect(problems((await endTurnHere(repo, "A")).json.findings)).toEqual({
       dirty: [{ repo, path: "d/f7.txt", state: ".M" }],
     });
   });
 
-  it("shows ignored owned files, alone or in an ignored directory, as not finalized", () => {
+  it("shows ignored owned files, alone or in an ignored directory, as not finalized", async () => {
     const repo = repoWithDir();
     writeFiles(repo, { ".gitignore": "*.log\nd/build/\n", "d/build/keep": "nobody's\n" });
     commit(repo, "ignore", ".gitignore");
-    shell(repo, "A", `${makeMany("d")} && echo x > d/run.log && echo y > d/build/out.js`);
+    await shellHere(repo, "A", `${makeMany("d")} && echo x > d/run.log && echo y > d/build/out.js`);
     writeFiles(repo, { "d/other.log": "nobody's\n" });
     commit(repo, "many", "d");
     g(repo, "push", "-q");
-    const r = endTurn(repo, "A");
+    const r = await endTurnHere(repo, "A");
     expect(r.code).toBe(0);
     expect(problems(r.json.findings)).toEqual({
       ignored: [
@@ -107,19 +116,19 @@ describe("end-turn over many owned paths: one status over the directories that h
     });
   });
 
-  it("reports an owned path with a newline in its name exactly, then passes once it is pushed", () => {
+  it("reports an owned path with a newline in its name exactly, then passes once it is pushed", async () => {
     const repo = repoWithDir();
-    shell(repo, "A", `${makeMany("d")} && printf x > 'd/new\nline.txt'`);
+    await shellHere(repo, "A", `${makeMany("d")} && printf x > 'd/new\nline.txt'`);
     commit(repo, "many", "d/f1.txt");
-    const dirty = problems(endTurn(repo, "A").json.findings).dirty ?? [];
+    const dirty = problems((await endTurnHere(repo, "A")).json.findings).dirty ?? [];
     expect(dirty).toHaveLength(MANY);
     expect(dirty).toContainEqual({ repo, path: "d/new\nline.txt", state: "??" });
     commit(repo, "the rest", "d");
     g(repo, "push", "-q");
-    expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
+    expect(await endTurnHere(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
   });
 
-  it("stops the status started before locating when a nested repository makes it the wrong one", () => {
+  it("stops the status started before locating when a nested repository makes it the wrong one", async () => {
     const base = tempDir();
     const { repo: main } = clonedRepo(base, "main");
     const { remote } = clonedRepo(base, "lib");
@@ -128,7 +137,7 @@ describe("end-turn over many owned paths: one status over the directories that h
     commit(main, "ignore", ".gitignore");
     g(main, "push", "-q");
     const lib = join(main, "vendor", "lib");
-    write(main, "A", "vendor/lib/a.txt");
+    await writeHere(main, "A", "vendor/lib/a.txt");
     const shim = gitShim(base);
     expect(problems(endTurn(main, "A", shim.env).json.findings)).toEqual({
       dirty: [{ repo: lib, path: "a.txt", state: "??" }],
@@ -142,6 +151,6 @@ describe("end-turn over many owned paths: one status over the directories that h
     expect(statuses.sort()).toEqual(["lib", "main", "main"]);
     commit(lib, "a", "a.txt");
     g(lib, "push", "-q");
-    expect(endTurn(main, "A")).toMatchObject({ code: 0, json: { ok: true } });
+    expect(await endTurnHere(main, "A")).toMatchObject({ code: 0, json: { ok: true } });
   });
 });

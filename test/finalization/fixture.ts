@@ -8,6 +8,8 @@ import { openDb } from "../../src/store/db.js";
 import { raw } from "../../src/store/handle.js";
 import { type RunResult, tandem } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, denied, hook, type Payload } from "../helpers/hooks.js";
+import { hook as hookHere } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { g, initRepo, writeFiles } from "../helpers/repo.js";
 
 export interface EndTurn {
@@ -27,6 +29,31 @@ export function endTurnText(cwd: string, session: string, env: Record<string, st
   return tandem(["status", "--end-turn", "--session", session], { cwd, env });
 }
 
+/**
+ * The same checks answered in this process (test/helpers/in-process-cli.ts). Not for a `PATH` shim:
+ * git inherits this process's variables, not the call's, so a shimmed check keeps `endTurn`.
+ */
+export async function endTurnHere(
+  cwd: string,
+  session: string,
+  env: Record<string, string> = {},
+): Promise<EndTurn> {
+  if (env.PATH !== undefined) throw new Error("endTurnHere: git would not see this PATH; use endTurn");
+  const r = await cli(["status", "--end-turn", "--json", "--session", session], { cwd, env });
+  expect(r.stderr).toBe("");
+  return { code: r.code, json: JSON.parse(r.stdout) };
+}
+
+export function endTurnTextHere(
+  cwd: string,
+  session: string,
+  env: Record<string, string> = {},
+): Promise<RunResult> {
+  if (env.PATH !== undefined)
+    throw new Error("endTurnTextHere: git would not see this PATH; use endTurnText");
+  return cli(["status", "--end-turn", "--session", session], { cwd, env });
+}
+
 /** Only the findings that are present, so an assertion names exactly what failed. */
 export function problems(f: Findings): Partial<Findings> {
   const out: Partial<Findings> = {};
@@ -39,6 +66,13 @@ export function problems(f: Findings): Partial<Findings> {
 /** Claims `file` for `session` through the real Claude Code pre-tool-use hook, then writes it. */
 export function write(root: string, session: string, file: string, content = "x\n", cwd = root): void {
   const r = hook("claude-code", "pre-tool-use", claudeWrite(root, session, file, content), { cwd });
+  expect(denied(r)).toBeNull();
+  writeFiles(root, { [file]: content });
+}
+
+/** `write` with the hook answered in this process (test/helpers/in-process.ts). */
+export async function writeHere(root: string, session: string, file: string, content = "x\n", cwd = root) {
+  const r = await hookHere("claude-code", "pre-tool-use", claudeWrite(root, session, file, content), { cwd });
   expect(denied(r)).toBeNull();
   writeFiles(root, { [file]: content });
 }
@@ -65,6 +99,19 @@ export function shell(root: string, session: string, command: string): void {
   const run = spawnSync("sh", ["-c", command], { cwd: root, encoding: "utf8" });
   expect(run.status, run.stderr).toBe(0);
   hook("claude-code", "post-tool-use", claudeBash(root, session, command, "PostToolUse"), { cwd: root });
+}
+
+/** `shell` with both hooks answered in this process. */
+export async function shellHere(root: string, session: string, command: string): Promise<void> {
+  const pre = await hookHere("claude-code", "pre-tool-use", claudeBash(root, session, command), {
+    cwd: root,
+  });
+  expect(denied(pre)).toBeNull();
+  const run = spawnSync("sh", ["-c", command], { cwd: root, encoding: "utf8" });
+  expect(run.status, run.stderr).toBe(0);
+  await hookHere("claude-code", "post-tool-use", claudeBash(root, session, command, "PostToolUse"), {
+    cwd: root,
+  });
 }
 
 export function commit(repo: string, message: string, ...paths: string[]): void {

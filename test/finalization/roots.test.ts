@@ -3,7 +3,16 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { codexPatch, denied, hook, ledger } from "../helpers/hooks.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
-import { clonedRepo, commit, config, endTurn, endTurnText, problems, write, writeAs } from "./fixture.js";
+import {
+  clonedRepo,
+  commit,
+  config,
+  endTurnHere,
+  endTurnTextHere,
+  problems,
+  writeAs,
+  writeHere,
+} from "./fixture.js";
 
 /** A coordination repository and a sibling repository beside it, both with remotes. */
 function workspace() {
@@ -16,22 +25,22 @@ function workspace() {
 const GIT_SIB = { path: "../sib", disposition: "git" };
 
 describe("end-turn across finalization roots", () => {
-  it("checks an authorized sibling git root like the project's own: dirty, then committed, then pushed", () => {
+  it("checks an authorized sibling git root like the project's own: dirty, then committed, then pushed", async () => {
     const { repo, sib } = workspace();
     config(repo, { finalizationRoots: [GIT_SIB] });
-    write(repo, "A", "../sib/lib.ts");
-    expect(problems(endTurn(repo, "A").json.findings)).toEqual({
+    await writeHere(repo, "A", "../sib/lib.ts");
+    expect(problems((await endTurnHere(repo, "A")).json.findings)).toEqual({
       dirty: [{ repo: sib, path: "lib.ts", state: "??" }],
     });
     commit(sib, "lib", "lib.ts");
-    expect(problems(endTurn(repo, "A").json.findings)).toEqual({
+    expect(problems((await endTurnHere(repo, "A")).json.findings)).toEqual({
       unpushed: [{ repo: sib, branch: "main", upstream: "origin/main", ahead: 1 }],
     });
     g(sib, "push", "-q");
-    expect(endTurn(repo, "A").code).toBe(0);
+    expect((await endTurnHere(repo, "A")).code).toBe(0);
   });
 
-  it("normalizes relative, absolute and WSL UNC spellings of one sibling file to one claim", () => {
+  it("normalizes relative, absolute and WSL UNC spellings of one sibling file to one claim", async () => {
     const { repo, sib } = workspace();
     config(repo, { finalizationRoots: [GIT_SIB] });
     const abs = join(sib, "f.txt");
@@ -40,32 +49,32 @@ describe("end-turn across finalization roots", () => {
     expect(denied(writeAs(repo, "A", `\\\\wsl$\\Ubuntu${abs.replaceAll("/", "\\")}`))).toBeNull();
     expect(ledger(repo).claims).toEqual([{ path: "f.txt", holder: "A" }]);
     writeFiles(sib, { "f.txt": "x\n" });
-    expect(problems(endTurn(repo, "A").json.findings)).toEqual({
+    expect(problems((await endTurnHere(repo, "A")).json.findings)).toEqual({
       dirty: [{ repo: sib, path: "f.txt", state: "??" }],
     });
   });
 
-  it("passes files under an output root as approved output", () => {
+  it("passes files under an output root as approved output", async () => {
     const { base, repo } = workspace();
     mkdirSync(join(base, "out"));
     config(repo, { finalizationRoots: [{ path: "../out", disposition: "output" }] });
-    write(repo, "A", "../out/report.html");
+    await writeHere(repo, "A", "../out/report.html");
     expect(ledger(repo).events.find((e) => e.kind === "claim.acquired")?.data).toMatchObject({
       disposition: "output",
     });
-    expect(endTurn(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
+    expect(await endTurnHere(repo, "A")).toMatchObject({ code: 0, json: { ok: true } });
   });
 
-  it("re-classifies with today's config: a non-Git directory declared git and a repository declared output are both rejected", () => {
+  it("re-classifies with today's config: a non-Git directory declared git and a repository declared output are both rejected", async () => {
     const { base, repo, sib } = workspace();
     const plain = join(base, "plain");
     mkdirSync(plain);
     config(repo, { finalizationRoots: [{ path: "../plain", disposition: "output" }, GIT_SIB] });
-    write(repo, "A", "../plain/notes.txt");
-    write(repo, "A", "../sib/lib.ts");
+    await writeHere(repo, "A", "../plain/notes.txt");
+    await writeHere(repo, "A", "../sib/lib.ts");
     commit(sib, "lib", "lib.ts");
     g(sib, "push", "-q");
-    expect(endTurn(repo, "A").code).toBe(0);
+    expect((await endTurnHere(repo, "A")).code).toBe(0);
 
     config(repo, {
       finalizationRoots: [
@@ -73,7 +82,7 @@ describe("end-turn across finalization roots", () => {
         { path: "../sib", disposition: "output" },
       ],
     });
-    const r = endTurn(repo, "A");
+    const r = await endTurnHere(repo, "A");
     expect(r.code).toBe(1);
     expect(r.json.findings.unsupported).toEqual([
       {
@@ -91,20 +100,20 @@ describe("end-turn across finalization roots", () => {
         remedy: expect.stringMatching(/"disposition": "git"/),
       },
     ]);
-    const text = endTurnText(repo, "A").stderr;
+    const text = (await endTurnTextHere(repo, "A")).stderr;
     expect(text).toContain("Owned paths outside what the end-turn check may verify (2):");
     // Nothing asks anyone to commit the non-Git directory.
     expect(text).not.toMatch(new RegExp(`git -C ${plain}|commit.*${plain}|${plain}.*commit`));
   });
 
-  it("fails closed on roots that overlap with different dispositions", () => {
+  it("fails closed on roots that overlap with different dispositions", async () => {
     const { repo, sib } = workspace();
     config(repo, { finalizationRoots: [GIT_SIB] });
-    write(repo, "A", "../sib/lib.ts");
+    await writeHere(repo, "A", "../sib/lib.ts");
     commit(sib, "lib", "lib.ts");
     g(sib, "push", "-q");
     config(repo, { finalizationRoots: [GIT_SIB, { path: "../sib", disposition: "output" }] });
-    const r = endTurn(repo, "A");
+    const r = await endTurnHere(repo, "A");
     expect(r.json.findings.unsupported).toEqual([
       expect.objectContaining({
         path: join(sib, "lib.ts"),
@@ -114,17 +123,17 @@ describe("end-turn across finalization roots", () => {
     ]);
   });
 
-  it("rejects an output root that contains a git root, for paths under either", () => {
+  it("rejects an output root that contains a git root, for paths under either", async () => {
     const { base, repo } = workspace();
     const outer = join(base, "outer");
     const inner = clonedRepo(outer, "inner").repo;
     config(repo, { finalizationRoots: [{ path: "../outer/inner", disposition: "git" }] });
-    write(repo, "A", "../outer/inner/lib.ts");
+    await writeHere(repo, "A", "../outer/inner/lib.ts");
     commit(inner, "lib", "lib.ts");
     g(inner, "push", "-q");
     config(repo, { finalizationRoots: [{ path: "../outer", disposition: "output" }] });
-    write(repo, "A", "../outer/report.txt");
-    expect(endTurn(repo, "A").code).toBe(1);
+    await writeHere(repo, "A", "../outer/report.txt");
+    expect((await endTurnHere(repo, "A")).code).toBe(1);
 
     config(repo, {
       finalizationRoots: [
@@ -132,7 +141,7 @@ describe("end-turn across finalization roots", () => {
         { path: "../outer/inner", disposition: "git" },
       ],
     });
-    const r = endTurn(repo, "A");
+    const r = await endTurnHere(repo, "A");
     expect(r.json.findings.unsupported.map((u) => [u.path, u.kind])).toEqual([
       [join(inner, "lib.ts"), "invalid-root"],
       [join(outer, "report.txt"), "invalid-root"],
@@ -140,15 +149,15 @@ describe("end-turn across finalization roots", () => {
     expect(r.json.findings.unsupported[1]!.reason).toMatch(/contains git root "..\/outer\/inner"/);
   });
 
-  it("rejects a claimed path that now leads through a symlink out of the root", () => {
+  it("rejects a claimed path that now leads through a symlink out of the root", async () => {
     const { base, repo } = workspace();
     const elsewhere = initRepo(join(base, "elsewhere"));
-    write(repo, "A", "link/f.txt", "x\n");
+    await writeHere(repo, "A", "link/f.txt", "x\n");
     // The directory the claim named is replaced by a symlink into another repository.
     rmSync(join(repo, "link"), { recursive: true });
     symlinkSync(elsewhere, join(repo, "link"));
     writeFiles(elsewhere, { "f.txt": "x\n" });
-    const r = endTurn(repo, "A");
+    const r = await endTurnHere(repo, "A");
     expect(r.json.findings.unsupported).toEqual([
       {
         path: join(repo, "link", "f.txt"),

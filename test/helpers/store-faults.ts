@@ -4,8 +4,11 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import { PIN, type RunResult, tandem } from "./cli.js";
-import { claudeWrite, denied, fakeAgent, hook, type Payload } from "./hooks.js";
+import { claudeWrite, denied, fakeAgent, type Payload } from "./hooks.js";
+import { hook } from "./in-process.js";
+import { cli } from "./in-process-cli.js";
 import { initRepo, tempDir } from "./repo.js";
+import { restorable } from "./scenario.js";
 
 const require = createRequire(import.meta.url);
 export const SQLITE_MODULE = require.resolve("better-sqlite3");
@@ -21,8 +24,13 @@ export interface World {
   aBytes: string;
 }
 
-export function twoSessions(): World {
-  const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n" });
+/**
+ * Built once per test file (init through the binary, A's claim through the hook) and put back at
+ * the same path before each test: every case starts from the same bytes, and the store, which
+ * records that path, stays valid.
+ */
+const world = restorable<World>("two-sessions", async (base) => {
+  const repo = initRepo(join(base, "repo"), { "f.txt": "committed\n" });
   // Wired as a user's repository is, so doctor's verdict speaks of the store alone.
   const init = tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: repo });
   if (init.code !== 0) throw new Error(`tandem init failed: ${init.stderr}`);
@@ -30,29 +38,39 @@ export function twoSessions(): World {
   const b = fakeAgent();
   const aBytes = "committed\nA's uncommitted work\n";
   const write = claudeWrite(repo, "A", "f.txt", aBytes);
-  const first = hook("claude-code", "pre-tool-use", write, { cwd: repo, env: a });
+  const first = await hook("claude-code", "pre-tool-use", write, { cwd: repo, env: a });
   if (denied(first) !== null) throw new Error(`A could not claim f.txt: ${first.stdout}`);
   writeFileSync(join(repo, "f.txt"), aBytes);
   const stateDir = join(repo, ".git", "tandem");
   return { repo, stateDir, file: join(stateDir, "state.db"), a, b, aBytes };
+});
+
+export function twoSessions(): Promise<World> {
+  return world();
 }
 
-/** One hook call as session B, timed. */
+/**
+ * One hook call as session B, answered in this process (test/helpers/in-process.ts): what the
+ * store's faults make a hook decide, not how the binary is wired.
+ */
 export function asB(
   w: World,
   payload: Payload,
   event = "pre-tool-use",
   env: Record<string, string> = {},
-): RunResult & { ms: number } {
-  const started = Date.now();
-  const r = hook("claude-code", event, payload, { cwd: w.repo, env: { ...w.b, ...env } });
-  return { ...r, ms: Date.now() - started };
+): Promise<RunResult> {
+  return hook("claude-code", event, payload, { cwd: w.repo, env: { ...w.b, ...env } });
 }
 
 export const NO_CODEX = { PATH: "/usr/bin:/bin" };
 
 export function doctor(repo: string, ...args: string[]): RunResult {
   return tandem(["doctor", ...args], { cwd: repo, env: NO_CODEX });
+}
+
+/** `tandem doctor` answered in this process (test/helpers/in-process-cli.ts). */
+export function doctorHere(repo: string, ...args: string[]): Promise<RunResult> {
+  return cli(["doctor", ...args], { cwd: repo, env: NO_CODEX });
 }
 
 /** Folds the WAL into the file, so byte offsets in state.db are the pages SQLite reads. */
@@ -135,9 +153,9 @@ export async function holdWriteLock(file: string): Promise<() => Promise<void>> 
 }
 
 /** A valid, empty store from another repository. */
-export function foreignStore(): string {
+export async function foreignStore(): Promise<string> {
   const other = initRepo(join(tempDir(), "other"));
-  hook(
+  await hook(
     "claude-code",
     "session-start",
     { session_id: "Z", cwd: other, hook_event_name: "SessionStart" },

@@ -7,8 +7,10 @@ import { REGION_START } from "../../src/wiring/git-hooks.js";
 import { shellQuote } from "../../src/wiring/hook-command.js";
 import { agentShell, runInAgent } from "../helpers/agent-shell.js";
 import { PIN, tandem } from "../helpers/cli.js";
-import { claudeBash, claudeWrite, denied, hook, ledger } from "../helpers/hooks.js";
+import { claudeBash, claudeWrite, denied, ledger } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
+import { restorable } from "../helpers/scenario.js";
 
 /** Issue 42 item 3: no bypass an agent can use, and a submodule's commits are checked too. */
 
@@ -20,8 +22,7 @@ const IDENTITY = {
 };
 
 /** A superproject `app` wired by `tandem init`, with the initialised submodule `vendor/lib`. */
-function superproject() {
-  const base = tempDir();
+function superproject(base = tempDir()) {
   const lib = initRepo(join(base, "lib"), { "x.c": "int x;\n", "y.c": "int y;\n" });
   const app = initRepo(join(base, "app"));
   g(app, "submodule", "add", "-q", lib, "vendor/lib");
@@ -66,31 +67,35 @@ describe("submodules of a wired repository get Tandem's git hooks", () => {
 });
 
 describe("an agent cannot commit a live peer's file, in a submodule or with TANDEM_BYPASS", () => {
-  /** A holds vendor/lib/x.c (claimed through its Write hook, then written); B is another live agent. */
-  function peersInSubmodule() {
-    const w = superproject();
+  /**
+   * A holds vendor/lib/x.c (claimed through its Write hook, then written); B is another live agent.
+   * Built once per file; the superproject is put back at its path before each case (the submodule's
+   * origin beside it is only read).
+   */
+  const peersInSubmodule = restorable("submodule-peers", async (base) => {
+    const w = superproject(base);
     expect(tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: w.app }).code).toBe(0);
     const A = agentShell();
     const B = agentShell();
-    const a = hook("claude-code", "pre-tool-use", claudeWrite(w.app, "A", "vendor/lib/x.c"), {
+    const a = await hook("claude-code", "pre-tool-use", claudeWrite(w.app, "A", "vendor/lib/x.c"), {
       cwd: w.app,
       env: A,
     });
     expect(denied(a)).toBeNull();
     writeFileSync(join(w.sub, "x.c"), "int x = 1; /* A's work */\n");
-    const b = hook("claude-code", "pre-tool-use", claudeWrite(w.app, "B", "vendor/lib/y.c"), {
+    const b = await hook("claude-code", "pre-tool-use", claudeWrite(w.app, "B", "vendor/lib/y.c"), {
       cwd: w.app,
       env: B,
     });
     expect(denied(b)).toBeNull();
     writeFileSync(join(w.sub, "y.c"), "int y = 2;\n");
-    return { ...w, A, B };
-  }
+    return { ...w, repo: w.app, A, B };
+  });
 
   const commits = (sub: string) => g(sub, "rev-list", "--count", "HEAD").trim();
 
-  it("B's `git -C vendor/lib commit -a` is refused by the submodule's pre-commit hook, with no bypass hint", () => {
-    const w = peersInSubmodule();
+  it("B's `git -C vendor/lib commit -a` is refused by the submodule's pre-commit hook, with no bypass hint", async () => {
+    const w = await peersInSubmodule();
     const before = commits(w.sub);
     const r = runInAgent(w.B, "git", ["-C", "vendor/lib", "commit", "-qam", "took A's file"], {
       cwd: w.app,
@@ -102,8 +107,8 @@ describe("an agent cannot commit a live peer's file, in a submodule or with TAND
     expect(commits(w.sub)).toBe(before);
   });
 
-  it("B's TANDEM_BYPASS=1 is not honoured by the hook, and the attempt is recorded", () => {
-    const w = peersInSubmodule();
+  it("B's TANDEM_BYPASS=1 is not honoured by the hook, and the attempt is recorded", async () => {
+    const w = await peersInSubmodule();
     const before = commits(w.sub);
     const r = runInAgent(w.B, "git", ["commit", "-qam", "bypass"], {
       cwd: w.sub,
@@ -127,9 +132,12 @@ describe("an agent cannot commit a live peer's file, in a submodule or with TAND
     "cd vendor/lib && env TANDEM_BYPASS=1 git commit -qam x",
     "export TANDEM_BYPASS=1; git -C vendor/lib commit -qam x",
     "bash -c 'cd vendor/lib && TANDEM_BYPASS=1 git commit -qam x'",
-  ])("the pre-tool hook refuses B's `%s` like --no-verify", (command) => {
-    const w = peersInSubmodule();
-    const r = hook("claude-code", "pre-tool-use", claudeBash(w.app, "B", command), { cwd: w.app, env: w.B });
+  ])("the pre-tool hook refuses B's `%s` like --no-verify", async (command) => {
+    const w = await peersInSubmodule();
+    const r = await hook("claude-code", "pre-tool-use", claudeBash(w.app, "B", command), {
+      cwd: w.app,
+      env: w.B,
+    });
     const reason = denied(r);
     expect(reason).toContain(
       "skips the pre-commit hook and would commit files another live agent is editing",
@@ -138,24 +146,26 @@ describe("an agent cannot commit a live peer's file, in a submodule or with TAND
     expect(reason).toContain("TANDEM_BYPASS=1 git");
   });
 
-  it("a submodule without Tandem's pre-commit: the pre-tool hook judges B's plain commit there like --no-verify", () => {
-    const w = peersInSubmodule();
-    const bash = (command: string) =>
-      denied(hook("claude-code", "pre-tool-use", claudeBash(w.app, "B", command), { cwd: w.app, env: w.B }));
+  it("a submodule without Tandem's pre-commit: the pre-tool hook judges B's plain commit there like --no-verify", async () => {
+    const w = await peersInSubmodule();
+    const bash = async (command: string) =>
+      denied(
+        await hook("claude-code", "pre-tool-use", claudeBash(w.app, "B", command), { cwd: w.app, env: w.B }),
+      );
     // With the hook in place the hook judges the commit: the pre-tool hook lets it run.
-    expect(bash("git -C vendor/lib commit -qam x")).toBeNull();
+    expect(await bash("git -C vendor/lib commit -qam x")).toBeNull();
     rmSync(join(w.hooks, "pre-commit")); // as for a submodule initialised after `tandem init`
     for (const command of ["git -C vendor/lib commit -qam x", "cd vendor/lib && git commit -qam x"]) {
-      const reason = bash(command);
+      const reason = await bash(command);
       expect(reason).toContain("skips the pre-commit hook");
       expect(reason).toContain("vendor/lib/x.c");
     }
     // B's own file alone is not A's: allowed.
-    expect(bash("git -C vendor/lib commit -qm y -- y.c")).toBeNull();
+    expect(await bash("git -C vendor/lib commit -qm y -- y.c")).toBeNull();
   });
 
-  it("a person at a terminal is told of TANDEM_BYPASS, and it lets their commit through with a record", () => {
-    const w = peersInSubmodule();
+  it("a person at a terminal is told of TANDEM_BYPASS, and it lets their commit through with a record", async () => {
+    const w = await peersInSubmodule();
     // A person whose shell names session B (a variable left over), at a terminal of their own.
     const atTerminal = (vars: string) =>
       spawnSync("script", ["-qec", `${vars} git commit -qam person`, "/dev/null"], {

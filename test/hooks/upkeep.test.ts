@@ -20,7 +20,7 @@ async function until(done: () => boolean, ms = 30_000): Promise<void> {
 
 describe("session-start upkeep on a big store", () => {
   it("answers without the full check, whose background run then finds damage no gate reads and closes every gate", async () => {
-    const w = twoSessions();
+    const w = await twoSessions();
     corruptTable(w.file, "subagents");
     const start = { session_id: "C", cwd: w.repo, hook_event_name: "SessionStart", source: "startup" };
     expect(hook("claude-code", "session-start", start, { cwd: w.repo, env: BIG }).code).toBe(0);
@@ -30,11 +30,13 @@ describe("session-start upkeep on a big store", () => {
     expect(readFailureLog(w.stateDir).map((e) => [e.source, e.failed, e.problem])).toEqual([
       ["gc --auto", "closed", "corrupt"],
     ]);
-    expect(denied(asB(w, claudeWrite(w.repo, "B", "other.txt")))).toMatch(/is corrupt \(found corrupt at /);
+    expect(denied(await asB(w, claudeWrite(w.repo, "B", "other.txt")))).toMatch(
+      /is corrupt \(found corrupt at /,
+    );
   });
 
   it("store.autoGc runs gc in the background from a session start, and it records what it freed", async () => {
-    const w = twoSessions();
+    const w = await twoSessions();
     // A person's edit, made while no agent's call runs (decision 0070): A's Write has ended.
     const done = { ...claudeWrite(w.repo, "A", "f.txt", w.aBytes), hook_event_name: "PostToolUse" };
     expect(hook("claude-code", "post-tool-use", done, { cwd: w.repo, env: w.a }).code).toBe(0);
@@ -47,8 +49,8 @@ describe("session-start upkeep on a big store", () => {
     });
   });
 
-  it("starts the background run at most once a day", () => {
-    const w = twoSessions();
+  it("starts the background run at most once a day", async () => {
+    const w = await twoSessions();
     const start = (id: string) => ({
       session_id: id,
       cwd: w.repo,

@@ -9,8 +9,10 @@ import { sessionByNative } from "../../src/store/sessions/rows.js";
 import { readParts, TurnCache } from "../../src/ui/read-parts.js";
 import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
-import { claudeBash, claudeWrite, denied, hook, ledger } from "../helpers/hooks.js";
+import { claudeBash, claudeWrite, denied, ledger } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
+import { restorable } from "../helpers/scenario.js";
 
 /** Issue 26 deliverable 1: uncommitted work of a session that ended is left work, first-class. */
 
@@ -19,8 +21,8 @@ interface World {
   agents: Record<string, { CLAUDE_PID: string }>;
 }
 
-function world(): World {
-  const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n", "README.md": "hi\n" });
+function world(base = tempDir()): World {
+  const repo = initRepo(join(base, "repo"), { "f.txt": "committed\n", "README.md": "hi\n" });
   return { repo, agents: { A: agentShell(), B: agentShell() } };
 }
 
@@ -29,45 +31,55 @@ const as = (w: World, who: string, extra: Record<string, string> = {}) => ({
   env: { ...w.agents[who], ...extra },
 });
 
-function prompt(w: World, who: string): string {
+async function prompt(w: World, who: string): Promise<string> {
   const payload = { session_id: who, cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go on" };
-  return hook("claude-code", "user-prompt-submit", payload, as(w, who)).stdout;
+  return (await hook("claude-code", "user-prompt-submit", payload, as(w, who))).stdout;
 }
 
-function sessionStart(w: World, who: string, source = "startup"): string {
+async function sessionStart(w: World, who: string, source = "startup"): Promise<string> {
   const payload = { session_id: who, cwd: w.repo, hook_event_name: "SessionStart", source };
-  return hook("claude-code", "session-start", payload, as(w, who)).stdout;
+  return (await hook("claude-code", "session-start", payload, as(w, who))).stdout;
 }
 
-function end(w: World, who: string): void {
+async function end(w: World, who: string): Promise<void> {
   const payload = {
     session_id: who,
     cwd: w.repo,
     hook_event_name: "SessionEnd",
     reason: "prompt_input_exit",
   };
-  expect(hook("claude-code", "session-end", payload, as(w, who)).code).toBe(0);
+  expect((await hook("claude-code", "session-end", payload, as(w, who))).code).toBe(0);
 }
 
 /** A Write through the real pre- and post-tool hooks, the tool's write between them; the refusal if any. */
-function write(w: World, who: string, file: string, text: string): string | null {
+async function write(w: World, who: string, file: string, text: string): Promise<string | null> {
   const payload = claudeWrite(w.repo, who, file, text);
-  const refused = denied(hook("claude-code", "pre-tool-use", payload, as(w, who)));
+  const refused = denied(await hook("claude-code", "pre-tool-use", payload, as(w, who)));
   if (refused) return refused;
   writeFileSync(join(w.repo, file), text);
-  hook("claude-code", "post-tool-use", { ...payload, hook_event_name: "PostToolUse" }, as(w, who));
+  await hook("claude-code", "post-tool-use", { ...payload, hook_event_name: "PostToolUse" }, as(w, who));
   return null;
 }
 
-/** A starts, declares its task, writes f.txt, and ends without committing (Claude's /exit). */
-function aLeavesWork(w: World): string {
-  sessionStart(w, "A");
-  prompt(w, "A");
+/**
+ * A starts, declares its task, writes f.txt, and ends without committing (Claude's /exit): built
+ * once per file and put back at the same path for each test, with A's name.
+ */
+const leftByA = restorable("left-work", async (base) => {
+  const w = world(base);
+  await sessionStart(w, "A");
+  await prompt(w, "A");
   const task = ["task", "fix the parser", "--session", "A"];
   expect(tandem(task, { cwd: w.repo, inside: w.agents.A }).code).toBe(0);
-  expect(write(w, "A", "f.txt", "A's unfinished parser\n")).toBeNull();
-  end(w, "A");
-  return sessionName(w, "A");
+  expect(await write(w, "A", "f.txt", "A's unfinished parser\n")).toBeNull();
+  await end(w, "A");
+  return { ...w, a: sessionName(w, "A") };
+});
+
+/** The world A left its work in, and A's session name; a test may replace its agents. */
+async function aLeavesWork(): Promise<{ w: World; a: string }> {
+  const { a, ...w } = await leftByA();
+  return { w: { ...w, agents: { ...w.agents } }, a };
 }
 
 function sessionName(w: World, native: string): string {
@@ -98,9 +110,8 @@ function boardLeft(repo: string) {
 }
 
 describe("left work: uncommitted files of a session that ended", () => {
-  it("is listed with its former owner and task in a person's status, watch, the board, doctor, and a live agent's start and status box", () => {
-    const w = world();
-    const a = aLeavesWork(w);
+  it("is listed with its former owner and task in a person's status, watch, the board, doctor, and a live agent's start and status box", async () => {
+    const { w, a } = await aLeavesWork();
     const overview = tandem(["status"], { cwd: w.repo });
     expect(overview.stdout).toContain("Left work of ended sessions (1):");
     expect(overview.stdout).toMatch(
@@ -132,7 +143,7 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(doctor.stdout).toContain("tandem discard f.txt --yes");
     expect(doctor.stdout).not.toContain("adopt f.txt");
 
-    const start = sessionStart(w, "B");
+    const start = await sessionStart(w, "B");
     expect(start).toContain("Left work (uncommitted files of sessions that ended");
     expect(start).toContain(`f.txt: left by ${a} (claude-code, task \\"fix the parser\\")`);
     const box = tandem(["status", "--session", "B"], { cwd: w.repo });
@@ -142,11 +153,10 @@ describe("left work: uncommitted files of a session that ended", () => {
     );
   });
 
-  it("refuses a live agent's first write over it, naming whose it is; the same write again proceeds, and recover returns the first agent's bytes", () => {
-    const w = world();
-    const a = aLeavesWork(w);
-    prompt(w, "B");
-    const refusal = write(w, "B", "f.txt", "B's rewrite\n");
+  it("refuses a live agent's first write over it, naming whose it is; the same write again proceeds, and recover returns the first agent's bytes", async () => {
+    const { w, a } = await aLeavesWork();
+    await prompt(w, "B");
+    const refusal = await write(w, "B", "f.txt", "B's rewrite\n");
     expect(refusal).toContain(`f.txt: left by ${a} (claude-code, task "fix the parser"), ended`);
     expect(refusal).toContain("tandem adopt f.txt");
     expect(refusal).toContain(`tandem recover f.txt --session ${a}`);
@@ -154,7 +164,7 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(refusal).not.toContain("discard f.txt");
     expect(read(w)).toBe("A's unfinished parser\n");
 
-    expect(write(w, "B", "f.txt", "B's rewrite\n")).toBeNull();
+    expect(await write(w, "B", "f.txt", "B's rewrite\n")).toBeNull();
     expect(read(w)).toBe("B's rewrite\n");
     // B owns it now: no longer left work.
     expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
@@ -164,22 +174,22 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(read(w)).toBe("A's unfinished parser\n");
   });
 
-  it("refuses a shell redirect over it too, once per turn: a new turn is told again", () => {
-    const w = world();
-    aLeavesWork(w);
-    prompt(w, "B");
+  it("refuses a shell redirect over it too, once per turn: a new turn is told again", async () => {
+    const { w } = await aLeavesWork();
+    await prompt(w, "B");
     const cmd = "echo B > f.txt";
-    const first = denied(hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", cmd), as(w, "B")));
+    const first = denied(await hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", cmd), as(w, "B")));
     expect(first).toContain("left work");
-    prompt(w, "B");
-    const again = denied(hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", cmd), as(w, "B")));
+    await prompt(w, "B");
+    const again = denied(await hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", cmd), as(w, "B")));
     expect(again).toContain("left work");
-    expect(denied(hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", cmd), as(w, "B")))).toBeNull();
+    expect(
+      denied(await hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", cmd), as(w, "B"))),
+    ).toBeNull();
   });
 
-  it("keeps bytes the owner left outside its hooks, found when the person looks", () => {
-    const w = world();
-    const a = aLeavesWork(w);
+  it("keeps bytes the owner left outside its hooks, found when the person looks", async () => {
+    const { w, a } = await aLeavesWork();
     writeFileSync(join(w.repo, "f.txt"), "written after A's last hook\n");
     expect(tandem(["status"], { cwd: w.repo }).stdout).toContain("f.txt: left by");
     writeFileSync(join(w.repo, "f.txt"), "something else\n");
@@ -190,8 +200,8 @@ describe("left work: uncommitted files of a session that ended", () => {
   it("counts a session whose agent process is gone as ended once it is no longer live", async () => {
     const w = world();
     const fresh = { TANDEM_FRESHNESS: "1" };
-    sessionStart(w, "A");
-    expect(write(w, "A", "f.txt", "A's bytes\n")).toBeNull();
+    await sessionStart(w, "A");
+    expect(await write(w, "A", "f.txt", "A's bytes\n")).toBeNull();
     process.kill(Number(w.agents.A!.CLAUDE_PID));
     let out = "";
     for (let i = 0; i < 300 && !out.includes("Left work"); i++) {
@@ -201,10 +211,9 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(out).toMatch(/f\.txt: left by \S+ \(claude-code, no task declared\), last seen \d+s ago/);
   });
 
-  it("adopt makes the calling session the owner: its end-turn check covers the file and nobody is refused", () => {
-    const w = world();
-    aLeavesWork(w);
-    prompt(w, "B");
+  it("adopt makes the calling session the owner: its end-turn check covers the file and nobody is refused", async () => {
+    const { w } = await aLeavesWork();
+    await prompt(w, "B");
     const r = tandem(["adopt", "f.txt", "--session", "B"], { cwd: w.repo, inside: w.agents.B });
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/adopted f\.txt, left by .* holds it now/);
@@ -217,13 +226,12 @@ describe("left work: uncommitted files of a session that ended", () => {
     });
     expect(check.code).toBe(1);
     expect(check.stderr).toContain("f.txt");
-    expect(write(w, "B", "f.txt", "B continues\n")).toBeNull();
+    expect(await write(w, "B", "f.txt", "B continues\n")).toBeNull();
   });
 
-  it("adopt refuses a file that is not left work, and a shell that is no agent's", () => {
-    const w = world();
-    aLeavesWork(w);
-    prompt(w, "B");
+  it("adopt refuses a file that is not left work, and a shell that is no agent's", async () => {
+    const { w } = await aLeavesWork();
+    await prompt(w, "B");
     const notLeft = tandem(["adopt", "README.md", "--session", "B"], { cwd: w.repo, inside: w.agents.B });
     expect(notLeft.code).toBe(1);
     expect(notLeft.stderr).toMatch(/README\.md: not left work .* `tandem status` lists left work/);
@@ -232,9 +240,8 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(person.stderr).toMatch(/run it from the agent that continues the work/);
   });
 
-  it("discard --yes (a person) puts the file back to its committed state, keeping its bytes until gc", () => {
-    const w = world();
-    const a = aLeavesWork(w);
+  it("discard --yes (a person) puts the file back to its committed state, keeping its bytes until gc", async () => {
+    const { w, a } = await aLeavesWork();
     writeFileSync(join(w.repo, "new.txt"), "A's new file\n");
     const asked = tandem(["discard", "f.txt"], { cwd: w.repo });
     expect(asked.code).toBe(2);
@@ -251,10 +258,9 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(existsSync(join(w.repo, "new.txt"))).toBe(true);
   });
 
-  it("discard is refused from inside an agent", () => {
-    const w = world();
-    aLeavesWork(w);
-    prompt(w, "B");
+  it("discard is refused from inside an agent", async () => {
+    const { w } = await aLeavesWork();
+    await prompt(w, "B");
     const r = tandem(["discard", "f.txt", "--yes"], {
       cwd: w.repo,
       env: { ...w.agents.B, CLAUDE_CODE_SESSION_ID: "B" },
@@ -264,23 +270,22 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(read(w)).toBe("A's unfinished parser\n");
   });
 
-  it("a resumed session gets its left work back as its own claims", () => {
-    const w = world();
-    aLeavesWork(w);
+  it("a resumed session gets its left work back as its own claims", async () => {
+    const { w } = await aLeavesWork();
     expect(ledger(w.repo).claims).toEqual([]);
     w.agents.A = agentShell();
-    sessionStart(w, "A", "resume");
+    await sessionStart(w, "A", "resume");
     expect(ledger(w.repo).claims.map((c) => c.path)).toEqual(["f.txt"]);
     expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
-    prompt(w, "B");
-    expect(write(w, "B", "f.txt", "B's rewrite\n")).toMatch(/held by|holds|claim/i);
+    await prompt(w, "B");
+    expect(await write(w, "B", "f.txt", "B's rewrite\n")).toMatch(/held by|holds|claim/i);
   });
 
   it("releases a gone session's claim on a file that is clean again: no claim stays, and a later edit by hand is nobody's left work", async () => {
     const w = world();
     const fresh = { TANDEM_FRESHNESS: "1" };
-    sessionStart(w, "A");
-    expect(write(w, "A", "f.txt", "committed\n")).toBeNull();
+    await sessionStart(w, "A");
+    expect(await write(w, "A", "f.txt", "committed\n")).toBeNull();
     expect(ledger(w.repo).claims).toEqual([{ path: "f.txt", holder: "A" }]);
     process.kill(Number(w.agents.A!.CLAUDE_PID));
     const settled = () => ledger(w.repo).events.filter((e) => e.kind === "work.settled");
@@ -296,10 +301,10 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(tandem(["status"], { cwd: w.repo, env: fresh }).stdout).not.toContain("Left work");
   });
 
-  it("leaves a gone owner's marks alone when it was seen again after the lookup", () => {
+  it("leaves a gone owner's marks alone when it was seen again after the lookup", async () => {
     const w = world();
-    sessionStart(w, "A");
-    expect(write(w, "A", "f.txt", "committed\n")).toBeNull();
+    await sessionStart(w, "A");
+    expect(await write(w, "A", "f.txt", "committed\n")).toBeNull();
     const db = openDb(join(w.repo, ".git", "tandem"));
     try {
       const a = sessionByNative(db, "claude-code", "A")!;
@@ -316,9 +321,8 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(ledger(w.repo).claims).toEqual([]);
   });
 
-  it("is settled once committed: a later edit by hand is nobody's left work", () => {
-    const w = world();
-    aLeavesWork(w);
+  it("is settled once committed: a later edit by hand is nobody's left work", async () => {
+    const { w } = await aLeavesWork();
     g(w.repo, "commit", "-qam", "person commits A's work");
     expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
     writeFileSync(join(w.repo, "f.txt"), "a person's edit\n");

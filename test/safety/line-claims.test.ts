@@ -6,8 +6,10 @@ import { sessionByNative } from "../../src/store/sessions/rows.js";
 import { agentShell, runInAgent } from "../helpers/agent-shell.js";
 import { THIN_BIN, tandem } from "../helpers/cli.js";
 import { installGitHooks } from "../helpers/git-hooks.js";
-import { claudeWrite, codexPatch, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
-import { initRepo, tempDir } from "../helpers/repo.js";
+import { claudeWrite, codexPatch, denied, ledger, type Payload } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
+import { initRepo } from "../helpers/repo.js";
+import { restorable } from "../helpers/scenario.js";
 
 /** Issue 40 items 1 and 2: two agents, one file, claims on lines, an author for every hunk. */
 
@@ -20,15 +22,16 @@ interface World {
   agents: Record<string, { CLAUDE_PID: string }>;
 }
 
-function world(): World {
-  const repo = initRepo(join(tempDir(), "repo"), { "app.ts": ORIGINAL, "README.md": "hi\n" });
+/** Two agents that have each started a turn: built once per file, put back at its path per test. */
+const world = restorable<World>("line-claims", async (base) => {
+  const repo = initRepo(join(base, "repo"), { "app.ts": ORIGINAL, "README.md": "hi\n" });
   const w = { repo, agents: { A: agentShell(), B: agentShell() } };
   for (const who of ["A", "B"]) {
     const payload = { session_id: who, cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go on" };
-    hook("claude-code", "user-prompt-submit", payload, as(w, who));
+    await hook("claude-code", "user-prompt-submit", payload, as(w, who));
   }
   return w;
-}
+});
 
 const as = (w: World, who: string) => ({ cwd: w.repo, env: { ...w.agents[who] } });
 const read = (w: World) => readFileSync(join(w.repo, "app.ts"), "utf8");
@@ -45,21 +48,21 @@ const claudeEdit = (repo: string, who: string, oldString: string, newString: str
 });
 
 /** One tool call through the real pre- and post-tool hooks, the tool's write between them; the refusal if any. */
-function call(w: World, who: string, payload: Payload, after: () => string): string | null {
-  const refused = denied(hook("claude-code", "pre-tool-use", payload, as(w, who)));
+async function call(w: World, who: string, payload: Payload, after: () => string): Promise<string | null> {
+  const refused = denied(await hook("claude-code", "pre-tool-use", payload, as(w, who)));
   if (refused !== null) return refused;
   writeFileSync(join(w.repo, "app.ts"), after());
-  hook("claude-code", "post-tool-use", { ...payload, hook_event_name: "PostToolUse" }, as(w, who));
+  await hook("claude-code", "post-tool-use", { ...payload, hook_event_name: "PostToolUse" }, as(w, who));
   return null;
 }
 
-function edit(w: World, who: string, oldString: string, newString: string): string | null {
+function edit(w: World, who: string, oldString: string, newString: string): Promise<string | null> {
   return call(w, who, claudeEdit(w.repo, who, oldString, newString), () =>
     read(w).replace(oldString, newString),
   );
 }
 
-function writeAll(w: World, who: string, text: string): string | null {
+function writeAll(w: World, who: string, text: string): Promise<string | null> {
   return call(w, who, claudeWrite(w.repo, who, "app.ts", text), () => text);
 }
 
@@ -93,16 +96,16 @@ function authorsOf(w: World, b: Blamed): [number, number, string][] {
 }
 
 describe("two agents edit different functions of one file", () => {
-  it("Edit and Write far apart are both allowed, the file holds both, and each hunk has its author", () => {
-    const w = world();
-    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+  it("Edit and Write far apart are both allowed, the file holds both, and each hunk has its author", async () => {
+    const w = await world();
+    expect(await edit(w, "A", "return a;", "return a * 10;")).toBeNull();
     // B's Edit of gamma: A holds app.ts as a whole file, B's change keeps clear of A's lines.
-    expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
+    expect(await edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
     const both = read(w);
     expect(both).toContain("return a * 10;");
     expect(both).toContain("return a - b;");
     // B's Write of the whole file, A's line kept as it stands, a change in delta added.
-    expect(writeAll(w, "B", both.replace("return 0;", "return 42;"))).toBeNull();
+    expect(await writeAll(w, "B", both.replace("return 0;", "return 42;"))).toBeNull();
     expect(read(w)).toBe(
       ORIGINAL.replace("return a;", "return a * 10;")
         .replace("return a + b;", "return a - b;")
@@ -115,34 +118,34 @@ describe("two agents edit different functions of one file", () => {
     ]);
   });
 
-  it("an edit on or beside a peer's lines is refused, naming the lines and their author; nothing changes", () => {
-    const w = world();
-    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+  it("an edit on or beside a peer's lines is refused, naming the lines and their author; nothing changes", async () => {
+    const w = await world();
+    expect(await edit(w, "A", "return a;", "return a * 10;")).toBeNull();
     const before = read(w);
-    const onTop = edit(w, "B", "return a * 10;", "return a * 11;");
+    const onTop = await edit(w, "B", "return a * 10;", "return a * 11;");
     expect(onTop).toMatch(/app\.ts is shared by lines/);
     expect(onTop).toMatch(/- line 4: uncommitted work of \S+/);
     // Two lines below A's line: inside the three-line margin.
-    expect(edit(w, "B", "export function beta() {", "export function beta2() {")).toMatch(
+    expect(await edit(w, "B", "export function beta() {", "export function beta2() {")).toMatch(
       /line 4: uncommitted work/,
     );
     expect(read(w)).toBe(before);
   });
 
-  it("a Write from a copy older than the peer's change is refused as dropping it, never merged", () => {
-    const w = world();
-    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+  it("a Write from a copy older than the peer's change is refused as dropping it, never merged", async () => {
+    const w = await world();
+    expect(await edit(w, "A", "return a;", "return a * 10;")).toBeNull();
     const stale = ORIGINAL.replace("return 0;", "return 42;");
-    const refused = writeAll(w, "B", stale);
+    const refused = await writeAll(w, "B", stale);
     expect(refused).toMatch(/line 4: uncommitted work of \S+ \(this edit would remove them\)/);
     expect(read(w)).toContain("return a * 10;");
   });
 
-  it("the holder is refused too when its edit touches a sharer's lines", () => {
-    const w = world();
-    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
-    expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
-    expect(edit(w, "A", "return a - b;", "return a / b;")).toMatch(/line 16: uncommitted work of \S+/);
+  it("the holder is refused too when its edit touches a sharer's lines", async () => {
+    const w = await world();
+    expect(await edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+    expect(await edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
+    expect(await edit(w, "A", "return a - b;", "return a / b;")).toMatch(/line 16: uncommitted work of \S+/);
     expect(read(w)).toContain("return a - b;");
   });
 });
@@ -151,13 +154,13 @@ describe("a Codex patch shares the file by lines too", () => {
   const patch = (minus: string, plus: string) =>
     `*** Begin Patch\n*** Update File: app.ts\n@@\n-${minus}\n+${plus}\n*** End Patch\n`;
 
-  it("an update far from the holder's lines is allowed; one on them is refused naming the line", () => {
-    const w = world();
-    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+  it("an update far from the holder's lines is allowed; one on them is refused naming the line", async () => {
+    const w = await world();
+    expect(await edit(w, "A", "return a;", "return a * 10;")).toBeNull();
     const far = codexPatch(w.repo, "C", patch("  return a + b;", "  return a - b;"));
-    expect(denied(hook("codex", "pre-tool-use", far, { cwd: w.repo }))).toBeNull();
+    expect(denied(await hook("codex", "pre-tool-use", far, { cwd: w.repo }))).toBeNull();
     const near = codexPatch(w.repo, "C", patch("  return a * 10;", "  return a * 11;"));
-    expect(denied(hook("codex", "pre-tool-use", near, { cwd: w.repo }))).toMatch(
+    expect(denied(await hook("codex", "pre-tool-use", near, { cwd: w.repo }))).toMatch(
       /line 4: uncommitted work of \S+/,
     );
   });
@@ -173,11 +176,11 @@ describe("each commits its own", () => {
     runInAgent(w.agents[who]!, "git", args, { cwd: w.repo, env: { ...process.env, ...w.agents[who] } });
   const committed = (w: World) => gitIn(w, "A", ["show", "--format=", "-U0", "HEAD"]).stdout;
 
-  it("a commit carrying a peer's lines is refused; tandem stage commits only one's own; end-turn checks pass; the claim is released", () => {
-    const w = world();
+  it("a commit carrying a peer's lines is refused; tandem stage commits only one's own; end-turn checks pass; the claim is released", async () => {
+    const w = await world();
     installGitHooks(w.repo);
-    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
-    expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
+    expect(await edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+    expect(await edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
     // B's line is B's to commit, though B holds no claim on the file.
     const early = tandem(["status", "--end-turn", "--session", "B"], inside(w, "B"));
     expect(early.code).toBe(1);
@@ -210,16 +213,16 @@ describe("each commits its own", () => {
 });
 
 describe("claims release per hunk", () => {
-  it("the holder commits its own first: its end-turn check passes and its claim ends while the sharer's line stays", () => {
-    const w = world();
+  it("the holder commits its own first: its end-turn check passes and its claim ends while the sharer's line stays", async () => {
+    const w = await world();
     installGitHooks(w.repo);
     const inside = (who: string) => ({
       cwd: w.repo,
       inside: w.agents[who]!,
       env: { TANDEM_REQUIRE_GIT_FINALIZATION: "1" },
     });
-    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
-    expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
+    expect(await edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+    expect(await edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
     expect(ledger(w.repo).claims.map((c) => c.path)).toEqual(["app.ts"]);
     expect(tandem(["stage", "app.ts"], inside("A")).code).toBe(0);
     const commit = runInAgent(w.agents.A!, "git", ["commit", "-m", "alpha scales"], {
@@ -237,10 +240,10 @@ describe("claims release per hunk", () => {
 describe("undo per session", () => {
   const inside = (w: World, who: string) => ({ cwd: w.repo, inside: w.agents[who]! });
 
-  it("previews first, then takes back only A's hunks; B's lines stay byte-identical", () => {
-    const w = world();
-    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
-    expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
+  it("previews first, then takes back only A's hunks; B's lines stay byte-identical", async () => {
+    const w = await world();
+    expect(await edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+    expect(await edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
     const withBoth = read(w);
     const preview = tandem(["undo"], inside(w, "A"));
     expect(preview.stderr).toBe("");
@@ -254,11 +257,11 @@ describe("undo per session", () => {
     expect(read(w)).toBe(ORIGINAL.replace("return a + b;", "return a - b;"));
   });
 
-  it("a later change of another author inside A's hunk is a conflict: nothing changes", () => {
-    const w = world();
-    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+  it("a later change of another author inside A's hunk is a conflict: nothing changes", async () => {
+    const w = await world();
+    expect(await edit(w, "A", "return a;", "return a * 10;")).toBeNull();
     // B meets A in the file: from here on Tandem tracks it by lines.
-    expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
+    expect(await edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
     // A person edits A's line from their editor: no hook sees it.
     writeFileSync(join(w.repo, "app.ts"), read(w).replace("return a * 10;", "return a * 100;"));
     const before = read(w);

@@ -3,7 +3,8 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tandem } from "../helpers/cli.js";
-import { claudeBash, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { claudeBash, denied, fakeAgent, ledger } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** Issue 37.3: saved versions stay within the retention policy; `tandem gc` frees what it no longer needs. */
@@ -37,10 +38,10 @@ function retentionLine(repo: string) {
 }
 
 describe("a bound on saved bytes", () => {
-  it("twenty 50 MB versions of one file: doctor names the problem and gc ends under the bound", () => {
+  it("twenty 50 MB versions of one file: doctor names the problem and gc ends under the bound", async () => {
     const repo = initRepo(join(tempDir(), "repo"), { "README.md": "hi\n" });
     const a = fakeAgent();
-    hook(
+    await hook(
       "claude-code",
       "user-prompt-submit",
       { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" },
@@ -50,11 +51,17 @@ describe("a bound on saved bytes", () => {
       // Sparse: 50 MB apparent, a distinct head, written in a moment.
       const command = `python3 -c "f=open('big.bin','wb'); f.write(b'v${i}'); f.truncate(${50 * MB})"`;
       const opts = { cwd: repo, env: a };
-      expect(denied(hook("claude-code", "pre-tool-use", claudeBash(repo, "A", command), opts))).toBeNull();
-      execFileSync("bash", ["-c", command], { cwd: repo, stdio: "ignore" });
       expect(
-        hook("claude-code", "post-tool-use", claudeBash(repo, "A", command, "PostToolUse"), opts).code,
-      ).toBe(0);
+        denied(await hook("claude-code", "pre-tool-use", claudeBash(repo, "A", command), opts)),
+      ).toBeNull();
+      execFileSync("bash", ["-c", command], { cwd: repo, stdio: "ignore" });
+      const after = await hook(
+        "claude-code",
+        "post-tool-use",
+        claudeBash(repo, "A", command, "PostToolUse"),
+        opts,
+      );
+      expect(after.code).toBe(0);
     }
     expect(bigVersions(repo)).toHaveLength(20);
     expect(blobBytes(repo)).toBeGreaterThanOrEqual(1000 * MB);

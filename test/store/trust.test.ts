@@ -7,14 +7,15 @@ import { git } from "../../src/git/run.js";
 import { readFailureLog } from "../../src/store/failure-log.js";
 import { corruptMarker, identityFile, readIdentity } from "../../src/store/identity.js";
 import { installGitHooks } from "../helpers/git-hooks.js";
-import { claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { hook as binaryHook, claudeWrite, denied, fakeAgent, ledger } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 import {
   asB,
   canMakeReadOnly,
   checkpoint,
   corruptTable,
-  doctor,
+  doctorHere as doctor,
   foreignStore,
   holdWriteLock,
   makeReadOnly,
@@ -31,15 +32,15 @@ const removeStore = (w: World) => {
   for (const f of ["", "-wal", "-shm"]) rmSync(`${w.file}${f}`, { force: true });
 };
 
-const FAULTS: [string, (w: World) => void, RegExp, boolean][] = [
+const FAULTS: [string, (w: World) => void | Promise<void>, RegExp, boolean][] = [
   ["a corrupt page inside the claims table", (w) => corruptTable(w.file, "claims"), /is corrupt/, true],
   ["a read-only store file", (w) => makeReadOnly(w.file), /is read-only/, false],
   ["a read-only state directory", (w) => makeReadOnly(w.stateDir), /cannot be opened|is read-only/, false],
   ["a deleted store", removeStore, /has disappeared/, true],
   [
     "a replaced store (another valid empty state.db copied in)",
-    (w) => {
-      const other = foreignStore();
+    async (w) => {
+      const other = await foreignStore();
       removeStore(w);
       copyFileSync(other, w.file);
     },
@@ -53,11 +54,11 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
 
   it.each(FAULTS)(
     "%s: refuses B's write of A's file, doctor reports it, doctor --reset recovers",
-    (_name, inject, problem, replacesStore) => {
+    async (_name, inject, problem, replacesStore) => {
       if (!readOnlyWorks && /read-only/.test(_name)) return;
-      const w = twoSessions();
-      inject(w);
-      const r = asB(w, claudeWrite(w.repo, "B", "f.txt"));
+      const w = await twoSessions();
+      await inject(w);
+      const r = await asB(w, claudeWrite(w.repo, "B", "f.txt"));
       expect(r.code).toBe(0);
       const reason = denied(r) ?? "(allowed)";
       expect(reason).toMatch(problem);
@@ -65,7 +66,7 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
       expect(reason).not.toMatch(/held by/); // refused because of the store, not by luck of a readable claim
       expect(read(join(w.repo, "f.txt"))).toBe(w.aBytes);
 
-      const report = doctor(w.repo);
+      const report = await doctor(w.repo);
       expect(report.code).toBe(1);
       expect(report.stdout).toMatch(problem);
       expect(report.stdout).toMatch(
@@ -73,7 +74,7 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
       );
 
       undoFaults();
-      const reset = doctor(w.repo, "--reset");
+      const reset = await doctor(w.repo, "--reset");
       expect(reset.stdout).toMatch(
         replacesStore
           ? /reset: .*moved its files to .*aside-|reset: .*acknowledged its loss/
@@ -82,11 +83,11 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
       expect(reset.stdout).toMatch(/No problems found\./);
       expect(reset.code).toBe(0);
       // The store works again: A's next write is checked and recorded.
-      expect(
-        denied(
-          hook("claude-code", "pre-tool-use", claudeWrite(w.repo, "A", "g.txt"), { cwd: w.repo, env: w.a }),
-        ),
-      ).toBeNull();
+      const next = await hook("claude-code", "pre-tool-use", claudeWrite(w.repo, "A", "g.txt"), {
+        cwd: w.repo,
+        env: w.a,
+      });
+      expect(denied(next)).toBeNull();
       expect(ledger(w.repo).claims).toContainEqual({ path: "g.txt", holder: "A" });
     },
     120_000,
@@ -94,33 +95,33 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
 
   // How long a refusal takes is the bench's to measure; the test asserts the wait the call was given.
   it("a held write lock: refuses after waiting the configured 5 s bound, doctor reports it, and the store is intact after", async () => {
-    const w = twoSessions();
+    const w = await twoSessions();
     const release = await holdWriteLock(w.file);
-    const r = asB(w, claudeWrite(w.repo, "B", "f.txt"));
+    const r = await asB(w, claudeWrite(w.repo, "B", "f.txt"));
     expect(denied(r)).toMatch(/is locked by another process .*fuser .* doctor/);
     expect(denied(r)).toContain(
       `held past the ${BOUND_MS / 1000} s agents.storeLockSeconds allows (this call waited ${BOUND_MS / 1000} s)`,
     );
-    const report = doctor(w.repo);
+    const report = await doctor(w.repo);
     expect(report.code).toBe(1);
     expect(report.stdout).toMatch(/✗ writable: .*is locked by another process/);
     expect(report.stdout).toMatch(/✗ hook failures: 1 hook call\(s\) failed because the store is locked/);
     await release();
-    expect(doctor(w.repo, "--reset").code).toBe(0);
+    expect((await doctor(w.repo, "--reset")).code).toBe(0);
     // Nothing was lost: A still holds its file.
-    expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
+    expect(denied(await asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
   });
 
   it("waits only agents.storeLockSeconds (or TANDEM_STORE_LOCK_SECONDS) for the lock", async () => {
-    const w = twoSessions();
+    const w = await twoSessions();
     writeFiles(w.repo, { ".tandem/config.jsonc": '{ "agents": { "storeLockSeconds": 1 } }' });
     await holdWriteLock(w.file);
-    const fromConfig = asB(w, claudeWrite(w.repo, "B", "f.txt"));
+    const fromConfig = await asB(w, claudeWrite(w.repo, "B", "f.txt"));
     expect(denied(fromConfig)).toMatch(/is locked/);
     expect(denied(fromConfig)).toContain(
       "held past the 1 s agents.storeLockSeconds allows (this call waited 1 s)",
     );
-    const fromEnv = asB(w, claudeWrite(w.repo, "B", "f.txt"), "pre-tool-use", {
+    const fromEnv = await asB(w, claudeWrite(w.repo, "B", "f.txt"), "pre-tool-use", {
       TANDEM_STORE_LOCK_SECONDS: "2",
     });
     expect(denied(fromEnv)).toContain(
@@ -129,17 +130,17 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
   });
 
   it("non-gated hooks fail open on a failing store, and each failure is recorded", async () => {
-    const w = twoSessions();
+    const w = await twoSessions();
     writeFiles(w.repo, { ".tandem/config.jsonc": '{ "agents": { "storeLockSeconds": 1 } }' });
     await holdWriteLock(w.file);
     const prompt = { session_id: "B", cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
-    expect(asB(w, prompt, "user-prompt-submit")).toMatchObject({ code: 0, stdout: "" });
+    expect(await asB(w, prompt, "user-prompt-submit")).toMatchObject({ code: 0, stdout: "" });
     const readTool = {
       ...claudeWrite(w.repo, "B", "f.txt"),
       tool_name: "Read",
       tool_input: { file_path: "f.txt" },
     };
-    expect(denied(asB(w, readTool))).toBeNull();
+    expect(denied(await asB(w, readTool))).toBeNull();
     const log = readFailureLog(w.stateDir);
     expect(log.map((e) => [e.source, e.failed, e.problem])).toEqual([
       ["hook claude-code user-prompt-submit", "open", "locked"],
@@ -147,35 +148,37 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
     ]);
   });
 
-  it("damage no gate reads is found at the next session start, and from then on every gate refuses", () => {
-    const w = twoSessions();
+  it("damage no gate reads is found at the next session start, and from then on every gate refuses", async () => {
+    const w = await twoSessions();
     corruptTable(w.file, "subagents");
     // A Write's gate never reads the sub-agent tables: this one cannot notice.
-    expect(denied(asB(w, claudeWrite(w.repo, "B", "free.txt")))).toBeNull();
+    expect(denied(await asB(w, claudeWrite(w.repo, "B", "free.txt")))).toBeNull();
     const start = { session_id: "C", cwd: w.repo, hook_event_name: "SessionStart", source: "startup" };
-    expect(hook("claude-code", "session-start", start, { cwd: w.repo }).code).toBe(0);
+    expect((await hook("claude-code", "session-start", start, { cwd: w.repo })).code).toBe(0);
     expect(readFailureLog(w.stateDir).map((e) => [e.source, e.failed, e.problem])).toEqual([
       ["hook claude-code session-start", "open", "corrupt"],
     ]);
-    expect(denied(asB(w, claudeWrite(w.repo, "B", "other.txt")))).toMatch(/is corrupt \(found corrupt at /);
-    expect(doctor(w.repo).stdout).toMatch(/✗ store: .*is corrupt/);
+    expect(denied(await asB(w, claudeWrite(w.repo, "B", "other.txt")))).toMatch(
+      /is corrupt \(found corrupt at /,
+    );
+    expect((await doctor(w.repo)).stdout).toMatch(/✗ store: .*is corrupt/);
   });
 
-  it("a damaged header refuses every open by itself, so it leaves no lasting mark: the restored file works", () => {
-    const w = twoSessions();
+  it("a damaged header refuses every open by itself, so it leaves no lasting mark: the restored file works", async () => {
+    const w = await twoSessions();
     checkpoint(w.file);
     const good = readFileSync(w.file);
     writeFileSync(w.file, "garbage".repeat(100));
-    expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(
+    expect(denied(await asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(
       /is corrupt \(not an SQLite database\)/,
     );
     expect(existsSync(corruptMarker(w.stateDir))).toBe(false);
     writeFileSync(w.file, good);
-    expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
+    expect(denied(await asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
   });
 
-  it("an agent's commit fails closed on a broken store, TANDEM_BYPASS=1 too; a person's commits, recorded", () => {
-    const w = twoSessions();
+  it("an agent's commit fails closed on a broken store, TANDEM_BYPASS=1 too; a person's commits, recorded", async () => {
+    const w = await twoSessions();
     installGitHooks(w.repo);
     writeFiles(w.repo, { "mine.txt": "B's work\n" });
     g(w.repo, "add", "mine.txt");
@@ -211,13 +214,12 @@ describe("a store that can't be trusted closes the gate, loudly", () => {
 });
 
 describe("the store's identity", () => {
-  it("the very first store of a repository is created normally and its identity recorded beside it", () => {
+  it("the very first store of a repository is created normally and its identity recorded beside it", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
     const stateDir = join(repo, ".git", "tandem");
     expect(existsSync(identityFile(stateDir))).toBe(false);
-    expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo })),
-    ).toBeNull();
+    const first = await hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "a.txt"), { cwd: repo });
+    expect(denied(first)).toBeNull();
     const recorded = readIdentity(stateDir);
     const db = new Database(join(stateDir, "state.db"), { readonly: true });
     const inHeader = db.pragma("application_id", { simple: true });
@@ -226,13 +228,13 @@ describe("the store's identity", () => {
     expect(identityFile(stateDir)).toBe(join(repo, ".git", "tandem.store-id"));
   });
 
-  it("a store from before identities existed is adopted, with its claims", () => {
-    const w = twoSessions();
+  it("a store from before identities existed is adopted, with its claims", async () => {
+    const w = await twoSessions();
     const db = new Database(w.file);
     db.pragma("application_id = 0");
     db.close();
     rmSync(identityFile(w.stateDir));
-    expect(denied(asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
+    expect(denied(await asB(w, claudeWrite(w.repo, "B", "f.txt")))).toMatch(/held by/);
     expect(readIdentity(w.stateDir)).toMatchObject({ state: "ok", id: expect.any(Number) });
     expect((readIdentity(w.stateDir) as { id: number }).id).toBeGreaterThan(0);
   });
@@ -260,7 +262,7 @@ describe("no subprocess under the store's write lock", () => {
   it("a clean takeover runs git status before taking the lock, then takes the claim over", () => {
     const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n" });
     // A (live) claims f.txt but never changes it; its claim is older than the grace period.
-    const a = hook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), {
+    const a = binaryHook("claude-code", "pre-tool-use", claudeWrite(repo, "A", "f.txt"), {
       cwd: repo,
       env: fakeAgent(),
     });
@@ -269,7 +271,7 @@ describe("no subprocess under the store's write lock", () => {
     db.prepare("UPDATE events SET ts = ts - 120000 WHERE kind = 'claim.acquired'").run();
     db.close();
     const spy = lockSpyingGit(join(repo, ".git", "tandem", "state.db"));
-    const b = hook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "f.txt"), {
+    const b = binaryHook("claude-code", "pre-tool-use", claudeWrite(repo, "B", "f.txt"), {
       cwd: repo,
       env: { ...fakeAgent(), ...spy.env },
     });

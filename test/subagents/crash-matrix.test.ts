@@ -5,10 +5,11 @@ import { g, writeFiles } from "../helpers/repo.js";
 import {
   addTarget,
   expectOk,
-  runScript,
+  runScriptHere,
   type SubRepo,
   stagedNames,
   sub,
+  subHere,
   subRepo,
   targetState,
 } from "./sub-fixture.js";
@@ -37,8 +38,8 @@ interface OutcomeJson {
 }
 
 /** `sub apply --json` (with `extra`), parsed. */
-function applyJson(s: SubRepo, id: string, dir: string, extra: string[] = []): OutcomeJson {
-  const r = sub(s.repo, ["apply", id, "--target", dir, "--json", ...extra]);
+async function applyJson(s: SubRepo, id: string, dir: string, extra: string[] = []): Promise<OutcomeJson> {
+  const r = await subHere(s.repo, ["apply", id, "--target", dir, "--json", ...extra]);
   return JSON.parse(r.stdout) as OutcomeJson;
 }
 
@@ -92,14 +93,14 @@ function expectLanded(dir: string, s: SubRepo, child: { commits: number; dirty: 
 
 describe.each(Object.entries(CHILDREN))("crash matrix: a child with %s", (_label, child) => {
   // Eight crashed applies, each with a dry run and a retry: over a minute on a loaded machine.
-  it("ends every crashed-then-retried apply exactly like an uninterrupted one", () => {
+  it("ends every crashed-then-retried apply exactly like an uninterrupted one", async () => {
     const s = subRepo();
-    const { json } = runScript(s.repo, child.script);
+    const { json } = await runScriptHere(s.repo, child.script);
     expect(json.capture).toMatchObject({ commitCount: child.commits, hadUncommittedChanges: child.dirty });
     const staged = child.commits === 0;
     const ref = addTarget(s, "reference");
     ownWork(ref, staged);
-    expectOk(sub(s.repo, ["apply", json.id, "--target", ref]));
+    expectOk(await subHere(s.repo, ["apply", json.id, "--target", ref]));
     const expected = expectLanded(ref, s, child, staged);
 
     for (const point of APPLY_POINTS) {
@@ -110,15 +111,15 @@ describe.each(Object.entries(CHILDREN))("crash matrix: a child with %s", (_label
       // A dry run after the crash follows the recorded state, never touches the target, and
       // says what the real apply then does.
       const before = targetState(dir, s.base);
-      const dry = applyJson(s, json.id, dir, ["--dry-run"]);
+      const dry = await applyJson(s, json.id, dir, ["--dry-run"]);
       expect(dry.ok, `${point}: ${dry.message}`).toBe(true);
       expect(targetState(dir, s.base)).toEqual(before);
-      const retry = applyJson(s, json.id, dir);
+      const retry = await applyJson(s, json.id, dir);
       expectAgreement(dry, retry, point);
       expect(retry.ok, `${point}: ${retry.message}`).toBe(true);
       expect(targetState(dir, s.base), point).toEqual(expected);
       expectLanded(dir, s, child, staged);
-      const again = sub(s.repo, ["apply", json.id, "--target", dir]);
+      const again = await subHere(s.repo, ["apply", json.id, "--target", dir]);
       expect(again.stdout, point).toMatch(/already applied/);
       expect(targetState(dir, s.base)).toEqual(expected);
     }
@@ -126,20 +127,20 @@ describe.each(Object.entries(CHILDREN))("crash matrix: a child with %s", (_label
 
   it.each(["capture:after-blob-write", "capture:before-record"])(
     "keeps the worktree when `sub run` dies at %s, and `sub capture` recovers everything",
-    (point) => {
+    async (point) => {
       const s = subRepo();
       const res = sub(s.repo, ["run", "--json", "--", "sh", "-c", child.script], {
         TANDEM_TEST_CRASH_AT: point,
       });
       expect(res.code).toBe(-1);
-      const [listed] = JSON.parse(sub(s.repo, ["list", "--json"]).stdout) as {
+      const [listed] = JSON.parse((await subHere(s.repo, ["list", "--json"])).stdout) as {
         sub: { id: string; worktree: string };
         capture: unknown;
       }[];
       expect(listed!.capture).toBeNull();
       const id = listed!.sub.id;
-      expect(sub(s.repo, ["apply", id]).stderr).toMatch(/no capture yet/);
-      const cap = sub(s.repo, ["capture", id, "--json"]);
+      expect((await subHere(s.repo, ["apply", id])).stderr).toMatch(/no capture yet/);
+      const cap = await subHere(s.repo, ["capture", id, "--json"]);
       expectOk(cap);
       expect(JSON.parse(cap.stdout)).toMatchObject({
         commitCount: child.commits,
@@ -147,24 +148,24 @@ describe.each(Object.entries(CHILDREN))("crash matrix: a child with %s", (_label
       });
       const dir = addTarget(s, "target");
       ownWork(dir, child.commits === 0);
-      expectOk(sub(s.repo, ["apply", id, "--target", dir]));
+      expectOk(await subHere(s.repo, ["apply", id, "--target", dir]));
       expectLanded(dir, s, child, child.commits === 0);
     },
   );
 });
 
 describe("dry run after a crash", () => {
-  it("refuses in the dry run exactly as the real apply does when a file of the patch was edited after a crash", () => {
+  it("refuses in the dry run exactly as the real apply does when a file of the patch was edited after a crash", async () => {
     const s = subRepo();
-    const { json } = runScript(s.repo, CHILDREN.both.script);
+    const { json } = await runScriptHere(s.repo, CHILDREN.both.script);
     const dir = addTarget(s, "edited");
     const crashed = sub(s.repo, ["apply", json.id, "--target", dir], {
       TANDEM_TEST_CRASH_AT: "apply:after-am",
     });
     expect(crashed.code).toBe(-1);
     writeFiles(dir, { "README.md": "hello\nedited in the target\n" });
-    const dry = applyJson(s, json.id, dir, ["--dry-run"]);
-    const real = applyJson(s, json.id, dir);
+    const dry = await applyJson(s, json.id, dir, ["--dry-run"]);
+    const real = await applyJson(s, json.id, dir);
     expect(real).toMatchObject({ ok: false, outcome: "refused" });
     expect(real.message).toMatch(/uncommitted changes in paths the uncommitted patch touches: README\.md/);
     expectAgreement(dry, real, "edited after apply:after-am");

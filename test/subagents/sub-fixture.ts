@@ -6,6 +6,7 @@ import { PLAIN } from "../../src/core/printed.js";
 import { git, splitZ } from "../../src/git/run.js";
 import type { ChildStateFacts } from "../../src/subagents/apply/capture-gate.js";
 import { type RunResult, tandem } from "../helpers/cli.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 
 export interface SubRepo {
@@ -28,6 +29,15 @@ export function subRepo(
 /** `tandem sub …` through the built binary. */
 export function sub(cwd: string, args: string[], env: Record<string, string | undefined> = {}): RunResult {
   return tandem(["sub", ...args], { cwd, env });
+}
+
+/** `tandem sub …` in this process (test/helpers/in-process-cli.ts); crash points need `sub`. */
+export function subHere(
+  cwd: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<RunResult> {
+  return cli(["sub", ...args], { cwd, env });
 }
 
 export interface RunJson {
@@ -56,13 +66,26 @@ export function runScript(
   env: Record<string, string | undefined> = {},
 ): { res: RunResult; json: RunJson } {
   const res = sub(cwd, ["run", "--json", ...extra, "--", "sh", "-c", script], env);
-  let json: RunJson;
+  return { res, json: parseRun(res) };
+}
+
+/** `runScript` in this process. */
+export async function runScriptHere(
+  cwd: string,
+  script: string,
+  extra: string[] = [],
+  env: Record<string, string | undefined> = {},
+): Promise<{ res: RunResult; json: RunJson }> {
+  const res = await subHere(cwd, ["run", "--json", ...extra, "--", "sh", "-c", script], env);
+  return { res, json: parseRun(res) };
+}
+
+function parseRun(res: RunResult): RunJson {
   try {
-    json = JSON.parse(res.stdout) as RunJson;
+    return JSON.parse(res.stdout) as RunJson;
   } catch {
     throw new Error(`sub run printed no JSON (exit ${res.code}): ${res.stdout}\n${res.stderr}`);
   }
-  return { res, json };
 }
 
 /** A second checkout of the repository at `base`, to apply into. */
