@@ -102,7 +102,8 @@ const report = [
     : "",
   // Each round moves 50 MB through git several times: a few rounds are plenty.
   wanted("subagents") ? subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 5) }) : "",
-  // Generating the year takes about half a minute; each round runs every command on both stores.
+  // Generating the year takes a minute or two; each round runs every command on both stores; then
+  // `tandem gc` on the year, minutes on a loaded machine (BENCH_HISTORY_GC=0 skips it).
   wanted("history") ? historyBench(bin, Math.min(ROUNDS, 15)) : "",
   // Presence over the git remote (issue 17): about a minute and a half.
   wanted("remote") ? remoteBench(bin, ROUNDS) : "",
