@@ -5,6 +5,7 @@
 // 1), the save path (another writer changed the file after the call: the meant bytes stored durably,
 // the clobber recorded, the owner told), and item 2's content check (a kept file of the owner's
 // overwritten keeping its size and mtime, caught by the ctime in its stamp and hashed).
+// BENCH_POST_CHECKS_ROUNDS sets the rounds; BENCH_KEEP_WORK=1 keeps the repository and its store to inspect.
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
