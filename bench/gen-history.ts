@@ -3,9 +3,12 @@
 // generator writes its year under a fixed worktree path; WORKTREE moves it to the measured checkout, so
 // what a year leaves behind in the checkout (claim history, touched paths) is read by its hooks.
 import { join } from "node:path";
+import { DEFAULT_CONFIG } from "../src/config/schema.js";
+import { retentionPolicy } from "../src/core/upkeep/policy.js";
 import type { Db } from "../src/store/db.js";
 import { openDb } from "../src/store/db.js";
 import { raw } from "../src/store/handle.js";
+import { runGc } from "../src/store/upkeep/gc.js";
 import { GEN_WORKTREE, generateHistory, yearShape } from "../test/helpers/year-gen.js";
 
 const [stateDir, sessions, worktree] = process.argv.slice(2);
@@ -18,9 +21,24 @@ if (sessions) shape.sessions = Number(sessions);
 const started = Date.now();
 const made = generateHistory(db, join(stateDir, "blobs"), shape);
 const moved = worktree ? moveWorktree(db, GEN_WORKTREE, worktree) : 0;
+// The retention policy in force over the year (decision 0065, the default retention.* bounds): a
+// gc whose age bound no session reaches, so it only lets go the saved versions the policy no
+// longer needs, recording them as work.expired, as the policy's runs over the year would have.
+const policy = runGc(db, {
+  stateDir,
+  olderThanMs: 10 * 365 * 86_400_000,
+  dryRun: false,
+  policy: retentionPolicy(DEFAULT_CONFIG),
+});
 db.close();
+const { keptVersions, clobbers } = made;
+const retention = {
+  expired: policy.policyVersions,
+  savedBytes: policy.savedBytes,
+  over: policy.sessionsOver.length,
+};
 process.stdout.write(
-  `${JSON.stringify({ events: made.events, sessions: made.sessions.length, blobBytes: made.blobBytes, moved, ms: Date.now() - started })}\n`,
+  `${JSON.stringify({ events: made.events, sessions: made.sessions.length, blobBytes: made.blobBytes, keptVersions, clobbers, retention, moved, ms: Date.now() - started })}\n`,
 );
 
 /**

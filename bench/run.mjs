@@ -16,6 +16,7 @@ import { benchHooks } from "./hooks.mjs";
 import { jailBench } from "./jail.mjs";
 import { compare, table } from "./lib.mjs";
 import { payloadBench } from "./payloads.mjs";
+import { postChecksBench } from "./post-checks.mjs";
 import { remoteBench } from "./remote.mjs";
 import { replayBench } from "./replay.mjs";
 import { safetyBench, takeoverBench } from "./safety.mjs";
@@ -25,8 +26,8 @@ import { uiBench } from "./ui.mjs";
 import { versionsBench } from "./versions.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
-// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,payloads,compare,subagents,history,remote,fleet,fleet-nats,ui,jail,replay runs some sections and
-// only prints them: RESULTS.md is written by a full run alone.
+// BENCH_ONLY=startup,hooks,safety,end-turn,server,versions,payloads,post-checks,compare,subagents,history,remote,fleet,fleet-nats,ui,jail,replay
+// runs some sections and only prints them: RESULTS.md is written by a full run alone.
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (section) => only === null || only.has(section);
 const bin = fileURLToPath(new URL("../dist/tandem.cjs", import.meta.url));
@@ -88,6 +89,11 @@ const report = [
   wanted("versions") ? await versionsBench(bin, Math.min(ROUNDS, 20)) : "",
   // Issue 37.7: 1 to 50 MB Writes through the wiring, server and Node; a few rounds, a few minutes.
   wanted("payloads") ? await payloadBench(bin, Number(process.env.BENCH_PAYLOAD_ROUNDS ?? 3)) : "",
+  // Issue 37.1 and 37.2: post-tool-use of Writes (1 KB to 4 MB) and an Edit with the intended-bytes
+  // check and without, the save path and the same-stamp overwrite, server path; a minute or two.
+  wanted("post-checks")
+    ? await postChecksBench(bin, Number(process.env.BENCH_POST_CHECKS_ROUNDS ?? Math.min(ROUNDS, 20)))
+    : "",
   // Issue 27: the hook cases on BENCH_BASE_BIN's build and on this one, in the same rounds (skipped,
   // with a line on stderr, when BENCH_BASE_BIN is unset); at least 20 rounds unless BENCH_COMPARE_ROUNDS
   // says otherwise; a few minutes.
@@ -96,7 +102,8 @@ const report = [
     : "",
   // Each round moves 50 MB through git several times: a few rounds are plenty.
   wanted("subagents") ? subagentBench({ rounds: Number(process.env.BENCH_SUBAGENT_ROUNDS ?? 5) }) : "",
-  // Generating the year takes about half a minute; each round runs every command on both stores.
+  // Generating the year takes a minute or two; each round runs every command on both stores; then
+  // `tandem gc` on the year, minutes on a loaded machine (BENCH_HISTORY_GC=0 skips it).
   wanted("history") ? historyBench(bin, Math.min(ROUNDS, 15)) : "",
   // Presence over the git remote (issue 17): about a minute and a half.
   wanted("remote") ? remoteBench(bin, ROUNDS) : "",

@@ -122,18 +122,28 @@ export function thinRequest(build, cwd, env, args, payload) {
   return Buffer.concat([Buffer.from(`${head.join("\0")}\0`), Buffer.from(payload)]);
 }
 
+/**
+ * The socket's token header (decision 0064) as the thin client sends it, from the file beside the
+ * socket; none when a server before that decision left no such file.
+ */
+function tokenHeader(socket) {
+  const file = join(dirname(socket), "secrets", "socket-header");
+  if (!existsSync(file)) return {};
+  const line = readFileSync(file, "utf8").trim();
+  const at = line.indexOf(":");
+  return { [line.slice(0, at).trim()]: line.slice(at + 1).trim() };
+}
+
 export function postThin(socket, body) {
   return new Promise((resolve, reject) => {
-    const req = request(
-      { socketPath: socket, path: "/", method: "POST", headers: { "content-length": body.length } },
-      (res) => {
-        let text = "";
-        res.on("data", (c) => {
-          text += c;
-        });
-        res.on("end", () => resolve({ status: res.statusCode, text }));
-      },
-    );
+    const headers = { "content-length": body.length, ...tokenHeader(socket) };
+    const req = request({ socketPath: socket, path: "/", method: "POST", headers }, (res) => {
+      let text = "";
+      res.on("data", (c) => {
+        text += c;
+      });
+      res.on("end", () => resolve({ status: res.statusCode, text }));
+    });
     req.on("error", reject);
     req.end(body);
   });

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { isInside, relativeKey } from "../core/paths/lexical.js";
 import { resolveTarget } from "../core/paths/target.js";
-import { intendedText } from "../core/safety/intended.js";
+import { intendedText, readsPrevious } from "../core/safety/intended.js";
 import { covers, type InFlight, inFlight, type OwnedFile, openCalls } from "../core/safety/owner-versions.js";
 import { isLive } from "../core/sessions/liveness.js";
 import { physicalPath } from "../facts/physical.js";
@@ -144,7 +144,8 @@ function intendedOf(ctx: HookCtx, self: string, keys: ReadonlySet<string>): Map<
   const tool = ctx.input.tool;
   if (!tool || keys.size !== 1) return out;
   const key = [...keys][0]!;
-  const kept = newestKept(ctx.db, ctx.root.root, key, self);
+  // A Write's meaning is its payload: reading back a big previous version would only cost time.
+  const kept = readsPrevious(tool) ? newestKept(ctx.db, ctx.root.root, key, self) : null;
   let previous: string | null = null;
   try {
     previous = kept ? readBlob(blobsDirOf(ctx.stateDir), kept.blob).toString("utf8") : null;

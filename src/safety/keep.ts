@@ -3,7 +3,9 @@
  * 0020): the I/O around core/safety/owner-versions.ts. Bytes are copied into the blob store outside the
  * write lock; one short transaction records them, re-checking that nobody recorded them meanwhile.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { encodesTo } from "../core/safety/intended.js";
 import {
   type ChangeStep,
   changeStep,
@@ -11,7 +13,7 @@ import {
   type StampStep,
   stampStep,
 } from "../core/safety/owner-versions.js";
-import { type BlobRef, ensureBlobsDir, syncBlob, writeBlob } from "../store/blobs/files.js";
+import { type BlobRef, blobPath, ensureBlobsDir, syncBlob, writeBlob } from "../store/blobs/files.js";
 import type { Db, WriteTx } from "../store/db.js";
 import { append, write } from "../store/ledger/append.js";
 import { clobberedSince, newestKept, nextVersion, touchedSince } from "../store/safety/kept.js";
@@ -75,13 +77,22 @@ function meantUnlessHeld(
 ): { meant?: BlobRef } {
   const text = f.owner === req.actor && step === "keep" ? req.intended?.get(f.key) : undefined;
   if (text === undefined) return {};
-  const bytes = Buffer.from(text, "utf8");
-  if (bytes.length === held.bytes && sha256(bytes) === held.sha256) return {};
-  return { meant: writeBlob(req.blobsDir, bytes, "durable") };
+  if (heldText(req.blobsDir, held, text)) return {};
+  return { meant: writeBlob(req.blobsDir, Buffer.from(text, "utf8"), "durable") };
 }
 
-const sha256 = (b: Buffer) =>
-  process.getBuiltinModule("node:crypto").createHash("sha256").update(b).digest("hex");
+/**
+ * Whether the copy just stored holds `text`, compared byte for byte (cheaper than hashing the text:
+ * a 4 MB Write's check costs a few ms). A copy that cannot be read counts as different: the meant
+ * bytes are then stored, never lost.
+ */
+function heldText(blobsDir: string, held: BlobRef, text: string): boolean {
+  try {
+    return encodesTo(text, readFileSync(blobPath(blobsDir, held.sha256)));
+  } catch {
+    return false;
+  }
+}
 
 export function keepAndWatch(req: WatchRequest): Watched {
   const todo = gather(req);

@@ -3,7 +3,7 @@ import { EVENTS_DDL } from "./schema/events.js";
 import { LINE_AUTHORS_DDL, LINE_STAMPS_DDL } from "./schema/line-authors.js";
 import { REMOTE_DDL } from "./schema/remote.js";
 import { RESIDENT_DDL } from "./schema/resident.js";
-import { SAFETY_DDL } from "./schema/safety.js";
+import { PRESERVED_BY_OWNER_DDL, SAFETY_DDL } from "./schema/safety.js";
 import { SESSION_UI_DDL, SESSIONS_DDL } from "./schema/sessions.js";
 import { EXPIRED_SUBAGENTS_DDL, SUBAGENTS_DDL } from "./schema/subagents.js";
 import { WIRING_DDL } from "./schema/wiring.js";
@@ -66,6 +66,9 @@ export const LEFT_PROJECTION_DDL = [
      WHERE released_seq IS NULL OR release_reason = 'session_end'`,
 ];
 
+/** Kept versions by owner (store/schema/safety.ts): a projection index `doctor --rebuild` recreates. */
+export const KEPT_PROJECTION_DDL = PRESERVED_BY_OWNER_DDL;
+
 export const MIGRATIONS: readonly string[][] = [
   [...EVENTS_DDL, ...PROJECTION_DDL],
   SHELL_SNAPSHOTS_DDL,
@@ -81,6 +84,7 @@ export const MIGRATIONS: readonly string[][] = [
   LEFT_PROJECTION_DDL,
   LINE_AUTHORS_DDL,
   LINE_STAMPS_DDL,
+  KEPT_PROJECTION_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -24,6 +24,13 @@ export interface HistoryShape {
   /** How far back the history starts; every session has ended by `now - endedBeforeMs`. */
   days: number;
   endedBeforeMs: number;
+  /**
+   * Owner versions kept (decision 0020): each session's first `keptFiles` files kept once each by
+   * its own Writes, and every `churnEvery`-th session's next file rewritten `churnVersions` times
+   * (past `retention.versionsPerFile`, so the policy has middle versions to let go); every tenth
+   * such file was clobbered once on the way (a version the policy must keep). Absent: none.
+   */
+  kept?: { keptFiles: number; churnEvery: number; churnVersions: number; bytes: number };
 }
 
 /** 20,000 ended sessions, 300,000 claim-history rows, about 1,000,000 events. */
@@ -38,6 +45,7 @@ export function yearShape(): HistoryShape {
     preservedBytes: 16 * 1024,
     days: 365,
     endedBeforeMs: 3_600_000,
+    kept: { keptFiles: 2, churnEvery: 25, churnVersions: 30, bytes: 512 },
   };
 }
 
@@ -49,6 +57,9 @@ export interface GeneratedHistory {
   events: number;
   sessions: string[];
   blobBytes: number;
+  /** Owner versions kept (work.preserved, reason owner or clobbered), and clobbers recorded. */
+  keptVersions: number;
+  clobbers: number;
 }
 
 /**
@@ -69,7 +80,7 @@ export function generateHistory(
   const rand = rng(seed);
   const start = now - shape.days * DAY;
   const span = shape.days * DAY - shape.endedBeforeMs;
-  const out: GeneratedHistory = { events: 0, sessions: [], blobBytes: 0 };
+  const out: GeneratedHistory = { events: 0, sessions: [], blobBytes: 0, keptVersions: 0, clobbers: 0 };
   const subEvery = shape.subagents > 0 ? Math.max(1, Math.floor(shape.sessions / shape.subagents)) : 0;
   const preserveEvery = shape.preserved > 0 ? Math.max(1, Math.floor(shape.sessions / shape.preserved)) : 0;
   const BATCH = 25;
@@ -157,6 +168,7 @@ function oneSession(ctx: GenCtx, i: number): string {
     );
   }
   chatter(ctx, s, i, paths, minute);
+  if (shape.kept) keptVersions(ctx, s, i, paths, minute, shape.kept);
   minute += shape.chatterPerSession;
   for (const path of paths) {
     if (path === leaves) continue;
@@ -228,9 +240,46 @@ function chatter(ctx: GenCtx, s: string, i: number, paths: readonly string[], fr
   }
 }
 
+/**
+ * The versions a session's own Writes kept of its files, as the watch records them (safety/keep.ts):
+ * one each of the first files, many of one churned file, a clobber now and then.
+ */
+function keptVersions(
+  ctx: GenCtx,
+  s: string,
+  i: number,
+  paths: readonly string[],
+  minute: number,
+  kept: NonNullable<HistoryShape["kept"]>,
+): void {
+  const version = (path: string, v: number, reason: "owner" | "clobbered") => {
+    // Many blobs: written as a copy (no fsync each), as the watch copies a file still in the tree.
+    const blob = oldBlob(ctx, kept.bytes, minute, "copy");
+    const data = { worktree: GEN_WORKTREE, path, owner: s, version: v, blob: blob.sha256, bytes: blob.bytes };
+    const stamp = `${blob.bytes}:${ctx.t0 + minute * 60_000}:33188:${ctx.t0 + minute * 60_000}:${i * 100 + v}`;
+    emit(ctx, { kind: "work.preserved", session: s, data: { ...data, stamp, reason } }, minute);
+    ctx.out.keptVersions++;
+  };
+  for (const path of paths.slice(0, kept.keptFiles)) version(path, 1, "owner");
+  if (kept.churnEvery <= 0 || i % kept.churnEvery !== 0) return;
+  const path = paths[kept.keptFiles]!;
+  const clobberAt = (i / kept.churnEvery) % 10 === 0 ? Math.floor(kept.churnVersions / 3) : -1;
+  for (let v = 1; v <= kept.churnVersions; v++) {
+    version(path, v, v === clobberAt + 1 ? "clobbered" : "owner");
+    if (v !== clobberAt + 1) continue;
+    const data = { worktree: GEN_WORKTREE, path, owner: s, actor: null, version: clobberAt };
+    emit(
+      ctx,
+      { kind: "work.clobbered", session: s, data: { ...data, change: "changed", via: "watch" } },
+      minute,
+    );
+    ctx.out.clobbers++;
+  }
+}
+
 /** A blob stored when its event happened, as a real one would have been. */
-function oldBlob(ctx: GenCtx, bytes: number, minute: number) {
-  const ref = writeBlob(ctx.blobsDir, randomBytes(bytes));
+function oldBlob(ctx: GenCtx, bytes: number, minute: number, durability: "durable" | "copy" = "durable") {
+  const ref = writeBlob(ctx.blobsDir, randomBytes(bytes), durability);
   const at = new Date(ctx.t0 + minute * 60_000);
   utimesSync(join(ctx.blobsDir, ref.sha256), at, at);
   ctx.out.blobBytes += ref.bytes;

@@ -4,6 +4,7 @@ import { inTx, raw } from "../handle.js";
 import { project } from "../ledger/projections.js";
 import {
   HISTORY_PROJECTION_DDL,
+  KEPT_PROJECTION_DDL,
   LEFT_PROJECTION_DDL,
   PROJECTION_DDL,
   PROJECTION_TABLES,
@@ -26,6 +27,7 @@ export function rebuildProjections(db: Db): number {
         ...WORK_PROJECTION_DDL,
         ...HISTORY_PROJECTION_DDL,
         ...LEFT_PROJECTION_DDL,
+        ...KEPT_PROJECTION_DDL,
       ];
       for (const sql of ddl) raw(db).exec(sql);
       // Read in pages: better-sqlite3 cannot write while an iterator is open on the same connection.

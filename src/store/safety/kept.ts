@@ -13,22 +13,25 @@ export interface KeptRow extends Kept {
 }
 
 /**
- * Every file of `worktree` with a kept version whose owner has not ended and still owns it (holds
- * its claim, or touched it through its own commands and nobody claims it), with that version.
+ * Every file of one worktree (the one parameter) with a kept version whose owner has not ended and
+ * still owns it (holds its claim, or touched it through its own commands and nobody claims it),
+ * with that version. Read from the open sessions outward (CROSS JOIN fixes that order;
+ * `preserved_by_owner` seeks each one's rows), so a year of ended owners' versions costs every
+ * hook nothing. Exported for the test that reads its query plan.
  */
-export function watchedFiles(db: Db, worktree: string): KeptRow[] {
-  return stmt(
-    db,
-    `SELECT p.path, p.owner, p.version, p.stamp, p.blob, p.seq
-       FROM preserved p JOIN sessions s ON s.id = p.owner AND s.ended_seq IS NULL
-      WHERE p.worktree = ? AND p.reason IN ${KEPT_IN}
+export const WATCHED_FILES_SQL = `SELECT p.path, p.owner, p.version, p.stamp, p.blob, p.seq
+       FROM sessions s CROSS JOIN preserved p ON p.owner = s.id AND p.worktree = ?
+      WHERE s.ended_seq IS NULL AND p.reason IN ${KEPT_IN}
         AND p.version = (SELECT max(q.version) FROM preserved q WHERE q.worktree = p.worktree
               AND q.path = p.path AND q.owner = p.owner AND q.reason IN ${KEPT_IN})
         AND (EXISTS (SELECT 1 FROM claims c WHERE c.worktree = p.worktree AND c.path = p.path AND c.session_id = p.owner)
           OR (NOT EXISTS (SELECT 1 FROM claims c WHERE c.worktree = p.worktree AND c.path = p.path)
               AND EXISTS (SELECT 1 FROM touched t WHERE t.session_id = p.owner AND t.worktree = p.worktree
-                    AND t.path = p.path AND t.unattributed = 0)))`,
-  ).all(worktree) as KeptRow[];
+                    AND t.path = p.path AND t.unattributed = 0)))`;
+
+/** The watched files of `worktree` (WATCHED_FILES_SQL), with the version each was last kept at. */
+export function watchedFiles(db: Db, worktree: string): KeptRow[] {
+  return stmt(db, WATCHED_FILES_SQL).all(worktree) as KeptRow[];
 }
 
 /** The newest kept version of one file for one owner. */

@@ -34,6 +34,15 @@ export const SAFETY_DDL = [
   "CREATE INDEX clobbers_by_owner ON clobbers (owner, noticed)",
 ];
 
+/**
+ * A live owner's kept versions by owner (issue 37, a year under the retention policy): every hook
+ * reads the kept files of the sessions still open, which a year's ended owners must not slow. With
+ * this index that read seeks each open session's rows instead of every row of the worktree.
+ */
+export const PRESERVED_BY_OWNER_DDL = [
+  "CREATE INDEX preserved_by_owner ON preserved (owner, worktree, path, version)",
+];
+
 /** A `preserved` row: one version of one owner's file, its bytes in the blob store. */
 export interface PreservedRow {
   worktree: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { intendedText } from "../../../src/core/safety/intended.js";
+import { encodesTo, intendedText, readsPrevious } from "../../../src/core/safety/intended.js";
 
 const call = (name: string, input: unknown) => ({ name, input });
 
@@ -54,5 +54,46 @@ describe("the text a file tool call meant to leave (issue 37.1)", () => {
     ["a malformed input tells nothing", call("Write", { content: 3 }), "a", null],
   ])("%s", (_name, tool, previous, want) => {
     expect(intendedText(tool, previous)).toBe(want);
+  });
+});
+
+describe("whether a call's meaning needs the previous saved version", () => {
+  it.each<[string, boolean]>([
+    ["Write", false],
+    ["write_file", false],
+    ["Edit", true],
+    ["MultiEdit", true],
+    ["replace", true],
+    ["StrReplace", true],
+  ])("%s: %s", (name, want) => {
+    expect(readsPrevious({ name })).toBe(want);
+    // A Write's meaning is the same whatever the previous version: nothing is lost by not reading it.
+    if (!want)
+      expect(intendedText(call(name, { content: "n" }), "old")).toBe(
+        intendedText(call(name, { content: "n" }), null),
+      );
+  });
+});
+
+describe("whether a text encodes to the bytes a file holds", () => {
+  const b = (s: string) => Buffer.from(s, "utf8");
+  it.each<[string, string, Buffer]>([
+    ["the same ASCII", "abc", b("abc")],
+    ["the same multibyte text", "ünï — 🙂", b("ünï — 🙂")],
+    ["empty and empty", "", b("")],
+    ["one byte different", "abc", b("abd")],
+    ["the text one multibyte character longer", "abcü", b("abc")],
+    ["the text one 4-byte character longer", "abc🙂", b("abc")],
+    ["the text shorter", "ab", b("abc")],
+    ["bytes cut inside a character", "aü", b("aü").subarray(0, 2)],
+    ["a lone surrogate (encoded as U+FFFD)", "a\ud800", b("a\ufffd")],
+    ["the same length, other characters", "éa", b("aé")],
+  ])("%s", (_name, text, bytes) => {
+    // The same answer as encoding the whole text and comparing, whatever the case.
+    expect(encodesTo(text, bytes)).toBe(b(text).equals(bytes));
+  });
+  it("tells equal and different apart", () => {
+    expect(encodesTo("ünï", b("ünï"))).toBe(true);
+    expect(encodesTo("ünï", b("üni"))).toBe(false);
   });
 });
