@@ -40,7 +40,7 @@ export const SAFETY_DDL = [
  * this index that read seeks each open session's rows instead of every row of the worktree.
  */
 export const PRESERVED_BY_OWNER_DDL = [
-  "CREATE INDEX preserved_by_owner ON preserved (owner, worktree, path, version)",
+  "CREATE INDEX IF NOT EXISTS preserved_by_owner ON preserved (owner, worktree, path, version)",
 ];
 
 /** A `preserved` row: one version of one owner's file, its bytes in the blob store. */
