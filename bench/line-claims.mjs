@@ -1,23 +1,13 @@
 // `node bench/line-claims.mjs`: the added cost of one line-claim decision on the server path
 // (decision 0061) for a 2,000-line file: the hunks' authors re-derived (attribute) and the verdict
 // (decideLineClaim), as the claims gate runs them inside its transaction. Issue 40 asks p50 <= 2 ms.
-import { build } from "esbuild";
+import { importSource } from "./core-import.mjs";
 
-const entry = `
+const { attribute, splitLines, decideLineClaim } = await importSource(`
 export { attribute } from "./src/core/lines/layout.ts";
 export { splitLines } from "./src/core/lines/diff.ts";
 export { decideLineClaim } from "./src/core/claims/line-claim.ts";
-`;
-const out = await build({
-  stdin: { contents: entry, resolveDir: new URL("..", import.meta.url).pathname, loader: "ts" },
-  bundle: true,
-  write: false,
-  format: "esm",
-  platform: "node",
-});
-const { attribute, splitLines, decideLineClaim } = await import(
-  `data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`
-);
+`);
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const fn = (i) => `export function f${i}() {\n  const a = ${i};\n  const b = a * 2;\n  return a + b;\n}\n\n`;
