@@ -9,7 +9,7 @@ import { enclosingWorkTrees } from "../config/git-discovery.js";
 import type { GitCall } from "../core/git/call.js";
 import { parseGlobals } from "../core/git/globals.js";
 import { type StashEntry, stashEntries } from "../git/stash.js";
-import type { Db, WriteTx } from "../store/db.js";
+import type { WriteTx } from "../store/db.js";
 import { append } from "../store/ledger/append.js";
 import type { HookCtx } from "./context.js";
 

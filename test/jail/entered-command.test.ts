@@ -56,6 +56,7 @@ const CASES: [string, string, string, number][] = [
   ["a newline and a comment", "echo one # note\necho two", "one\ntwo\n", 0],
   ["positional words stay empty", 'echo "[$1][$#]"', "[][0]\n", 0],
   ["its own variables", "x=5; echo $((x * 2))", "10\n", 0],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell's ${…}, not a template's.
   ["the jail's variable is gone", 'echo "[${TANDEM_JAIL_CWD-unset}]"', "[unset]\n", 0],
 ];
 
