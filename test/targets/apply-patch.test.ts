@@ -196,26 +196,24 @@ describe("parsePatchTargets", () => {
     expect(parsePatchTargets(undefined as unknown as string)).toEqual([]);
   });
 
-  it("parses a 500-file patch in linear time", () => {
+  // How fast these parse is measured by bench/patch-parse.mjs, never asserted here.
+  it("parses every file of a 500-file patch", () => {
     const sections = Array.from({ length: 500 }, (_, i) => [
       `*** Update File: src/file-${i}.ts`,
       "@@",
       ...Array.from({ length: 20 }, (_, j) => (j % 2 ? `-old ${j}` : `+new ${j}`)),
     ]).flat();
-    const started = performance.now();
     const targets = parsePatchTargets(patch(...sections));
-    expect(performance.now() - started).toBeLessThan(250);
     expect(targets).toHaveLength(500);
+    expect(targets[0]).toEqual({ op: "update", path: "src/file-0.ts" });
     expect(targets[499]).toEqual({ op: "update", path: "src/file-499.ts" });
   });
 
-  it("parses a 200 KB single-file patch and a multi-MB one in milliseconds", () => {
+  it("parses a 200 KB single-file patch and a multi-MB one", () => {
     const lines = (n: number) => Array.from({ length: n }, (_, i) => `+line ${i} ${"x".repeat(40)}`);
     for (const count of [4_000, 80_000]) {
       const text = patch("*** Add File: big.txt", ...lines(count));
-      const started = performance.now();
       expect(parsePatchTargets(text)).toEqual([{ op: "add", path: "big.txt" }]);
-      expect(performance.now() - started).toBeLessThan(500);
     }
   });
 });
