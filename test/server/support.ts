@@ -170,15 +170,33 @@ export function serveCommand(repo: string, flag: "--status" | "--stop"): RunResu
   return { code: res.status ?? -1, stdout: res.stdout, stderr: res.stderr };
 }
 
+/** Whether `pid` still runs (a zombie counts as gone). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^Z/.test(stat.slice(stat.lastIndexOf(")") + 2));
+  } catch {
+    return false;
+  }
+}
+
 afterEach(async () => {
+  const stopping: number[] = [];
   for (const repo of served) {
     const row = existsSync(repo) ? liveServer(repo) : null;
-    if (row) process.kill(row.pid, "SIGTERM");
+    if (row) {
+      process.kill(row.pid, "SIGTERM");
+      stopping.push(row.pid);
+    }
   }
   served.clear();
   output.clear();
   for (const child of started.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  // A server writes its state (keys, address) until it has exited: wait for that, bounded, so
+  // removing its directory does not race its last writes.
+  const until = Date.now() + patient(10_000);
+  while (stopping.some(running) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   // A detached child a hook started (a sync round, upkeep) may still be writing for a moment.
   for (const dir of scratchDirs.splice(0))
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 30, retryDelay: 200 });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -218,13 +218,28 @@ async function ctrlC(ui: Tui): Promise<string> {
     }
   }
   ui.key("C-c");
-  return ui.waitFor("after-ctrl-c", gone, { timeoutMs: 60_000 });
+  try {
+    return await ui.waitFor("after-ctrl-c", gone, { timeoutMs: 60_000 });
+  } catch (e) {
+    // Cline's own exit path hung (not Tandem's: no hook runs at exit). A person would close the
+    // terminal; so does this, loudly, and the scene goes on to what Tandem must make of a UI that
+    // ended without an end event.
+    console.warn(`Cline ignored three Ctrl-C presses; closing it as a closed terminal would: ${String(e)}`);
+    for (const signal of ["SIGHUP", "SIGKILL"] as const) {
+      if (!running(pid)) break;
+      process.kill(pid, signal);
+      await until(`Cline to end after ${signal}`, () => !running(pid), 10_000).catch(() => {});
+    }
+    expect(running(pid), "Cline survived SIGHUP and SIGKILL").toBe(false);
+    return ui.capture("after-closing").text;
+  }
 }
 
+/** Running, and not a zombie: an exited process whose parent has not collected it yet is gone. */
 function running(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^Z/.test(stat.slice(stat.lastIndexOf(")") + 2));
   } catch {
     return false;
   }
