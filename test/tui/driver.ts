@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { suiteMarks } from "../helpers/leftovers.js";
@@ -170,11 +170,12 @@ export class Tui {
   }
 }
 
+/** Running, and not a zombie waiting for tmux (or the runner) to collect it. */
 function isRunning(pid: number): boolean {
   if (!pid) return false;
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^Z/.test(stat.slice(stat.lastIndexOf(")") + 2));
   } catch {
     return false;
   }
