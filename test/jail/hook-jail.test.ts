@@ -10,6 +10,7 @@ import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, realpathSync,
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { procInfo } from "../../src/sessions/proc.js";
 import { patient } from "../helpers/patience.js";
 import { initRepo } from "../helpers/repo.js";
 import { asRoot, asUser, DIST, endHolders, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
@@ -180,18 +181,10 @@ describe('guard: "kernel" through Claude Code\'s pre-tool hook (as a non-root us
     const holder = JSON.parse(readFileSync(holderFile(), "utf8")) as { pid: number };
     process.kill(holder.pid, "SIGKILL");
     // A signal lands a moment after kill() returns; wait until the holder is gone or a zombie.
-    await vi.waitFor(
-      () => {
-        const stat = existsSync(`/proc/${holder.pid}/stat`)
-          ? readFileSync(`/proc/${holder.pid}/stat`, "utf8")
-          : "";
-        expect(
-          stat === "" || /^Z/.test(stat.slice(stat.lastIndexOf(")") + 2)),
-          "the holder is still running",
-        ).toBe(true);
-      },
-      { timeout: patient(10_000), interval: 20 },
-    );
+    await vi.waitFor(() => expect(procInfo(holder.pid), "the holder is still running").toBeNull(), {
+      timeout: patient(10_000),
+      interval: 20,
+    });
     const r = run(["bash", "-c", command]);
     expect(r.status, r.stderr).toBe(125);
     expect(r.stderr).toMatch(/jail ended before the command ran, so it did not run/);

@@ -10,6 +10,7 @@ import { chmodSync, cpSync, readdirSync, readFileSync, realpathSync, symlinkSync
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { procInfo } from "../../src/sessions/proc.js";
 import { patient } from "../helpers/patience.js";
 import { initRepo } from "../helpers/repo.js";
 import { asRoot, asUser, DIST, endHolders, fileTempDirs, jailEnv, jailUser, USER } from "./support.js";
@@ -81,15 +82,8 @@ function holder(): { pid: number; agent: number } {
   return JSON.parse(readFileSync(join(dir, found[0]!), "utf8")) as { pid: number; agent: number };
 }
 
-/** Running, and not a zombie waiting for the test runner (a child subreaper) to collect it. */
-const alive = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^Z/.test(stat.slice(stat.lastIndexOf(")") + 2));
-  } catch {
-    return false;
-  }
-};
+/** Running, and not a zombie waiting to be collected (procInfo reads its state). */
+const alive = (pid: number): boolean => procInfo(pid) !== null;
 
 beforeAll(() => {
   home = jailUser().home;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach } from "vitest";
-import { processAlive } from "../../src/sessions/proc.js";
+import { processAlive, procInfo } from "../../src/sessions/proc.js";
 import { openDb } from "../../src/store/db.js";
 import { type ServerRow, serverRow } from "../../src/store/server/row.js";
 import type { RunResult } from "../helpers/cli.js";
@@ -170,15 +170,8 @@ export function serveCommand(repo: string, flag: "--status" | "--stop"): RunResu
   return { code: res.status ?? -1, stdout: res.stdout, stderr: res.stderr };
 }
 
-/** Whether `pid` still runs (a zombie counts as gone). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^Z/.test(stat.slice(stat.lastIndexOf(")") + 2));
-  } catch {
-    return false;
-  }
-}
+/** Running, and not a zombie waiting to be collected (procInfo reads its state). */
+const running = (pid: number): boolean => procInfo(pid) !== null;
 
 afterEach(async () => {
   const stopping: number[] = [];

@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { procInfo } from "../../src/sessions/proc.js";
 import {
   type ChatRequest,
   type CopilotFake,
@@ -235,12 +236,5 @@ async function ctrlC(ui: Tui): Promise<string> {
   }
 }
 
-/** Running, and not a zombie: an exited process whose parent has not collected it yet is gone. */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^Z/.test(stat.slice(stat.lastIndexOf(")") + 2));
-  } catch {
-    return false;
-  }
-}
+/** Running, and not a zombie waiting to be collected (procInfo reads its state). */
+const running = (pid: number): boolean => procInfo(pid) !== null;

@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { procInfo } from "../../src/sessions/proc.js";
 import { suiteMarks } from "../helpers/leftovers.js";
 import { patient } from "../helpers/patience.js";
 
@@ -170,16 +171,8 @@ export class Tui {
   }
 }
 
-/** Running, and not a zombie waiting for tmux (or the runner) to collect it. */
-function isRunning(pid: number): boolean {
-  if (!pid) return false;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^Z/.test(stat.slice(stat.lastIndexOf(")") + 2));
-  } catch {
-    return false;
-  }
-}
+/** Running, and not a zombie waiting to be collected (procInfo reads its state). */
+const isRunning = (pid: number): boolean => procInfo(pid) !== null;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
