@@ -68,14 +68,11 @@ function namespaced(
 ): string {
   // The jail's credential: only this session's jails can read it (decision 0064).
   ensureSessionKey(ctx.stateDir, session);
-  const planFile = writeJailPlan(
-    ctx.stateDir,
-    session,
-    plan.binds.map((b) => b.path),
-  );
+  const paths = plan.binds.map((b) => b.path);
+  const planFile = writeJailPlan(ctx.stateDir, session, paths);
   const launcher = ensureJailLauncher(ctx.stateDir, ctx.root.root);
   // A standing jail when the session's agent is known (decision 0079); else one made for this command.
-  const standing = standingJail(launcher, planFile, self?.agent_pid ?? null);
+  const standing = standingJail(launcher, planFile, paths, self?.agent_pid ?? null);
   return standing
     ? enteredCommand(standing, command, process.getuid?.() === 0)
     : jailedCommand(launcher, planFile, command);

@@ -24,20 +24,20 @@ interface HolderRecord extends StandingJail {
 const START_TIMEOUT_MS = 10_000;
 
 /** The standing jail for the plan at `planFile`, started anew when the plan changed; null when it cannot be. */
-export function standingJail(launcher: string, planFile: string, agent: number | null): StandingJail | null {
+export function standingJail(
+  launcher: string,
+  planFile: string,
+  paths: readonly string[],
+  agent: number | null,
+): StandingJail | null {
   if (process.platform !== "linux" || agent === null || agent <= 0) return null;
   const base = planFile.replace(/\.plan$/, "");
-  const paths = planPaths(planFile);
   const fingerprint = fingerprintOf(paths);
   const known = readRecord(`${base}.holder`);
   if (known && known.agent === agent && known.fingerprint === fingerprint && alive(known)) return known;
   const started = start(launcher, planFile, agent);
   if (known && alive(known)) stop(known);
   return started ? record(base, { ...started, agent, fingerprint }) : null;
-}
-
-function planPaths(planFile: string): string[] {
-  return readFileSync(planFile, "utf8").split("\0").filter(Boolean);
 }
 
 function fingerprintOf(paths: readonly string[]): string {
