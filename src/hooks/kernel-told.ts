@@ -9,6 +9,7 @@ import { type RefusedWrite, refusedWrites } from "../core/jail/refused-writes.js
 import { spanned } from "../core/printed.js";
 import { sessionPlan } from "../jail/plan.js";
 import { append, write } from "../store/ledger/append.js";
+import { shellCommandOf } from "../targets/tool-targets.js";
 import { agentPrinter, type HookCtx, hookSession, selfSession } from "./context.js";
 
 /** Cheap first look: most outputs report no refusal, and the plan costs a look at the store. */
@@ -38,7 +39,8 @@ export function kernelTold(ctx: HookCtx, tool: ToolCall): string | null {
     now: ctx.now,
     env: ctx.req.env,
   });
-  const hits = refusedWrites(tool.output, tool.cwd ?? ctx.input.cwd ?? ctx.root.root, plan.binds);
+  const cwd = tool.cwd ?? ctx.input.cwd ?? ctx.root.root;
+  const hits = refusedWrites(tool.output, cwd, plan.binds, shellCommandOf(tool) ?? "");
   if (hits.length === 0) return null;
   write(ctx.db, (tx) =>
     append(tx, {

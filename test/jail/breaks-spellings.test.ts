@@ -43,8 +43,9 @@ const ROWS: Record<string, Row> = {
   },
   dd: { what: "dd", command: `printf lost | dd of="$F" status=none`, told: true },
   tee: { what: "tee", command: `printf lost | tee "$F"`, told: true },
-  // sed writes a temporary file beside it and renames that over; its error names the temporary.
-  sed: { what: "sed -i", command: `sed -i 's/peer/lost/' "$F"`, told: false },
+  // sed writes a temporary file beside it and renames that over; its error names the temporary,
+  // and the command's text names the file (an agent writes the name, not a variable).
+  sed: { what: "sed -i", command: "sed -i 's/peer/lost/' s-sed.txt", told: true },
   cp: { what: "cp", command: `printf lost > "$T" && cp "$T" "$F"`, told: true },
   mv: { what: "mv over it", command: `printf lost > "$T" && mv -f "$T" "$F"`, told: true },
   rename: {
@@ -151,7 +152,7 @@ it.each(SLUGS.map((s) => [ROWS[s]!.what, s]))(
     expect(said).toMatch(
       /Read-only file system|Permission denied|Operation not permitted|Device or resource busy|Invalid cross-device link/,
     );
-    const hits = refusedWrites(said, w.repo, binds()).map((h) => h.bind.path);
+    const hits = refusedWrites(said, w.repo, binds(), row.command).map((h) => h.bind.path);
     if (row.told)
       expect(
         targets.some((t) => hits.includes(t)),

@@ -7,7 +7,7 @@ const binds = [
   { path: "/w/peer tree", reasons: ["agent-c's worktree"] },
 ];
 
-const cases: [string, string, string, string[]][] = [
+const cases: [string, string, string, string[], string?][] = [
   ["bash's redirect", "bash: peer.txt: Read-only file system", "/r", ["peer.txt"]],
   ["python's open", "OSError: [Errno 30] Read-only file system: 'peer.txt'", "/r", ["peer.txt"]],
   ["from a subdirectory", "bash: ../peer.txt: Read-only file system", "/r/src", ["../peer.txt"]],
@@ -45,8 +45,38 @@ const cases: [string, string, string, string[]][] = [
   ["its own file failing otherwise", "bash: mine.txt: Read-only file system", "/r", []],
   ["a peer's path without a refusal", "cat: peer.txt: No such file or directory", "/r", []],
   ["no output", "", "/r", []],
+  // sed -i names only its temporary file; the command names the file it meant.
+  [
+    "sed -i's rename over it",
+    "sed: cannot rename ./sedAb12Cd: Device or resource busy",
+    "/r",
+    ["peer.txt"],
+    "sed -i 's/a/b/' peer.txt",
+  ],
+  [
+    "sed -i in a read-only directory: the directory's own reason",
+    "sed: couldn't open temporary file .git/tandem/sedXy34Zq: Read-only file system",
+    "/r",
+    [".git/tandem/sedXy34Zq"],
+    "sed -i s/a/b/ .git/tandem/x",
+  ],
+  [
+    "sed -i of its own file beside a peer's",
+    "sed: cannot rename ./sedAb12Cd: Device or resource busy",
+    "/r",
+    [],
+    "sed -i 's/a/b/' mine.txt peer.txt.bak",
+  ],
+  ["sed's temporary, no command", "sed: cannot rename ./sedAb12Cd: Device or resource busy", "/r", []],
+  [
+    "sed -i through a rewritten command, quoted",
+    "sed: cannot rename /r/sedQQ12ab: Read-only file system",
+    "/",
+    ["r/peer.txt"],
+    "bash -c 'cd /r && sed -i '\\''s/a/b/'\\'' peer.txt'",
+  ],
 ];
 
-it.each(cases)("the kernel's refusals in a command's output: %s", (_what, output, cwd, want) => {
-  expect(refusedWrites(output, cwd, binds).map((r) => r.named)).toEqual(want);
+it.each(cases)("the kernel's refusals in a command's output: %s", (_what, output, cwd, want, command) => {
+  expect(refusedWrites(output, cwd, binds, command).map((r) => r.named)).toEqual(want);
 });
