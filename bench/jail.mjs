@@ -5,10 +5,14 @@
 //    (decision 0056) vs `bash -c true`, both as ratios to `node -e 0`; the added cost is the difference;
 // 2. real work jailed vs plain: the project's `npm test`, a `git status` loop (bench/jail-work.mjs);
 // 3. a claim change reaching every live `tandem run` jail (bench/jail-reach.mjs).
-import { execFileSync, spawn } from "node:child_process";
+// Agents run as a user of their own, not root: run as root, the bench measures all three as an
+// unprivileged user (created if missing, as the jail tests do), then the one command as root too,
+// where the jail drops root's capabilities with one more exec (`setpriv`, decision 0079).
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { claimReach, prepareReach } from "./jail-reach.mjs";
 import { fillRepo, workRatios } from "./jail-work.mjs";
 import { compare, median } from "./lib.mjs";
@@ -98,7 +102,8 @@ function oneCommand(repo, env, rounds, command, plan) {
   return lines;
 }
 
-export async function jailBench(bin, rounds) {
+/** The jail's world (a repository, two agents, a live peer's file) and the sections measured in it. */
+async function jailWorld(bin, rounds, full) {
   const work = mkdtempSync(join(tmpdir(), "tandem-bench-jail-"));
   const repo = join(work, "repo");
   const agents = [spawn("sleep", ["600"], { stdio: "ignore" }), spawn("sleep", ["600"], { stdio: "ignore" })];
@@ -126,10 +131,11 @@ export async function jailBench(bin, rounds) {
     const jailed = (command) => jailedFor(bin, repo, env, self, command);
     const heavy = Math.min(rounds, 30);
     const one = oneCommand(repo, env, rounds, trueJailed, plan);
+    if (!full) return one.join("\n");
     return [
       "## Kernel jail: what it costs (issue 36)",
       "",
-      "One command through the launcher:",
+      `One command through the launcher, as ${process.getuid?.() === 0 ? "root" : "an unprivileged user"}:`,
       "",
       ...one,
       ...workRatios(repo, env, heavy, jailed),
@@ -140,4 +146,43 @@ export async function jailBench(bin, rounds) {
     for (const a of agents) a.kill();
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+const USER = "tandemjail";
+
+/** The unprivileged user the bench runs the jail as when started as root. */
+function agentUser() {
+  if (spawnSync("id", ["-u", USER]).status !== 0) {
+    const made = spawnSync("useradd", ["-m", USER], { encoding: "utf8" });
+    if (made.status !== 0) throw new Error(`cannot create the bench user ${USER}: ${made.stderr}`);
+  }
+  return USER;
+}
+
+export async function jailBench(bin, rounds) {
+  if (process.getuid?.() !== 0) return jailWorld(bin, rounds, true);
+  const user = agentUser();
+  const home = `/home/${user}`;
+  // A clean environment: npm's variables would point the user's `npm test` at root's cache.
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LANG: process.env.LANG ?? "C.UTF-8" };
+  const self = fileURLToPath(import.meta.url);
+  const r = spawnSync("runuser", ["-u", user, "--", process.execPath, self, bin, String(rounds)], {
+    cwd: tmpdir(),
+    env,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`the jail bench as ${user} failed (${r.status}): ${r.stderr}`);
+  const asRoot = await jailWorld(bin, rounds, false);
+  return [
+    r.stdout.trimEnd(),
+    "",
+    `The same command as root, where the standing jail also runs \`setpriv\` to drop root's capabilities:`,
+    "",
+    asRoot,
+  ].join("\n");
+}
+
+// Run as the unprivileged user by jailBench above: `node bench/jail.mjs <bin> <rounds>`.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.stdout.write(`${await jailWorld(process.argv[2], Number(process.argv[3]), true)}\n`);
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { leftoverReport, procFinder, RUN_MARK, reapLeftovers } from "./helpers/leftovers.js";
+import { setAsideRegistryTls } from "./helpers/registry-tls.js";
 
 /**
  * Tests drive the real bundled binary, so build it once before any test runs, with the test seams
@@ -14,6 +15,7 @@ export default function setup(): () => Promise<void> {
     stdio: "inherit",
     env: { ...process.env, TANDEM_TEST_SEAMS: "1" },
   });
+  setAsideRegistryTls();
   const run = randomUUID();
   process.env[RUN_MARK] = run;
   return async () => {

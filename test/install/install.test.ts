@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { patient } from "../helpers/patience.js";
+import { withRegistryTls } from "../helpers/registry-tls.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 
 /**
@@ -29,7 +30,7 @@ function sh(cmd: string, args: string[], cwd: string, env: Record<string, string
 }
 
 function npm(args: string[], cwd: string) {
-  const res = sh("npm", [...args, ...NPM_FLAGS], cwd);
+  const res = sh("npm", [...args, ...NPM_FLAGS], cwd, withRegistryTls({}));
   expect(res.stderr.split("\n").filter((l) => /npm warn/i.test(l) && !/tarball data/.test(l))).toEqual([]);
   expect(res.code).toBe(0);
 }
@@ -72,7 +73,7 @@ beforeAll(() => {
   // Not tempDir(): that is removed after each test, and both tests install this tarball.
   const out = mkdtempSync(join(tmpdir(), "tandem-pack-"));
   // dist/ is built by the global setup; the tarball must carry it and the licence.
-  const res = sh("npm", ["pack", "--ignore-scripts", "--pack-destination", out], REPO);
+  const res = sh("npm", ["pack", "--ignore-scripts", "--pack-destination", out], REPO, withRegistryTls({}));
   expect(res.code).toBe(0);
   tgz = join(out, res.stdout.trim().split("\n").at(-1)!);
   const list = sh("tar", ["-tzf", tgz], out).stdout;

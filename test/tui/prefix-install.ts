@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { patient } from "../helpers/patience.js";
+import { withRegistryTls } from "../helpers/registry-tls.js";
 import { g, initRepo } from "../helpers/repo.js";
 
 /**
@@ -37,10 +38,11 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
 export function prefixMachine(): PrefixMachine {
   // Not tempDir(): that is removed after each test, and a Codex daemon may still write here.
   const base = mkdtempSync(join(tmpdir(), "tui-prefix-"));
-  const packed = run("npm", ["pack", "--ignore-scripts", "--pack-destination", base], REPO);
+  const npmEnv = withRegistryTls(process.env);
+  const packed = run("npm", ["pack", "--ignore-scripts", "--pack-destination", base], REPO, npmEnv);
   const tgz = join(base, packed.trim().split("\n").at(-1)!);
   const prefix = join(base, "prefix");
-  run("npm", ["install", "-g", "--prefix", prefix, tgz, ...NPM_FLAGS], base);
+  run("npm", ["install", "-g", "--prefix", prefix, tgz, ...NPM_FLAGS], base, npmEnv);
   const addon = join(prefix, "lib/node_modules/tandem/node_modules/better-sqlite3/build/Release");
   mkdirSync(addon, { recursive: true });
   copyFileSync(ADDON, join(addon, "better_sqlite3.node"));

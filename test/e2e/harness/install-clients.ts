@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { withRegistryTls } from "../../helpers/registry-tls.js";
 import { clientEnv, runProcess } from "./spawn.js";
 
 /** Pinned: both clients change tool names and trust rules between releases. */
@@ -82,7 +83,11 @@ async function install(dir: string): Promise<ClientBins> {
     `@anthropic-ai/claude-code@${CLAUDE_VERSION}`,
     `@openai/codex@${CODEX_VERSION}`,
   ];
-  const res = await runProcess("npm", args, { cwd: dir, env: clientEnv(), timeoutMs: INSTALL_TIMEOUT_MS });
+  const res = await runProcess("npm", args, {
+    cwd: dir,
+    env: withRegistryTls(clientEnv()),
+    timeoutMs: INSTALL_TIMEOUT_MS,
+  });
   if (res.exitCode !== 0) {
     const why = res.timedOut
       ? `timed out after ${INSTALL_TIMEOUT_MS} ms`
@@ -229,7 +234,7 @@ async function ensurePackageUncached(p: PinnedPackage): Promise<string> {
     const args = ["install", "--prefix", p.dir, "--no-save", "--no-audit", "--no-fund", "--loglevel=error"];
     const res = await runProcess("npm", [...args, ...(p.npmArgs ?? []), p.spec], {
       cwd: p.dir,
-      env: clientEnv(),
+      env: withRegistryTls(clientEnv()),
       timeoutMs: INSTALL_TIMEOUT_MS,
     });
     const found = res.exitCode === 0 ? p.find(p.dir) : undefined;
