@@ -5,6 +5,7 @@ import { openDb } from "../../src/store/db.js";
 import { sessionByNative } from "../../src/store/sessions/rows.js";
 import { agentShell, runInAgent } from "../helpers/agent-shell.js";
 import { THIN_BIN, tandem } from "../helpers/cli.js";
+import { FOUR_FUNCTIONS } from "../helpers/four-functions.js";
 import { installGitHooks } from "../helpers/git-hooks.js";
 import { claudeWrite, codexPatch, denied, ledger, type Payload } from "../helpers/hooks.js";
 import { hook } from "../helpers/in-process.js";
@@ -13,9 +14,7 @@ import { restorable } from "../helpers/scenario.js";
 
 /** Issue 40 items 1 and 2: two agents, one file, claims on lines, an author for every hunk. */
 
-const fn = (name: string, body: string) =>
-  `export function ${name}() {\n  const a = 1;\n  const b = 2;\n  return ${body};\n}\n\n`;
-const ORIGINAL = fn("alpha", "a") + fn("beta", "b") + fn("gamma", "a + b") + fn("delta", "0");
+const ORIGINAL = FOUR_FUNCTIONS;
 
 interface World {
   repo: string;

@@ -5,15 +5,14 @@ import { openDb } from "../../src/store/db.js";
 import { sessionByNative } from "../../src/store/sessions/rows.js";
 import { agentShell, runInAgent } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
+import { FOUR_FUNCTIONS } from "../helpers/four-functions.js";
 import { installGitHooks } from "../helpers/git-hooks.js";
 import { claudeWrite, denied, hook, type Payload } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** Issue 40 item 5: a commit of one's own hunks carries trailers naming the session, client and task. */
 
-const fn = (name: string, body: string) =>
-  `export function ${name}() {\n  const a = 1;\n  const b = 2;\n  return ${body};\n}\n\n`;
-const ORIGINAL = fn("alpha", "a") + fn("beta", "b") + fn("gamma", "a + b") + fn("delta", "0");
+const ORIGINAL = FOUR_FUNCTIONS;
 
 function world() {
   const repo = initRepo(join(tempDir(), "repo"), { "app.ts": ORIGINAL, "README.md": "hi\n" });

@@ -3,14 +3,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
+import { FOUR_FUNCTIONS } from "../helpers/four-functions.js";
 import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** Issue 40 item 4, decision 0074: `tandem undo` of one turn or of `--since`, real hooks, a real repository. */
 
-const fn = (name: string, body: string) =>
-  `export function ${name}() {\n  const a = 1;\n  const b = 2;\n  return ${body};\n}\n\n`;
-const ORIGINAL = fn("alpha", "a") + fn("beta", "b") + fn("gamma", "a + b") + fn("delta", "0");
+const ORIGINAL = FOUR_FUNCTIONS;
 
 interface World {
   repo: string;

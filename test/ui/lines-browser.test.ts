@@ -4,6 +4,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
+import { FOUR_FUNCTIONS } from "../helpers/four-functions.js";
 import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
 import { patient } from "../helpers/patience.js";
 import { g } from "../helpers/repo.js";
@@ -14,9 +15,7 @@ import { type Board, CHROMIUM_ARGS, chromiumPath, fileRepo, startBoard } from ".
 const SHOTS = join(process.cwd(), "test-results", "ui");
 const PERSON = { TANDEM_SESSION: undefined, CLAUDE_CODE_SESSION_ID: undefined, CODEX_THREAD_ID: undefined };
 const FILE = "src/shared.ts";
-const fn = (name: string, body: string) =>
-  `export function ${name}() {\n  const a = 1;\n  const b = 2;\n  return ${body};\n}\n\n`;
-const ORIGINAL = fn("alpha", "a") + fn("beta", "b") + fn("gamma", "a + b") + fn("delta", "0");
+const ORIGINAL = FOUR_FUNCTIONS;
 
 let repo: string;
 let cleanup: () => void;
