@@ -9,7 +9,7 @@
  * file it edits: the reader then becomes the message, and the bound files of that directory the
  * command's text names are the ones it meant.
  */
-import { isInside } from "../paths/lexical.js";
+import { isInside, relativeKey } from "../paths/lexical.js";
 
 export interface PlannedBind {
   /** Absolute. */
@@ -61,11 +61,6 @@ function sedMeant(abs: string, command: string, binds: readonly PlannedBind[]): 
   });
 }
 
-function relative(cwd: string, abs: string): string {
-  const base = cwd.replace(/\/+$/, "");
-  return abs.startsWith(`${base}/`) ? abs.slice(base.length + 1) : abs;
-}
-
 function absolute(cwd: string, p: string): string {
   const joined = p.startsWith("/") ? p : `${cwd.replace(/\/+$/, "")}/${p}`;
   const parts: string[] = [];
@@ -98,7 +93,7 @@ export function refusedWrites(
       // The bind itself, or a path inside a bound directory (a peer's worktree, the state).
       const bind = binds.find((b) => isInside(b.path, abs));
       if (bind) add(abs, named, bind);
-      else for (const b of sedMeant(abs, command, binds)) add(b.path, relative(cwd, b.path), b);
+      else for (const b of sedMeant(abs, command, binds)) add(b.path, relativeKey(cwd, b.path), b);
     }
   }
   return out;
