@@ -2,7 +2,8 @@
  * Node reads NODE_EXTRA_CA_CERTS at every start: on a machine whose registry needs it (this one),
  * `node -e 0` takes ~65 ms instead of ~25 ms, and the suite starts over 4,000 Node processes.
  * Nothing in the suite speaks TLS except npm fetching from the registry, so the global setup
- * takes the variable out of every test's environment and keeps it here; each npm call gets it back.
+ * takes the variable out of every test's environment and keeps it here; each npm call gets it back
+ * (docs/decisions/0080).
  */
 const KEPT = "TANDEM_TEST_NODE_EXTRA_CA_CERTS";
 
