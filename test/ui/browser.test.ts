@@ -1,27 +1,16 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeWrite, hook } from "../helpers/hooks.js";
 import { patient } from "../helpers/patience.js";
 import { runScript } from "../subagents/sub-fixture.js";
-import {
-  type Board,
-  CHROMIUM_ARGS,
-  chromiumPath,
-  DOC_IMAGES,
-  docShot,
-  fileRepo,
-  startBoard,
-} from "./support.js";
+import { DOC_IMAGES, docShot, fileRepo, type OpenBoard, openBoard, SHOTS } from "./support.js";
 
 /** Screenshots land here on every run (git-ignored); the README's three are written to docs/images/. */
-const SHOTS = join(process.cwd(), "test-results", "ui");
 
 let repo: string;
 let cleanup: () => void;
-let board: Board;
-let browser: Browser;
+let opened: OpenBoard | undefined;
 let page: Page;
 
 const write = (session: string, file: string) =>
@@ -33,7 +22,6 @@ async function view(key: string, name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  const executablePath = chromiumPath();
   ({ repo, cleanup } = fileRepo());
   write("sess-alice", "src/app.ts");
   write("sess-bob", "docs/guide.md");
@@ -43,17 +31,12 @@ beforeAll(async () => {
     "printf 'export const answer = 42;\\n' > src/app.ts && git commit -qam 'Fix the answer' && echo more >> README.md",
     ["--name", "fixer"],
   );
-  board = await startBoard(repo);
-  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  mkdirSync(SHOTS, { recursive: true });
-  await page.goto(board.url);
-  await page.locator("body[data-ready='1']").waitFor();
+  opened = await openBoard(repo);
+  page = opened.page;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await board?.stop();
+  await opened?.close();
   cleanup?.();
 });
 

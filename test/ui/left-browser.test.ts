@@ -1,22 +1,20 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
 import { claudeWrite, denied, hook, ledger } from "../helpers/hooks.js";
 import { patient } from "../helpers/patience.js";
-import { type Board, CHROMIUM_ARGS, chromiumPath, fileRepo, startBoard } from "./support.js";
+import { fileRepo, type OpenBoard, openBoard, SHOTS } from "./support.js";
 
 /** Issue 26: the board shows left work, uncommitted files of sessions that ended (decision 0029). */
 
-const SHOTS = join(process.cwd(), "test-results", "ui");
 const PERSON = { TANDEM_SESSION: undefined, CLAUDE_CODE_SESSION_ID: undefined, CODEX_THREAD_ID: undefined };
 
 let repo: string;
 let cleanup: () => void;
-let board: Board;
-let browser: Browser;
+let opened: OpenBoard | undefined;
 let page: Page;
 let owner: string;
 
@@ -44,20 +42,14 @@ function leavesWork(session: string, file: string, task: string): string {
 }
 
 beforeAll(async () => {
-  const executablePath = chromiumPath();
   ({ repo, cleanup } = fileRepo());
   owner = leavesWork("sess-amber", "src/app.ts", "fix the answer");
-  board = await startBoard(repo);
-  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  mkdirSync(SHOTS, { recursive: true });
-  await page.goto(`${board.url}#claims`);
-  await page.locator("body[data-ready='1']").waitFor();
+  opened = await openBoard(repo, "#claims");
+  page = opened.page;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await board?.stop();
+  await opened?.close();
   cleanup?.();
 });
 

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
@@ -8,19 +8,17 @@ import { FOUR_FUNCTIONS } from "../helpers/four-functions.js";
 import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
 import { patient } from "../helpers/patience.js";
 import { g } from "../helpers/repo.js";
-import { type Board, CHROMIUM_ARGS, chromiumPath, fileRepo, startBoard } from "./support.js";
+import { fileRepo, type OpenBoard, openBoard, SHOTS } from "./support.js";
 
 /** Issue 40 item 1: the board shows each shared file's hunks and who wrote them (decision 0061). */
 
-const SHOTS = join(process.cwd(), "test-results", "ui");
 const PERSON = { TANDEM_SESSION: undefined, CLAUDE_CODE_SESSION_ID: undefined, CODEX_THREAD_ID: undefined };
 const FILE = "src/shared.ts";
 const ORIGINAL = FOUR_FUNCTIONS;
 
 let repo: string;
 let cleanup: () => void;
-let board: Board;
-let browser: Browser;
+let opened: OpenBoard | undefined;
 let page: Page;
 const agents: Record<string, { CLAUDE_PID: string }> = {};
 const names: Record<string, string> = {};
@@ -65,7 +63,6 @@ async function rowsOf(path: string): Promise<string[][]> {
 }
 
 beforeAll(async () => {
-  const executablePath = chromiumPath();
   ({ repo, cleanup } = fileRepo());
   mkdirSync(join(repo, "src"), { recursive: true });
   writeFileSync(join(repo, FILE), ORIGINAL);
@@ -76,17 +73,12 @@ beforeAll(async () => {
   // A holds the file; B's edit of another function meets it, and from then on Tandem tracks it by lines.
   edit("A", "return a;", "return a * 10;");
   edit("B", "return a + b;", "return a - b;");
-  board = await startBoard(repo);
-  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  mkdirSync(SHOTS, { recursive: true });
-  await page.goto(`${board.url}#claims`);
-  await page.locator("body[data-ready='1']").waitFor();
+  opened = await openBoard(repo, "#claims");
+  page = opened.page;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await board?.stop();
+  await opened?.close();
   cleanup?.();
 });
 

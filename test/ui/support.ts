@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+import { chromium, type Page } from "playwright-core";
 import { TANDEM_BIN } from "../helpers/cli.js";
 import { g, initRepo } from "../helpers/repo.js";
 
@@ -85,6 +85,36 @@ export function startBoard(
       });
     });
   });
+}
+
+/** Where the browser tests put their screenshots. */
+export const SHOTS = join(process.cwd(), "test-results", "ui");
+
+export interface OpenBoard {
+  page: Page;
+  /** Closes the browser and stops the board. */
+  close: () => Promise<void>;
+}
+
+/** `tandem ui` over `repo` in Chromium, a fixed window, the page at `view` (`#claims`) and ready. */
+export async function openBoard(repo: string, view = ""): Promise<OpenBoard> {
+  const executablePath = chromiumPath();
+  mkdirSync(SHOTS, { recursive: true });
+  const board = await startBoard(repo);
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  const close = async () => {
+    await browser.close();
+    await board.stop();
+  };
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${board.url}${view}`);
+    await page.locator("body[data-ready='1']").waitFor();
+    return { page, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }
 
 export interface Answer {
