@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { type KV, Kvm } from "@nats-io/kv";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import { bucketMadeElsewhere } from "../../core/remote/bucket-race.js";
 import { DOC_MAX_AGE_MS } from "../../core/remote/kv-presence.js";
 import { shownUrl } from "../../core/remote/shown-url.js";
 
@@ -70,12 +71,12 @@ export async function openNats(s: NatsSettings): Promise<NatsLink> {
   }
 }
 
-/** The bucket, made if absent; one another clone made with other settings is used as it is. */
+/** The bucket, made if absent; one another clone made first (with any settings) is used as it is. */
 async function bucket(kvm: Kvm, name: string, opts: { ttl?: number; history: number }): Promise<KV> {
   try {
     return await kvm.create(name, opts);
   } catch (err) {
-    if (!/already in use|different configuration/i.test((err as Error).message)) throw err;
+    if (!bucketMadeElsewhere((err as Error).message)) throw err;
     return await kvm.open(name);
   }
 }
