@@ -214,7 +214,9 @@ describe("tandem jail (as a non-root user)", () => {
 import os, sys, time
 flags = sys.argv[1]
 print("before", open("peer.txt").read().strip(), flush=True)
-open(flags + "/ready", "w").write(str(os.getpid()))
+# Written whole, then renamed: the test reads the pid as soon as the name appears.
+open(flags + "/ready.part", "w").write(str(os.getpid()))
+os.rename(flags + "/ready.part", flags + "/ready")
 while open("peer.txt").read().strip() != "v2": time.sleep(0.01)
 print("after", open("peer.txt").read().strip(), flush=True)
 while not os.path.exists(flags + "/go"): time.sleep(0.01)
