@@ -3,6 +3,10 @@ import { asksForHelp } from "../core/help-flag.js";
 import { callerPid, fallbackRequest, startServerOnDemand } from "../resident/on-demand.js";
 import { HOOK_USAGE, type HookResult, handleGitHook, handleHook } from "./handler.js";
 
+// The handler itself, for the test suite's in-process world, which loads this bundle rather than
+// the sources (test/helpers/in-process.ts): what it runs is what ships.
+export { handleHook };
+
 function readStdin(): string {
   try {
     return readFileSync(0, "utf8");

@@ -1,7 +1,8 @@
 /**
  * A `tandem` command run in this process (issue 39 §4), as the resident server runs a light command
- * (src/server/dispatch.ts): the full CLI's `runCli` with an `Io` carrying the call's directory,
- * variables and output, instead of a process start per call (~350 ms on a busy 2-core machine).
+ * (src/server/dispatch.ts): the full CLI's `runCli`, from the built bundle (./bundles.ts), with an
+ * `Io` carrying the call's directory, variables and output, instead of a process start per call
+ * (~350 ms on a busy 2-core machine).
  *
  * For what a command reports and changes. What only a process shows stays on the binary
  * (test/helpers/cli.ts `tandem`): exit through a signal or a crash point (`TANDEM_TEST_CRASH_AT`),
@@ -9,7 +10,7 @@
  */
 
 import type { Io } from "../../src/cli/context.js";
-import { runCli } from "../../src/cli/full.js";
+import { cliBundle } from "./bundles.js";
 import type { RunResult } from "./cli.js";
 
 export interface CliOptions {
@@ -44,6 +45,6 @@ export async function cli(args: string[], opts: CliOptions): Promise<RunResult> 
     isTty: false,
     exitCode: 0,
   };
-  const code = await runCli(args, io);
+  const code = await cliBundle().runCli(args, io);
   return { code, stdout: out.join(""), stderr: err.join("") };
 }

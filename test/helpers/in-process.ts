@@ -2,13 +2,14 @@
  * The in-process world (issue 39 §4): a hook answered by calling the handler in this process, over
  * a real repository and real git, instead of starting the built binary for every call. It is the
  * path the resident server takes (src/server/dispatch.ts calls the same `handleHook`), minus the
- * socket; what only the binary does (reading stdin, the exit code, starting a server, the code
- * cache) stays proved by the end-to-end files that still call `hook()` from ./hooks.ts.
+ * socket, and it runs the built bundle (./bundles.ts). What only the binary does (reading stdin,
+ * the exit code, starting a server, the code cache) stays proved by the end-to-end files that
+ * still call `hook()` from ./hooks.ts.
  *
  * A file that tests what a hook decides uses this `hook`; one that tests how a hook is wired (the
  * process, the thin client, the clients themselves) keeps the binary.
  */
-import { handleHook } from "../../src/hooks/handler.js";
+import { hookBundle } from "./bundles.js";
 import type { RunResult } from "./cli.js";
 import type { Payload } from "./hooks.js";
 
@@ -46,7 +47,7 @@ export async function hook(
   opts: InProcessOptions,
 ): Promise<RunResult> {
   const after: (() => void)[] = [];
-  const result = await handleHook({
+  const result = await hookBundle().handleHook({
     args: [client, event],
     env: hookEnv(opts.env),
     cwd: opts.cwd,
