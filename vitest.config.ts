@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import SpreadSequencer from "./test/sequencer.js";
 
 /**
  * Three tiers (issue 39), each with a timeout sized to catch a hang in it, never to time it: tests
@@ -49,6 +50,8 @@ export default defineConfig({
     // two and 594 s with three.
     maxWorkers: 3,
     globalSetup: ["test/global-setup.ts"],
+    // The clients tier's files spread among the system tier's, not run before them (test/sequencer.ts).
+    sequence: { sequencer: SpreadSequencer },
     projects: [
       { test: { ...shared, ...bounds(120), name: "unit", include: UNIT, isolate: false } },
       {
