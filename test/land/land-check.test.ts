@@ -3,20 +3,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LandResult } from "../../src/core/land/result.js";
 import { eventDetail } from "../../src/watch/events.js";
-import { tandem } from "../helpers/cli.js";
 import { fakeAgent, ledger } from "../helpers/hooks.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { g, writeFiles } from "../helpers/repo.js";
-import {
-  agentEdits,
-  commit,
-  head,
-  landAsync,
-  landJson,
-  landWorld,
-  read,
-  remoteHead,
-  remoteSubjects,
-} from "./land-world.js";
+import { agentEditsHere, landJsonHere } from "./land-here.js";
+import { commit, head, landAsync, landWorld, read, remoteHead, remoteSubjects } from "./land-world.js";
 
 const checkEnv = (command: string, extra: Record<string, string> = {}) => ({
   TANDEM_LAND_CHECK: command,
@@ -24,13 +15,13 @@ const checkEnv = (command: string, extra: Record<string, string> = {}) => ({
 });
 
 /** The upstream moved (b pushed b.txt), a has its own commit and a peer's dirty notes. */
-function diverged() {
+async function diverged() {
   const w = landWorld();
   const a = w.checkout("a");
   const b = w.checkout("b");
   commit(b, { "b.txt": "b\n" }, "b's work");
   g(b, "push", "-q", "origin", "main");
-  agentEdits(a, "P", fakeAgent(), "notes.txt", "P's unsaved thoughts\n");
+  await agentEditsHere(a, "P", fakeAgent(), "notes.txt", "P's unsaved thoughts\n");
   return { w, a, b };
 }
 
@@ -40,28 +31,28 @@ const landEvents = (repo: string) =>
     .map((e) => `${e.kind} ${eventDetail(e, new Map(), repo)}`);
 
 describe("land.check", () => {
-  it("runs in a private worktree on the rebased result, and pushes when it passes", () => {
-    const { w, a } = diverged();
+  it("runs in a private worktree on the rebased result, and pushes when it passes", async () => {
+    const { w, a } = await diverged();
     commit(a, { "a.txt": "a\n" }, "a's work");
     // Both sides' files must be there: the check sees the rebase, not the shared checkout.
     writeFiles(a, {
       ".tandem/config.jsonc":
         '{ "land": { "check": "test -f a.txt && test -f b.txt && test ! -e notes.txt.orig && pwd" } }',
     });
-    const { code, result } = landJson(a);
+    const { code, result } = await landJsonHere(a);
     expect(code).toBe(0);
     expect(result).toMatchObject({ outcome: "pushed", rebased: true, commits: 1, checks: 1 });
     expect(remoteSubjects(w).slice(0, 2)).toEqual(["a's work", "b's work"]);
     expect(read(a, "notes.txt")).toBe("P's unsaved thoughts\n");
   });
 
-  it("when it fails pushes nothing, changes nothing in the shared checkout, and reports its output's tail", () => {
-    const { w, a } = diverged();
+  it("when it fails pushes nothing, changes nothing in the shared checkout, and reports its output's tail", async () => {
+    const { w, a } = await diverged();
     const upstream = remoteHead(w);
     const mine = commit(a, { "a.txt": "a\n" }, "a's work");
     const status = g(a, "status", "--porcelain");
     const check = 'for i in $(seq 1 100); do echo "line $i"; done; echo "tests: 1 failed" >&2; exit 3';
-    const { code, result } = landJson(a, checkEnv(check));
+    const { code, result } = await landJsonHere(a, checkEnv(check));
     expect(code).toBe(1);
     expect(result).toMatchObject({
       outcome: "check-failed",
@@ -84,7 +75,7 @@ describe("land.check", () => {
       `land.refused main: land.check failed (${check} exited 3) on 1 commit(s); nothing pushed`,
     );
 
-    const human = tandem(["land"], { cwd: a, env: checkEnv(check) });
+    const human = await cli(["land"], { cwd: a, env: checkEnv(check) });
     expect(human.code).toBe(1);
     expect(human.stdout).toContain(
       "land.check failed; nothing was pushed and the shared checkout is unchanged.",
@@ -95,20 +86,23 @@ describe("land.check", () => {
   });
 
   it("is stopped at its timeout, with its children, and the landing is refused saying so", async () => {
-    const { w, a } = diverged();
+    const { w, a } = await diverged();
     const upstream = remoteHead(w);
     commit(a, { "a.txt": "a\n" }, "a's work");
     const pidFile = join(a, ".git", "check-child-pid");
     // A child of the check that would outlive a kill of the shell alone.
     const check = `sh -c 'echo $$ > ${pidFile}; exec sleep 3600' >/dev/null 2>&1 & echo started; wait`;
-    const { code, result } = landJson(a, checkEnv(check, { TANDEM_LAND_CHECK_TIMEOUT: "1" }));
+    const { code, result } = await landJsonHere(a, checkEnv(check, { TANDEM_LAND_CHECK_TIMEOUT: "1" }));
     expect(code).toBe(1);
     expect(result).toMatchObject({
       outcome: "check-failed",
       rejected: { check: { timedOut: true, exitCode: null, output: "started" } },
     });
     expect(remoteHead(w)).toBe(upstream);
-    const human = tandem(["land"], { cwd: a, env: checkEnv("sleep 5", { TANDEM_LAND_CHECK_TIMEOUT: "1" }) });
+    const human = await cli(["land"], {
+      cwd: a,
+      env: checkEnv("sleep 5", { TANDEM_LAND_CHECK_TIMEOUT: "1" }),
+    });
     expect(human.stdout).toContain("`sleep 5` was stopped at land.checkTimeoutSeconds");
     // The child went with its group (gone, or a zombie waiting to be reaped).
     const child = Number(readFileSync(pidFile, "utf8"));
@@ -117,13 +111,13 @@ describe("land.check", () => {
     );
   });
 
-  it("bisects a failing batch: the commit that breaks it stays local on top, the others land", () => {
-    const { w, a } = diverged();
+  it("bisects a failing batch: the commit that breaks it stays local on top, the others land", async () => {
+    const { w, a } = await diverged();
     commit(a, { "one.txt": "1\n" }, "one");
     commit(a, { "bad.txt": "breaks the check\n" }, "breaks the build");
     commit(a, { "three.txt": "3\n" }, "three");
     commit(a, { "four.txt": "4\n" }, "four");
-    const { code, result } = landJson(a, checkEnv("test ! -e bad.txt"));
+    const { code, result } = await landJsonHere(a, checkEnv("test ! -e bad.txt"));
     expect(code).toBe(1);
     expect(result).toMatchObject({
       outcome: "pushed",
@@ -145,7 +139,7 @@ describe("land.check", () => {
   it("lands the queue behind a running check as one batch: one check, every waiter told the result", async () => {
     const w = landWorld();
     const a = w.checkout("a");
-    agentEdits(a, "P", fakeAgent(), "notes.txt", "P's unsaved thoughts\n");
+    await agentEditsHere(a, "P", fakeAgent(), "notes.txt", "P's unsaved thoughts\n");
     commit(a, { "first.txt": "1\n" }, "first");
     const go = join(a, ".git", "check-may-finish");
     const running = join(a, ".git", "check-running");

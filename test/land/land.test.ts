@@ -3,14 +3,14 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventDetail } from "../../src/watch/events.js";
-import { tandem } from "../helpers/cli.js";
-import { claudeWrite, denied, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { claudeWrite, denied, fakeAgent, ledger } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { g } from "../helpers/repo.js";
+import { agentEditsHere, landJsonHere } from "./land-here.js";
 import {
-  agentEdits,
   commit,
   head,
-  landJson,
   landWorld,
   linear,
   read,
@@ -27,18 +27,18 @@ function landEvents(repo: string): string[] {
 }
 
 describe("tandem land", () => {
-  it("pushes local commits as they are when the remote has not moved", () => {
+  it("pushes local commits as they are when the remote has not moved", async () => {
     const w = landWorld();
     const a = w.checkout("a");
     const mine = commit(a, { "a.txt": "a\n" }, "a's work");
-    const { code, result } = landJson(a);
+    const { code, result } = await landJsonHere(a);
     expect(code).toBe(0);
     expect(result).toMatchObject({ outcome: "pushed", commits: 1, rebased: false, to: mine, attempts: 1 });
     expect(remoteHead(w)).toBe(mine);
-    expect(landJson(a).result.outcome).toBe("up-to-date");
+    expect((await landJsonHere(a)).result.outcome).toBe("up-to-date");
   });
 
-  it("waits for a live lander's lock and takes over a dead one's", () => {
+  it("waits for a live lander's lock and takes over a dead one's", async () => {
     const w = landWorld();
     const a = w.checkout("a");
     const mine = commit(a, { "a.txt": "a\n" }, "a's work");
@@ -46,29 +46,29 @@ describe("tandem land", () => {
     mkdirSync(dirname(lock), { recursive: true });
     const live = fakeAgent().CLAUDE_PID;
     writeFileSync(lock, live);
-    const queued = tandem(["land", "--wait", "0"], { cwd: a });
+    const queued = await cli(["land", "--wait", "0"], { cwd: a });
     expect(queued.code).toBe(1);
     expect(queued.stderr).toContain(`another landing of this checkout runs (pid ${live})`);
     expect(remoteHead(w)).not.toBe(mine);
     // A pid that no longer runs: a crashed lander.
     const dead = spawnSync("true").pid!;
     writeFileSync(lock, String(dead));
-    expect(landJson(a).result.outcome).toBe("pushed");
+    expect((await landJsonHere(a)).result.outcome).toBe("pushed");
     expect(remoteHead(w)).toBe(mine);
     expect(existsSync(lock)).toBe(false);
   });
 
-  it("rebases onto a moved remote, pushes linear history and leaves a peer's dirty file's bytes alone", () => {
+  it("rebases onto a moved remote, pushes linear history and leaves a peer's dirty file's bytes alone", async () => {
     const w = landWorld();
     const a = w.checkout("a");
     const b = w.checkout("b");
     commit(b, { "b.txt": "b\n", "shared.txt": "one\ntwo\nthree\nfour\n" }, "b's work");
     g(b, "push", "-q", "origin", "main");
-    agentEdits(a, "P", fakeAgent(), "notes.txt", "P's unsaved thoughts\n");
-    agentEdits(a, "Q", fakeAgent(), "draft.txt", "Q's new file\n");
+    await agentEditsHere(a, "P", fakeAgent(), "notes.txt", "P's unsaved thoughts\n");
+    await agentEditsHere(a, "Q", fakeAgent(), "draft.txt", "Q's new file\n");
     commit(a, { "a.txt": "a\n" }, "a's work");
 
-    const { code, result } = landJson(a);
+    const { code, result } = await landJsonHere(a);
     expect(code).toBe(0);
     expect(result).toMatchObject({ outcome: "pushed", commits: 1, rebased: true });
     expect(remoteSubjects(w).slice(0, 2)).toEqual(["a's work", "b's work"]);
@@ -90,16 +90,16 @@ describe("tandem land", () => {
     ]);
   });
 
-  it("refuses, changing nothing, when the upstream changed a file a peer holds dirty, and names the holder", () => {
+  it("refuses, changing nothing, when the upstream changed a file a peer holds dirty, and names the holder", async () => {
     const w = landWorld();
     const a = w.checkout("a");
     const b = w.checkout("b");
     const theirs = commit(b, { "notes.txt": "b rewrote the notes\n" }, "b's notes");
     g(b, "push", "-q", "origin", "main");
-    agentEdits(a, "P", fakeAgent(), "notes.txt", "P's unsaved thoughts\n");
+    await agentEditsHere(a, "P", fakeAgent(), "notes.txt", "P's unsaved thoughts\n");
     const mine = commit(a, { "a.txt": "a\n" }, "a's work");
 
-    const { code, result } = landJson(a);
+    const { code, result } = await landJsonHere(a);
     expect(code).toBe(1);
     expect(result).toMatchObject({
       outcome: "refused",
@@ -115,7 +115,7 @@ describe("tandem land", () => {
     ]);
   });
 
-  it("refuses when the upstream changed a clean file a live peer has claimed and is about to edit", () => {
+  it("refuses when the upstream changed a clean file a live peer has claimed and is about to edit", async () => {
     const w = landWorld();
     const a = w.checkout("a");
     const b = w.checkout("b");
@@ -123,12 +123,15 @@ describe("tandem land", () => {
     g(b, "push", "-q", "origin", "main");
     expect(
       denied(
-        hook("claude-code", "pre-tool-use", claudeWrite(a, "P", "notes.txt"), { cwd: a, env: fakeAgent() }),
+        await hook("claude-code", "pre-tool-use", claudeWrite(a, "P", "notes.txt"), {
+          cwd: a,
+          env: fakeAgent(),
+        }),
       ),
     ).toBeNull();
     const mine = commit(a, { "a.txt": "a\n" }, "a's work");
 
-    const { code, result } = landJson(a);
+    const { code, result } = await landJsonHere(a);
     expect(code).toBe(1);
     expect(result).toMatchObject({
       outcome: "refused",
@@ -138,17 +141,17 @@ describe("tandem land", () => {
     expect(read(a, "notes.txt")).toBe("notes\n");
   });
 
-  it("reports a rebase conflict with the commit and paths, leaving the checkout and the remote as they were", () => {
+  it("reports a rebase conflict with the commit and paths, leaving the checkout and the remote as they were", async () => {
     const w = landWorld();
     const a = w.checkout("a");
     const b = w.checkout("b");
     const theirs = commit(b, { "shared.txt": "one\nTWO by b\nthree\n" }, "b edits line two");
     g(b, "push", "-q", "origin", "main");
-    agentEdits(a, "P", fakeAgent(), "draft.txt", "P's new file\n");
+    await agentEditsHere(a, "P", fakeAgent(), "draft.txt", "P's new file\n");
     const mine = commit(a, { "shared.txt": "one\ntwo by a\nthree\n" }, "a edits line two");
     const indexBefore = g(a, "ls-files", "--stage");
 
-    const { code, result } = landJson(a);
+    const { code, result } = await landJsonHere(a);
     expect(code).toBe(1);
     expect(result).toMatchObject({
       outcome: "conflicted",

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Lease, leasesText } from "../../src/core/remote/leases.js";
 import { writeDocCommit } from "../../src/remote/objects.js";
-import { PIN, tandem } from "../helpers/cli.js";
+import { PIN } from "../helpers/cli.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { g } from "../helpers/repo.js";
 import { clones, startDaemon, tandemAsync } from "./remote-world.js";
 
@@ -24,7 +25,7 @@ async function race(dirs: string[]): Promise<void> {
   }
 }
 
-const reserve = (cwd: string, ...args: string[]) => tandem(["reserve", ...args], { cwd });
+const reserve = (cwd: string, ...args: string[]) => cli(["reserve", ...args], { cwd });
 
 /** Writes a leases document straight onto the remote, as another machine would have. */
 function pushLeases(repo: string, leases: Lease[]): void {
@@ -58,35 +59,36 @@ describe("tandem reserve across clones of one remote", () => {
     }
   });
 
-  it("lets another clone reserve a path once its holder released it", () => {
+  it("lets another clone reserve a path once its holder released it", async () => {
     const [a, b] = clones(2).dirs as [string, string];
-    expect(reserve(a, "src/x.ts", "--ttl", "1h").code).toBe(0);
-    const lost = reserve(b, "src/x.ts");
+    expect((await reserve(a, "src/x.ts", "--ttl", "1h")).code).toBe(0);
+    const lost = await reserve(b, "src/x.ts");
     expect(lost.code).toBe(1);
     expect(lost.stdout).toContain(`lost src/x.ts: reserved by`);
     expect(lost.stdout).toContain(`:${a}, until`);
-    expect(reserve(b, "--release", "src/x.ts").stdout).toContain("nothing to release");
-    expect(reserve(a, "--release", "src").stdout).toBe("released src/x.ts\n");
-    const won = reserve(b, "src/x.ts");
+    expect((await reserve(b, "--release", "src/x.ts")).stdout).toContain("nothing to release");
+    expect((await reserve(a, "--release", "src")).stdout).toBe("released src/x.ts\n");
+    const won = await reserve(b, "src/x.ts");
     expect(won.code, won.stdout).toBe(0);
     expect(won.stdout).toMatch(/^reserved src\/x\.ts until /);
   });
 
-  it("shows a reservation in this checkout's status at once, and its release, without a sync", () => {
+  it("shows a reservation in this checkout's status at once, and its release, without a sync", async () => {
     const [a] = clones(1).dirs as [string];
-    expect(tandem(["init", ...PIN, "--clients", "claude-code", "--no-git-hooks"], { cwd: a }).code).toBe(0);
-    expect(reserve(a, "src/x.ts", "--ttl", "1h").code).toBe(0);
+    const init = await cli(["init", ...PIN, "--clients", "claude-code", "--no-git-hooks"], { cwd: a });
+    expect(init.code).toBe(0);
+    expect((await reserve(a, "src/x.ts", "--ttl", "1h")).code).toBe(0);
     const on = { env: { TANDEM_REMOTE: "1" } };
-    expect(tandem(["status"], { cwd: a, ...on }).stdout).toMatch(/src\/x\.ts reserved by this checkout/);
-    expect(reserve(a, "--release", "src/x.ts").code).toBe(0);
-    expect(tandem(["status"], { cwd: a, ...on }).stdout).not.toMatch(/src\/x\.ts/);
+    expect((await cli(["status"], { cwd: a, ...on })).stdout).toMatch(/src\/x\.ts reserved by this checkout/);
+    expect((await reserve(a, "--release", "src/x.ts")).code).toBe(0);
+    expect((await cli(["status"], { cwd: a, ...on })).stdout).not.toMatch(/src\/x\.ts/);
   });
 
-  it("takes over a lease that expired beyond the clock-skew margin, but not one within it", () => {
+  it("takes over a lease that expired beyond the clock-skew margin, but not one within it", async () => {
     const [a, b] = clones(2).dirs as [string, string];
     const now = Date.now();
     pushLeases(a, [lease("src/old.ts", now - 5 * 60_000), lease("src/recent.ts", now - 20_000)]);
-    const out = reserve(b, "src/old.ts", "src/recent.ts", "--json");
+    const out = await reserve(b, "src/old.ts", "src/recent.ts", "--json");
     expect(out.code).toBe(1);
     const j = JSON.parse(out.stdout);
     expect(j.reserved).toEqual(["src/old.ts"]);
@@ -94,7 +96,7 @@ describe("tandem reserve across clones of one remote", () => {
     expect(j.lost[0].holder).toMatchObject({ session: "agent-wren", task: "port the parser" });
   });
 
-  it("says clearly when the remote refuses custom refs, and when it cannot be reached", () => {
+  it("says clearly when the remote refuses custom refs, and when it cannot be reached", async () => {
     const { remote, dirs } = clones(1);
     const hook = join(remote, "hooks", "pre-receive");
     writeFileSync(
@@ -102,14 +104,14 @@ describe("tandem reserve across clones of one remote", () => {
       '#!/bin/sh\nwhile read old new ref; do case "$ref" in refs/heads/*|refs/tags/*) ;; *) echo "only branches and tags" >&2; exit 1;; esac; done\n',
     );
     chmodSync(hook, 0o755);
-    const refused = reserve(dirs[0]!, "src/x.ts");
+    const refused = await reserve(dirs[0]!, "src/x.ts");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
       "refused its lease refs, refs/tandem/lease/* (pre-receive hook declined)",
     );
     expect(refused.stderr).toContain("Allow refs/tandem/*");
     g(dirs[0]!, "remote", "set-url", "origin", join(remote, "..", "gone.git"));
-    const gone = reserve(dirs[0]!, "src/x.ts");
+    const gone = await reserve(dirs[0]!, "src/x.ts");
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain("cannot reach remote origin");
   });

@@ -2,22 +2,23 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type GateFacts, gates } from "../../src/subagents/apply/preflight.js";
-import { PIN, tandem } from "../helpers/cli.js";
+import { PIN } from "../helpers/cli.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { g, writeFiles } from "../helpers/repo.js";
 import {
   expectOk,
   finishedChild,
-  runScript,
+  runScriptHere,
   type SubRepo,
-  sub,
+  subHere,
   subRepo,
   targetState,
 } from "./sub-fixture.js";
 
 /** A repository wired by `tandem init` (its hook settings and config committed), to apply into. */
-function wiredRepo(): SubRepo {
+async function wiredRepo(): Promise<SubRepo> {
   const s = subRepo();
-  expectOk(tandem(["init", ...PIN, "--no-git-hooks"], { cwd: s.repo }));
+  expectOk(await cli(["init", ...PIN, "--no-git-hooks"], { cwd: s.repo }));
   g(s.repo, "add", ".claude", ".codex", ".cursor", ".tandem");
   g(s.repo, "commit", "-qm", "wire tandem");
   return { ...s, base: g(s.repo, "rev-parse", "HEAD").trim() };
@@ -45,13 +46,13 @@ interface OutcomeJson {
 }
 
 describe("sub apply and Tandem's wiring", () => {
-  it("refuses an artifact that empties the PreToolUse hooks and turns the stop ritual off, touching nothing", () => {
-    const s = wiredRepo();
-    const { json } = runScript(s.repo, SWITCH_OFF);
+  it("refuses an artifact that empties the PreToolUse hooks and turns the stop ritual off, touching nothing", async () => {
+    const s = await wiredRepo();
+    const { json } = await runScriptHere(s.repo, SWITCH_OFF);
     const before = targetState(s.repo, s.base);
     const settings = read(s.repo, ".claude/settings.json");
 
-    const r = sub(s.repo, ["apply", json.id]);
+    const r = await subHere(s.repo, ["apply", json.id]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(".claude/settings.json (Claude Code's hooks)");
     expect(r.stderr).toContain(".tandem/config.jsonc (Tandem's project configuration)");
@@ -61,17 +62,17 @@ describe("sub apply and Tandem's wiring", () => {
     expect(targetState(s.repo, s.base)).toEqual(before);
     expect(read(s.repo, ".claude/settings.json")).toBe(settings);
 
-    const j = JSON.parse(sub(s.repo, ["apply", json.id, "--json"]).stdout) as OutcomeJson;
+    const j = JSON.parse((await subHere(s.repo, ["apply", json.id, "--json"])).stdout) as OutcomeJson;
     expect(j).toMatchObject({ ok: false, outcome: "refused" });
     expect(j.paths).toEqual([".claude/settings.json", ".tandem/config.jsonc"]);
   });
 
-  it("lists the wiring changes in the dry run, which would refuse without --allow-config", () => {
-    const s = wiredRepo();
-    const { json } = runScript(s.repo, SWITCH_OFF);
+  it("lists the wiring changes in the dry run, which would refuse without --allow-config", async () => {
+    const s = await wiredRepo();
+    const { json } = await runScriptHere(s.repo, SWITCH_OFF);
     const before = targetState(s.repo, s.base);
 
-    const dry = sub(s.repo, ["apply", json.id, "--dry-run"]);
+    const dry = await subHere(s.repo, ["apply", json.id, "--dry-run"]);
     expect(dry.code).toBe(1);
     expect(dry.stderr).toMatch(/^\S+ → \S+: dry run: the artifact changes Tandem's wiring/);
     expect(dry.stderr).toContain(".claude/settings.json");
@@ -79,7 +80,7 @@ describe("sub apply and Tandem's wiring", () => {
     expect(dry.stderr).toMatch(/refuses them without --allow-config/);
     expect(dry.stderr).not.toMatch(/would apply cleanly/);
 
-    const allowed = sub(s.repo, ["apply", json.id, "--dry-run", "--allow-config"]);
+    const allowed = await subHere(s.repo, ["apply", json.id, "--dry-run", "--allow-config"]);
     expectOk(allowed);
     expect(allowed.stdout).toMatch(/would apply cleanly/);
     expect(allowed.stdout).toMatch(
@@ -89,29 +90,29 @@ describe("sub apply and Tandem's wiring", () => {
     expect(targetState(s.repo, s.base)).toEqual(before);
   });
 
-  it("lists the wiring changes in sub show, and nothing for a sub-agent that leaves it alone", () => {
-    const s = wiredRepo();
-    const wiring = runScript(s.repo, SWITCH_OFF).json;
-    const plain = runScript(s.repo, "echo fine > ordinary.txt").json;
+  it("lists the wiring changes in sub show, and nothing for a sub-agent that leaves it alone", async () => {
+    const s = await wiredRepo();
+    const wiring = (await runScriptHere(s.repo, SWITCH_OFF)).json;
+    const plain = (await runScriptHere(s.repo, "echo fine > ordinary.txt")).json;
 
-    const shown = sub(s.repo, ["show", wiring.id]);
+    const shown = await subHere(s.repo, ["show", wiring.id]);
     expectOk(shown);
     expect(shown.stdout).toMatch(
       /^WIRING +changes Tandem's wiring: \.claude\/settings\.json \(Claude Code's hooks\), \.tandem\/config\.jsonc \(Tandem's project configuration\); `sub apply` refuses it without --allow-config$/m,
     );
-    const j = JSON.parse(sub(s.repo, ["show", wiring.id, "--json"]).stdout) as {
+    const j = JSON.parse((await subHere(s.repo, ["show", wiring.id, "--json"])).stdout) as {
       wiring: { changes: { path: string }[]; error: string | null };
     };
     expect(j.wiring.changes.map((c) => c.path)).toEqual([".claude/settings.json", ".tandem/config.jsonc"]);
     expect(j.wiring.error).toBeNull();
 
-    expect(sub(s.repo, ["show", plain.id]).stdout).not.toMatch(/wiring/i);
+    expect((await subHere(s.repo, ["show", plain.id])).stdout).not.toMatch(/wiring/i);
   });
 
-  it("applies the wiring changes with --allow-config, and says so", () => {
-    const s = wiredRepo();
-    const { json } = runScript(s.repo, SWITCH_OFF);
-    const r = sub(s.repo, ["apply", json.id, "--allow-config"]);
+  it("applies the wiring changes with --allow-config, and says so", async () => {
+    const s = await wiredRepo();
+    const { json } = await runScriptHere(s.repo, SWITCH_OFF);
+    const r = await subHere(s.repo, ["apply", json.id, "--allow-config"]);
     expectOk(r);
     expect(r.stdout).toMatch(/warning: this artifact changes Tandem's wiring, accepted with --allow-config/);
     expect(JSON.parse(read(s.repo, ".claude/settings.json"))).toEqual({ hooks: { PreToolUse: [] } });
@@ -119,27 +120,27 @@ describe("sub apply and Tandem's wiring", () => {
     expect(read(s.repo, "ordinary.txt")).toBe("fine\n");
   });
 
-  it("refuses a change to a git hook where core.hooksPath keeps them in the work tree", () => {
-    const s = wiredRepo();
+  it("refuses a change to a git hook where core.hooksPath keeps them in the work tree", async () => {
+    const s = await wiredRepo();
     g(s.repo, "config", "core.hooksPath", ".githooks");
     writeFiles(s.repo, { ".githooks/README": "hooks\n" });
     g(s.repo, "add", ".githooks");
     g(s.repo, "commit", "-qm", "hooks dir");
-    const { json } = runScript(s.repo, "printf '#!/bin/sh\\nexit 0\\n' > .githooks/pre-commit");
-    const r = sub(s.repo, ["apply", json.id, "--json"]);
+    const { json } = await runScriptHere(s.repo, "printf '#!/bin/sh\\nexit 0\\n' > .githooks/pre-commit");
+    const r = await subHere(s.repo, ["apply", json.id, "--json"]);
     expect(r.code).toBe(1);
     expect((JSON.parse(r.stdout) as OutcomeJson).paths).toEqual([".githooks/pre-commit"]);
   });
 
-  it("does not auto-apply a child's wiring changes after sub run --apply, unless --allow-config is given", () => {
-    const s = wiredRepo();
+  it("does not auto-apply a child's wiring changes after sub run --apply, unless --allow-config is given", async () => {
+    const s = await wiredRepo();
     const settings = read(s.repo, ".claude/settings.json");
-    const refused = runScript(s.repo, SWITCH_OFF, ["--apply"]);
+    const refused = await runScriptHere(s.repo, SWITCH_OFF, ["--apply"]);
     expect(refused.res.code).toBe(1);
     expect(refused.json.applied).toMatchObject({ ok: false, outcome: "refused" });
     expect(read(s.repo, ".claude/settings.json")).toBe(settings);
 
-    const applied = runScript(s.repo, SWITCH_OFF, ["--apply", "--allow-config"]);
+    const applied = await runScriptHere(s.repo, SWITCH_OFF, ["--apply", "--allow-config"]);
     expectOk(applied.res);
     expect(JSON.parse(read(s.repo, ".claude/settings.json"))).toEqual({ hooks: { PreToolUse: [] } });
   });
