@@ -8,8 +8,10 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PIN, tandem } from "../helpers/cli.js";
-import { claudeBash, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { PIN } from "../helpers/cli.js";
+import { claudeBash, fakeAgent, ledger } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 const CONFIG = ".tandem/config.jsonc";
@@ -20,30 +22,33 @@ interface World {
   b: Record<string, string>;
 }
 
-function world(): World {
+async function world(): Promise<World> {
   const repo = initRepo(join(tempDir(), "repo"));
-  const init = tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: repo });
+  const init = await cli(["init", ...PIN, "--clients", "claude-code"], { cwd: repo });
   expect(init.code, init.stderr).toBe(0);
   const w = { repo, a: fakeAgent(), b: fakeAgent() };
-  prompt(w, "A");
-  prompt(w, "B");
+  await prompt(w, "A");
+  await prompt(w, "B");
   return w;
 }
 
-function prompt(w: World, who: "A" | "B"): string {
+async function prompt(w: World, who: "A" | "B"): Promise<string> {
   const payload = { session_id: who, cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
-  const r = hook("claude-code", "user-prompt-submit", payload, { cwd: w.repo, env: who === "A" ? w.a : w.b });
+  const r = await hook("claude-code", "user-prompt-submit", payload, {
+    cwd: w.repo,
+    env: who === "A" ? w.a : w.b,
+  });
   expect(r.code, r.stderr).toBe(0);
   return r.stdout;
 }
 
 /** B's shell command through its real pre-tool hook, run for real; its post-tool hook only when `post`. */
-function bRuns(w: World, command: string, post: boolean): void {
+async function bRuns(w: World, command: string, post: boolean): Promise<void> {
   const payload = claudeBash(w.repo, "B", command);
-  hook("claude-code", "pre-tool-use", payload, { cwd: w.repo, env: w.b });
+  await hook("claude-code", "pre-tool-use", payload, { cwd: w.repo, env: w.b });
   execFileSync("bash", ["-c", command], { cwd: w.repo, env: { ...process.env, ...w.b }, stdio: "ignore" });
   if (post)
-    hook(
+    await hook(
       "claude-code",
       "post-tool-use",
       { ...payload, hook_event_name: "PostToolUse" },
@@ -67,12 +72,12 @@ const restored = (w: World) =>
 const LAND = `"land": {"check": "touch planted"},`;
 
 describe("the project config as an agent's command left it", () => {
-  it("puts back a key an agent's command added, at the next hook of any session, and tells", () => {
-    const w = world();
+  it("puts back a key an agent's command added, at the next hook of any session, and tells", async () => {
+    const w = await world();
     const before = config(w);
-    bRuns(w, plant(LAND), false);
+    await bRuns(w, plant(LAND), false);
     expect(config(w)).toContain("touch planted");
-    const told = prompt(w, "A");
+    const told = await prompt(w, "A");
     expect(config(w)).toBe(before);
     const [event, ...more] = restored(w);
     expect(more).toEqual([]);
@@ -84,31 +89,31 @@ describe("the project config as an agent's command left it", () => {
     expect(told).toContain("config.jsonc");
   });
 
-  it("puts it back at the command's own post-tool hook, and again when the agent retries", () => {
-    const w = world();
+  it("puts it back at the command's own post-tool hook, and again when the agent retries", async () => {
+    const w = await world();
     const before = config(w);
     for (let i = 0; i < 4; i++) {
-      bRuns(w, plant(`"land": {"check": "touch planted-${i}"},`), true);
+      await bRuns(w, plant(`"land": {"check": "touch planted-${i}"},`), true);
       expect(config(w)).toBe(before);
     }
     expect(restored(w)).toHaveLength(4);
   });
 
-  it("keeps a person's edit made while no agent's tool call is open", () => {
-    const w = world();
-    bRuns(w, "true", true);
+  it("keeps a person's edit made while no agent's tool call is open", async () => {
+    const w = await world();
+    await bRuns(w, "true", true);
     const edited = config(w).replace('"init":', `${LAND} "init":`);
     writeFileSync(join(w.repo, CONFIG), edited);
-    prompt(w, "A");
+    await prompt(w, "A");
     expect(config(w)).toBe(edited);
     expect(restored(w)).toEqual([]);
   });
 
-  it("tells the person in doctor what was put back and whose command changed it", () => {
-    const w = world();
-    bRuns(w, plant(LAND), false);
-    prompt(w, "A");
-    const doctor = tandem(["doctor"], { cwd: w.repo });
+  it("tells the person in doctor what was put back and whose command changed it", async () => {
+    const w = await world();
+    await bRuns(w, plant(LAND), false);
+    await prompt(w, "A");
+    const doctor = await cli(["doctor"], { cwd: w.repo });
     expect(doctor.stdout + doctor.stderr).toMatch(/config\.jsonc \(changed while \S+'s tool call ran/);
   });
 });

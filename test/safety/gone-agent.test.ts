@@ -5,7 +5,9 @@ import { openDb } from "../../src/store/db.js";
 import { boardModel } from "../../src/watch/model.js";
 import { agentShell, namedAgentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
-import { claudeWrite, denied, hook } from "../helpers/hooks.js";
+import { claudeWrite, denied } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { patient } from "../helpers/patience.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
@@ -37,9 +39,9 @@ function qwenWrites(repo: string, file: string) {
   return qwen;
 }
 
-async function until(what: string, cond: () => boolean): Promise<void> {
+async function until(what: string, cond: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + patient(30_000);
-  while (!cond()) {
+  while (!(await cond())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -52,26 +54,29 @@ describe("an agent that exits without an end event", () => {
     const repo = initRepo(tempDir());
     const qwen = qwenWrites(repo, "f.txt");
     const peer = agentShell();
-    const peerWrite = () =>
+    const peerWrite = async () =>
       denied(
-        hook("claude-code", "pre-tool-use", claudeWrite(repo, "PEER", "f.txt"), { cwd: repo, env: peer }),
+        await hook("claude-code", "pre-tool-use", claudeWrite(repo, "PEER", "f.txt"), {
+          cwd: repo,
+          env: peer,
+        }),
       );
-    expect(peerWrite()).toMatch(/another live agent session/);
+    expect(await peerWrite()).toMatch(/another live agent session/);
 
     qwen.stop();
     // Well inside agents.freshnessSeconds (600 s): the process, not the clock, says it left.
-    await until("status lists the file as left work", () =>
-      tandem(["status"], { cwd: repo, env: PERSON }).stdout.includes("f.txt: left by"),
+    await until("status lists the file as left work", async () =>
+      (await cli(["status"], { cwd: repo, env: PERSON })).stdout.includes("f.txt: left by"),
     );
-    const status = tandem(["status"], { cwd: repo, env: PERSON }).stdout;
+    const status = (await cli(["status"], { cwd: repo, env: PERSON })).stdout;
     expect(status).not.toContain("Stale sessions");
     expect(count(status, "f.txt: left by")).toBe(1);
 
-    const doctor = tandem(["doctor"], { cwd: repo, env: PERSON }).stdout;
+    const doctor = (await cli(["doctor"], { cwd: repo, env: PERSON })).stdout;
     expect(doctor).not.toMatch(/is stale .* still holds/);
     expect(count(doctor, "f.txt: left by")).toBe(1);
 
-    const watch = tandem(["watch", "--once"], { cwd: repo, env: PERSON }).stdout;
+    const watch = (await cli(["watch", "--once"], { cwd: repo, env: PERSON })).stdout;
     expect(watch).toContain("LEFT WORK");
     // The events below the board's sections are history (a claim, a refusal), not a listing.
     const sections = watch.slice(0, watch.indexOf("-- EVENTS"));
@@ -94,7 +99,7 @@ describe("an agent that exits without an end event", () => {
     }
 
     // Its claim no longer refuses: the peer hears about left work (once), not a live holder.
-    const reason = peerWrite();
+    const reason = await peerWrite();
     expect(reason ?? "").not.toMatch(/another live agent session/);
   });
 
@@ -116,10 +121,10 @@ describe("an agent that exits without an end event", () => {
     expect(prompt("first").code).toBe(0);
     const ui = namedAgentShell("cline", { cwd: repo });
     expect(prompt("second").code).toBe(0);
-    const live = () => tandem(["sessions", "--all"], { cwd: repo, env: PERSON }).stdout;
-    expect(live()).toMatch(/cline\s+session\s+live/);
+    const live = async () => (await cli(["sessions", "--all"], { cwd: repo, env: PERSON })).stdout;
+    expect(await live()).toMatch(/cline\s+session\s+live/);
     ui.stop();
-    await until("the session is no longer live", () => /cline\s+session\s+stale/.test(live()));
+    await until("the session is no longer live", async () => /cline\s+session\s+stale/.test(await live()));
     hub.stop();
   });
 });

@@ -11,15 +11,16 @@ import { describe, expect, it } from "vitest";
 import type { LandResult } from "../../src/core/land/result.js";
 import { fakeAgent } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
-import { agentEdits, commit, landJson, landWorld, read, remoteHead } from "../land/land-world.js";
+import { agentEditsHere as agentEdits, landJsonHere as landJson } from "../land/land-here.js";
+import { commit, landWorld, read, remoteHead } from "../land/land-world.js";
 
 type Failed = Extract<LandResult, { outcome: "check-failed" }>;
 
 /** A checkout with one commit to land; with `peer`, a live agent's uncommitted notes.txt beside it. */
-function world(peer: boolean) {
+async function world(peer: boolean) {
   const w = landWorld();
   const a = w.checkout("a");
-  if (peer) agentEdits(a, "P", fakeAgent(), "notes.txt", "P's unsaved thoughts\n");
+  if (peer) await agentEdits(a, "P", fakeAgent(), "notes.txt", "P's unsaved thoughts\n");
   commit(a, { "a.txt": "a\n" }, "a's work");
   return { w, a };
 }
@@ -33,10 +34,10 @@ const DESTROYING: { name: string; check: string }[] = [
 
 describe("the land check is judged as the lander's own command", () => {
   for (const c of DESTROYING) {
-    it(`refuses ${c.name} while a live peer holds the file, and runs it otherwise`, () => {
-      const held = world(true);
+    it(`refuses ${c.name} while a live peer holds the file, and runs it otherwise`, async () => {
+      const held = await world(true);
       const upstream = remoteHead(held.w);
-      const refused = landJson(held.a, { TANDEM_LAND_CHECK: c.check });
+      const refused = await landJson(held.a, { TANDEM_LAND_CHECK: c.check });
       expect(refused.code).toBe(1);
       expect(refused.result).toMatchObject({ outcome: "check-failed", checks: 0 });
       const out = (refused.result as Failed).rejected.check.output;
@@ -46,31 +47,33 @@ describe("the land check is judged as the lander's own command", () => {
       expect(read(held.a, "notes.txt")).toBe("P's unsaved thoughts\n");
       expect(remoteHead(held.w)).toBe(upstream);
 
-      const alone = world(false);
-      expect(landJson(alone.a, { TANDEM_LAND_CHECK: c.check })).toMatchObject({
+      const alone = await world(false);
+      expect(await landJson(alone.a, { TANDEM_LAND_CHECK: c.check })).toMatchObject({
         code: 0,
         result: { outcome: "pushed", checks: 1 },
       });
     });
   }
 
-  it("judges land.check from the project config the same way", () => {
-    const { w, a } = world(true);
+  it("judges land.check from the project config the same way", async () => {
+    const { w, a } = await world(true);
     const upstream = remoteHead(w);
     mkdirSync(join(a, ".tandem"), { recursive: true });
     writeFileSync(
       join(a, ".tandem", "config.jsonc"),
       JSON.stringify({ land: { check: 'git -C "$TANDEM_LAND_TOP" checkout -- notes.txt' } }),
     );
-    const r = landJson(a);
+    const r = await landJson(a);
     expect(r.result).toMatchObject({ outcome: "check-failed", checks: 0 });
     expect(read(a, "notes.txt")).toBe("P's unsaved thoughts\n");
     expect(remoteHead(w)).toBe(upstream);
   });
 
-  it("runs a check that only cleans its own private worktree, peer or not", () => {
-    const { w, a } = world(true);
-    const r = landJson(a, { TANDEM_LAND_CHECK: "git checkout -- . && git clean -fdq && test -f a.txt" });
+  it("runs a check that only cleans its own private worktree, peer or not", async () => {
+    const { w, a } = await world(true);
+    const r = await landJson(a, {
+      TANDEM_LAND_CHECK: "git checkout -- . && git clean -fdq && test -f a.txt",
+    });
     expect(r).toMatchObject({ code: 0, result: { outcome: "pushed", checks: 1 } });
     expect(read(a, "notes.txt")).toBe("P's unsaved thoughts\n");
     expect(g(w.bare, "log", "-1", "--format=%s", "main").trim()).toBe("a's work");

@@ -11,6 +11,7 @@ import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
 import { claudeBash, claudeWrite, denied, ledger } from "../helpers/hooks.js";
 import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { g, initRepo, tempDir } from "../helpers/repo.js";
 import { restorable } from "../helpers/scenario.js";
 
@@ -112,7 +113,7 @@ function boardLeft(repo: string) {
 describe("left work: uncommitted files of a session that ended", () => {
   it("is listed with its former owner and task in a person's status, watch, the board, doctor, and a live agent's start and status box", async () => {
     const { w, a } = await aLeavesWork();
-    const overview = tandem(["status"], { cwd: w.repo });
+    const overview = await cli(["status"], { cwd: w.repo });
     expect(overview.stdout).toContain("Left work of ended sessions (1):");
     expect(overview.stdout).toMatch(
       new RegExp(`f\\.txt: left by ${a} \\(claude-code, task "fix the parser"\\), ended \\d+s ago`),
@@ -120,7 +121,7 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(overview.stdout).not.toContain("No problems.");
     expect(overview.stdout).toMatch(/✗ 1 uncommitted file left by ended sessions/);
 
-    const watch = tandem(["watch", "--once"], { cwd: w.repo, env: { COLUMNS: "120" } });
+    const watch = await cli(["watch", "--once"], { cwd: w.repo, env: { COLUMNS: "120" } });
     expect(watch.stdout).toMatch(/LEFT WORK/);
     expect(watch.stdout).toMatch(new RegExp(`f\\.txt\\s+${a}\\s+claude-code\\s+\\d+s ago\\s+fix the parser`));
 
@@ -134,7 +135,7 @@ describe("left work: uncommitted files of a session that ended", () => {
       }),
     ]);
 
-    const doctor = tandem(["doctor"], { cwd: w.repo });
+    const doctor = await cli(["doctor"], { cwd: w.repo });
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(
       new RegExp(`left work.*f\\.txt: left by ${a} \\(claude-code, task "fix the parser"\\)`),
@@ -146,7 +147,7 @@ describe("left work: uncommitted files of a session that ended", () => {
     const start = await sessionStart(w, "B");
     expect(start).toContain("Left work (uncommitted files of sessions that ended");
     expect(start).toContain(`f.txt: left by ${a} (claude-code, task \\"fix the parser\\")`);
-    const box = tandem(["status", "--session", "B"], { cwd: w.repo });
+    const box = await cli(["status", "--session", "B"], { cwd: w.repo });
     expect(box.stdout).toMatch(
       // The box wraps a long row under its label.
       new RegExp(`\\| left     f\\.txt: ${a} \\(claude-code, task "fix the parser"\\),[\\s|]*ended`),
@@ -167,9 +168,9 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(await write(w, "B", "f.txt", "B's rewrite\n")).toBeNull();
     expect(read(w)).toBe("B's rewrite\n");
     // B owns it now: no longer left work.
-    expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
+    expect((await cli(["status"], { cwd: w.repo })).stdout).not.toContain("Left work");
 
-    const rec = tandem(["recover", "f.txt", "--session", a], { cwd: w.repo });
+    const rec = await cli(["recover", "f.txt", "--session", a], { cwd: w.repo });
     expect(rec.stderr).toBe("");
     expect(read(w)).toBe("A's unfinished parser\n");
   });
@@ -191,9 +192,9 @@ describe("left work: uncommitted files of a session that ended", () => {
   it("keeps bytes the owner left outside its hooks, found when the person looks", async () => {
     const { w, a } = await aLeavesWork();
     writeFileSync(join(w.repo, "f.txt"), "written after A's last hook\n");
-    expect(tandem(["status"], { cwd: w.repo }).stdout).toContain("f.txt: left by");
+    expect((await cli(["status"], { cwd: w.repo })).stdout).toContain("f.txt: left by");
     writeFileSync(join(w.repo, "f.txt"), "something else\n");
-    expect(tandem(["recover", "f.txt", "--session", a], { cwd: w.repo }).code).toBe(0);
+    expect((await cli(["recover", "f.txt", "--session", a], { cwd: w.repo })).code).toBe(0);
     expect(read(w)).toBe("written after A's last hook\n");
   });
 
@@ -206,7 +207,7 @@ describe("left work: uncommitted files of a session that ended", () => {
     let out = "";
     for (let i = 0; i < 300 && !out.includes("Left work"); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      out = tandem(["status"], { cwd: w.repo, env: fresh }).stdout;
+      out = (await cli(["status"], { cwd: w.repo, env: fresh })).stdout;
     }
     expect(out).toMatch(/f\.txt: left by \S+ \(claude-code, no task declared\), last seen \d+s ago/);
   });
@@ -218,7 +219,7 @@ describe("left work: uncommitted files of a session that ended", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/adopted f\.txt, left by .* holds it now/);
     expect(ledger(w.repo).claims.map((c) => c.path)).toEqual(["f.txt"]);
-    expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
+    expect((await cli(["status"], { cwd: w.repo })).stdout).not.toContain("Left work");
     const check = tandem(["status", "--end-turn", "--session", "B"], {
       cwd: w.repo,
       env: { TANDEM_REQUIRE_GIT_FINALIZATION: "1" },
@@ -235,7 +236,7 @@ describe("left work: uncommitted files of a session that ended", () => {
     const notLeft = tandem(["adopt", "README.md", "--session", "B"], { cwd: w.repo, inside: w.agents.B });
     expect(notLeft.code).toBe(1);
     expect(notLeft.stderr).toMatch(/README\.md: not left work .* `tandem status` lists left work/);
-    const person = tandem(["adopt", "f.txt"], { cwd: w.repo });
+    const person = await cli(["adopt", "f.txt"], { cwd: w.repo });
     expect(person.code).toBe(1);
     expect(person.stderr).toMatch(/run it from the agent that continues the work/);
   });
@@ -243,17 +244,17 @@ describe("left work: uncommitted files of a session that ended", () => {
   it("discard --yes (a person) puts the file back to its committed state, keeping its bytes until gc", async () => {
     const { w, a } = await aLeavesWork();
     writeFileSync(join(w.repo, "new.txt"), "A's new file\n");
-    const asked = tandem(["discard", "f.txt"], { cwd: w.repo });
+    const asked = await cli(["discard", "f.txt"], { cwd: w.repo });
     expect(asked.code).toBe(2);
     expect(asked.stderr).toMatch(/run it again with --yes/);
     expect(read(w)).toBe("A's unfinished parser\n");
 
-    const r = tandem(["discard", "f.txt", "--yes"], { cwd: w.repo });
+    const r = await cli(["discard", "f.txt", "--yes"], { cwd: w.repo });
     expect(r.stderr).toBe("");
     expect(read(w)).toBe("committed\n");
     expect(g(w.repo, "status", "--porcelain", "--", "f.txt")).toBe("");
-    expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
-    expect(tandem(["recover", "f.txt", "--session", a], { cwd: w.repo }).code).toBe(0);
+    expect((await cli(["status"], { cwd: w.repo })).stdout).not.toContain("Left work");
+    expect((await cli(["recover", "f.txt", "--session", a], { cwd: w.repo })).code).toBe(0);
     expect(read(w)).toBe("A's unfinished parser\n");
     expect(existsSync(join(w.repo, "new.txt"))).toBe(true);
   });
@@ -261,7 +262,7 @@ describe("left work: uncommitted files of a session that ended", () => {
   it("discard is refused from inside an agent", async () => {
     const { w } = await aLeavesWork();
     await prompt(w, "B");
-    const r = tandem(["discard", "f.txt", "--yes"], {
+    const r = await cli(["discard", "f.txt", "--yes"], {
       cwd: w.repo,
       env: { ...w.agents.B, CLAUDE_CODE_SESSION_ID: "B" },
     });
@@ -276,7 +277,7 @@ describe("left work: uncommitted files of a session that ended", () => {
     w.agents.A = agentShell();
     await sessionStart(w, "A", "resume");
     expect(ledger(w.repo).claims.map((c) => c.path)).toEqual(["f.txt"]);
-    expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
+    expect((await cli(["status"], { cwd: w.repo })).stdout).not.toContain("Left work");
     await prompt(w, "B");
     expect(await write(w, "B", "f.txt", "B's rewrite\n")).toMatch(/held by|holds|claim/i);
   });
@@ -291,14 +292,14 @@ describe("left work: uncommitted files of a session that ended", () => {
     const settled = () => ledger(w.repo).events.filter((e) => e.kind === "work.settled");
     for (let i = 0; i < 300 && settled().length === 0; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      tandem(["status"], { cwd: w.repo, env: fresh });
+      await cli(["status"], { cwd: w.repo, env: fresh });
     }
     expect(settled().map((e) => e.data)).toEqual([
       expect.objectContaining({ paths: ["f.txt"], held: ["f.txt"], reason: "clean" }),
     ]);
     expect(ledger(w.repo).claims).toEqual([]);
     writeFileSync(join(w.repo, "f.txt"), "a person's edit\n");
-    expect(tandem(["status"], { cwd: w.repo, env: fresh }).stdout).not.toContain("Left work");
+    expect((await cli(["status"], { cwd: w.repo, env: fresh })).stdout).not.toContain("Left work");
   });
 
   it("leaves a gone owner's marks alone when it was seen again after the lookup", async () => {
@@ -324,8 +325,8 @@ describe("left work: uncommitted files of a session that ended", () => {
   it("is settled once committed: a later edit by hand is nobody's left work", async () => {
     const { w } = await aLeavesWork();
     g(w.repo, "commit", "-qam", "person commits A's work");
-    expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
+    expect((await cli(["status"], { cwd: w.repo })).stdout).not.toContain("Left work");
     writeFileSync(join(w.repo, "f.txt"), "a person's edit\n");
-    expect(tandem(["status"], { cwd: w.repo }).stdout).not.toContain("Left work");
+    expect((await cli(["status"], { cwd: w.repo })).stdout).not.toContain("Left work");
   });
 });

@@ -7,34 +7,35 @@ import { agentShell, runInAgent } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
 import { FOUR_FUNCTIONS } from "../helpers/four-functions.js";
 import { installGitHooks } from "../helpers/git-hooks.js";
-import { claudeWrite, denied, hook, type Payload } from "../helpers/hooks.js";
+import { claudeWrite, denied, type Payload } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** Issue 40 item 5: a commit of one's own hunks carries trailers naming the session, client and task. */
 
 const ORIGINAL = FOUR_FUNCTIONS;
 
-function world() {
+async function world() {
   const repo = initRepo(join(tempDir(), "repo"), { "app.ts": ORIGINAL, "README.md": "hi\n" });
   installGitHooks(repo);
   const agents: Record<string, { CLAUDE_PID: string }> = { A: agentShell(), B: agentShell() };
   const as = (who: string) => ({ cwd: repo, env: { ...agents[who] } });
   for (const who of ["A", "B"]) {
     const payload = { session_id: who, cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go on" };
-    hook("claude-code", "user-prompt-submit", payload, as(who));
+    await hook("claude-code", "user-prompt-submit", payload, as(who));
   }
   const file = join(repo, "app.ts");
   /** An Edit through the real pre- and post-tool hooks, the tool's write between them. */
-  const edit = (who: string, from: string, to: string): string | null => {
+  const edit = async (who: string, from: string, to: string): Promise<string | null> => {
     const payload: Payload = {
       ...claudeWrite(repo, who, "app.ts"),
       tool_name: "Edit",
       tool_input: { file_path: file, old_string: from, new_string: to, replace_all: false },
     };
-    const refused = denied(hook("claude-code", "pre-tool-use", payload, as(who)));
+    const refused = denied(await hook("claude-code", "pre-tool-use", payload, as(who)));
     if (refused !== null) return refused;
     writeFileSync(file, readFileSync(file, "utf8").replace(from, to));
-    hook("claude-code", "post-tool-use", { ...payload, hook_event_name: "PostToolUse" }, as(who));
+    await hook("claude-code", "post-tool-use", { ...payload, hook_event_name: "PostToolUse" }, as(who));
     return null;
   };
   const inside = (who: string) => ({ cwd: repo, inside: agents[who]! });
@@ -57,10 +58,10 @@ function world() {
 }
 
 describe("provenance that travels", () => {
-  it("each session's staged commit names it, its client and task, and never the peer", () => {
-    const w = world();
-    expect(w.edit("A", "return a;", "return a * 10;")).toBeNull();
-    expect(w.edit("B", "return a + b;", "return a - b;")).toBeNull();
+  it("each session's staged commit names it, its client and task, and never the peer", async () => {
+    const w = await world();
+    expect(await w.edit("A", "return a;", "return a * 10;")).toBeNull();
+    expect(await w.edit("B", "return a + b;", "return a - b;")).toBeNull();
     expect(tandem(["task", "gamma subtracts"], w.inside("B")).code).toBe(0);
     const a = w.session("A");
     const b = w.session("B");
@@ -100,10 +101,10 @@ describe("provenance that travels", () => {
     expect(w.trailers()).not.toContain(b.id);
   });
 
-  it("amending keeps one copy of each trailer; a commit of files not tracked by lines gets none", () => {
-    const w = world();
-    expect(w.edit("A", "return a;", "return a * 10;")).toBeNull();
-    expect(w.edit("B", "return a + b;", "return a - b;")).toBeNull();
+  it("amending keeps one copy of each trailer; a commit of files not tracked by lines gets none", async () => {
+    const w = await world();
+    expect(await w.edit("A", "return a;", "return a * 10;")).toBeNull();
+    expect(await w.edit("B", "return a + b;", "return a - b;")).toBeNull();
     expect(tandem(["stage", "app.ts"], w.inside("A")).code).toBe(0);
     expect(w.gitIn("A", ["commit", "-m", "alpha: scale"]).code).toBe(0);
     const once = w.trailers();

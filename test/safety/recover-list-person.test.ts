@@ -6,15 +6,16 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tandem } from "../helpers/cli.js";
-import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
+import { claudeBash, claudeWrite, denied, fakeAgent } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 const PERSON = { TANDEM_SESSION: undefined, CLAUDE_CODE_SESSION_ID: undefined, CODEX_THREAD_ID: undefined };
 
 /** The Tandem name of the session whose native id is `native`. */
-function nameOf(repo: string, native: string): string {
-  const out = tandem(["sessions", "--all", "--json"], { cwd: repo, env: PERSON }).stdout;
+async function nameOf(repo: string, native: string): Promise<string> {
+  const out = (await cli(["sessions", "--all", "--json"], { cwd: repo, env: PERSON })).stdout;
   const rows = JSON.parse(out) as { name: string; nativeId?: string; native_id?: string }[];
   const row = rows.find((r) => (r.nativeId ?? r.native_id) === native);
   if (!row) throw new Error(`no session ${native} in ${out}`);
@@ -22,27 +23,35 @@ function nameOf(repo: string, native: string): string {
 }
 
 /** A holds f.txt with an edit; B's python write replaces it and writes b.txt of its own. */
-function twoOwners(): { repo: string; a: string; b: string } {
+async function twoOwners(): Promise<{ repo: string; a: string; b: string }> {
   const repo = initRepo(join(tempDir(), "repo"), { "f.txt": "committed\n" });
   const a = fakeAgent();
   const b = fakeAgent();
   const write = claudeWrite(repo, "A", "f.txt", "A's edit\n");
-  expect(denied(hook("claude-code", "pre-tool-use", write, { cwd: repo, env: a }))).toBeNull();
+  expect(denied(await hook("claude-code", "pre-tool-use", write, { cwd: repo, env: a }))).toBeNull();
   writeFileSync(join(repo, "f.txt"), "A's edit\n");
-  hook("claude-code", "post-tool-use", { ...write, hook_event_name: "PostToolUse" }, { cwd: repo, env: a });
+  await hook(
+    "claude-code",
+    "post-tool-use",
+    { ...write, hook_event_name: "PostToolUse" },
+    { cwd: repo, env: a },
+  );
   const command = `python3 -c "open('f.txt','w').write('B'); open('b.txt','w').write('b')"`;
   expect(
-    denied(hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo, env: b })),
+    denied(await hook("claude-code", "pre-tool-use", claudeBash(repo, "B", command), { cwd: repo, env: b })),
   ).toBeNull();
   execFileSync("bash", ["-c", command], { cwd: repo });
-  hook("claude-code", "post-tool-use", claudeBash(repo, "B", command, "PostToolUse"), { cwd: repo, env: b });
-  return { repo, a: nameOf(repo, "A"), b: nameOf(repo, "B") };
+  await hook("claude-code", "post-tool-use", claudeBash(repo, "B", command, "PostToolUse"), {
+    cwd: repo,
+    env: b,
+  });
+  return { repo, a: await nameOf(repo, "A"), b: await nameOf(repo, "B") };
 }
 
 describe("recover --list from a person's shell", () => {
-  it("lists every session's preserved files grouped by owner, without --session", () => {
-    const { repo, a, b } = twoOwners();
-    const list = tandem(["recover", "--list"], { cwd: repo, env: PERSON });
+  it("lists every session's preserved files grouped by owner, without --session", async () => {
+    const { repo, a, b } = await twoOwners();
+    const list = await cli(["recover", "--list"], { cwd: repo, env: PERSON });
     expect(list.stderr).toBe("");
     expect(list.code).toBe(0);
     const aPart = list.stdout.slice(list.stdout.indexOf(`${a} (claude-code`));
@@ -52,9 +61,9 @@ describe("recover --list from a person's shell", () => {
     expect(list.stdout).toMatch(/tandem recover PATH --session NAME/);
   });
 
-  it("lists one path's versions under each owner that has them", () => {
-    const { repo, a } = twoOwners();
-    const list = tandem(["recover", "f.txt", "--list"], { cwd: repo, env: PERSON });
+  it("lists one path's versions under each owner that has them", async () => {
+    const { repo, a } = await twoOwners();
+    const list = await cli(["recover", "f.txt", "--list"], { cwd: repo, env: PERSON });
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(
       new RegExp(`^${a} \\(claude-code\\)\\n {2}version 1 .*\\n {2}version 2 .* what replaced your bytes\\n`),
@@ -62,9 +71,9 @@ describe("recover --list from a person's shell", () => {
     expect(list.stdout).toMatch(/tandem recover f\.txt --session NAME/);
   });
 
-  it("still lists only the calling agent's own files when an agent asks", () => {
-    const { repo, b } = twoOwners();
-    const list = tandem(["recover", "--list"], { cwd: repo, env: { ...PERSON, TANDEM_SESSION: b } });
+  it("still lists only the calling agent's own files when an agent asks", async () => {
+    const { repo, b } = await twoOwners();
+    const list = await cli(["recover", "--list"], { cwd: repo, env: { ...PERSON, TANDEM_SESSION: b } });
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^b\.txt {2}\(1 version\)\n/);
     expect(list.stdout).not.toMatch(/claude-code/);

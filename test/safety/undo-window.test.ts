@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
 import { FOUR_FUNCTIONS } from "../helpers/four-functions.js";
-import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
+import { claudeWrite, denied, ledger, type Payload } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** Issue 40 item 4, decision 0074: `tandem undo` of one turn or of `--since`, real hooks, a real repository. */
@@ -21,21 +22,21 @@ const inside = (w: World, who: string) => ({ cwd: w.repo, inside: w.agents[who]!
 const read = (w: World) => readFileSync(join(w.repo, "app.ts"), "utf8");
 
 /** A new turn of `who`: its prompt through the real hook. */
-function prompt(w: World, who: string): void {
+async function prompt(w: World, who: string): Promise<void> {
   const payload = { session_id: who, cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go on" };
-  expect(hook("claude-code", "user-prompt-submit", payload, as(w, who)).code).toBe(0);
+  expect((await hook("claude-code", "user-prompt-submit", payload, as(w, who))).code).toBe(0);
 }
 
-function world(): World {
+async function world(): Promise<World> {
   const repo = initRepo(join(tempDir(), "repo"), { "app.ts": ORIGINAL, "README.md": "hi\n" });
   const w = { repo, agents: { A: agentShell(), B: agentShell() } };
-  prompt(w, "A");
-  prompt(w, "B");
+  await prompt(w, "A");
+  await prompt(w, "B");
   return w;
 }
 
 /** One Edit through the real pre- and post-tool hooks, the tool's write between them; the refusal if any. */
-function edit(w: World, who: string, oldString: string, newString: string): string | null {
+async function edit(w: World, who: string, oldString: string, newString: string): Promise<string | null> {
   const payload: Payload = {
     ...claudeWrite(w.repo, who, "app.ts"),
     tool_name: "Edit",
@@ -46,28 +47,28 @@ function edit(w: World, who: string, oldString: string, newString: string): stri
       replace_all: false,
     },
   };
-  const refused = denied(hook("claude-code", "pre-tool-use", payload, as(w, who)));
+  const refused = denied(await hook("claude-code", "pre-tool-use", payload, as(w, who)));
   if (refused !== null) return refused;
   writeFileSync(join(w.repo, "app.ts"), read(w).replace(oldString, newString));
-  hook("claude-code", "post-tool-use", { ...payload, hook_event_name: "PostToolUse" }, as(w, who));
+  await hook("claude-code", "post-tool-use", { ...payload, hook_event_name: "PostToolUse" }, as(w, who));
   return null;
 }
 
 /** A writes alpha in turn 1, B writes gamma, A writes delta in turn 2: the file then, and the bytes B owns. */
-function twoTurns(w: World): string {
-  expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
-  expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
-  prompt(w, "A");
-  expect(edit(w, "A", "return 0;", "return 42;")).toBeNull();
+async function twoTurns(w: World): Promise<string> {
+  expect(await edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+  expect(await edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
+  await prompt(w, "A");
+  expect(await edit(w, "A", "return 0;", "return 42;")).toBeNull();
   return read(w);
 }
 
 const TURN_ONE = ORIGINAL.replace("return a;", "return a * 10;").replace("return a + b;", "return a - b;");
 
 describe("undo of one turn", () => {
-  it("--turn takes back only the latest turn's hunk; turn 1's and the peer's bytes stay", () => {
-    const w = world();
-    const both = twoTurns(w);
+  it("--turn takes back only the latest turn's hunk; turn 1's and the peer's bytes stay", async () => {
+    const w = await world();
+    const both = await twoTurns(w);
     const preview = tandem(["undo", "--turn"], inside(w, "A"));
     expect(preview.stderr).toBe("");
     expect(preview.stdout).toContain("app.ts:\n  line 22:\n    -   return 42;\n    +   return 0;\n");
@@ -81,9 +82,9 @@ describe("undo of one turn", () => {
     expect(read(w)).toBe(TURN_ONE);
   });
 
-  it("--turn 1 takes back the first turn's hunk and leaves turn 2's and the peer's", () => {
-    const w = world();
-    twoTurns(w);
+  it("--turn 1 takes back the first turn's hunk and leaves turn 2's and the peer's", async () => {
+    const w = await world();
+    await twoTurns(w);
     const undone = tandem(["undo", "--turn", "1", "--yes"], inside(w, "A"));
     expect(undone.stderr).toBe("");
     expect(read(w)).toBe(
@@ -91,12 +92,14 @@ describe("undo of one turn", () => {
     );
   });
 
-  it("a hunk begun in turn 1 and extended in turn 2 is reported, and nothing changes", () => {
-    const w = world();
-    expect(edit(w, "A", "return a;", "return a * 10;")).toBeNull();
-    expect(edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
-    prompt(w, "A");
-    expect(edit(w, "A", "  const b = 2;\n  return a * 10;", "  const b = 3;\n  return a * 10;")).toBeNull();
+  it("a hunk begun in turn 1 and extended in turn 2 is reported, and nothing changes", async () => {
+    const w = await world();
+    expect(await edit(w, "A", "return a;", "return a * 10;")).toBeNull();
+    expect(await edit(w, "B", "return a + b;", "return a - b;")).toBeNull();
+    await prompt(w, "A");
+    expect(
+      await edit(w, "A", "  const b = 2;\n  return a * 10;", "  const b = 3;\n  return a * 10;"),
+    ).toBeNull();
     const before = read(w);
     const r = tandem(["undo", "--turn", "--yes"], inside(w, "A"));
     expect(r.code).toBe(1);
@@ -105,9 +108,9 @@ describe("undo of one turn", () => {
     expect(read(w)).toBe(before);
   });
 
-  it("a turn the session never had is named, with the turns it has", () => {
-    const w = world();
-    twoTurns(w);
+  it("a turn the session never had is named, with the turns it has", async () => {
+    const w = await world();
+    await twoTurns(w);
     const r = tandem(["undo", "--turn", "7"], inside(w, "A"));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/has turns 1 to 2; there is no turn 7/);
@@ -115,9 +118,9 @@ describe("undo of one turn", () => {
 });
 
 describe("undo --since", () => {
-  it("takes back what the session wrote since the time, nothing before it, no peer's byte", () => {
-    const w = world();
-    const both = twoTurns(w);
+  it("takes back what the session wrote since the time, nothing before it, no peer's byte", async () => {
+    const w = await world();
+    const both = await twoTurns(w);
     // The time A's second prompt was recorded: between A's two hunks.
     const prompts = ledger(w.repo).events.filter((e) => e.kind === "prompt.submitted");
     const since = new Date(prompts.at(-1)!.ts).toISOString();
@@ -131,9 +134,9 @@ describe("undo --since", () => {
     expect(read(w)).toBe(TURN_ONE);
   });
 
-  it("--since nonsense says what it takes, and nothing changes", () => {
-    const w = world();
-    const both = twoTurns(w);
+  it("--since nonsense says what it takes, and nothing changes", async () => {
+    const w = await world();
+    const both = await twoTurns(w);
     const r = tandem(["undo", "--since", "nonsense", "--yes"], inside(w, "A"));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
