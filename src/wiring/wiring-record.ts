@@ -50,9 +50,12 @@ export function currentRow(stateDir: string, root: string, path: string): Wiring
   return { path, root, stamp, blob };
 }
 
-/** Records what init just wrote for `choice.root`, replacing any earlier record of that root. */
-export function recordWiring(db: Db, stateDir: string, choice: WiringChoice): void {
-  const snapshot = readSnapshot(choice.root, choice.clients as ClientName[], choice.gitHooks);
+/**
+ * Records what init just wrote for `choice.root`, replacing any earlier record of that root. `env` is
+ * the command's: it names the files written outside the root (Gemini's policy under its home).
+ */
+export function recordWiring(db: Db, stateDir: string, choice: WiringChoice, env: Env): void {
+  const snapshot = readSnapshot(choice.root, choice.clients as ClientName[], choice.gitHooks, env);
   const rows = statesOf(snapshot).map((f) => currentRow(stateDir, choice.root, f.path));
   write(db, (tx) => {
     putWiring(db, choice, rows);
@@ -127,7 +130,7 @@ export function rewire(
   }
   apply();
   try {
-    withStore(root, env, (db, stateDir) => recordWiring(db, stateDir, choice));
+    withStore(root, env, (db, stateDir) => recordWiring(db, stateDir, choice, env));
     return null;
   } catch (err) {
     return unrecorded(err, p);
@@ -144,5 +147,5 @@ export function unwire(
   const before = withStore(root, env, (db) => forgetWiring(db, root));
   apply();
   const rest = before ? remaining(before, removed.clients, removed.gitHooks) : null;
-  if (rest) withStore(root, env, (db, stateDir) => recordWiring(db, stateDir, rest));
+  if (rest) withStore(root, env, (db, stateDir) => recordWiring(db, stateDir, rest, env));
 }
