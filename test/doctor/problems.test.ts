@@ -2,23 +2,25 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hookErrorFinding, parseSince } from "../../src/doctor/hook-errors.js";
-import { PIN, tandem } from "../helpers/cli.js";
-import { hook } from "../helpers/hooks.js";
+import { PIN } from "../helpers/cli.js";
+import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 
 const NO_CODEX = { PATH: "/usr/bin:/bin" };
 
-function wired(): string {
+async function wired(): Promise<string> {
   const repo = initRepo(join(tempDir(), "repo"));
-  expect(tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: repo, env: NO_CODEX }).code).toBe(0);
+  const init = await cli(["init", ...PIN, "--clients", "claude-code"], { cwd: repo, env: NO_CODEX });
+  expect(init.code).toBe(0);
   return repo;
 }
 
 describe("tandem doctor reports every problem it lists", () => {
-  it("reports hook errors of the last day with the newest message and the events command", () => {
-    const repo = wired();
-    hook("claude-code", "pre-tool-use", "{not json", { cwd: repo });
-    const r = tandem(["doctor"], { cwd: repo, env: NO_CODEX });
+  it("reports hook errors of the last day with the newest message and the events command", async () => {
+    const repo = await wired();
+    await hook("claude-code", "pre-tool-use", "{not json", { cwd: repo });
+    const r = await cli(["doctor"], { cwd: repo, env: NO_CODEX });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ hook errors: 1 hook error\(s\) since .*; newest at .*payload is not JSON/);
     // Spelled with the launcher the wired repository records (decision 0051).
@@ -26,50 +28,50 @@ describe("tandem doctor reports every problem it lists", () => {
     expect(r.stdout).not.toContain("No problems found");
   });
 
-  it("no longer counts hook errors older than --since", () => {
-    const repo = wired();
-    hook("claude-code", "pre-tool-use", "{not json", { cwd: repo });
+  it("no longer counts hook errors older than --since", async () => {
+    const repo = await wired();
+    await hook("claude-code", "pre-tool-use", "{not json", { cwd: repo });
     const later = new Date(Date.now() + 60_000).toISOString();
-    const r = tandem(["doctor", "--since", later], { cwd: repo, env: NO_CODEX });
+    const r = await cli(["doctor", "--since", later], { cwd: repo, env: NO_CODEX });
     expect(r.stdout).toMatch(/✓ hook errors: none since/);
     expect(r.code).toBe(0);
   });
 
-  it("refuses a --since it cannot read and says what it accepts", () => {
-    const repo = wired();
-    const r = tandem(["doctor", "--since", "yesterdayish"], { cwd: repo, env: NO_CODEX });
+  it("refuses a --since it cannot read and says what it accepts", async () => {
+    const repo = await wired();
+    const r = await cli(["doctor", "--since", "yesterdayish"], { cwd: repo, env: NO_CODEX });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/neither a duration .* nor a date\/time; try `\S.* doctor --since 24h`/);
   });
 
-  it("reports a repository where init never ran, with the command to run", () => {
+  it("reports a repository where init never ran, with the command to run", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
-    const r = tandem(["doctor"], { cwd: repo, env: NO_CODEX });
+    const r = await cli(["doctor"], { cwd: repo, env: NO_CODEX });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ init: no client calls Tandem's hooks here: init has not run/);
     expect(r.stdout).toMatch(/fix: run `tandem init` \(once per clone/);
   });
 
-  it("reads a .claude/settings.json with // comments as wired", () => {
-    const repo = wired();
+  it("reads a .claude/settings.json with // comments as wired", async () => {
+    const repo = await wired();
     const file = join(repo, ".claude", "settings.json");
     writeFileSync(file, `// team settings\n${readFileSync(file, "utf8")}`);
-    const r = tandem(["doctor"], { cwd: repo, env: NO_CODEX });
+    const r = await cli(["doctor"], { cwd: repo, env: NO_CODEX });
     expect(r.stdout).not.toMatch(/claude-code: not wired/);
     expect(r.stdout).toMatch(/✓ client hooks: claude-code and the git hooks are wired and current/);
     expect(r.code).toBe(0);
   });
 
-  it("still reports a broken config and exits 1", () => {
-    const repo = wired();
+  it("still reports a broken config and exits 1", async () => {
+    const repo = await wired();
     writeFiles(repo, { ".tandem/config.jsonc": '{ "freshnessSeconds": "soon" }' });
-    const r = tandem(["doctor"], { cwd: repo, env: NO_CODEX });
+    const r = await cli(["doctor"], { cwd: repo, env: NO_CODEX });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ config: .*freshnessSeconds/);
   });
 
-  it("exits 0 with no problems right after init", () => {
-    const r = tandem(["doctor"], { cwd: wired(), env: NO_CODEX });
+  it("exits 0 with no problems right after init", async () => {
+    const r = await cli(["doctor"], { cwd: await wired(), env: NO_CODEX });
     expect(r.stdout).toMatch(/✓ hook errors: none since/);
     expect(r.stdout).toMatch(/No problems found\./);
     expect(r.code).toBe(0);

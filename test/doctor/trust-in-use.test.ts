@@ -2,8 +2,10 @@ import { accessSync, chmodSync, constants, mkdirSync, writeFileSync } from "node
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type ClientUse, type TrustLine, trustLineFor } from "../../src/core/trust/relevance.js";
-import { PIN, tandem } from "../helpers/cli.js";
-import { fakeAgent, hook } from "../helpers/hooks.js";
+import { PIN } from "../helpers/cli.js";
+import { fakeAgent } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 const CLIENT_BINS = ["claude", "codex", "cursor", "copilot", "gemini"];
@@ -25,7 +27,7 @@ function pathWithoutClients(): string {
 }
 
 /** A fresh repository after `tandem init` (every client wired), with a HOME no client has seen. */
-function fresh(): { repo: string; env: Record<string, string | undefined> } {
+async function fresh(): Promise<{ repo: string; env: Record<string, string | undefined> }> {
   const base = tempDir();
   const repo = initRepo(join(base, "repo"));
   const home = join(base, "home");
@@ -38,7 +40,7 @@ function fresh(): { repo: string; env: Record<string, string | undefined> } {
     COPILOT_HOME: undefined,
     CODEX_HOME: join(home, ".codex"),
   };
-  expect(tandem(["init", ...PIN], { cwd: repo, env }).code).toBe(0);
+  expect((await cli(["init", ...PIN], { cwd: repo, env })).code).toBe(0);
   return { repo, env };
 }
 
@@ -65,46 +67,46 @@ describe("doctor weighs a client's trust only where the client is used", () => {
     expect(line.fix).toBe("if you start using Gemini CLI here: trust it");
   });
 
-  it("exits 0 on a fresh init with none of the clients installed, listing Gemini's trust as info", () => {
-    const { repo, env } = fresh();
-    const r = tandem(["doctor"], { cwd: repo, env });
+  it("exits 0 on a fresh init with none of the clients installed, listing Gemini's trust as info", async () => {
+    const { repo, env } = await fresh();
+    const r = await cli(["doctor"], { cwd: repo, env });
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toMatch(/^· gemini trust: no rule in .* covers this project/m);
     expect(r.stdout).not.toMatch(/^✗/m);
   });
 
-  it("counts Gemini's trust as a problem once `gemini` is on PATH", () => {
-    const { repo, env } = fresh();
+  it("counts Gemini's trust as a problem once `gemini` is on PATH", async () => {
+    const { repo, env } = await fresh();
     const bin = join(tempDir(), "bin");
     mkdirSync(bin);
     writeFileSync(join(bin, "gemini"), "#!/bin/sh\nexit 0\n");
     chmodSync(join(bin, "gemini"), 0o755);
-    const r = tandem(["doctor"], { cwd: repo, env: { ...env, PATH: `${bin}${delimiter}${env.PATH}` } });
+    const r = await cli(["doctor"], { cwd: repo, env: { ...env, PATH: `${bin}${delimiter}${env.PATH}` } });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^✗ gemini trust: no rule in .* covers this project/m);
   });
 
-  it("counts Gemini's trust as a problem once a Gemini session ran in the repository, installed or not", () => {
-    const { repo, env } = fresh();
+  it("counts Gemini's trust as a problem once a Gemini session ran in the repository, installed or not", async () => {
+    const { repo, env } = await fresh();
     const start = { session_id: "g-1", cwd: repo, hook_event_name: "SessionStart", source: "startup" };
-    hook("gemini-cli", "session-start", start, { cwd: repo, env: { ...env, ...fakeAgent() } });
-    const r = tandem(["doctor"], { cwd: repo, env });
+    await hook("gemini-cli", "session-start", start, { cwd: repo, env: { ...env, ...fakeAgent() } });
+    const r = await cli(["doctor"], { cwd: repo, env });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^✗ gemini trust:/m);
   });
 });
 
 describe("a Claude-only machine", () => {
-  it("after `tandem init` passes doctor, Codex's and Gemini's trust as notes", () => {
-    const { repo, env } = fresh();
+  it("after `tandem init` passes doctor, Codex's and Gemini's trust as notes", async () => {
+    const { repo, env } = await fresh();
     const bin = join(tempDir(), "bin");
     mkdirSync(bin);
     writeFileSync(join(bin, "claude"), "#!/bin/sh\nexit 0\n");
     chmodSync(join(bin, "claude"), 0o755);
     const claudeOnly = { ...env, PATH: `${bin}${delimiter}${env.PATH}` };
     const start = { session_id: "c-1", cwd: repo, hook_event_name: "SessionStart", source: "startup" };
-    hook("claude-code", "session-start", start, { cwd: repo, env: { ...claudeOnly, ...fakeAgent() } });
-    const r = tandem(["doctor"], { cwd: repo, env: claudeOnly });
+    await hook("claude-code", "session-start", start, { cwd: repo, env: { ...claudeOnly, ...fakeAgent() } });
+    const r = await cli(["doctor"], { cwd: repo, env: claudeOnly });
     expect(r.stdout).not.toMatch(/^✗/m);
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toMatch(/^· codex trust:/m);

@@ -4,8 +4,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { raw } from "../../src/store/handle.js";
-import { PIN, tandem } from "../helpers/cli.js";
-import { claudeBash, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { PIN } from "../helpers/cli.js";
+import { claudeBash, fakeAgent, ledger } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /**
@@ -24,25 +26,28 @@ interface World {
   b: Record<string, string>;
 }
 
-function world(): World {
+async function world(): Promise<World> {
   const repo = initRepo(join(tempDir(), "repo"));
-  const init = tandem(["init", ...PIN, "--clients", "claude-code,codex"], { cwd: repo, env: NO_CODEX });
+  const init = await cli(["init", ...PIN, "--clients", "claude-code,codex"], { cwd: repo, env: NO_CODEX });
   expect(init.code, init.stderr).toBe(0);
   const w = { repo, a: fakeAgent(), b: fakeAgent() };
-  prompt(w, "A");
-  prompt(w, "B");
+  await prompt(w, "A");
+  await prompt(w, "B");
   return w;
 }
 
-function prompt(w: World, who: "A" | "B"): void {
+async function prompt(w: World, who: "A" | "B"): Promise<void> {
   const payload = { session_id: who, cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
-  const r = hook("claude-code", "user-prompt-submit", payload, { cwd: w.repo, env: who === "A" ? w.a : w.b });
+  const r = await hook("claude-code", "user-prompt-submit", payload, {
+    cwd: w.repo,
+    env: who === "A" ? w.a : w.b,
+  });
   expect(r.code, r.stderr).toBe(0);
 }
 
 /** B's command inside B's agent process, after B's real pre-tool hook; no hook runs after it. */
-function bRuns(w: World, command: string): void {
-  hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), { cwd: w.repo, env: w.b });
+async function bRuns(w: World, command: string): Promise<void> {
+  await hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), { cwd: w.repo, env: w.b });
   execFileSync("bash", ["-c", command], { cwd: w.repo, env: { ...process.env, ...w.b }, stdio: "ignore" });
 }
 
@@ -75,17 +80,17 @@ function sessionId(w: World, native: string): string {
 const PERSON = 'model = "o3"\n\n[features]\ngoals = false\n';
 
 describe("Codex's config.toml heals at the next hook", () => {
-  it("keeps the person's own edit untouched, then takes out only the line that switches Codex's hooks off", () => {
-    const w = world();
+  it("keeps the person's own edit untouched, then takes out only the line that switches Codex's hooks off", async () => {
+    const w = await world();
     writeFileSync(join(w.repo, CONFIG), PERSON);
-    prompt(w, "A");
+    await prompt(w, "A");
     expect(config(w)).toBe(PERSON);
     expect(restored(w)).toEqual([]);
 
     const before = Date.now();
-    bRuns(w, python(`open('${CONFIG}','a').write('hooks = false\\n')`));
+    await bRuns(w, python(`open('${CONFIG}','a').write('hooks = false\\n')`));
     expect(config(w)).toBe(`${PERSON}hooks = false\n`);
-    prompt(w, "A");
+    await prompt(w, "A");
     expect(config(w)).toBe(PERSON);
     const [event, ...more] = restored(w);
     expect(more).toEqual([]);
@@ -110,32 +115,32 @@ describe("Codex's config.toml heals at the next hook", () => {
       `ln -s .codex c && echo 'features.hooks = false' >> c/config.toml`,
       "",
     ],
-  ])("switches the hooks back on after %s, a file init never saw", (_n, command, healed) => {
-    const w = world();
+  ])("switches the hooks back on after %s, a file init never saw", async (_n, command, healed) => {
+    const w = await world();
     expect(existsSync(join(w.repo, CONFIG))).toBe(false);
-    bRuns(w, command);
-    prompt(w, "B");
+    await bRuns(w, command);
+    await prompt(w, "B");
     expect(config(w)).toBe(healed);
     expect(restored(w)).toEqual([expect.objectContaining({ file: join(w.repo, CONFIG), via: "hook" })]);
   });
 
-  it("never puts back a config.toml the person removed", () => {
-    const w = world();
+  it("never puts back a config.toml the person removed", async () => {
+    const w = await world();
     writeFileSync(join(w.repo, CONFIG), PERSON);
-    prompt(w, "A");
+    await prompt(w, "A");
     rmSync(join(w.repo, CONFIG));
-    prompt(w, "A");
+    await prompt(w, "A");
     expect(existsSync(join(w.repo, CONFIG))).toBe(false);
     expect(restored(w)).toEqual([]);
   });
 
-  it("leaves it to deinit: after `deinit --clients codex` the setting stays", () => {
-    const w = world();
-    const de = tandem(["deinit", "--clients", "codex"], { cwd: w.repo, env: NO_CODEX });
+  it("leaves it to deinit: after `deinit --clients codex` the setting stays", async () => {
+    const w = await world();
+    const de = await cli(["deinit", "--clients", "codex"], { cwd: w.repo, env: NO_CODEX });
     expect(de.code, de.stderr).toBe(0);
     mkdirSync(join(w.repo, ".codex"), { recursive: true });
     writeFileSync(join(w.repo, CONFIG), "[features]\nhooks = false\n");
-    prompt(w, "A");
+    await prompt(w, "A");
     expect(config(w)).toBe("[features]\nhooks = false\n");
     expect(restored(w)).toEqual([]);
   });

@@ -1,8 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PIN, PINNED, type RunResult, tandem } from "../helpers/cli.js";
-import { claudeBash, claudeWrite, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { PIN, PINNED, type RunResult } from "../helpers/cli.js";
+import { claudeBash, claudeWrite, fakeAgent, ledger } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /**
@@ -19,9 +21,9 @@ interface World {
   env: Record<string, Record<string, string>>;
 }
 
-function world(): World {
+async function world(): Promise<World> {
   const repo = initRepo(join(tempDir(), "repo"));
-  const init = tandem(["init", ...PIN, "--clients", "claude-code,codex"], { cwd: repo, env: NO_CODEX });
+  const init = await cli(["init", ...PIN, "--clients", "claude-code,codex"], { cwd: repo, env: NO_CODEX });
   expect(init.code, init.stderr).toBe(0);
   return { repo, env: { A: fakeAgent(), B: fakeAgent(), C: fakeAgent() } };
 }
@@ -34,12 +36,12 @@ function context(r: RunResult): string {
   return out.hookSpecificOutput?.additionalContext ?? "";
 }
 
-function prompt(w: World, who: string): string {
+async function prompt(w: World, who: string): Promise<string> {
   const payload = { session_id: who, cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
-  return context(hook("claude-code", "user-prompt-submit", payload, { cwd: w.repo, env: w.env[who] }));
+  return context(await hook("claude-code", "user-prompt-submit", payload, { cwd: w.repo, env: w.env[who] }));
 }
 
-function codexPrompt(w: World, who: string): string {
+async function codexPrompt(w: World, who: string): Promise<string> {
   const payload = {
     session_id: who,
     turn_id: "turn-1",
@@ -50,12 +52,12 @@ function codexPrompt(w: World, who: string): string {
     permission_mode: "bypassPermissions",
     prompt: "go",
   };
-  return context(hook("codex", "user-prompt-submit", payload, { cwd: w.repo, env: NO_CODEX }));
+  return context(await hook("codex", "user-prompt-submit", payload, { cwd: w.repo, env: NO_CODEX }));
 }
 
 /** B's command inside B's agent process, after B's real pre-tool hook; no hook runs after it. */
-function bRuns(w: World, command: string): void {
-  hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), { cwd: w.repo, env: w.env.B });
+async function bRuns(w: World, command: string): Promise<void> {
+  await hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), { cwd: w.repo, env: w.env.B });
   execFileSync("bash", ["-c", command], {
     cwd: w.repo,
     env: { ...process.env, ...w.env.B },
@@ -67,15 +69,15 @@ const UNHOOK = `python3 -c "open('${SETTINGS}','w').write('{}')"`;
 const TOLD = /changed Tandem's wiring, which stops its hooks from running, and Tandem changed it back/;
 
 describe("a heal is told", () => {
-  it("tells each session working here once, at its next hook, what was put back and what to do", () => {
-    const w = world();
-    prompt(w, "A");
-    prompt(w, "B");
-    codexPrompt(w, "X");
-    bRuns(w, UNHOOK);
+  it("tells each session working here once, at its next hook, what was put back and what to do", async () => {
+    const w = await world();
+    await prompt(w, "A");
+    await prompt(w, "B");
+    await codexPrompt(w, "X");
+    await bRuns(w, UNHOOK);
 
     // A's hook finds it, heals it, and carries the notice in the same answer.
-    const a = prompt(w, "A");
+    const a = await prompt(w, "A");
     expect(a).toMatch(TOLD);
     expect(a).toMatch(/^- \.claude\/settings\.json: SessionStart hook missing; .*PreToolUse hook missing;/m);
     expect(a).toMatch(/\(changed at \d\d:\d\d:\d\d UTC; the last tool call before it was \S+\)/);
@@ -83,55 +85,55 @@ describe("a heal is told", () => {
       `Don't edit Tandem's entries in \`${SETTINGS}\`, nor switch a client's hooks off there`,
     );
     expect(a).toContain(`To remove Tandem from this repository, run \`${PINNED} deinit\`.`);
-    expect(prompt(w, "A")).not.toMatch(TOLD);
+    expect(await prompt(w, "A")).not.toMatch(TOLD);
 
     // B is told at its next tool call, which is allowed, and learns that the last call was its own.
-    const write = hook("claude-code", "pre-tool-use", claudeWrite(w.repo, "B", "b.txt"), {
+    const write = await hook("claude-code", "pre-tool-use", claudeWrite(w.repo, "B", "b.txt"), {
       cwd: w.repo,
       env: w.env.B,
     });
     const b = context(write);
     expect(b).toMatch(TOLD);
     expect(b).toContain("the last tool call before it was yours");
-    expect(prompt(w, "B")).not.toMatch(TOLD);
+    expect(await prompt(w, "B")).not.toMatch(TOLD);
 
     // A Codex session is told in Codex's own answer.
-    expect(codexPrompt(w, "X")).toMatch(TOLD);
-    expect(codexPrompt(w, "X")).not.toMatch(TOLD);
+    expect(await codexPrompt(w, "X")).toMatch(TOLD);
+    expect(await codexPrompt(w, "X")).not.toMatch(TOLD);
 
     // A session that started after the heal has nothing to be told.
-    expect(prompt(w, "C")).not.toMatch(TOLD);
+    expect(await prompt(w, "C")).not.toMatch(TOLD);
 
     const noticed = ledger(w.repo).events.filter((e) => e.kind === "wiring.noticed");
     expect(noticed).toHaveLength(3);
   });
 
-  it("tells again after a second heal, of that heal only", () => {
-    const w = world();
-    prompt(w, "A");
-    prompt(w, "B");
-    bRuns(w, UNHOOK);
-    expect(prompt(w, "A")).toMatch(TOLD);
-    bRuns(w, "rm -f .tandem/config.jsonc");
-    const second = prompt(w, "A");
+  it("tells again after a second heal, of that heal only", async () => {
+    const w = await world();
+    await prompt(w, "A");
+    await prompt(w, "B");
+    await bRuns(w, UNHOOK);
+    expect(await prompt(w, "A")).toMatch(TOLD);
+    await bRuns(w, "rm -f .tandem/config.jsonc");
+    const second = await prompt(w, "A");
     expect(second).toMatch(TOLD);
     expect(second).toContain("- .tandem/config.jsonc: the file was removed");
     expect(second).not.toContain(SETTINGS);
   });
 
-  it("is listed by tandem doctor and tandem watch: which file, who found it, whose call came last", () => {
-    const w = world();
-    prompt(w, "A");
-    prompt(w, "B");
-    bRuns(w, UNHOOK);
-    prompt(w, "A");
+  it("is listed by tandem doctor and tandem watch: which file, who found it, whose call came last", async () => {
+    const w = await world();
+    await prompt(w, "A");
+    await prompt(w, "B");
+    await bRuns(w, UNHOOK);
+    await prompt(w, "A");
     const started = ledger(w.repo).events.filter((e) => e.kind === "session.started");
     const nameOf = (native: string): string => {
       const data = started.map((e) => e.data as { nativeId: string; name: string });
       return data.find((d) => d.nativeId === native)!.name;
     };
 
-    const doctor = tandem(["doctor", "--json"], { cwd: w.repo, env: NO_CODEX });
+    const doctor = await cli(["doctor", "--json"], { cwd: w.repo, env: NO_CODEX });
     const checks = (
       JSON.parse(doctor.stdout) as { checks: { level: string; check: string; detail: string }[] }
     ).checks;
@@ -143,7 +145,7 @@ describe("a heal is told", () => {
       ),
     );
 
-    const watch = tandem(["watch", "--once", "--events", "50"], { cwd: w.repo, env: { COLUMNS: "400" } });
+    const watch = await cli(["watch", "--once", "--events", "50"], { cwd: w.repo, env: { COLUMNS: "400" } });
     expect(watch.stdout).toMatch(
       new RegExp(`${SETTINGS.replace(".", "\\.")} put back \\(SessionStart hook missing`),
     );

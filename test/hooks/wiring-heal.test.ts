@@ -5,8 +5,10 @@ import { describe, expect, it } from "vitest";
 import { readBlob } from "../../src/store/blobs/files.js";
 import { openDb } from "../../src/store/db.js";
 import { raw } from "../../src/store/handle.js";
-import { PIN, tandem } from "../helpers/cli.js";
-import { claudeBash, fakeAgent, hook, ledger } from "../helpers/hooks.js";
+import { PIN } from "../helpers/cli.js";
+import { claudeBash, fakeAgent, ledger } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /**
@@ -23,19 +25,22 @@ interface World {
 }
 
 /** A repository wired by the real `tandem init`, with two live sessions A and B in it. */
-function world(): World {
+async function world(): Promise<World> {
   const repo = initRepo(join(tempDir(), "repo"));
-  const init = tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: repo });
+  const init = await cli(["init", ...PIN, "--clients", "claude-code"], { cwd: repo });
   expect(init.code, init.stderr).toBe(0);
   const w = { repo, a: fakeAgent(), b: fakeAgent() };
-  prompt(w, "A");
-  prompt(w, "B");
+  await prompt(w, "A");
+  await prompt(w, "B");
   return w;
 }
 
-function prompt(w: World, who: "A" | "B"): void {
+async function prompt(w: World, who: "A" | "B"): Promise<void> {
   const payload = { session_id: who, cwd: w.repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
-  const r = hook("claude-code", "user-prompt-submit", payload, { cwd: w.repo, env: who === "A" ? w.a : w.b });
+  const r = await hook("claude-code", "user-prompt-submit", payload, {
+    cwd: w.repo,
+    env: who === "A" ? w.a : w.b,
+  });
   expect(r.code, r.stderr).toBe(0);
 }
 
@@ -44,8 +49,8 @@ function prompt(w: World, who: "A" | "B"): void {
  * that hook said (a background job it left would run it just the same), and no post-tool hook,
  * so the next hook to run is someone else's.
  */
-function bRuns(w: World, command: string): void {
-  hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), { cwd: w.repo, env: w.b });
+async function bRuns(w: World, command: string): Promise<void> {
+  await hook("claude-code", "pre-tool-use", claudeBash(w.repo, "B", command), { cwd: w.repo, env: w.b });
   execFileSync("bash", ["-c", command], { cwd: w.repo, env: { ...process.env, ...w.b }, stdio: "ignore" });
 }
 
@@ -87,11 +92,11 @@ describe("the wiring heals at the next hook", () => {
     ],
   ])(
     "puts Tandem's hooks back after %s, and records who found it and whose command ran last",
-    (_n, command) => {
-      const w = world();
-      bRuns(w, command);
+    async (_n, command) => {
+      const w = await world();
+      await bRuns(w, command);
       expect(tandemHooked(w)).toBe(false);
-      prompt(w, "A");
+      await prompt(w, "A");
       expect(tandemHooked(w)).toBe(true);
       const [event, ...more] = restored(w);
       expect(more).toEqual([]);
@@ -105,29 +110,29 @@ describe("the wiring heals at the next hook", () => {
     },
   );
 
-  it("keeps the person's edit to an unrelated key, and keeps it when Tandem's entry is put back", () => {
-    const w = world();
+  it("keeps the person's edit to an unrelated key, and keeps it when Tandem's entry is put back", async () => {
+    const w = await world();
     writeFileSync(join(w.repo, SETTINGS), JSON.stringify({ ...settings(w), model: "opus" }, null, 2));
-    prompt(w, "A");
+    await prompt(w, "A");
     expect(settings(w).model).toBe("opus");
     expect(restored(w)).toEqual([]);
 
     const drop = `import json; p='${SETTINGS}'; s=json.load(open(p)); del s['hooks']['PreToolUse']; json.dump(s, open(p,'w'))`;
-    bRuns(w, python(drop));
+    await bRuns(w, python(drop));
     expect(tandemHooked(w)).toBe(false);
-    prompt(w, "A");
+    await prompt(w, "A");
     expect(tandemHooked(w)).toBe(true);
     expect(settings(w).model).toBe("opus");
     expect(restored(w).map((r) => r.changes)).toEqual([["PreToolUse hook missing"]]);
   });
 
-  it("puts back a removed project config and git hook whole, executable", () => {
-    const w = world();
+  it("puts back a removed project config and git hook whole, executable", async () => {
+    const w = await world();
     const config = join(w.repo, ".tandem", "config.jsonc");
     const before = readFileSync(config, "utf8");
     const preCommit = join(w.repo, ".git", "hooks", "pre-commit");
-    bRuns(w, "rm -f .tandem/config.jsonc .git/hooks/pre-commit");
-    prompt(w, "B");
+    await bRuns(w, "rm -f .tandem/config.jsonc .git/hooks/pre-commit");
+    await prompt(w, "B");
     expect(readFileSync(config, "utf8")).toBe(before);
     expect(readFileSync(preCommit, "utf8")).toMatch(/git-hook pre-commit/);
     accessSync(preCommit, constants.X_OK);
@@ -138,11 +143,11 @@ describe("the wiring heals at the next hook", () => {
     ).toEqual([preCommit, config].sort());
   });
 
-  it("puts back the last content of a file made unreadable, keeping the bytes it found", () => {
-    const w = world();
+  it("puts back the last content of a file made unreadable, keeping the bytes it found", async () => {
+    const w = await world();
     const before = readFileSync(join(w.repo, SETTINGS), "utf8");
-    bRuns(w, python(`open('${SETTINGS}','w').write('{ not json')`));
-    prompt(w, "A");
+    await bRuns(w, python(`open('${SETTINGS}','w').write('{ not json')`));
+    await prompt(w, "A");
     expect(readFileSync(join(w.repo, SETTINGS), "utf8")).toBe(before);
     const [event] = restored(w);
     expect(event!.changes[0]).toMatch(/put back the last content Tandem recorded/);
@@ -150,26 +155,28 @@ describe("the wiring heals at the next hook", () => {
     expect(kept.toString()).toBe("{ not json");
   });
 
-  it("does not undo deinit, nor heal what an agent writes afterwards", () => {
-    const w = world();
-    const de = tandem(["deinit"], { cwd: w.repo });
+  it("does not undo deinit, nor heal what an agent writes afterwards", async () => {
+    const w = await world();
+    const de = await cli(["deinit"], { cwd: w.repo });
     expect(de.code, de.stderr).toBe(0);
     expect(existsSync(join(w.repo, SETTINGS))).toBe(false);
-    prompt(w, "A");
+    await prompt(w, "A");
     expect(existsSync(join(w.repo, SETTINGS))).toBe(false);
-    bRuns(w, `mkdir -p .claude && ${python(`open('${SETTINGS}','w').write('{}')`)}`);
-    prompt(w, "A");
+    await bRuns(w, `mkdir -p .claude && ${python(`open('${SETTINGS}','w').write('{}')`)}`);
+    await prompt(w, "A");
     expect(readFileSync(join(w.repo, SETTINGS), "utf8")).toBe("{}");
     expect(restored(w)).toEqual([]);
   });
 
-  it("heals what a partial deinit leaves wired, and not what it removed", () => {
-    const w = world();
-    expect(tandem(["deinit", "--clients", "claude-code", "--no-git-hooks"], { cwd: w.repo }).code).toBe(0);
+  it("heals what a partial deinit leaves wired, and not what it removed", async () => {
+    const w = await world();
+    expect((await cli(["deinit", "--clients", "claude-code", "--no-git-hooks"], { cwd: w.repo })).code).toBe(
+      0,
+    );
     rmSync(join(w.repo, ".git", "hooks", "post-commit"));
     mkdirSync(join(w.repo, ".claude"), { recursive: true });
     writeFileSync(join(w.repo, SETTINGS), "{}");
-    prompt(w, "A");
+    await prompt(w, "A");
     expect(readFileSync(join(w.repo, ".git", "hooks", "post-commit"), "utf8")).toMatch(
       /git-hook post-commit/,
     );

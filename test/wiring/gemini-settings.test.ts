@@ -2,8 +2,13 @@ import { mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from "nod
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PIN } from "../helpers/cli.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
-import { pathWithoutCodex, read, run } from "./helpers.js";
+import { pathWithoutCodex, read } from "./helpers.js";
+
+/** `run` (./helpers.ts) answered in this process: what init, deinit and doctor report and write. */
+const run = (args: string[], cwd: string, env: Record<string, string | undefined> = {}) =>
+  cli(args, { cwd, env: { PATH: pathWithoutCodex(), ...env } });
 
 /** A user's own Gemini settings: comments, a trailing comma, other settings and a hook of theirs. */
 const THEIRS = `// team settings
@@ -29,33 +34,33 @@ function project(): { dir: string; home: string } {
 const gemini = ["--clients", "gemini-cli"];
 
 describe("tandem init --clients gemini-cli", () => {
-  it("adds Tandem's hooks beside the team's, idempotently, and deinit restores the file byte for byte", () => {
+  it("adds Tandem's hooks beside the team's, idempotently, and deinit restores the file byte for byte", async () => {
     const { dir, home } = project();
     const env = { HOME: home };
-    expect(run(["init", ...PIN, ...gemini], dir, env).code).toBe(0);
+    expect((await run(["init", ...PIN, ...gemini], dir, env)).code).toBe(0);
     const wired = read(join(dir, ".gemini/settings.json"))!;
     expect(wired).toContain('"command": "./lint.sh"');
     expect(wired).toContain("// keep me");
     expect(wired.match(/ hook gemini-cli /g)).toHaveLength(6);
-    expect(run(["init", ...PIN, ...gemini], dir, env).stdout).toContain("Already up to date.");
+    expect((await run(["init", ...PIN, ...gemini], dir, env)).stdout).toContain("Already up to date.");
     expect(read(join(dir, ".gemini/settings.json"))).toBe(wired);
-    expect(run(["init", "--check", ...PIN, ...gemini], dir, env).code).toBe(0);
+    expect((await run(["init", "--check", ...PIN, ...gemini], dir, env)).code).toBe(0);
 
     writeFileSync(
       join(dir, ".gemini/settings.json"),
       wired.replace("gemini-cli after-tool", "gemini-cli after-tol"),
     );
-    const check = run(["init", "--check", ...PIN, ...gemini], dir, env);
+    const check = await run(["init", "--check", ...PIN, ...gemini], dir, env);
     expect(check.code).toBe(1);
     expect(check.stdout).toMatch(/\.gemini\/settings\.json: AfterTool hook differs/);
-    const doctor = run(["doctor"], dir, env);
+    const doctor = await run(["doctor"], dir, env);
     expect(doctor.stdout).toMatch(/✗ client hooks: \.gemini\/settings\.json: AfterTool hook differs/);
 
-    expect(run(["deinit", ...gemini], dir, env).code).toBe(0);
+    expect((await run(["deinit", ...gemini], dir, env)).code).toBe(0);
     expect(read(join(dir, ".gemini/settings.json"))).toBe(THEIRS);
   });
 
-  it("has doctor report Gemini's folder trust from the trusted folders file, where `gemini` is installed", () => {
+  it("has doctor report Gemini's folder trust from the trusted folders file, where `gemini` is installed", async () => {
     const { dir, home } = project();
     // A `gemini` on PATH: trust is a problem only for a client used here (test/doctor/trust-in-use.test.ts).
     const bin = join(home, "bin");
@@ -63,26 +68,30 @@ describe("tandem init --clients gemini-cli", () => {
     writeFileSync(join(bin, "gemini"), "#!/bin/sh\n", { mode: 0o755 });
     const PATH = `${bin}${delimiter}${pathWithoutCodex()}`;
     const env = { HOME: home, PATH, GEMINI_CLI_TRUST_WORKSPACE: undefined, GEMINI_CLI_HOME: undefined };
-    expect(run(["init", ...PIN, ...gemini], dir, env).stdout).toMatch(
+    expect((await run(["init", ...PIN, ...gemini], dir, env)).stdout).toMatch(
       /^Gemini CLI: no rule in .*trustedFolders\.json covers this project.*; open `gemini` here and choose to trust the folder/m,
     );
     const folders = join(home, ".gemini/trustedFolders.json");
-    expect(run(["doctor"], dir, env).stdout).toMatch(
+    expect((await run(["doctor"], dir, env)).stdout).toMatch(
       /✗ gemini trust: no rule in .*trustedFolders\.json covers this project: .*headless \(`gemini -p`\) runs none of its hooks/,
     );
     writeFileSync(folders, JSON.stringify({ [join(dir, "..")]: "TRUST_FOLDER" }));
-    expect(run(["doctor"], dir, env).stdout).toMatch(/✓ gemini trust: Gemini CLI trusts this project/);
+    expect((await run(["doctor"], dir, env)).stdout).toMatch(
+      /✓ gemini trust: Gemini CLI trusts this project/,
+    );
     writeFileSync(folders, JSON.stringify({ [join(dir, "..")]: "TRUST_FOLDER", [dir]: "DO_NOT_TRUST" }));
-    expect(run(["doctor"], dir, env).stdout).toMatch(/✗ gemini trust: .* marks this project DO_NOT_TRUST/);
-    expect(run(["doctor"], dir, { ...env, GEMINI_CLI_TRUST_WORKSPACE: "true" }).stdout).toMatch(
+    expect((await run(["doctor"], dir, env)).stdout).toMatch(
+      /✗ gemini trust: .* marks this project DO_NOT_TRUST/,
+    );
+    expect((await run(["doctor"], dir, { ...env, GEMINI_CLI_TRUST_WORKSPACE: "true" })).stdout).toMatch(
       /✓ gemini trust: .*GEMINI_CLI_TRUST_WORKSPACE=true/,
     );
   });
 
-  it("writes the ritual's allow rule as a user policy of Gemini's, checks it, and deinit deletes it", () => {
+  it("writes the ritual's allow rule as a user policy of Gemini's, checks it, and deinit deletes it", async () => {
     const { dir, home } = project();
     const env = { HOME: home, GEMINI_CLI_HOME: undefined };
-    expect(run(["init", "--command", "tandem", ...gemini], dir, env).code).toBe(0);
+    expect((await run(["init", "--command", "tandem", ...gemini], dir, env)).code).toBe(0);
     // One file per repository (decision 0048), named after it and keyed by its path.
     const files = readdirSync(join(home, ".gemini/policies"));
     expect(files).toEqual([expect.stringMatching(/^tandem-repo-[0-9a-f]{12}\.toml$/)]);
@@ -99,16 +108,16 @@ describe("tandem init --clients gemini-cli", () => {
     expect(text).toContain('decision = "allow"');
     // Not tools.allowed: that would deny every other shell command in the project.
     expect(read(join(dir, ".gemini/settings.json"))).not.toContain("allowed");
-    expect(run(["init", "--check", "--command", "tandem", ...gemini], dir, env).code).toBe(0);
+    expect((await run(["init", "--check", "--command", "tandem", ...gemini], dir, env)).code).toBe(0);
 
     rmSync(policy);
-    const check = run(["init", "--check", "--command", "tandem", ...gemini], dir, env);
+    const check = await run(["init", "--check", "--command", "tandem", ...gemini], dir, env);
     expect(check.code).toBe(1);
     expect(check.stdout).toContain(policy);
-    expect(run(["init", "--command", "tandem", ...gemini], dir, env).code).toBe(0);
+    expect((await run(["init", "--command", "tandem", ...gemini], dir, env)).code).toBe(0);
     expect(read(policy)).toBe(text);
 
-    expect(run(["deinit", ...gemini], dir, env).code).toBe(0);
+    expect((await run(["deinit", ...gemini], dir, env)).code).toBe(0);
     expect(read(policy)).toBeNull();
   });
 });

@@ -10,8 +10,10 @@ import {
   userSwitchPath,
 } from "../../src/clients/switches.js";
 import type { SettingsSwitch, UserSwitchFile } from "../../src/clients/types.js";
-import { PIN, tandem } from "../helpers/cli.js";
-import { claudeBash, fakeAgent, hook } from "../helpers/hooks.js";
+import { PIN } from "../helpers/cli.js";
+import { claudeBash, fakeAgent } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** Issue 37.5: every documented way to switch a client's hooks off is wiring: reported and healed. */
@@ -96,35 +98,38 @@ function switchOff(repo: string, file: string): void {
   writeFileSync(path, `${JSON.stringify({ ...doc, disableAllHooks: true }, null, 2)}\n`);
 }
 
+/** `init --check` of a Claude-only wiring. */
+const CHECK = ["init", ...PIN, "--check", "--clients", "claude-code"];
+
 describe("Claude's disableAllHooks is wiring", () => {
   it.each([SETTINGS, LOCAL])(
     "in %s: init --check fails naming the file and key, and the next hook heals it",
-    (file) => {
+    async (file) => {
       const repo = initRepo(join(tempDir(), "repo"));
-      const init = tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: repo });
+      const init = await cli(["init", ...PIN, "--clients", "claude-code"], { cwd: repo });
       expect(init.code, init.stderr).toBe(0);
-      expect(tandem(["init", ...PIN, "--check", "--clients", "claude-code"], { cwd: repo }).code).toBe(0);
+      expect((await cli(CHECK, { cwd: repo })).code).toBe(0);
       const a = fakeAgent();
       const start = { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
-      expect(hook("claude-code", "user-prompt-submit", start, { cwd: repo, env: a }).code).toBe(0);
+      expect((await hook("claude-code", "user-prompt-submit", start, { cwd: repo, env: a })).code).toBe(0);
 
       // An agent's command switches every hook off.
       const command = `python3 -c "open('${file}','w').write('{\\"disableAllHooks\\": true}')"`;
-      hook("claude-code", "pre-tool-use", claudeBash(repo, "A", command), { cwd: repo, env: a });
+      await hook("claude-code", "pre-tool-use", claudeBash(repo, "A", command), { cwd: repo, env: a });
       switchOff(repo, file);
-      const check = tandem(["init", ...PIN, "--check", "--clients", "claude-code"], { cwd: repo });
+      const check = await cli(CHECK, { cwd: repo });
       expect(check.code).toBe(1);
       expect(check.stdout + check.stderr).toContain(file);
       expect(check.stdout + check.stderr).toMatch(/disableAllHooks/);
 
       // The next hook of any session takes it out and tells.
-      const told = hook("claude-code", "post-tool-use", claudeBash(repo, "A", command, "PostToolUse"), {
+      const told = await hook("claude-code", "post-tool-use", claudeBash(repo, "A", command, "PostToolUse"), {
         cwd: repo,
         env: a,
       });
       expect(told.code).toBe(0);
       expect(JSON.parse(readFileSync(join(repo, file), "utf8"))).not.toHaveProperty("disableAllHooks");
-      expect(tandem(["init", ...PIN, "--check", "--clients", "claude-code"], { cwd: repo }).code).toBe(0);
+      expect((await cli(CHECK, { cwd: repo })).code).toBe(0);
     },
   );
 });
@@ -132,46 +137,46 @@ describe("Claude's disableAllHooks is wiring", () => {
 describe("Copilot's disableAllHooks in the repository's settings is wiring", () => {
   it.each([".github/copilot/settings.json", ".github/copilot/settings.local.json"])(
     "in %s: init --check fails naming it, the next hook takes the key out and keeps the rest",
-    (file) => {
+    async (file) => {
       const repo = initRepo(join(tempDir(), "repo"));
       const clients = ["--clients", "claude-code,copilot-cli"];
-      const init = tandem(["init", ...PIN, ...clients], { cwd: repo });
+      const init = await cli(["init", ...PIN, ...clients], { cwd: repo });
       expect(init.code, init.stderr).toBe(0);
       const a = fakeAgent();
       const start = { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
-      expect(hook("claude-code", "user-prompt-submit", start, { cwd: repo, env: a }).code).toBe(0);
+      expect((await hook("claude-code", "user-prompt-submit", start, { cwd: repo, env: a })).code).toBe(0);
 
       // An agent's command writes the file, which did not exist at init.
       const text = '{\n  // the person\'s model\n  "model": "gpt-5",\n  "disableAllHooks": true\n}\n';
       mkdirSync(join(repo, ".github", "copilot"), { recursive: true });
       const command = "true";
-      hook("claude-code", "pre-tool-use", claudeBash(repo, "A", command), { cwd: repo, env: a });
+      await hook("claude-code", "pre-tool-use", claudeBash(repo, "A", command), { cwd: repo, env: a });
       writeFileSync(join(repo, file), text);
-      const check = tandem(["init", ...PIN, "--check", ...clients], { cwd: repo });
+      const check = await cli(["init", ...PIN, "--check", ...clients], { cwd: repo });
       expect(check.code).toBe(1);
       expect(check.stdout).toContain(file);
       expect(check.stdout).toMatch(/disableAllHooks/);
 
       const post = claudeBash(repo, "A", command, "PostToolUse");
-      expect(hook("claude-code", "post-tool-use", post, { cwd: repo, env: a }).code).toBe(0);
+      expect((await hook("claude-code", "post-tool-use", post, { cwd: repo, env: a })).code).toBe(0);
       const after = readFileSync(join(repo, file), "utf8");
       expect(after).not.toContain("disableAllHooks");
       expect(after).toContain("// the person's model");
       expect(after).toContain('"model": "gpt-5"');
-      expect(tandem(["init", ...PIN, "--check", ...clients], { cwd: repo }).code).toBe(0);
+      expect((await cli(["init", ...PIN, "--check", ...clients], { cwd: repo })).code).toBe(0);
     },
   );
 
-  it("a removed switch file stays removed", () => {
+  it("a removed switch file stays removed", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
     const file = join(repo, ".github", "copilot", "settings.json");
     mkdirSync(join(file, ".."), { recursive: true });
     writeFileSync(file, '{ "model": "gpt-5" }\n');
-    expect(tandem(["init", ...PIN, "--clients", "claude-code,copilot-cli"], { cwd: repo }).code).toBe(0);
+    expect((await cli(["init", ...PIN, "--clients", "claude-code,copilot-cli"], { cwd: repo })).code).toBe(0);
     const a = fakeAgent();
     const start = { session_id: "A", cwd: repo, hook_event_name: "UserPromptSubmit", prompt: "go" };
     execFileSync("rm", ["--", file]);
-    expect(hook("claude-code", "user-prompt-submit", start, { cwd: repo, env: a }).code).toBe(0);
+    expect((await hook("claude-code", "user-prompt-submit", start, { cwd: repo, env: a })).code).toBe(0);
     expect(existsSync(file)).toBe(false);
   });
 });
@@ -186,9 +191,9 @@ const NO_MOVES = {
 };
 
 describe("the person's own files that switch hooks off", () => {
-  it("doctor and init --check find them where each client's variables put them", () => {
+  it("doctor and init --check find them where each client's variables put them", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
-    expect(tandem(["init", ...PIN, "--clients", "claude-code"], { cwd: repo }).code).toBe(0);
+    expect((await cli(["init", ...PIN, "--clients", "claude-code"], { cwd: repo })).code).toBe(0);
     const base = tempDir("tandem-moved-");
     const env = {
       ...NO_MOVES,
@@ -210,25 +215,25 @@ describe("the person's own files that switch hooks off", () => {
       mkdirSync(join(base, rel, ".."), { recursive: true });
       writeFileSync(join(base, rel), text);
     }
-    const r = tandem(["doctor", "--json"], { cwd: repo, env });
+    const r = await cli(["doctor", "--json"], { cwd: repo, env });
     const d = JSON.parse(r.stdout) as { findings: Finding[]; checks: Finding[] };
     const found = [...d.findings, ...d.checks].filter((f) => f.check === "hook switches");
     expect(found).toHaveLength(files.length);
-    const check = tandem(["init", ...PIN, "--check", "--clients", "claude-code"], { cwd: repo, env });
+    const check = await cli(["init", ...PIN, "--check", "--clients", "claude-code"], { cwd: repo, env });
     expect(check.code).toBe(1);
     for (const [rel, text, key] of files) {
       expect(found.find((f) => f.detail.startsWith(join(base, rel)))?.detail).toContain(key);
       expect(check.stdout).toContain(`${join(base, rel)}: ${key}`);
       expect(readFileSync(join(base, rel), "utf8")).toBe(text);
     }
-    const clean = tandem(["init", ...PIN, "--check", "--clients", "claude-code"], {
+    const clean = await cli(["init", ...PIN, "--check", "--clients", "claude-code"], {
       cwd: repo,
       env: { ...NO_MOVES, HOME: join(base, "home") },
     });
     expect(clean.code, clean.stdout).toBe(0);
   });
 
-  it("doctor reports ~/.claude, ~/.qwen, ~/.gemini and ~/.codex/config.toml with the fix, and changes none", () => {
+  it("doctor reports ~/.claude, ~/.qwen, ~/.gemini and ~/.codex/config.toml with the fix, and changes none", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
     const home = tempDir("tandem-home-");
     const files: Record<string, string> = {
@@ -241,7 +246,7 @@ describe("the person's own files that switch hooks off", () => {
       mkdirSync(join(home, rel, ".."), { recursive: true });
       writeFileSync(join(home, rel), text);
     }
-    const r = tandem(["doctor", "--json"], { cwd: repo, env: { ...NO_MOVES, HOME: home } });
+    const r = await cli(["doctor", "--json"], { cwd: repo, env: { ...NO_MOVES, HOME: home } });
     const d = JSON.parse(r.stdout) as { findings: Finding[]; checks: Finding[] };
     const found = [...d.findings, ...d.checks].filter((f) => f.check === "hook switches");
     expect(found.map((f) => f.level)).toEqual(["problem", "problem", "problem", "problem"]);

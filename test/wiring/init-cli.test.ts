@@ -16,8 +16,9 @@ import { readConfigFile } from "../../src/config/load.js";
 import { REGION_START } from "../../src/wiring/git-hooks.js";
 import { shellQuote } from "../../src/wiring/hook-command.js";
 import { PIN, TANDEM_BIN } from "../helpers/cli.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
-import { LAUNCHER, pathWithoutCodex, read, readJson, run, tree } from "./helpers.js";
+import { run as binaryRun, LAUNCHER, pathWithoutCodex, read, readJson, tree } from "./helpers.js";
 
 const EXPECTED_FILES = [
   ".claude/settings.json",
@@ -35,10 +36,18 @@ function repo(files?: Record<string, string>): string {
   return initRepo(join(tempDir(), "repo"), files);
 }
 
+/**
+ * `run` (./helpers.ts) answered in this process: what init reports and writes. What names or
+ * compares the running bundle (the refusal's suggested `--command`, the `tandem` on PATH) and
+ * the git hooks git runs after init stay on the binary (`binaryRun`).
+ */
+const run = (args: string[], cwd: string, env: Record<string, string | undefined> = {}) =>
+  cli(args, { cwd, env: { PATH: pathWithoutCodex(), ...env } });
+
 describe("tandem init in a fresh repository", () => {
-  it("creates every settings file, the config and the git hooks, with commands that point at this tandem", () => {
+  it("creates every settings file, the config and the git hooks, with commands that point at this tandem", async () => {
     const dir = repo();
-    const res = run(["init", ...PIN], dir);
+    const res = await run(["init", ...PIN], dir);
     expect(res.code).toBe(0);
     for (const f of EXPECTED_FILES)
       expect(res.stdout).toMatch(new RegExp(`created +${f.replaceAll(".", "\\.")}`));
@@ -104,29 +113,29 @@ describe("tandem init in a fresh repository", () => {
     }
   });
 
-  it("changes nothing on a second run, byte for byte, and says so", () => {
+  it("changes nothing on a second run, byte for byte, and says so", async () => {
     const dir = repo();
-    run(["init", ...PIN], dir);
+    await run(["init", ...PIN], dir);
     const before = tree(dir);
-    const res = run(["init"], dir);
+    const res = await run(["init"], dir);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain("Already up to date.");
     expect(tree(dir)).toEqual(before);
   });
 
-  it("--dry-run lists what it would do and writes nothing", () => {
+  it("--dry-run lists what it would do and writes nothing", async () => {
     const dir = repo();
     const before = tree(dir);
-    const res = run(["init", ...PIN, "--dry-run"], dir);
+    const res = await run(["init", ...PIN, "--dry-run"], dir);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/would create +\.claude\/settings\.json \(7 hooks, 2 allow rules\)/);
     expect(res.stdout).toContain("Dry run: nothing was written.");
     expect(tree(dir)).toEqual(before);
   });
 
-  it("--clients codex writes only Codex, with nothing but description and hooks at the top level", () => {
+  it("--clients codex writes only Codex, with nothing but description and hooks at the top level", async () => {
     const dir = repo({ ".codex/hooks.json": '{ "description": "team hooks", "hooks": {} }\n' });
-    expect(run(["init", ...PIN, "--clients", "codex", "--no-git-hooks"], dir).code).toBe(0);
+    expect((await run(["init", ...PIN, "--clients", "codex", "--no-git-hooks"], dir)).code).toBe(0);
     expect(existsSync(join(dir, ".claude"))).toBe(false);
     expect(existsSync(join(dir, ".cursor"))).toBe(false);
     expect(existsSync(join(dir, ".git/hooks/pre-commit"))).toBe(false);
@@ -135,9 +144,9 @@ describe("tandem init in a fresh repository", () => {
     expect(Object.keys(codex.hooks)).toHaveLength(6);
   });
 
-  it("prints one JSON object with --json", () => {
+  it("prints one JSON object with --json", async () => {
     const dir = repo();
-    const out = JSON.parse(run(["init", ...PIN, "--json", "--clients", "cursor"], dir).stdout);
+    const out = JSON.parse((await run(["init", ...PIN, "--json", "--clients", "cursor"], dir)).stdout);
     expect(out).toMatchObject({ command: "init", mode: "write", root: dir, ok: true, codexTrust: null });
     expect(out.files.map((f: { path: string; action: string }) => `${f.action} ${f.path}`)).toContain(
       "create .cursor/hooks.json",
@@ -151,7 +160,7 @@ describe("how the hooks start Tandem when init is given no --command", () => {
     (args) => {
       const dir = repo();
       const before = tree(dir);
-      const res = run(args, dir);
+      const res = binaryRun(args, dir);
       expect(res.code).toBe(2);
       expect(res.stderr).toMatch(/neither on PATH nor in the project's node_modules.*nothing was written/);
       expect(res.stderr).toMatch(/npm install -g .*re-run `tandem init`/);
@@ -166,7 +175,7 @@ describe("how the hooks start Tandem when init is given no --command", () => {
     const bin = join(dir, "..", "bin");
     mkdirSync(bin);
     symlinkSync(TANDEM_BIN, join(bin, "tandem"));
-    const res = run(["init", "--clients", "cursor"], dir, { PATH: `${bin}:${pathWithoutCodex()}` });
+    const res = binaryRun(["init", "--clients", "cursor"], dir, { PATH: `${bin}:${pathWithoutCodex()}` });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).not.toMatch(/absolute paths/);
     // That PATH is not one a login shell sets up: agents are told the repository launcher instead.
@@ -176,7 +185,7 @@ describe("how the hooks start Tandem when init is given no --command", () => {
     expect(readJson(join(dir, ".cursor/hooks.json")).hooks.stop[0].command).toBe("tandem hook cursor stop");
     expect(readConfigFile(join(dir, ".tandem/config.jsonc"))?.init?.command).toBe("tandem");
     // Recorded, so a re-run from a Tandem that is not on PATH keeps it instead of refusing.
-    expect(run(["init"], dir).stdout).toContain("Already up to date.");
+    expect(binaryRun(["init"], dir).stdout).toContain("Already up to date.");
   });
 });
 
@@ -193,9 +202,9 @@ describe("tandem init next to what is already there", () => {
 }
 `;
 
-  it("keeps foreign hooks, unrelated keys and comments, and deinit restores the file byte for byte", () => {
+  it("keeps foreign hooks, unrelated keys and comments, and deinit restores the file byte for byte", async () => {
     const dir = repo({ ".claude/settings.json": CLAUDE });
-    expect(run(["init", ...PIN, "--clients", "claude-code"], dir).code).toBe(0);
+    expect((await run(["init", ...PIN, "--clients", "claude-code"], dir)).code).toBe(0);
     const wired = read(join(dir, ".claude/settings.json"))!;
     expect(wired).toContain("// Team permissions: reviewed in PR #12");
     expect(wired).toContain('"model": "opus" // pinned');
@@ -204,17 +213,17 @@ describe("tandem init next to what is already there", () => {
     );
     expect(wired).toContain(`${LAUNCHER} hook claude-code stop`);
 
-    const res = run(["deinit", "--clients", "claude-code"], dir);
+    const res = await run(["deinit", "--clients", "claude-code"], dir);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/updated +\.claude\/settings\.json: removed 7 Tandem hooks/);
     expect(read(join(dir, ".claude/settings.json"))).toBe(CLAUDE);
   });
 
-  it("refuses an unparseable settings file, leaves it byte-identical and writes nothing at all", () => {
+  it("refuses an unparseable settings file, leaves it byte-identical and writes nothing at all", async () => {
     const broken = '{ "hooks": { "Stop": [ }\n';
     const dir = repo({ ".claude/settings.json": broken });
     const before = tree(dir);
-    const res = run(["init", ...PIN], dir);
+    const res = await run(["init", ...PIN], dir);
     expect(res.code).toBe(1);
     expect(res.stderr.trim().split("\n")).toEqual([
       "tandem: .claude/settings.json:1:24: ValueExpected; fix it or move the file aside, then re-run (nothing was written).",
@@ -233,7 +242,7 @@ describe("tandem init next to what is already there", () => {
     writeFileSync(join(dir, ".git/hooks/pre-commit"), `#!/bin/sh\necho user-hook >> '${log}'\n`, {
       mode: 0o755,
     });
-    expect(run(["init", "--command", fake, "--clients", "cursor"], dir).code).toBe(0);
+    expect(binaryRun(["init", "--command", fake, "--clients", "cursor"], dir).code).toBe(0);
     const hook = read(join(dir, ".git/hooks/pre-commit"))!;
     expect(hook.split("\n")[1]).toBe(REGION_START);
     expect(hook).toContain(`echo user-hook >> '${log}'`);
@@ -258,26 +267,26 @@ describe("tandem init next to what is already there", () => {
       "bin/tandem": '#!/bin/sh\n[ "$1" = --version ] && exit 0\n[ "$2" = "$FAIL_ON" ] && exit 3\nexit 0\n',
     });
     chmodSync(fake, 0o755);
-    expect(run(["init", "--command", fake, "--clients", "cursor"], dir).code).toBe(0);
+    expect(binaryRun(["init", "--command", fake, "--clients", "cursor"], dir).code).toBe(0);
     const commit = (failOn: string) =>
       spawnGit(dir, ["commit", "-q", "--allow-empty", "-m", failOn], { FAIL_ON: failOn }).status;
     expect(commit("pre-commit")).toBe(1);
     expect(commit("post-commit")).toBe(0);
   });
 
-  it("installs into core.hooksPath when it is set", () => {
+  it("installs into core.hooksPath when it is set", async () => {
     const dir = repo();
     g(dir, "config", "core.hooksPath", ".githooks");
-    expect(run(["init", ...PIN, "--clients", "cursor"], dir).code).toBe(0);
+    expect((await run(["init", ...PIN, "--clients", "cursor"], dir)).code).toBe(0);
     expect(read(join(dir, ".githooks/pre-commit"))).toContain("git-hook pre-commit");
     expect(existsSync(join(dir, ".git/hooks/pre-commit"))).toBe(false);
   });
 
-  it("from a linked worktree, wires that worktree's files and the repository's shared hooks dir", () => {
+  it("from a linked worktree, wires that worktree's files and the repository's shared hooks dir", async () => {
     const dir = repo();
     const wt = join(dir, "..", "wt");
     g(dir, "worktree", "add", "-q", wt);
-    const res = run(["init", ...PIN, "--clients", "claude-code"], wt);
+    const res = await run(["init", ...PIN, "--clients", "claude-code"], wt);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain(`created      ${join(dir, ".git/hooks/pre-commit")}`);
     expect(existsSync(join(wt, ".claude/settings.json"))).toBe(true);
@@ -287,25 +296,25 @@ describe("tandem init next to what is already there", () => {
 });
 
 describe("tandem init --check", () => {
-  it("exits 0 when everything is current and writes nothing", () => {
+  it("exits 0 when everything is current and writes nothing", async () => {
     const dir = repo();
-    run(["init", ...PIN], dir);
+    await run(["init", ...PIN], dir);
     const before = tree(dir);
-    const res = run(["init", "--check"], dir);
+    const res = await run(["init", "--check"], dir);
     expect(res).toMatchObject({ code: 0, stdout: `tandem init --check: ${dir} is up to date.\n` });
     expect(tree(dir)).toEqual(before);
   });
 
-  it("exits 1 with one line per difference: missing hook, missing git hook, missing files", () => {
+  it("exits 1 with one line per difference: missing hook, missing git hook, missing files", async () => {
     const dir = repo();
-    run(["init", ...PIN, "--clients", "claude-code,codex"], dir);
+    await run(["init", ...PIN, "--clients", "claude-code,codex"], dir);
     const file = join(dir, ".claude/settings.json");
     const settings = readJson(file);
     delete settings.hooks.Stop;
     writeFileSync(file, JSON.stringify(settings, null, 2));
     unlinkSync(join(dir, ".git/hooks/pre-commit"));
     const before = tree(dir);
-    const res = run(["init", "--check"], dir);
+    const res = await run(["init", "--check"], dir);
     expect(res.code).toBe(1);
     expect(res.stdout.trim().split("\n")).toEqual([
       ".claude/settings.json: Stop hook missing",
@@ -316,46 +325,46 @@ describe("tandem init --check", () => {
     expect(tree(dir)).toEqual(before);
   });
 
-  it("exits 1 on a stale launcher, naming what it found and what it wants", () => {
+  it("exits 1 on a stale launcher, naming what it found and what it wants", async () => {
     const dir = repo();
-    run(["init", "--clients", "codex", "--command", "npx tandem"], dir);
-    const res = run(["init", "--check", "--command", LAUNCHER], dir);
+    await run(["init", "--clients", "codex", "--command", "npx tandem"], dir);
+    const res = await run(["init", "--check", "--command", LAUNCHER], dir);
     expect(res.code).toBe(1);
     expect(res.stdout).toContain(
       `.codex/hooks.json: Stop hook differs: command is "npx tandem hook codex stop", want "${LAUNCHER} hook codex stop"`,
     );
     expect(res.stdout).toMatch(/\.git\/hooks\/pre-commit: Tandem block differs from `.*git-hook pre-commit/);
-    expect(run(["init", "--check"], dir).code).toBe(0);
+    expect((await run(["init", "--check"], dir)).code).toBe(0);
   });
 
-  it("keeps the recorded choice: after init --command tandem --clients claude-code, --check is up to date", () => {
+  it("keeps the recorded choice: after init --command tandem --clients claude-code, --check is up to date", async () => {
     const dir = repo();
-    const res = run(["init", "--command", "tandem", "--clients", "claude-code"], dir);
+    const res = await run(["init", "--command", "tandem", "--clients", "claude-code"], dir);
     expect(res.stdout).toContain("git hooks are not committed, so every clone runs `tandem init` once");
     expect(readConfigFile(join(dir, ".tandem/config.jsonc"))?.init).toEqual({
       command: "tandem",
       clients: ["claude-code"],
       gitHooks: true,
     });
-    expect(run(["init", "--check"], dir)).toMatchObject({
+    expect(await run(["init", "--check"], dir)).toMatchObject({
       code: 0,
       stdout: `tandem init --check: ${dir} is up to date.\n`,
     });
-    expect(run(["init"], dir).stdout).toContain("Already up to date.");
+    expect((await run(["init"], dir)).stdout).toContain("Already up to date.");
     expect(existsSync(join(dir, ".codex/hooks.json"))).toBe(false);
   });
 
-  it("warns that an absolute --command works on this machine only", () => {
+  it("warns that an absolute --command works on this machine only", async () => {
     const dir = repo();
-    const res = run(["init", "--clients", "cursor", "--command", LAUNCHER], dir);
+    const res = await run(["init", "--clients", "cursor", "--command", LAUNCHER], dir);
     expect(res.stdout).toMatch(/Warning: the hooks call absolute paths on this machine.*--command tandem/);
   });
 
-  it("ignores the git hooks with --no-git-hooks and reports a missing config", () => {
+  it("ignores the git hooks with --no-git-hooks and reports a missing config", async () => {
     const dir = repo();
-    run(["init", ...PIN, "--clients", "cursor", "--no-git-hooks"], dir);
+    await run(["init", ...PIN, "--clients", "cursor", "--no-git-hooks"], dir);
     unlinkSync(join(dir, ".tandem/config.jsonc"));
-    const res = run(["init", ...PIN, "--check", "--clients", "cursor", "--no-git-hooks"], dir);
+    const res = await run(["init", ...PIN, "--check", "--clients", "cursor", "--no-git-hooks"], dir);
     expect(res.stdout.trim().split("\n")).toEqual([
       ".tandem/config.jsonc: missing",
       expect.stringMatching(/^1 difference; run `.+ init` to fix them\.$/),
@@ -374,15 +383,15 @@ describe("tandem init usage errors", () => {
     [["init", "--check", "--dry-run"], /--check and --dry-run cannot be combined/],
     [["init", "--command", "npx tandem@1"], /--command "npx tandem@1" must end with tandem or tandem\.cjs/],
     [["deinit", "--clients", ""], /--clients is empty/],
-  ])("%j exits 2 with one line", (args, message) => {
-    const res = run(args, repo());
+  ])("%j exits 2 with one line", async (args, message) => {
+    const res = await run(args, repo());
     expect(res.code).toBe(2);
     expect(res.stderr.trim().split("\n")).toHaveLength(1);
     expect(res.stderr).toMatch(message);
   });
 
-  it("exits 2 outside a repository", () => {
-    const res = run(["init"], tempDir());
+  it("exits 2 outside a repository", async () => {
+    const res = await run(["init"], tempDir());
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/not inside a Git repository/);
   });
