@@ -4,26 +4,28 @@ import { describe, expect, it } from "vitest";
 import { buildOverview, renderOverview } from "../../src/status/overview.js";
 import { agentShell } from "../helpers/agent-shell.js";
 import { tandem } from "../helpers/cli.js";
-import { claudeWrite, hook } from "../helpers/hooks.js";
+import { claudeWrite } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
 import { canMakeReadOnly, foreignStore, makeReadOnly } from "../helpers/store-faults.js";
 
 // A person's shell: no session flag or variable, no client variables, no agent among its ancestors.
 const PLAIN = { TANDEM_SESSION: undefined, CLAUDE_CODE_SESSION_ID: undefined, CODEX_THREAD_ID: undefined };
 
-function withAgent(): string {
+async function withAgent(): Promise<string> {
   const repo = initRepo(join(tempDir(), "repo"));
   const agent = agentShell();
-  hook("claude-code", "pre-tool-use", claudeWrite(repo, "sess-A", "a.ts"), { cwd: repo, env: agent });
+  await hook("claude-code", "pre-tool-use", claudeWrite(repo, "sess-A", "a.ts"), { cwd: repo, env: agent });
   const env = { CLAUDE_CODE_SESSION_ID: "sess-A" };
   expect(tandem(["task", "fix the parser"], { cwd: repo, env, inside: agent }).code).toBe(0);
   return repo;
 }
 
 describe("a person's tandem status", () => {
-  it("prints the repository overview from a plain shell, even with one agent live, and exits 0", () => {
-    const repo = withAgent();
-    const r = tandem(["status"], { cwd: repo, env: PLAIN });
+  it("prints the repository overview from a plain shell, even with one agent live, and exits 0", async () => {
+    const repo = await withAgent();
+    const r = await cli(["status"], { cwd: repo, env: PLAIN });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Tandem in /);
     expect(r.stdout).toMatch(
@@ -33,9 +35,9 @@ describe("a person's tandem status", () => {
     expect(r.stdout).not.toMatch(/tandem status: agent-/);
   });
 
-  it("gives the same overview as data with --json", () => {
-    const repo = withAgent();
-    const r = tandem(["status", "--json"], { cwd: repo, env: PLAIN });
+  it("gives the same overview as data with --json", async () => {
+    const repo = await withAgent();
+    const r = await cli(["status", "--json"], { cwd: repo, env: PLAIN });
     expect(r.code).toBe(0);
     const o = (JSON.parse(r.stdout) as { ok: boolean; overview: Record<string, unknown> }).overview;
     expect(o.live).toEqual([
@@ -44,11 +46,11 @@ describe("a person's tandem status", () => {
     expect(o).toMatchObject({ staleHolding: [], awaitingApply: [], problems: [] });
   });
 
-  it("lists config problems and hook errors under Problems, each with its fix", () => {
+  it("lists config problems and hook errors under Problems, each with its fix", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
     writeFiles(repo, { ".tandem/config.jsonc": '{ "freshnessSeconds": "soon" }' });
-    hook("claude-code", "pre-tool-use", "{not json", { cwd: repo });
-    const r = tandem(["status"], { cwd: repo, env: PLAIN });
+    await hook("claude-code", "pre-tool-use", "{not json", { cwd: repo });
+    const r = await cli(["status"], { cwd: repo, env: PLAIN });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/No live agent sessions\./);
     expect(r.stdout).toMatch(
@@ -60,17 +62,17 @@ describe("a person's tandem status", () => {
     expect(r.stdout).toMatch(/`tandem doctor` checks the store, wiring and config in full/);
   });
 
-  it("keeps an agent's own box when the session is known", () => {
-    const repo = withAgent();
-    const r = tandem(["status"], { cwd: repo, env: { CLAUDE_CODE_SESSION_ID: "sess-A" } });
+  it("keeps an agent's own box when the session is known", async () => {
+    const repo = await withAgent();
+    const r = await cli(["status"], { cwd: repo, env: { CLAUDE_CODE_SESSION_ID: "sess-A" } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^\+-- tandem status: agent-\w+ -+\+$/m);
     expect(r.stdout).not.toMatch(/Live sessions/);
   });
 
-  it("still refuses --end-turn without a session: it proves one session's own work", () => {
+  it("still refuses --end-turn without a session: it proves one session's own work", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
-    const r = tandem(["status", "--end-turn"], { cwd: repo, env: PLAIN });
+    const r = await cli(["status", "--end-turn"], { cwd: repo, env: PLAIN });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /cannot tell which agent session this is; run it from the agent.s own shell, or, as a person, pass --session/,
@@ -80,15 +82,15 @@ describe("a person's tandem status", () => {
 
 describe("a person's tandem status when the store or config is broken", () => {
   /** A repository with a live agent, so its store exists. */
-  function withStore(): { repo: string; file: string } {
-    const repo = withAgent();
+  async function withStore(): Promise<{ repo: string; file: string }> {
+    const repo = await withAgent();
     return { repo, file: join(repo, ".git", "tandem", "state.db") };
   }
 
-  it("lists a corrupt store with its fix, does not claim nobody is live, and exits 0", () => {
-    const { repo, file } = withStore();
+  it("lists a corrupt store with its fix, does not claim nobody is live, and exits 0", async () => {
+    const { repo, file } = await withStore();
     writeFileSync(file, "not a database at all\n".repeat(10));
-    const r = tandem(["status"], { cwd: repo, env: PLAIN });
+    const r = await cli(["status"], { cwd: repo, env: PLAIN });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("Sessions unknown: the store cannot be read.");
     expect(r.stdout).not.toContain("No live agent sessions.");
@@ -96,42 +98,45 @@ describe("a person's tandem status when the store or config is broken", () => {
       /✗ store: .*state\.db is corrupt \(not an SQLite database\); gated edits and commits are refused/,
     );
     expect(r.stdout).toMatch(/fix: run `tandem doctor --reset`: it moves the damaged store aside/);
-    const json = JSON.parse(tandem(["status", "--json"], { cwd: repo, env: PLAIN }).stdout);
+    const json = JSON.parse((await cli(["status", "--json"], { cwd: repo, env: PLAIN })).stdout);
     expect(json.overview).toMatchObject({ sessionsKnown: false, live: [] });
     expect(json.overview.problems[0].problem).toMatch(/^store: .*is corrupt/);
   });
 
-  it("still refuses an agent's status on a corrupt store: its box cannot be recorded", () => {
-    const { repo, file } = withStore();
+  it("still refuses an agent's status on a corrupt store: its box cannot be recorded", async () => {
+    const { repo, file } = await withStore();
     writeFileSync(file, "not a database at all\n".repeat(10));
-    const r = tandem(["status"], { cwd: repo, env: { CLAUDE_CODE_SESSION_ID: "sess-A" } });
+    const r = await cli(["status"], { cwd: repo, env: { CLAUDE_CODE_SESSION_ID: "sess-A" } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/is corrupt .*tandem doctor/);
   });
 
   it("lists a store that belongs to another repository", async () => {
-    const { repo, file } = withStore();
+    const { repo, file } = await withStore();
     copyFileSync(await foreignStore(), file);
-    const r = tandem(["status"], { cwd: repo, env: PLAIN });
+    const r = await cli(["status"], { cwd: repo, env: PLAIN });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/✗ store: .*state\.db was replaced by a different store/);
     expect(r.stdout).toMatch(/fix: put this repository's own state\.db back .*`tandem doctor --reset`/);
   });
 
-  it.skipIf(!canMakeReadOnly())("lists a read-only store next to the sessions it could still read", () => {
-    const { repo, file } = withStore();
-    makeReadOnly(file);
-    const r = tandem(["status"], { cwd: repo, env: PLAIN });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/Live sessions \(1\):/);
-    expect(r.stdout).toMatch(/✗ store: .*state\.db is read-only/);
-    expect(r.stdout).toMatch(/fix: make .*state\.db writable by this user: `chmod u\+w .*state\.db`/);
-  });
+  it.skipIf(!canMakeReadOnly())(
+    "lists a read-only store next to the sessions it could still read",
+    async () => {
+      const { repo, file } = await withStore();
+      makeReadOnly(file);
+      const r = await cli(["status"], { cwd: repo, env: PLAIN });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/Live sessions \(1\):/);
+      expect(r.stdout).toMatch(/✗ store: .*state\.db is read-only/);
+      expect(r.stdout).toMatch(/fix: make .*state\.db writable by this user: `chmod u\+w .*state\.db`/);
+    },
+  );
 
-  it("lists a config whose JSON is broken, with the fix", () => {
-    const repo = withAgent();
+  it("lists a config whose JSON is broken, with the fix", async () => {
+    const repo = await withAgent();
     writeFiles(repo, { ".tandem/config.jsonc": '{ "agents": { broken\n' });
-    const r = tandem(["status"], { cwd: repo, env: PLAIN });
+    const r = await cli(["status"], { cwd: repo, env: PLAIN });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
       /✗ config: \.tandem\/config\.jsonc:1:\d+: broken JSON\n {6}fix: correct the JSON/,

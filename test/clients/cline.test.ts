@@ -5,9 +5,10 @@ import { describe, expect, it } from "vitest";
 import { hookFileText } from "../../src/clients/cline/hook-files.js";
 import { clinePluginText } from "../../src/clients/cline/plugin.js";
 import { cline } from "../../src/clients/cline/spec.js";
-import { tandem } from "../helpers/cli.js";
 import { FIXTURES } from "../helpers/fixtures.js";
-import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
+import { claudeWrite, denied, ledger, type Payload } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import {
   type Answer,
   loadRecording,
@@ -36,7 +37,7 @@ const refusal = (a: Answer) => {
 const EMPTY: Answer = { code: 0, out: {} };
 
 describe("Cline CLI's recorded payloads through `tandem hook cline`", () => {
-  it("replays every recording with the verdict its event and the other sessions call for", () => {
+  it("replays every recording with the verdict its event and the other sessions call for", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"), { "hello.txt": "hello from fake cline\n" });
     const home = join(base, "home");
@@ -47,27 +48,29 @@ describe("Cline CLI's recorded payloads through `tandem hook cline`", () => {
     };
     // A Claude Code session already holds denied.txt.
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "denied.txt"), { cwd: repo })),
+      denied(
+        await hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "denied.txt"), { cwd: repo }),
+      ),
     ).toBeNull();
 
     // Session 1796215535880_u0l4j: an editor write, a shell redirect, and a sub-agent's editor write.
-    expect(run("TaskStart-0.json")).toEqual(EMPTY);
-    expect(run("PreToolUse-0.json")).toEqual(EMPTY);
+    expect(await run("TaskStart-0.json")).toEqual(EMPTY);
+    expect(await run("PreToolUse-0.json")).toEqual(EMPTY);
     writeFileSync(join(repo, "hello.txt"), "hello from fake cline, again\n");
-    expect(run("PostToolUse-0.json").code).toBe(0);
-    expect(run("PreToolUse-1.json")).toEqual(EMPTY);
+    expect((await run("PostToolUse-0.json")).code).toBe(0);
+    expect(await run("PreToolUse-1.json")).toEqual(EMPTY);
     writeFileSync(join(repo, "shell.txt"), "shell-ran\n");
-    expect(run("PostToolUse-1.json").code).toBe(0);
-    expect(run("PreToolUse-2.json")).toEqual(EMPTY);
+    expect((await run("PostToolUse-1.json")).code).toBe(0);
+    expect(await run("PreToolUse-2.json")).toEqual(EMPTY);
     // The sub-agent runs in Cline's process under the same root session: its start and end are not
     // the session's, and its write is claimed by the session.
-    expect(run("TaskStart-1.json")).toEqual(EMPTY);
-    expect(run("PreToolUse-3.json")).toEqual(EMPTY);
+    expect(await run("TaskStart-1.json")).toEqual(EMPTY);
+    expect(await run("PreToolUse-3.json")).toEqual(EMPTY);
     writeFileSync(join(repo, "sub.txt"), "sub\n");
-    expect(run("PostToolUse-2.json").code).toBe(0);
-    expect(run("TaskComplete-0.json")).toEqual(EMPTY);
-    expect(run("PostToolUse-3.json").code).toBe(0);
-    expect(run("TaskComplete-1.json")).toEqual(EMPTY);
+    expect((await run("PostToolUse-2.json")).code).toBe(0);
+    expect(await run("TaskComplete-0.json")).toEqual(EMPTY);
+    expect((await run("PostToolUse-3.json")).code).toBe(0);
+    expect(await run("TaskComplete-1.json")).toEqual(EMPTY);
 
     const events = ledger(repo).events;
     const sessions = new Set(events.filter((e) => e.kind === "session.started").map((e) => e.session));
@@ -78,22 +81,24 @@ describe("Cline CLI's recorded payloads through `tandem hook cline`", () => {
     expect(events.filter((e) => e.kind === "turn.stopped")).toHaveLength(1);
 
     // Session deny: its editor call on the file Claude holds is refused, the reason for the model.
-    expect(run("deny-TaskStart-0.json")).toEqual(EMPTY);
-    expect(refusal(run("deny-PreToolUse-0.json"))).toMatch(/denied\.txt: held by agent-\w+ \(claude-code/);
-    expect(run("deny-PostToolUse-0.json").code).toBe(0);
-    expect(run("deny-TaskComplete-0.json")).toEqual(EMPTY);
+    expect(await run("deny-TaskStart-0.json")).toEqual(EMPTY);
+    expect(refusal(await run("deny-PreToolUse-0.json"))).toMatch(
+      /denied\.txt: held by agent-\w+ \(claude-code/,
+    );
+    expect((await run("deny-PostToolUse-0.json")).code).toBe(0);
+    expect(await run("deny-TaskComplete-0.json")).toEqual(EMPTY);
 
     // Session patch (a gpt-5 model: apply_patch instead of editor): the patch adds patched.txt and
     // updates hello.txt, which the first session holds: refused whole.
-    expect(run("patch-TaskStart-0.json")).toEqual(EMPTY);
-    expect(refusal(run("patch-PreToolUse-0.json"))).toMatch(/hello\.txt: held by agent-\w+ \(cline/);
-    expect(run("patch-PostToolUse-0.json").code).toBe(0);
-    expect(run("patch-TaskComplete-0.json")).toEqual(EMPTY);
+    expect(await run("patch-TaskStart-0.json")).toEqual(EMPTY);
+    expect(refusal(await run("patch-PreToolUse-0.json"))).toMatch(/hello\.txt: held by agent-\w+ \(cline/);
+    expect((await run("patch-PostToolUse-0.json")).code).toBe(0);
+    expect(await run("patch-TaskComplete-0.json")).toEqual(EMPTY);
 
     expect([...seen].sort()).toEqual([...FILES].sort());
   });
 
-  it("tells each turn's first tool result the name and ritual, and judges each turn by its own ritual", () => {
+  it("tells each turn's first tool result the name and ritual, and judges each turn by its own ritual", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"), { "hello.txt": "hi\n" });
     const home = join(base, "home");
@@ -102,70 +107,72 @@ describe("Cline CLI's recorded payloads through `tandem hook cline`", () => {
       ledger(repo)
         .events.filter((e) => e.kind === "turn.stopped")
         .map((e) => e.data as { verdict: string; enforcement: string });
-    const turn = (ritual: boolean) => {
+    const turn = async (ritual: boolean) => {
       // TaskStart fires before every run of Cline's agent: each `cline` prompt is a turn.
-      expect(run("TaskStart-0.json")).toEqual(EMPTY);
-      expect(run("PreToolUse-0.json")).toEqual(EMPTY);
+      expect(await run("TaskStart-0.json")).toEqual(EMPTY);
+      expect(await run("PreToolUse-0.json")).toEqual(EMPTY);
       // Cline drops what TaskStart answers: the turn's first tool result tells the name and the ritual.
-      const brief = String(run("PostToolUse-0.json").out?.contextModification);
+      const brief = String((await run("PostToolUse-0.json")).out?.contextModification);
       expect(brief).toMatch(/^Tandem: you are agent-\w+\./);
       expect(brief).toMatch(/run `tandem status` and `tandem task "<what you are working on>"`/);
       expect(brief).toContain("No other live agent sessions right now.");
       // Told once a turn: the next tool result of the same turn carries nothing.
-      expect(run("PreToolUse-0.json")).toEqual(EMPTY);
-      expect(run("PostToolUse-0.json")).toEqual(EMPTY);
+      expect(await run("PreToolUse-0.json")).toEqual(EMPTY);
+      expect(await run("PostToolUse-0.json")).toEqual(EMPTY);
       if (ritual) {
         const session = ledger(repo).events.find((e) => e.kind === "session.started")!.session!;
         for (const args of [["task", "writing hello.txt"], ["status"]]) {
-          const r = tandem([...args, "--session", session], { cwd: repo });
+          const r = await cli([...args, "--session", session], { cwd: repo });
           expect(r.code, r.stderr).toBe(0);
         }
       }
       // A sub-agent starting inside the turn does not start a new turn.
-      expect(run("TaskStart-1.json")).toEqual(EMPTY);
+      expect(await run("TaskStart-1.json")).toEqual(EMPTY);
       // TaskComplete runs detached: whatever Tandem decides, its answer is nothing Cline reads.
-      expect(run("TaskComplete-1.json")).toEqual(EMPTY);
+      expect(await run("TaskComplete-1.json")).toEqual(EMPTY);
     };
-    turn(true);
+    await turn(true);
     expect(stops()).toEqual([expect.objectContaining({ verdict: "pass" })]);
-    turn(false);
+    await turn(false);
     expect(stops()[1]).toEqual(expect.objectContaining({ verdict: "block", enforcement: "observe_only" }));
     // The board shows the skipped ritual as observed: nothing was blocked.
-    const board = tandem(["watch", "--once"], { cwd: repo, env: { NO_COLOR: "1" } });
+    const board = await cli(["watch", "--once"], { cwd: repo, env: { NO_COLOR: "1" } });
     expect(board.code, board.stderr).toBe(0);
     expect(board.stdout).toMatch(/turn\.stopped +observe status/);
     expect(board.stdout).not.toMatch(/block status/);
   });
 
-  it("refuses a run_commands redirect into a held file, judging every command of the call", () => {
+  it("refuses a run_commands redirect into a held file, judging every command of the call", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"), { "held.txt": "y\n", "sub/free.txt": "z\n" });
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "held.txt"), { cwd: repo })),
+      denied(
+        await hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "held.txt"), { cwd: repo }),
+      ),
     ).toBeNull();
     const rec = load("PreToolUse-1.json", repo, join(base, "home"));
     const shell = (commands: string[]) => {
       const call = { ...(rec.stdin.tool_call as Payload), input: { commands } };
       return replay({ ...rec, stdin: { ...rec.stdin, tool_call: call } }, repo);
     };
-    expect(shell(["echo hi > free.txt"])).toEqual(EMPTY);
-    expect(refusal(shell(["echo ok > other.txt", "echo hi > held.txt"]))).toMatch(/held\.txt: held by/);
+    expect(await shell(["echo hi > free.txt"])).toEqual(EMPTY);
+    expect(refusal(await shell(["echo ok > other.txt", "echo hi > held.txt"]))).toMatch(/held\.txt: held by/);
     // Each command starts in the workspace root: a `cd` in one does not move the next one's paths.
-    expect(shell(["cd sub && echo hi > held.txt", "echo ok > sub/free.txt"])).toEqual(EMPTY);
+    expect(await shell(["cd sub && echo hi > held.txt", "echo ok > sub/free.txt"])).toEqual(EMPTY);
   });
 
-  it("protects its hook files: an editor write or a redirect into .clinerules/hooks is refused", () => {
+  it("protects its hook files: an editor write or a redirect into .clinerules/hooks is refused", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"), { ".clinerules/hooks/PreToolUse": "#!/bin/sh\n" });
     const rec = load("PreToolUse-0.json", repo, join(base, "home"));
     const call = (name: string, input: Payload) =>
       replay({ ...rec, stdin: { ...rec.stdin, tool_call: { id: "call_x", name, input } } }, repo);
     expect(
-      refusal(call("editor", { path: join(repo, ".clinerules/hooks/PreToolUse"), new_text: "" })),
+      refusal(await call("editor", { path: join(repo, ".clinerules/hooks/PreToolUse"), new_text: "" })),
     ).toMatch(/PreToolUse: it is Tandem's wiring \(Cline CLI's hook files\)/);
-    expect(refusal(call("run_commands", { commands: ["echo '{}' > .clinerules/hooks/TaskStart"] }))).toMatch(
-      /TaskStart: it is Tandem's wiring/,
-    );
+    expect(
+      refusal(await call("run_commands", { commands: ["echo '{}' > .clinerules/hooks/TaskStart"] })),
+    ).toMatch(/TaskStart: it is Tandem's wiring/);
   });
 });
 

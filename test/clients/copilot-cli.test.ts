@@ -4,7 +4,8 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENTS } from "../../src/clients/index.js";
 import { FIXTURES } from "../helpers/fixtures.js";
-import { claudeBash, claudeWrite, hook, ledger } from "../helpers/hooks.js";
+import { claudeBash, claudeWrite, ledger } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
 
 /** Every recorded Copilot CLI 1.0.102 payload, both hook formats (test/fixtures/copilot-cli/README.md). */
@@ -60,12 +61,12 @@ function expected(file: string): Expect {
   return "silent";
 }
 
-function peerHolds(repo: string, files: string[]): void {
+async function peerHolds(repo: string, files: string[]): Promise<void> {
   for (const f of files) {
-    const r = hook("claude-code", "pre-tool-use", claudeWrite(repo, "peer", f), { cwd: repo });
+    const r = await hook("claude-code", "pre-tool-use", claudeWrite(repo, "peer", f), { cwd: repo });
     expect(r.stdout).toBe("");
   }
-  hook("claude-code", "pre-tool-use", claudeBash(repo, "peer", "true"), { cwd: repo });
+  await hook("claude-code", "pre-tool-use", claudeBash(repo, "peer", "true"), { cwd: repo });
 }
 
 describe("Copilot CLI recorded payloads through the real hook entry", () => {
@@ -77,15 +78,15 @@ describe("Copilot CLI recorded payloads through the real hook entry", () => {
 
   // One repository for every replay: a refusal changes no claim, so the replays cannot disturb each other.
   let repo = "";
-  beforeAll(() => {
+  beforeAll(async () => {
     repo = initRepo(join(realpathSync(mkdtempSync(join(tmpdir(), "tandem-copilot-"))), "repo"));
-    peerHolds(repo, ["hello.txt", "shell.txt", "patched-a.txt"]);
+    await peerHolds(repo, ["hello.txt", "shell.txt", "patched-a.txt"]);
   });
   afterAll(() => rmSync(dirname(repo), { recursive: true, force: true }));
 
-  it.each(FILES)("replays %s with the expected verdict", (file) => {
+  it.each(FILES)("replays %s with the expected verdict", async (file) => {
     const p = payload(file, repo);
-    const r = hook("copilot-cli", CLI[eventOf(file)]!, p, { cwd: repo });
+    const r = await hook("copilot-cli", CLI[eventOf(file)]!, p, { cwd: repo });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe("");
     const kind = expected(file);
@@ -110,10 +111,10 @@ describe("Copilot CLI recorded payloads through the real hook entry", () => {
 
   it.each(FILES.filter((f) => expected(f) === "deny"))(
     "lets %s through in a repository nobody holds",
-    (file) => {
+    async (file) => {
       const repo = initRepo(join(tempDir(), "repo"));
       const p = payload(file, repo);
-      const r = hook("copilot-cli", "pre-tool-use", p, { cwd: repo });
+      const r = await hook("copilot-cli", "pre-tool-use", p, { cwd: repo });
       expect(r.stdout).toBe("");
       expect(ledger(repo).claims.length).toBeGreaterThan(0);
     },
@@ -188,10 +189,10 @@ describe("Copilot CLI payload parser", () => {
     expect(JSON.parse(stop.stdout)).toEqual({ decision: "block", reason: "Q" });
   });
 
-  it("leaves the written file untouched on a refusal (the hook never writes)", () => {
+  it("leaves the written file untouched on a refusal (the hook never writes)", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
-    peerHolds(repo, ["hello.txt"]);
-    hook("copilot-cli", "pre-tool-use", payload("preToolUse-0.json", repo), { cwd: repo });
+    await peerHolds(repo, ["hello.txt"]);
+    await hook("copilot-cli", "pre-tool-use", payload("preToolUse-0.json", repo), { cwd: repo });
     expect(existsSync(join(repo, "hello.txt"))).toBe(false);
   });
 });

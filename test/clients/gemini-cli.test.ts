@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { geminiCli } from "../../src/clients/gemini-cli/spec.js";
 import { FIXTURES } from "../helpers/fixtures.js";
-import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
+import { claudeWrite, denied, ledger, type Payload } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import {
   type Answer,
   loadRecording,
@@ -28,7 +29,7 @@ const context = (a: Answer) =>
 const deniedWith = (a: Answer) => (a.code === 0 && a.out?.decision === "deny" ? String(a.out.reason) : null);
 
 describe("Gemini CLI's recorded payloads through `tandem hook gemini-cli`", () => {
-  it("replays every recording with the verdict its event and the other sessions call for", () => {
+  it("replays every recording with the verdict its event and the other sessions call for", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"));
     const home = join(base, "home");
@@ -39,79 +40,85 @@ describe("Gemini CLI's recorded payloads through `tandem hook gemini-cli`", () =
     };
     // A Claude Code session already holds denied.txt.
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "denied.txt"), { cwd: repo })),
+      denied(
+        await hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "denied.txt"), { cwd: repo }),
+      ),
     ).toBeNull();
 
     // Session 1baa6e06: writes hello.txt, runs a shell redirect, and ends its turn without the ritual.
-    expect(context(run("SessionStart-0.json"))).toContain("Tandem");
-    expect(context(run("BeforeAgent-0.json"))).toMatch(/tandem task/);
+    expect(context(await run("SessionStart-0.json"))).toContain("Tandem");
+    expect(context(await run("BeforeAgent-0.json"))).toMatch(/tandem task/);
     for (const f of FILES.filter((f) =>
       /^(PreCompress|BeforeModel|BeforeToolSelection|AfterModel)-/.test(f),
     )) {
-      expect(run(f), f).toEqual({ code: 0, out: null });
+      expect(await run(f), f).toEqual({ code: 0, out: null });
     }
-    expect(run("BeforeTool-0.json")).toEqual({ code: 0, out: null });
+    expect(await run("BeforeTool-0.json")).toEqual({ code: 0, out: null });
     writeFileSync(join(repo, "hello.txt"), "hello from fake gemini\n");
-    expect(run("AfterTool-0.json").code).toBe(0);
-    expect(run("BeforeTool-1.json")).toEqual({ code: 0, out: null });
+    expect((await run("AfterTool-0.json")).code).toBe(0);
+    expect(await run("BeforeTool-1.json")).toEqual({ code: 0, out: null });
     writeFileSync(join(repo, "shell.txt"), "shell-ran\n");
-    expect(run("AfterTool-1.json").code).toBe(0);
-    const stop = deniedWith(run("AfterAgent-0.json"));
+    expect((await run("AfterTool-1.json")).code).toBe(0);
+    const stop = deniedWith(await run("AfterAgent-0.json"));
     // Gemini shows the reason as "Agent execution blocked: <reason>": Tandem's text, no marker line.
     expect(stop).toMatch(/^Tandem: this turn used tools, but the end-of-turn ritual is incomplete: /);
     expect(stop).toMatch(/no task was declared/);
     // ...and sends it back as a prompt, which is a repair turn of the same window, not a new one.
     const repair = load("BeforeAgent-0.json", repo, home);
-    expect(replay({ ...repair, stdin: { ...repair.stdin, prompt: stop } }, repo).code).toBe(0);
+    expect((await replay({ ...repair, stdin: { ...repair.stdin, prompt: stop } }, repo)).code).toBe(0);
     const prompts = ledger(repo).events.filter((e) => e.kind === "prompt.submitted");
     expect(prompts.at(-1)?.data).toMatchObject({ remediation: true });
     expect(prompts.at(-2)?.data).toMatchObject({ remediation: false });
 
     // Session 2633a6aa's `replace` of the file 1baa6e06 holds is refused in Gemini's own form, and
     // the same text is a system message: Gemini's UI hides a failed tool call, but prints that.
-    const refused = run("replace-BeforeTool-0.json");
+    const refused = await run("replace-BeforeTool-0.json");
     expect(deniedWith(refused)).toMatch(/hello\.txt: held by agent-\w+ \(gemini-cli/);
     expect(refused.out?.systemMessage).toBe(refused.out?.reason);
     // Session 301cc7e1's write_file of the file Claude holds is refused.
-    expect(deniedWith(run("deny-BeforeTool-0.json"))).toMatch(/denied\.txt: held by agent-\w+ \(claude-code/);
+    expect(deniedWith(await run("deny-BeforeTool-0.json"))).toMatch(
+      /denied\.txt: held by agent-\w+ \(claude-code/,
+    );
     // Session 15afaa7a used no tool: its Stop after a block passes silently.
-    expect(run("stopblock-AfterAgent-1.json")).toEqual({ code: 0, out: null });
+    expect(await run("stopblock-AfterAgent-1.json")).toEqual({ code: 0, out: null });
 
     // Ending 1baa6e06 leaves hello.txt as its left work (issue 26): the same `replace` is refused
     // once, naming the former owner, and passes when made again in the same turn.
-    expect(run("SessionEnd-0.json")).toEqual({ code: 0, out: null });
-    expect(deniedWith(run("replace-BeforeTool-0.json"))).toMatch(
+    expect(await run("SessionEnd-0.json")).toEqual({ code: 0, out: null });
+    expect(deniedWith(await run("replace-BeforeTool-0.json"))).toMatch(
       /left work[\s\S]*hello\.txt: left by agent-\w+ \(gemini-cli/,
     );
-    expect(run("replace-BeforeTool-0.json")).toEqual({ code: 0, out: null });
+    expect(await run("replace-BeforeTool-0.json")).toEqual({ code: 0, out: null });
 
     expect([...seen].sort()).toEqual([...FILES].sort());
   });
 
-  it("resolves a shell command's paths in its dir_path, and refuses a redirect there into a held file", () => {
+  it("resolves a shell command's paths in its dir_path, and refuses a redirect there into a held file", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"), { "sub/held.txt": "x\n", "held.txt": "y\n" });
     const home = join(base, "home");
     expect(
       denied(
-        hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "sub/held.txt"), { cwd: repo }),
+        await hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "sub/held.txt"), {
+          cwd: repo,
+        }),
       ),
     ).toBeNull();
     const rec = load("BeforeTool-1.json", repo, home);
     const shell = (input: Payload) => replay({ ...rec, stdin: { ...rec.stdin, tool_input: input } }, repo);
     // In the project root, held.txt is a free file.
-    expect(shell({ command: "echo hi > held.txt" })).toEqual({ code: 0, out: null });
-    expect(deniedWith(shell({ command: "echo hi > held.txt", dir_path: "sub" }))).toMatch(
+    expect(await shell({ command: "echo hi > held.txt" })).toEqual({ code: 0, out: null });
+    expect(deniedWith(await shell({ command: "echo hi > held.txt", dir_path: "sub" }))).toMatch(
       /sub\/held\.txt: held by/,
     );
-    expect(deniedWith(shell({ command: "echo hi > held.txt", dir_path: join(repo, "sub") }))).toMatch(
+    expect(deniedWith(await shell({ command: "echo hi > held.txt", dir_path: join(repo, "sub") }))).toMatch(
       /sub\/held\.txt: held by/,
     );
   });
 });
 
 describe("Gemini's own wiring", () => {
-  it("is protected: an agent's write_file or redirect into .gemini/settings.json is refused", () => {
+  it("is protected: an agent's write_file or redirect into .gemini/settings.json is refused", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"), { ".gemini/settings.json": "{}\n" });
     const rec = load("BeforeTool-0.json", repo, join(base, "home"));
@@ -120,13 +127,13 @@ describe("Gemini's own wiring", () => {
       ...rec.stdin,
       tool_input: { file_path: settings, content: '{"hooksConfig":{"enabled":false}}' },
     };
-    expect(deniedWith(replay({ ...rec, stdin: write }, repo))).toMatch(/\.gemini\/settings\.json/);
+    expect(deniedWith(await replay({ ...rec, stdin: write }, repo))).toMatch(/\.gemini\/settings\.json/);
     const redirect = {
       ...rec.stdin,
       tool_name: "run_shell_command",
       tool_input: { command: "echo {} > settings.json", dir_path: ".gemini" },
     };
-    expect(deniedWith(replay({ ...rec, stdin: redirect }, repo))).toMatch(
+    expect(deniedWith(await replay({ ...rec, stdin: redirect }, repo))).toMatch(
       /settings\.json: it is Tandem's wiring \(Gemini CLI's hooks and settings\)/,
     );
   });

@@ -7,7 +7,8 @@ import { PLUGIN_FILE } from "../../src/clients/opencode/plugin.js";
 import { opencode } from "../../src/clients/opencode/spec.js";
 import { ownedCommands } from "../../src/clients/owned-file.js";
 import { REMEDIATION_MARKER } from "../../src/core/ritual/verdict.js";
-import { claudeWrite, denied, fakeAgent, hook, ledger, type Payload } from "../helpers/hooks.js";
+import { claudeWrite, denied, fakeAgent, ledger, type Payload } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
 import {
   type Answer,
   loadRecording,
@@ -22,40 +23,43 @@ type Recorded = Recording;
 
 const FILES = recordingFiles("opencode").sort();
 const load = (file: string, repo: string, home: string) => loadRecording("opencode", file, repo, home);
+// opencode's plugin names its events as Tandem does: no kebab-casing.
 const replay = (rec: Recorded, repo: string) => replayRecording("opencode", rec, repo, rec.event);
 
 const SILENT = { code: 0, out: null };
 const deny = (a: Answer) => (a.code === 0 && typeof a.out?.deny === "string" ? a.out.deny : null);
 
 describe("opencode's recorded plugin calls through `tandem hook opencode`", () => {
-  it("claims its writes, refuses a live peer's file by tool and by shell redirect, also from its sub-agent, and sends the ritual back as a follow-up", () => {
+  it("claims its writes, refuses a live peer's file by tool and by shell redirect, also from its sub-agent, and sends the ritual back as a follow-up", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"), { "peer.txt": "peer\n" });
     const home = join(base, "home");
     const run = (file: string) => replay(load(file, repo, home), repo);
     // A live Claude Code session holds peer.txt.
     const claude = claudeWrite(repo, "claude-A", "peer.txt");
-    expect(denied(hook("claude-code", "pre-tool-use", claude, { cwd: repo, env: fakeAgent() }))).toBeNull();
+    expect(
+      denied(await hook("claude-code", "pre-tool-use", claude, { cwd: repo, env: fakeAgent() })),
+    ).toBeNull();
 
-    expect(String(run("01-session-start.json").out?.context)).toContain("Tandem");
-    expect(String(run("02-chat-message.json").out?.context)).toMatch(/tandem task/);
-    expect(run("03-tool-before.json")).toEqual(SILENT);
+    expect(String((await run("01-session-start.json")).out?.context)).toContain("Tandem");
+    expect(String((await run("02-chat-message.json")).out?.context)).toMatch(/tandem task/);
+    expect(await run("03-tool-before.json")).toEqual(SILENT);
     writeFileSync(join(repo, "a.txt"), "hello\n");
-    expect(run("04-tool-after.json").code).toBe(0);
-    expect(run("05-tool-before.json")).toEqual(SILENT);
+    expect((await run("04-tool-after.json")).code).toBe(0);
+    expect(await run("05-tool-before.json")).toEqual(SILENT);
     writeFileSync(join(repo, "a.txt"), "hello there\n");
-    expect(run("06-tool-after.json").code).toBe(0);
-    expect(run("07-tool-before.json")).toEqual(SILENT);
+    expect((await run("06-tool-after.json")).code).toBe(0);
+    expect(await run("07-tool-before.json")).toEqual(SILENT);
     writeFileSync(join(repo, "b.txt"), "hi\n");
-    expect(run("08-tool-after.json").code).toBe(0);
+    expect((await run("08-tool-after.json")).code).toBe(0);
     // The write tool and a shell redirect into the peer's file: the reason is what the model reads.
-    expect(deny(run("09-tool-before.json"))).toMatch(/peer\.txt: held by agent-\w+ \(claude-code/);
-    expect(deny(run("11-tool-before.json"))).toMatch(/peer\.txt: held by agent-\w+ \(claude-code/);
+    expect(deny(await run("09-tool-before.json"))).toMatch(/peer\.txt: held by agent-\w+ \(claude-code/);
+    expect(deny(await run("11-tool-before.json"))).toMatch(/peer\.txt: held by agent-\w+ \(claude-code/);
     // The task tool's child session: its write is the parent session's claim, its clobber refused.
-    expect(run("13-tool-before.json")).toEqual(SILENT);
+    expect(await run("13-tool-before.json")).toEqual(SILENT);
     writeFileSync(join(repo, "c.txt"), "from the sub-agent\n");
-    expect(run("14-tool-after.json").code).toBe(0);
-    expect(deny(run("15-tool-before.json"))).toMatch(/peer\.txt: held by agent-\w+ \(claude-code/);
+    expect((await run("14-tool-after.json")).code).toBe(0);
+    expect(deny(await run("15-tool-before.json"))).toMatch(/peer\.txt: held by agent-\w+ \(claude-code/);
     const parent = String(load("13-tool-before.json", repo, home).stdin.session_id);
     const claims = ledger(repo).claims;
     expect(claims.filter((c) => c.holder === parent).map((c) => c.path)).toEqual(["a.txt", "b.txt", "c.txt"]);
@@ -63,24 +67,24 @@ describe("opencode's recorded plugin calls through `tandem hook opencode`", () =
 
     // The turn ends without the ritual: the plugin is told to send the reminder as the next prompt,
     // whose marker makes it a repair of the same turn.
-    const followUp = String(run("17-session-idle.json").out?.followUp);
+    const followUp = String((await run("17-session-idle.json")).out?.followUp);
     expect(followUp.startsWith(REMEDIATION_MARKER)).toBe(true);
     expect(followUp).toMatch(/no task was declared/);
     const prompt = load("02-chat-message.json", repo, home);
     const output = { ...(prompt.stdin.output as Payload), parts: [{ type: "text", text: followUp }] };
-    expect(replay({ ...prompt, stdin: { ...prompt.stdin, output } }, repo).code).toBe(0);
+    expect((await replay({ ...prompt, stdin: { ...prompt.stdin, output } }, repo)).code).toBe(0);
     const prompts = ledger(repo).events.filter((e) => e.kind === "prompt.submitted");
     expect(prompts.map((e) => (e.data as { remediation: boolean }).remediation)).toEqual([false, true]);
 
-    expect(run("18-session-end.json")).toEqual(SILENT);
+    expect(await run("18-session-end.json")).toEqual(SILENT);
     expect(ledger(repo).events.at(-1)?.kind).toBe("session.ended");
   });
 
-  it("lets every recorded call through silently or with context when no peer holds anything", () => {
+  it("lets every recorded call through silently or with context when no peer holds anything", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"), { "peer.txt": "peer\n" });
     for (const file of FILES) {
-      const a = replay(load(file, repo, join(base, "home")), repo);
+      const a = await replay(load(file, repo, join(base, "home")), repo);
       expect(a.code, file).toBe(0);
       expect(deny(a), file).toBeNull();
     }

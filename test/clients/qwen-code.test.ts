@@ -2,8 +2,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { qwenCode } from "../../src/clients/qwen-code/spec.js";
-import { PIN, tandem } from "../helpers/cli.js";
-import { claudeWrite, denied, hook, ledger, type Payload } from "../helpers/hooks.js";
+import { PIN } from "../helpers/cli.js";
+import { claudeWrite, denied, ledger, type Payload } from "../helpers/hooks.js";
+import { hook } from "../helpers/in-process.js";
+import { cli } from "../helpers/in-process-cli.js";
 import {
   type Answer,
   loadRecording,
@@ -38,7 +40,7 @@ const blockedWith = (a: Answer) =>
 const prompts = (repo: string) => ledger(repo).events.filter((e) => e.kind === "prompt.submitted");
 
 describe("Qwen Code's recorded payloads through `tandem hook qwen-code`", () => {
-  it("replays the recorded run: claims its writes, refuses a peer's file, and blocks the Stop without the ritual", () => {
+  it("replays the recorded run: claims its writes, refuses a peer's file, and blocks the Stop without the ritual", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"));
     const home = join(base, "home");
@@ -49,31 +51,35 @@ describe("Qwen Code's recorded payloads through `tandem hook qwen-code`", () => 
     };
     // A Claude Code session already holds denied.txt.
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "denied.txt"), { cwd: repo })),
+      denied(
+        await hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "denied.txt"), { cwd: repo }),
+      ),
     ).toBeNull();
 
     // Session e2bd…: writes hello.txt, runs a shell redirect, is refused denied.txt, edits hello.txt.
-    expect(context(run("SessionStart-0.json"))).toContain("Tandem");
-    expect(context(run("UserPromptSubmit-0.json"))).toMatch(/tandem task/);
-    expect(run("PreToolUse-0.json")).toEqual({ code: 0, out: null });
+    expect(context(await run("SessionStart-0.json"))).toContain("Tandem");
+    expect(context(await run("UserPromptSubmit-0.json"))).toMatch(/tandem task/);
+    expect(await run("PreToolUse-0.json")).toEqual({ code: 0, out: null });
     writeFileSync(join(repo, "hello.txt"), "hello\n");
-    expect(run("PostToolUse-0.json").code).toBe(0);
+    expect((await run("PostToolUse-0.json")).code).toBe(0);
     // Qwen's UserPromptSubmit before each later model request (empty prompt) is no prompt.
-    expect(run("UserPromptSubmit-1.json")).toEqual({ code: 0, out: null });
-    expect(run("PreToolUse-1.json")).toEqual({ code: 0, out: null });
+    expect(await run("UserPromptSubmit-1.json")).toEqual({ code: 0, out: null });
+    expect(await run("PreToolUse-1.json")).toEqual({ code: 0, out: null });
     writeFileSync(join(repo, "shell.txt"), "shell-ran\n");
-    expect(run("PostToolUse-1.json").code).toBe(0);
-    expect(run("UserPromptSubmit-2.json")).toEqual({ code: 0, out: null });
-    expect(deniedWith(run("PreToolUse-2.json"))).toMatch(/denied\.txt: held by agent-\w+ \(claude-code/);
-    expect(run("UserPromptSubmit-3.json")).toEqual({ code: 0, out: null });
-    expect(run("PreToolUse-3.json")).toEqual({ code: 0, out: null });
+    expect((await run("PostToolUse-1.json")).code).toBe(0);
+    expect(await run("UserPromptSubmit-2.json")).toEqual({ code: 0, out: null });
+    expect(deniedWith(await run("PreToolUse-2.json"))).toMatch(
+      /denied\.txt: held by agent-\w+ \(claude-code/,
+    );
+    expect(await run("UserPromptSubmit-3.json")).toEqual({ code: 0, out: null });
+    expect(await run("PreToolUse-3.json")).toEqual({ code: 0, out: null });
     writeFileSync(join(repo, "hello.txt"), "hello edited\n");
-    expect(run("PostToolUse-2.json").code).toBe(0);
-    expect(run("UserPromptSubmit-4.json")).toEqual({ code: 0, out: null });
+    expect((await run("PostToolUse-2.json")).code).toBe(0);
+    expect(await run("UserPromptSubmit-4.json")).toEqual({ code: 0, out: null });
     // One prompt so far: the continuations opened no window of their own.
     expect(prompts(repo)).toHaveLength(1);
 
-    const stop = blockedWith(run("Stop-0.json"));
+    const stop = blockedWith(await run("Stop-0.json"));
     expect(stop).toMatch(/^Tandem: this turn used tools, but the end-of-turn ritual is incomplete: /);
     expect(stop).toMatch(/no task was declared/);
     // Qwen sends the reason on as the next user message and fires UserPromptSubmit with it: a repair
@@ -81,10 +87,10 @@ describe("Qwen Code's recorded payloads through `tandem hook qwen-code`", () => 
     const echo = load("UserPromptSubmit-5.json", repo, home);
     expect(echo.stdin.submitted_prompt).toBeUndefined();
     seen.add(echo.file);
-    expect(replay({ ...echo, stdin: { ...echo.stdin, prompt: stop } }, repo).code).toBe(0);
+    expect((await replay({ ...echo, stdin: { ...echo.stdin, prompt: stop } }, repo)).code).toBe(0);
     expect(prompts(repo).at(-1)?.data).toMatchObject({ remediation: true });
     // The repair did not run the ritual either: still blocked (stop_hook_active: true), same window.
-    expect(blockedWith(run("Stop-1.json"))).toMatch(/no task was declared/);
+    expect(blockedWith(await run("Stop-1.json"))).toMatch(/no task was declared/);
 
     expect(ledger(repo).claims.map((c) => c.path)).toEqual(
       expect.arrayContaining(["hello.txt", "shell.txt"]),
@@ -92,23 +98,25 @@ describe("Qwen Code's recorded payloads through `tandem hook qwen-code`", () => 
     expect(FILES.filter((f) => !f.startsWith("sub-") && !seen.has(f))).toEqual([]);
   });
 
-  it("claims a sub-agent's write_file for the session that started it (same session_id, an agent_id)", () => {
+  it("claims a sub-agent's write_file for the session that started it (same session_id, an agent_id)", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"));
     const home = join(base, "home");
     const run = (file: string) => replay(load(file, repo, home), repo);
-    expect(context(run("sub-SessionStart-0.json"))).toContain("Tandem");
-    run("sub-UserPromptSubmit-0.json");
+    expect(context(await run("sub-SessionStart-0.json"))).toContain("Tandem");
+    await run("sub-UserPromptSubmit-0.json");
     const write = load("sub-PreToolUse-2.json", repo, home);
     expect(write.stdin.agent_id).toBe("general-purpose-call_2");
     // A Claude session holding sub.txt refuses the sub-agent's write in the parent's name.
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-B", "sub.txt"), { cwd: repo })),
+      denied(
+        await hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-B", "sub.txt"), { cwd: repo }),
+      ),
     ).toBeNull();
-    expect(deniedWith(replay(write, repo))).toMatch(/sub\.txt: held by agent-\w+ \(claude-code/);
+    expect(deniedWith(await replay(write, repo))).toMatch(/sub\.txt: held by agent-\w+ \(claude-code/);
     // Every other recorded hook of that run is answered without an error.
     for (const f of FILES.filter((f) => f.startsWith("sub-") && f !== "sub-PreToolUse-2.json")) {
-      expect(run(f).code, f).toBe(0);
+      expect((await run(f)).code, f).toBe(0);
     }
     // The main agent's files (its shell's env.txt) are held by the one Qwen session.
     const own = ledger(repo).claims.filter((c) => c.holder !== "claude-B");
@@ -116,32 +124,38 @@ describe("Qwen Code's recorded payloads through `tandem hook qwen-code`", () => 
     expect(new Set(own.map((c) => c.holder))).toEqual(new Set([String(write.stdin.session_id)]));
   });
 
-  it("resolves a shell command's paths in its `directory`, and refuses a redirect there into a held file", () => {
+  it("resolves a shell command's paths in its `directory`, and refuses a redirect there into a held file", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"), { "sub/held.txt": "x\n", "held.txt": "y\n" });
     const home = join(base, "home");
     expect(
       denied(
-        hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "sub/held.txt"), { cwd: repo }),
+        await hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "sub/held.txt"), {
+          cwd: repo,
+        }),
       ),
     ).toBeNull();
     const rec = load("PreToolUse-1.json", repo, home);
     const shell = (input: Payload, name = "run_shell_command") =>
       replay({ ...rec, stdin: { ...rec.stdin, tool_name: name, tool_input: input } }, repo);
-    expect(shell({ command: "echo hi > held.txt" })).toEqual({ code: 0, out: null });
-    expect(deniedWith(shell({ command: "echo hi > held.txt", directory: join(repo, "sub") }))).toMatch(
+    expect(await shell({ command: "echo hi > held.txt" })).toEqual({ code: 0, out: null });
+    expect(deniedWith(await shell({ command: "echo hi > held.txt", directory: join(repo, "sub") }))).toMatch(
       /sub\/held\.txt: held by/,
     );
     // `monitor` runs a shell command too.
-    expect(deniedWith(shell({ command: "echo hi > sub/held.txt", description: "m" }, "monitor"))).toMatch(
-      /sub\/held\.txt: held by/,
-    );
+    expect(
+      deniedWith(await shell({ command: "echo hi > sub/held.txt", description: "m" }, "monitor")),
+    ).toMatch(/sub\/held\.txt: held by/);
     // `edit` and `notebook_edit` name their files as Claude's Edit and NotebookEdit do.
     expect(
-      deniedWith(shell({ file_path: join(repo, "sub/held.txt"), old_string: "x", new_string: "z" }, "edit")),
+      deniedWith(
+        await shell({ file_path: join(repo, "sub/held.txt"), old_string: "x", new_string: "z" }, "edit"),
+      ),
     ).toMatch(/sub\/held\.txt: held by/);
     expect(
-      deniedWith(shell({ notebook_path: join(repo, "sub/held.txt"), new_source: "1" }, "notebook_edit")),
+      deniedWith(
+        await shell({ notebook_path: join(repo, "sub/held.txt"), new_source: "1" }, "notebook_edit"),
+      ),
     ).toMatch(/sub\/held\.txt: held by/);
   });
 });
@@ -165,22 +179,27 @@ describe("Qwen Code's PermissionRequest, before its approval dialog", () => {
     return a.code === 0 && d?.behavior === "deny" ? String(d.message) : null;
   };
 
-  it("refuses a peer's file before Qwen asks, and leaves a free file's question to the person", () => {
+  it("refuses a peer's file before Qwen asks, and leaves a free file's question to the person", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"));
     const home = join(base, "home");
     expect(
-      denied(hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "held.txt"), { cwd: repo })),
+      denied(
+        await hook("claude-code", "pre-tool-use", claudeWrite(repo, "claude-A", "held.txt"), { cwd: repo }),
+      ),
     ).toBeNull();
     const rec = load("PreToolUse-0.json", repo, home);
-    const held = replay(permissionRequest(rec, join(repo, "held.txt")), repo);
+    const held = await replay(permissionRequest(rec, join(repo, "held.txt")), repo);
     expect(deniedBefore(held)).toMatch(
       /Tandem refused this edit[\s\S]*held\.txt: held by agent-\w+ \(claude-code/,
     );
     expect(ledger(repo).events.filter((e) => e.kind === "claim.denied")).toHaveLength(1);
     // No decision for a free file: Qwen shows its dialog; after "Yes", PreToolUse finds the claim taken.
-    expect(replay(permissionRequest(rec, join(repo, "free.txt")), repo)).toEqual({ code: 0, out: null });
-    expect(replay(rec, repo)).toEqual({ code: 0, out: null });
+    expect(await replay(permissionRequest(rec, join(repo, "free.txt")), repo)).toEqual({
+      code: 0,
+      out: null,
+    });
+    expect(await replay(rec, repo)).toEqual({ code: 0, out: null });
     const free = ledger(repo).claims.find((c) => c.path === "free.txt");
     expect(free?.holder).toBe(String(rec.stdin.session_id));
   });
@@ -205,36 +224,36 @@ describe("Qwen Code's PermissionRequest, before its approval dialog", () => {
 });
 
 describe("Qwen Code's own wiring", () => {
-  it("is protected: an agent's write_file or redirect into .qwen/settings.json is refused", () => {
+  it("is protected: an agent's write_file or redirect into .qwen/settings.json is refused", async () => {
     const base = tempDir();
     const repo = initRepo(join(base, "repo"), { ".qwen/settings.json": "{}\n" });
     const rec = load("PreToolUse-0.json", repo, join(base, "home"));
     const settings = join(repo, ".qwen", "settings.json");
     const write = { ...rec.stdin, tool_input: { file_path: settings, content: '{"disableAllHooks":true}' } };
-    expect(deniedWith(replay({ ...rec, stdin: write }, repo))).toMatch(/\.qwen\/settings\.json/);
+    expect(deniedWith(await replay({ ...rec, stdin: write }, repo))).toMatch(/\.qwen\/settings\.json/);
     const redirect = {
       ...rec.stdin,
       tool_name: "run_shell_command",
       tool_input: { command: "echo {} > .qwen/settings.json" },
     };
-    expect(deniedWith(replay({ ...rec, stdin: redirect }, repo))).toMatch(
+    expect(deniedWith(await replay({ ...rec, stdin: redirect }, repo))).toMatch(
       /settings\.json: it is Tandem's wiring \(Qwen Code's hooks and settings\)/,
     );
   });
 
-  it("carries Qwen's settings $version from init on, so Qwen never rewrites the committed file; deinit removes it whole", () => {
+  it("carries Qwen's settings $version from init on, so Qwen never rewrites the committed file; deinit removes it whole", async () => {
     const repo = initRepo(join(tempDir(), "repo"));
     const settings = join(repo, ".qwen", "settings.json");
-    expect(tandem(["init", ...PIN, "--clients", "qwen-code"], { cwd: repo }).code).toBe(0);
+    expect((await cli(["init", ...PIN, "--clients", "qwen-code"], { cwd: repo })).code).toBe(0);
     // Qwen 0.24.4 persists `"$version": 4` into any project settings file that lacks it.
     expect(JSON.parse(readFileSync(settings, "utf8")).$version).toBe(4);
     // A file wired before the key existed gets it from the next init, hooks untouched.
     const { $version: _v, ...older } = JSON.parse(readFileSync(settings, "utf8")) as Record<string, unknown>;
     writeFileSync(settings, `${JSON.stringify(older, null, 2)}\n`);
-    expect(tandem(["init", "--check", "--clients", "qwen-code"], { cwd: repo }).code).not.toBe(0);
-    expect(tandem(["init", ...PIN, "--clients", "qwen-code"], { cwd: repo }).code).toBe(0);
+    expect((await cli(["init", "--check", "--clients", "qwen-code"], { cwd: repo })).code).not.toBe(0);
+    expect((await cli(["init", ...PIN, "--clients", "qwen-code"], { cwd: repo })).code).toBe(0);
     expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ ...older, $version: 4 });
-    expect(tandem(["deinit", "--clients", "qwen-code"], { cwd: repo }).code).toBe(0);
+    expect((await cli(["deinit", "--clients", "qwen-code"], { cwd: repo })).code).toBe(0);
     expect(existsSync(settings)).toBe(false);
   });
 });

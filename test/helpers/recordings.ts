@@ -1,11 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES, kebab } from "./fixtures.js";
-import { hook, type Payload } from "./hooks.js";
+import type { Payload } from "./hooks.js";
+import { hook } from "./in-process.js";
 
 /**
  * The hook calls a logging hook recorded for a client (test/fixtures/<client>/*.json: the native
- * event, the hook's environment and its stdin), replayed through the real `tandem hook` entry.
+ * event, the hook's environment and its stdin), replayed through the hook handler in this process
+ * (./in-process.ts); the binary's path for every client is test/server/differential.test.ts's.
  */
 export interface Recording {
   file: string;
@@ -33,13 +35,13 @@ export function loadRecording(client: string, file: string, repo: string, home: 
   return { file, event: rec.event, env: rec.env, stdin: rec.stdin };
 }
 
-/** Runs `tandem hook <client> <event>` with the recording; `cliEvent` defaults to the native name in kebab case. */
-export function replayRecording(
+/** `tandem hook <client> <event>` answered for the recording; `cliEvent` defaults to the native name in kebab case. */
+export async function replayRecording(
   client: string,
   rec: Recording,
   repo: string,
   cliEvent = kebab(rec.event),
-): Answer {
-  const r = hook(client, cliEvent, rec.stdin, { cwd: repo, env: rec.env });
+): Promise<Answer> {
+  const r = await hook(client, cliEvent, rec.stdin, { cwd: repo, env: rec.env });
   return { code: r.code, out: r.stdout.trim() ? (JSON.parse(r.stdout) as Record<string, unknown>) : null };
 }
