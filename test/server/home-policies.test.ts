@@ -5,8 +5,7 @@ import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/events/list.js";
 import { geminiPolicyFile, legacyPolicyFile } from "../../src/wiring/gemini-policy.js";
 import { tandem } from "../helpers/cli.js";
-import { hook } from "../helpers/in-process.js";
-import { cli } from "../helpers/in-process-cli.js";
+import { hook } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
 import { pathWithoutCodex, tandemShim } from "../wiring/helpers.js";
 import { scratch, startServer, stateDir, waitFor } from "./support.js";
@@ -72,8 +71,6 @@ describe("two repositories and two installs in one home", () => {
     mkdirSync(join(home, ".gemini", "policies"));
     writeFileSync(legacyPolicyFile(env), legacyText(a.launcher));
 
-    // On the binary: init records which policy file to heal from its process's GEMINI_CLI_HOME
-    // (src/wiring/wiring-record.ts), which in this process is the runner's, not `env`'s.
     const init = (s: Side) => {
       const r = tandem(["init", "--command", s.launcher, "--clients", "claude-code,gemini-cli"], {
         cwd: s.repo,
@@ -107,7 +104,7 @@ describe("two repositories and two installs in one home", () => {
           hook_event_name: "SessionStart",
           source: "startup",
         };
-        expect((await hook("gemini-cli", "session-start", start, { cwd: s.repo, env })).code).toBe(0);
+        expect(hook("gemini-cli", "session-start", start, { cwd: s.repo, env }).code).toBe(0);
         init(s);
       }
     }
@@ -116,7 +113,7 @@ describe("two repositories and two installs in one home", () => {
 
     // Each doctor is clean: its own file current, the other's not its concern.
     for (const s of [a, b]) {
-      const r = await cli(["doctor"], { cwd: s.repo, env });
+      const r = tandem(["doctor"], { cwd: s.repo, env });
       expect(r.code, r.stdout).toBe(0);
       expect(r.stdout).not.toMatch(/^✗ .*(polic|client hooks|gemini)/im);
       expect(r.stdout).toMatch(
@@ -133,7 +130,7 @@ describe("two repositories and two installs in one home", () => {
     expect(restored(b)).toEqual([]);
 
     // Deinit in alpha removes alpha's rule only, and beta's server does not put it back.
-    expect((await cli(["deinit", "--clients", "claude-code,gemini-cli"], { cwd: a.repo, env })).code).toBe(0);
+    expect(tandem(["deinit", "--clients", "claude-code,gemini-cli"], { cwd: a.repo, env }).code).toBe(0);
     expect(read(a.policy)).toBeNull();
     expect(read(b.policy)).toBe(before.b);
     rmSync(b.policy);
@@ -144,7 +141,7 @@ describe("two repositories and two installs in one home", () => {
     expect(restored(a)).toHaveLength(1);
     expect(restored(b)).toHaveLength(1);
     expect(existsSync(join(base, "server-home"))).toBe(false);
-    const r = await cli(["doctor"], { cwd: b.repo, env });
+    const r = tandem(["doctor"], { cwd: b.repo, env });
     expect(r.stdout).toMatch(
       /^✓ client hooks: claude-code, gemini-cli and the git hooks are wired and current/m,
     );
