@@ -102,13 +102,13 @@ describe("Tandem inside the real Claude Code terminal UI", () => {
       await ui.waitFor("started", /❯/);
       await ui.say("hello");
       await ui.waitFor("replied", (s) => s.includes(REPLY) && idle(s), TURN);
-      const before = sessions(p).filter((s) => s.client === "claude-code" && s.live);
+      const before = (await sessions(p)).filter((s) => s.client === "claude-code" && s.live);
       expect(before).toHaveLength(1);
       const closing = how === "exit" ? ui.say("/exit") : ui.kill();
       await closing;
       // Asserted as behaviour (it ends without waiting out freshness); how soon is the bench's to measure.
-      await until(`the ${how} session is no longer live`, () =>
-        sessions(p).some((s) => s.nativeId === before[0]!.nativeId && !s.live),
+      await until(`the ${how} session is no longer live`, async () =>
+        (await sessions(p)).some((s) => s.nativeId === before[0]!.nativeId && !s.live),
       );
     }
   });

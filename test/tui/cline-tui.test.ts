@@ -162,7 +162,7 @@ describe("Tandem inside the real Cline terminal UI", () => {
     // Scene 2: a free file; the first tool result told the model the ritual, which it runs.
     const writeG = `WRITE ${join(p.repo, "g.txt")}`;
     await send(ui, writeG);
-    const mine = () => sessions(p).find((s) => s.client === "cline");
+    const mine = async () => (await sessions(p)).find((s) => s.client === "cline");
     const turn = fromEcho(
       await ui.waitFor("ritual", (s) => fromEcho(s, writeG).includes(DONE), LONG),
       writeG,
@@ -176,7 +176,7 @@ describe("Tandem inside the real Cline terminal UI", () => {
     expect(turn).not.toMatch(DIALOG);
     expect(turn).not.toMatch(INTERNAL);
     expect(p.read("g.txt")).toBe("hello\n");
-    expect(mine()?.task).toBe(TASK);
+    expect((await mine())?.task).toBe(TASK);
     // Observed (decision 0039): this turn ran the ritual and passes. Scene 1's turn passes too: its
     // only call was refused and nothing ran, though Cline reported the skipped call as completed.
     const verdicts = () =>
@@ -187,12 +187,12 @@ describe("Tandem inside the real Cline terminal UI", () => {
     expect(verdicts()).toEqual(["pass", "pass"]);
 
     // Scene 3: Ctrl-C, with no end event; the UI's exit ends the session (decision 0059).
-    const session = mine()!;
+    const session = (await mine())!;
     const summary = await ctrlC(ui);
     expect(summary).not.toMatch(INTERNAL);
     await until(
       "the Cline session is gone after its UI exited",
-      () => sessions(p).some((s) => s.nativeId === session.nativeId && !s.live),
+      async () => (await sessions(p)).some((s) => s.nativeId === session.nativeId && !s.live),
       60_000,
     );
     // One verdict: the file is left work, never also a stale session's claim.

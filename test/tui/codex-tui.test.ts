@@ -86,7 +86,7 @@ async function turn(ui: Tui, label: string, prompt: string): Promise<string> {
   return fromEcho(s, prompt);
 }
 
-const codexSessions = () => sessions(p).filter((s) => s.client === "codex");
+const codexSessions = async () => (await sessions(p)).filter((s) => s.client === "codex");
 
 describe("Tandem inside the real Codex terminal UI", () => {
   // One test: the temp dirs (CODEX_HOME with its running daemon, the project) are removed after each.
@@ -111,18 +111,18 @@ describe("Tandem inside the real Codex terminal UI", () => {
     await ui.kill();
 
     for (const how of ["quit", "terminal"] as const) {
-      const earlier = new Set(codexSessions().map((s) => s.nativeId));
+      const earlier = new Set((await codexSessions()).map((s) => s.nativeId));
       const ui = startCodex(`codex-${how}`);
       await ui.waitFor("started", READY, { stableMs: 1000 });
       await turn(ui, "replied", `PATCH ${how}.txt`);
-      const mine = codexSessions().find((s) => !earlier.has(s.nativeId));
+      const mine = (await codexSessions()).find((s) => !earlier.has(s.nativeId));
       expect(mine?.live, "the Codex session is live while its UI runs").toBe(true);
       const daemon = codexDaemonPid(codexHome);
       if (how === "quit") await ui.say("/quit");
       else await ui.kill();
       await until(
         `the session is no longer live after ${how}`,
-        () => !codexSessions().some((s) => s.nativeId === mine!.nativeId && s.live),
+        async () => !(await codexSessions()).some((s) => s.nativeId === mine!.nativeId && s.live),
         30_000,
       );
       // Asserted as behaviour: the 30 s wait is far below the 600 s freshness, so only the UI's

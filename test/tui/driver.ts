@@ -177,9 +177,13 @@ const isRunning = (pid: number): boolean => procInfo(pid) !== null;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls a condition (e.g. the ledger) until it holds; returns how long it took. */
-export async function until(what: string, cond: () => boolean, timeoutMs = 30_000): Promise<number> {
+export async function until(
+  what: string,
+  cond: () => boolean | Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<number> {
   const start = Date.now();
-  while (!cond()) {
+  while (!(await cond())) {
     if (Date.now() - start > patient(timeoutMs))
       throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
     await sleep(250);

@@ -138,13 +138,13 @@ describe("Tandem inside the real Gemini CLI terminal UI", () => {
     expect(ritual).not.toMatch(INTERNAL);
     expect(ritual).not.toMatch(/Allow execution/);
     expect(p.read("g.txt")).toBe("hello\n");
-    const mine = sessions(p).find((s) => s.client === "gemini-cli" && s.live);
+    const mine = (await sessions(p)).find((s) => s.client === "gemini-cli" && s.live);
     expect(mine).toBeDefined();
 
     await send(ui, "/quit");
     await until(
       "the Gemini session ends after /quit",
-      () => sessions(p).some((s) => s.nativeId === mine!.nativeId && s.ended),
+      async () => (await sessions(p)).some((s) => s.nativeId === mine!.nativeId && s.ended),
       60_000,
     );
     await until(

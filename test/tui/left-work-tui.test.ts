@@ -52,8 +52,8 @@ function start(test: string, p: Project, cmd: string, args: string[], env: Recor
 /** The one live session of `client` once its UI has made it. */
 async function liveSession(p: Project, client: string): Promise<SessionInfo> {
   let mine: SessionInfo | undefined;
-  await until(`a live ${client} session`, () => {
-    mine = sessions(p).find((s) => s.client === client && s.live);
+  await until(`a live ${client} session`, async () => {
+    mine = (await sessions(p)).find((s) => s.client === client && s.live);
     return mine !== undefined;
   });
   return mine!;
@@ -68,7 +68,7 @@ function declareTask(p: Project, s: SessionInfo): void {
 async function gone(p: Project, s: SessionInfo, how: string): Promise<void> {
   await until(
     `the ${s.client} session is gone after ${how}`,
-    () => sessions(p).some((x) => x.nativeId === s.nativeId && !x.live),
+    async () => (await sessions(p)).some((x) => x.nativeId === s.nativeId && !x.live),
     60_000,
   );
 }
@@ -103,7 +103,7 @@ describe("a real client's session that ends with an uncommitted file leaves it a
       declareTask(p, mine);
       await ui.say("/exit");
       await gone(p, mine, "/exit");
-      expect(sessions(p).find((x) => x.nativeId === mine.nativeId)?.ended).toBe(true);
+      expect((await sessions(p)).find((x) => x.nativeId === mine.nativeId)?.ended).toBe(true);
       expectLeftWork(p, "f.txt", "hello\n", { name: mine.name, client: "claude-code", task: TASK });
     } finally {
       await fake.close();
@@ -194,7 +194,7 @@ describe("a real client's session that ends with an uncommitted file leaves it a
       const mine = await liveSession(p, "gemini-cli");
       await sendToGemini(ui, "/quit");
       await gone(p, mine, "/quit");
-      expect(sessions(p).find((x) => x.nativeId === mine.nativeId)?.ended).toBe(true);
+      expect((await sessions(p)).find((x) => x.nativeId === mine.nativeId)?.ended).toBe(true);
       expectLeftWork(p, "f.txt", "hello\n", { name: mine.name, client: "gemini-cli", task: "writing files" });
       stopResidentServer(p.repo);
     } finally {

@@ -178,7 +178,7 @@ describe("Tandem inside the real opencode terminal UI", () => {
     ui.type(writeG);
     await ui.waitFor("typed-g", (s) => s.includes(writeG), { timeoutMs: 60_000 });
     ui.key("Enter");
-    const mine = () => sessions(p).find((s) => s.client === "opencode");
+    const mine = async () => (await sessions(p)).find((s) => s.client === "opencode");
     const verdicts = () =>
       ledgerEvents(p.repo)
         .filter((e) => e.client === "opencode" && e.kind === "turn.stopped")
@@ -191,16 +191,16 @@ describe("Tandem inside the real opencode terminal UI", () => {
     expect(turn).not.toMatch(DIALOG);
     expect(turn).not.toMatch(INTERNAL);
     expect(p.read("g.txt")).toBe("hello\n");
-    expect(mine()?.task).toBe(TASK);
+    expect((await mine())?.task).toBe(TASK);
 
     // Scene 3: the person exits; a person's status lists g.txt as the ended session's left work.
-    const session = mine()!;
+    const session = (await mine())!;
     ui.type("/exit");
     await ui.waitFor("typed-exit", (s) => s.includes("/exit"), { timeoutMs: 60_000 });
     ui.key("Enter");
     await until(
       "the opencode session ends after /exit",
-      () => sessions(p).some((s) => s.nativeId === session.nativeId && s.ended),
+      async () => (await sessions(p)).some((s) => s.nativeId === session.nativeId && s.ended),
       90_000,
     );
     ui.capture("after-exit");

@@ -141,7 +141,7 @@ describe("Tandem inside the real Qwen Code terminal UI, default approval mode", 
     await send(ui, writeG);
     await ui.waitFor("asked", (s) => /Apply this change\?/.test(fromEcho(s, writeG)), LONG);
     ui.key("Enter");
-    const mine = () => sessions(p).find((s) => s.client === "qwen-code");
+    const mine = async () => (await sessions(p)).find((s) => s.client === "qwen-code");
     await until(
       "the ritual ran and the turn passed",
       () =>
@@ -164,14 +164,14 @@ describe("Tandem inside the real Qwen Code terminal UI, default approval mode", 
     expect(turn).toMatch(/Shell tandem task "writing files"/);
     expect(turn).not.toMatch(INTERNAL);
     expect(p.read("g.txt")).toBe("hello\n");
-    expect(mine()?.task).toBe(TASK);
+    expect((await mine())?.task).toBe(TASK);
 
     // Scene 3: the person quits; a person's status lists g.txt as the ended session's left work.
-    const session = mine()!;
+    const session = (await mine())!;
     await send(ui, "/quit");
     await until(
       "the Qwen session ends after /quit",
-      () => sessions(p).some((s) => s.nativeId === session.nativeId && s.ended),
+      async () => (await sessions(p)).some((s) => s.nativeId === session.nativeId && s.ended),
       60_000,
     );
     ui.capture("after-quit");

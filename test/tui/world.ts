@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { commandLine } from "../../src/sessions/proc.js";
 import type { Project } from "../e2e/support.js";
 import { agentShell } from "../helpers/agent-shell.js";
-import { tandem } from "../helpers/cli.js";
 import { hook } from "../helpers/hooks.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { until } from "./driver.js";
 
 export interface SessionInfo {
@@ -16,8 +16,9 @@ export interface SessionInfo {
   task: string | null;
 }
 
-export function sessions(p: Project): SessionInfo[] {
-  const out = tandem(["sessions", "--all", "--json"], { cwd: p.repo });
+/** `tandem sessions --all --json`, answered in this process: the scenes poll it. */
+export async function sessions(p: Project): Promise<SessionInfo[]> {
+  const out = await cli(["sessions", "--all", "--json"], { cwd: p.repo });
   return JSON.parse(out.stdout) as SessionInfo[];
 }
 
