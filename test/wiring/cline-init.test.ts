@@ -10,13 +10,8 @@ import {
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PIN } from "../helpers/cli.js";
-import { cli } from "../helpers/in-process-cli.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
-import { LAUNCHER, pathWithoutCodex, read } from "./helpers.js";
-
-/** `run` (./helpers.ts) answered in this process: what init, deinit and doctor report and write. */
-const run = (args: string[], cwd: string, env: Record<string, string | undefined> = {}) =>
-  cli(args, { cwd, env: { PATH: pathWithoutCodex(), ...env } });
+import { LAUNCHER, read, runHere as run } from "./helpers.js";
 
 /** Cline CLI runs every file named after a hook event in this folder (docs/clients.md §14.1). */
 const HOOKS = ".clinerules/hooks";

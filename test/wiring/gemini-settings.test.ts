@@ -2,13 +2,8 @@ import { mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from "nod
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PIN } from "../helpers/cli.js";
-import { cli } from "../helpers/in-process-cli.js";
 import { initRepo, tempDir, writeFiles } from "../helpers/repo.js";
-import { pathWithoutCodex, read } from "./helpers.js";
-
-/** `run` (./helpers.ts) answered in this process: what init, deinit and doctor report and write. */
-const run = (args: string[], cwd: string, env: Record<string, string | undefined> = {}) =>
-  cli(args, { cwd, env: { PATH: pathWithoutCodex(), ...env } });
+import { pathWithoutCodex, read, runHere as run } from "./helpers.js";
 
 /** A user's own Gemini settings: comments, a trailing comma, other settings and a hook of theirs. */
 const THEIRS = `// team settings

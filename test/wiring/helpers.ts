@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { delimiter, join, relative } from "node:path";
 import { PINNED, tandem } from "../helpers/cli.js";
+import { cli } from "../helpers/in-process-cli.js";
 import { tempDir } from "../helpers/repo.js";
 
 /** The launcher init writes when told `--command` PINNED (what `tandem()` runs). */
@@ -57,6 +58,11 @@ export function loginTandem(): { PATH: string; HOME: string } {
 /** Runs tandem with a PATH that has no codex on it. */
 export function run(args: string[], cwd: string, env: Record<string, string | undefined> = {}) {
   return tandem(args, { cwd, env: { PATH: pathWithoutCodex(), ...env } });
+}
+
+/** `run` answered in this process (../helpers/in-process-cli.ts): what a command reports and writes. */
+export function runHere(args: string[], cwd: string, env: Record<string, string | undefined> = {}) {
+  return cli(args, { cwd, env: { PATH: pathWithoutCodex(), ...env } });
 }
 
 export function read(file: string): string | null {

@@ -16,9 +16,8 @@ import { readConfigFile } from "../../src/config/load.js";
 import { REGION_START } from "../../src/wiring/git-hooks.js";
 import { shellQuote } from "../../src/wiring/hook-command.js";
 import { PIN, TANDEM_BIN } from "../helpers/cli.js";
-import { cli } from "../helpers/in-process-cli.js";
 import { g, initRepo, tempDir, writeFiles } from "../helpers/repo.js";
-import { run as binaryRun, LAUNCHER, pathWithoutCodex, read, readJson, tree } from "./helpers.js";
+import { run as binaryRun, LAUNCHER, pathWithoutCodex, read, readJson, runHere, tree } from "./helpers.js";
 
 const EXPECTED_FILES = [
   ".claude/settings.json",
@@ -41,8 +40,7 @@ function repo(files?: Record<string, string>): string {
  * compares the running bundle (the refusal's suggested `--command`, the `tandem` on PATH) and
  * the git hooks git runs after init stay on the binary (`binaryRun`).
  */
-const run = (args: string[], cwd: string, env: Record<string, string | undefined> = {}) =>
-  cli(args, { cwd, env: { PATH: pathWithoutCodex(), ...env } });
+const run = runHere;
 
 describe("tandem init in a fresh repository", () => {
   it("creates every settings file, the config and the git hooks, with commands that point at this tandem", async () => {
