@@ -9,7 +9,6 @@
  * its exec, and one kept for it could be signalled by every jailed command.) Anything that goes
  * wrong returns null, and the caller jails the command the per-command way.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import type { StandingJail } from "../core/jail/rewrite.js";
 import { procInfo } from "../sessions/proc.js";
@@ -77,10 +76,12 @@ function stop(j: StandingJail): void {
 
 /** Starts the holder through the launcher's `--start`, which prints its pid once the binds are made. */
 function start(launcher: string, planFile: string, agent: number): StandingJail | null {
-  const res = spawnSync("bash", [launcher, "--start", planFile, String(agent)], {
-    encoding: "utf8",
-    timeout: START_TIMEOUT_MS,
-  });
+  const res = process
+    .getBuiltinModule("node:child_process")
+    .spawnSync("bash", [launcher, "--start", planFile, String(agent)], {
+      encoding: "utf8",
+      timeout: START_TIMEOUT_MS,
+    });
   const pid = Number(res.stdout?.trim());
   if (res.status !== 0 || !Number.isInteger(pid) || pid <= 0) return null;
   const info = procInfo(pid);

@@ -6,10 +6,12 @@
  * `secrets/self` is there, the jail's own key. The directory is made once and never replaced, so a
  * mount over it stays on it.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { JailKeyOf } from "../core/jail/identity.js";
+
+/** node:crypto on first use: loading it costs every hook and command a few ms. */
+const crypto = () => process.getBuiltinModule("node:crypto");
 
 export const secretsDir = (stateDir: string): string => join(stateDir, "secrets");
 /** The header every request on the server's unix socket carries (curl reads it with `-H @file`). */
@@ -46,7 +48,7 @@ export function ensureSessionKey(stateDir: string, session: string): string {
   } catch {
     // Unreadable: write it afresh.
   }
-  const half = () => randomBytes(16).toString("hex");
+  const half = () => crypto().randomBytes(16).toString("hex");
   writePrivate(file, `${half()} ${half()} ${session}\n`);
   return file;
 }
@@ -88,7 +90,7 @@ const keyedSession = (key: JailKey | null): string | null =>
  */
 export function writeRunKey(stateDir: string, name: string, pid: number, start: string): string {
   const file = join(ensureSecretsDir(stateDir), `${name}.key`);
-  const half = () => randomBytes(16).toString("hex");
+  const half = () => crypto().randomBytes(16).toString("hex");
   writePrivate(file, `${half()} ${half()} run ${pid} ${start}\n`);
   return file;
 }
@@ -99,7 +101,7 @@ export function jailHello(stateDir: string, name: string, sent: string): JailKey
   if (!key) return null;
   const a = Buffer.from(sent);
   const b = Buffer.from(key.ask);
-  return a.length === b.length && timingSafeEqual(a, b) ? key : null;
+  return a.length === b.length && crypto().timingSafeEqual(a, b) ? key : null;
 }
 
 /** The jail's view of the secrets directory for the plan `name`: bound over the whole of it. */
@@ -122,7 +124,7 @@ export function writeSecretsView(stateDir: string, name: string): string {
 
 /** A fresh token for the unix socket, written where only processes outside every jail can read it. */
 export function publishSocketHeader(stateDir: string): string {
-  const token = randomBytes(24).toString("hex");
+  const token = crypto().randomBytes(24).toString("hex");
   ensureSecretsDir(stateDir);
   writePrivate(socketHeaderFile(stateDir), `${SOCKET_HEADER}: ${token}\n`);
   return token;

@@ -2,7 +2,6 @@
  * Whether the kernel will jail here: a trial jail makes a temp file read-only and tries to write
  * it (src/core/jail/probe.ts says what the answer means). Used by `tandem doctor`.
  */
-import { spawnSync } from "node:child_process";
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
@@ -41,7 +40,9 @@ function trial(): ProbeFacts["trial"] {
       [file],
       ["sh", "-c", 'if (echo x > "$0") 2>/dev/null; then exit 3; fi', file],
     );
-    const r = spawnSync(exe, args, { encoding: "utf8", timeout: 10_000 });
+    const r = process
+      .getBuiltinModule("node:child_process")
+      .spawnSync(exe, args, { encoding: "utf8", timeout: 10_000 });
     const kept = readFileSync(file, "utf8") === "kept\n";
     return { code: r.status, stderr: r.stderr ?? r.error?.message ?? "", readOnly: r.status === 0 && kept };
   } finally {

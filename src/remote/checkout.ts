@@ -1,7 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+
+/** node:crypto on first use: loading it costs every hook and command a few ms. */
+const crypto = () => process.getBuiltinModule("node:crypto");
 
 /** Who this checkout is to the others (docs/decisions/0014): its presence ref is named by `id`. */
 export interface CheckoutIdentity {
@@ -38,7 +40,10 @@ export function checkoutIdentity(stateDir: string, top: string): CheckoutIdentit
   const file = checkoutFile(stateDir);
   const known = readIdentity(file);
   if (known) return known;
-  const mine: CheckoutIdentity = { id: randomBytes(8).toString("hex"), name: `${hostname()}:${top}` };
+  const mine: CheckoutIdentity = {
+    id: crypto().randomBytes(8).toString("hex"),
+    name: `${hostname()}:${top}`,
+  };
   mkdirSync(stateDir, { recursive: true });
   const tmp = `${file}.${process.pid}.${mine.id}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(mine)}\n`, { mode: 0o644 });

@@ -1,6 +1,8 @@
-import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+/** node:crypto on first use: loading it costs every hook and command a few ms. */
+const crypto = () => process.getBuiltinModule("node:crypto");
 
 /** The one line the thin client reads to find the socket (docs/server.md §2). */
 export const addrFile = (stateDir: string): string => join(stateDir, "serve.addr");
@@ -24,6 +26,6 @@ export function socketFor(stateDir: string): { dir: string | null; path: string 
   if (Buffer.byteLength(inState) <= SOCKET_PATH_MAX) return { dir: null, path: inState };
   const uid = process.getuid?.() ?? "user";
   const dir = join(tmpdir(), `tandem-${uid}`);
-  const hash = createHash("sha256").update(stateDir).digest("hex").slice(0, 24);
+  const hash = crypto().createHash("sha256").update(stateDir).digest("hex").slice(0, 24);
   return { dir, path: join(dir, `${hash}.sock`) };
 }

@@ -1,8 +1,10 @@
-import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { naturalCommand } from "../core/shell/agent-command.js";
+
+/** node:crypto on first use: loading it costs every hook and command a few ms. */
+const crypto = () => process.getBuiltinModule("node:crypto");
 
 /**
  * Gemini CLI's counterpart of Claude's allow rules (issue 26): a policy file allowing shell
@@ -34,7 +36,7 @@ export function physicalRoot(root: string): string {
 
 /** This repository's file name (pure): readable name first, then a key no other path shares. */
 export function policyFileName(physical: string): string {
-  const key = createHash("sha256").update(physical).digest("hex").slice(0, 12);
+  const key = crypto().createHash("sha256").update(physical).digest("hex").slice(0, 12);
   const name =
     basename(physical)
       .replace(/[^A-Za-z0-9._-]+/g, "_")
