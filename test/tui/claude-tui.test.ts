@@ -6,6 +6,7 @@ import { type ClientBins, ensureClients } from "../e2e/harness/install-clients.j
 import { initProject, type Project } from "../e2e/support.js";
 import { Tui, until } from "./driver.js";
 import { claudeReply, DONE, REPLY, steps } from "./fake-replies.js";
+import { declareTask, expectLeftWork, LEFT_TASK } from "./left-checks.js";
 import { peerHolds, seedClaudeHome, sessions, terminalEnv } from "./world.js";
 
 /** What a person must never see from Tandem: its internal command line. */
@@ -95,21 +96,39 @@ describe("Tandem inside the real Claude Code terminal UI", () => {
     expect(p.read("g.txt")).toBe("hello\n");
   });
 
-  it("ends the Tandem session when the person types /exit or closes the terminal", async () => {
+  it("ends the Tandem session when the person types /exit or closes the terminal; a file left uncommitted is left work", async () => {
     const p = initProject("claude-code", { onPath: true });
-    for (const how of ["exit", "terminal"] as const) {
+    // The terminal first: the left-work checks leave a second (stand-in) Claude session live.
+    for (const how of ["terminal", "exit"] as const) {
       const ui = startClaude(`claude-${how}`, p);
       await ui.waitFor("started", /❯/);
-      await ui.say("hello");
-      await ui.waitFor("replied", (s) => s.includes(REPLY) && idle(s), TURN);
+      // The /exit session writes a file and ends without committing it (issue 26).
+      const order = how === "exit" ? `WRITE ${join(p.repo, "f.txt")}` : "hello";
+      await ui.say(order);
+      await ui.waitFor(
+        "replied",
+        (s) => fromEcho(s, order).includes(how === "exit" ? DONE : REPLY) && idle(s),
+        TURN,
+      );
       const before = (await sessions(p)).filter((s) => s.client === "claude-code" && s.live);
       expect(before).toHaveLength(1);
+      if (how === "exit") {
+        expect(p.read("f.txt")).toBe("hello\n");
+        declareTask(p, before[0]!.name);
+      }
       const closing = how === "exit" ? ui.say("/exit") : ui.kill();
       await closing;
       // Asserted as behaviour (it ends without waiting out freshness); how soon is the bench's to measure.
       await until(`the ${how} session is no longer live`, async () =>
         (await sessions(p)).some((s) => s.nativeId === before[0]!.nativeId && !s.live),
       );
+      if (how === "terminal") continue;
+      expect((await sessions(p)).find((x) => x.nativeId === before[0]!.nativeId)?.ended).toBe(true);
+      expectLeftWork(p, "f.txt", "hello\n", {
+        name: before[0]!.name,
+        client: "claude-code",
+        task: LEFT_TASK,
+      });
     }
   });
 });

@@ -8,6 +8,7 @@ import { trustCodexHooks, writeCodexConfig } from "../e2e/harness/run-codex.js";
 import { initProject, type Project } from "../e2e/support.js";
 import { Tui, until } from "./driver.js";
 import { codexReply, DONE, REPLY, steps } from "./fake-replies.js";
+import { declareTask, expectLeftWork, LEFT_TASK } from "./left-checks.js";
 import { CODEX_NOTICES, codexDaemonPid, peerHolds, sessions, stopCodexDaemon, terminalEnv } from "./world.js";
 
 const COMMAND_PATH = /tandem\.cjs|\/usr\/bin\/node|hook codex/;
@@ -118,6 +119,8 @@ describe("Tandem inside the real Codex terminal UI", () => {
       const mine = (await codexSessions()).find((s) => !earlier.has(s.nativeId));
       expect(mine?.live, "the Codex session is live while its UI runs").toBe(true);
       const daemon = codexDaemonPid(codexHome);
+      // The /quit session ends with its file uncommitted (issue 26).
+      if (how === "quit") declareTask(p, mine!.name);
       if (how === "quit") await ui.say("/quit");
       else await ui.kill();
       await until(
@@ -129,6 +132,8 @@ describe("Tandem inside the real Codex terminal UI", () => {
       // end can have ended it; how soon is the bench's to measure, not a test's.
       // The ghost this guards against: hooks run under the daemon, which is still up.
       if (daemon) expect(codexDaemonPid(codexHome)).toBe(daemon);
+      if (how === "quit")
+        expectLeftWork(p, "quit.txt", "hello\n", { name: mine!.name, client: "codex", task: LEFT_TASK });
     }
   });
 });

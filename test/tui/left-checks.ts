@@ -12,6 +12,15 @@ const person = (p: Project, args: string[], env: Record<string, string> = {}) =>
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/** The task a person names for a session that will leave its file behind. */
+export const LEFT_TASK = "leave a file behind";
+
+/** The person names the session's task from their shell: these scenes' fake models run no ritual. */
+export function declareTask(p: Project, session: string): void {
+  const r = tandem(["task", LEFT_TASK, "--session", session], { cwd: p.repo, terminal: true });
+  expect(r.code, r.stderr).toBe(0);
+}
+
 export interface GoneOwner {
   name: string;
   client: string;
@@ -19,7 +28,9 @@ export interface GoneOwner {
 }
 
 /**
- * Everything issue 26 asks of a file a real client's session left uncommitted when it ended:
+ * Everything issue 26 asks of a file a real client's session left uncommitted when it ended, the
+ * person having quit the client its own way (Claude Code `/exit`, Codex `/quit` under its daemon,
+ * Gemini CLI `/quit`, opencode `/exit`, Qwen Code `/quit`, Cline Ctrl-C: each client's TUI scene):
  * listed with its former owner, task and end by a person's status, doctor and watch; its bytes
  * saved; a second agent's write over it refused once naming the owner; and a person's plain
  * `tandem recover f.txt` returning the first agent's bytes.
