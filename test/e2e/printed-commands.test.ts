@@ -138,8 +138,13 @@ function runEach(
   values: Record<string, string>,
 ): void {
   const wiring = (p: Printed) => / (init|deinit)\b/.test(p.command);
+  // A command printed in several places, for the same reader (and agent), runs once.
+  const ran = new Set<string>();
   for (const p of [...printed.filter((p) => !wiring(p)), ...printed.filter(wiring)]) {
     const command = filled(p.command, values);
+    const key = `${p.reader === "agent" ? agentOf[p.where]!.CLAUDE_PID : "person"} ${command}`;
+    if (ran.has(key)) continue;
+    ran.add(key);
     const r =
       p.reader === "agent"
         ? runInAgent(agentOf[p.where]!, "bash", ["-c", command], { cwd: repo, env: { ...process.env } })
