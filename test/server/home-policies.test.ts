@@ -8,7 +8,7 @@ import { tandem } from "../helpers/cli.js";
 import { hook } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
 import { pathWithoutCodex, tandemShim } from "../wiring/helpers.js";
-import { scratch, startServer, stateDir, waitFor } from "./support.js";
+import { liveServer, scratch, serverOutput, startServer, stateDir, waitFor } from "./support.js";
 
 /**
  * Issue 42, item 1: two repositories, each wired by its own install of Tandem, share one user home.
@@ -38,6 +38,18 @@ function restored(s: Side): { file: string; via: string }[] {
     return listEvents(db, { kind: "wiring.restored" }).map((e) => e.data as { file: string; via: string });
   } finally {
     db.close();
+  }
+}
+
+/** Waits for `s`'s server to restore its file; a timeout says what that server logged, and whether it lives. */
+async function restoredBy(s: Side, who: string): Promise<void> {
+  try {
+    await waitFor(`${who}'s server to put its rule back`, () => restored(s).length >= 1);
+  } catch (err) {
+    const live = liveServer(s.repo) ? "live" : "gone";
+    throw new Error(
+      `${(err as Error).message}; ${who}'s server is ${live}, it logged:\n${serverOutput(s.repo)}`,
+    );
   }
 }
 
@@ -124,7 +136,7 @@ describe("two repositories and two installs in one home", () => {
     // A sentinel both servers see: alpha's own file removed. Alpha's server puts it back once;
     // every earlier change in the directory was handled before it, and none was restored.
     rmSync(a.policy);
-    await waitFor("alpha's server to put its rule back", () => restored(a).length >= 1);
+    await restoredBy(a, "alpha");
     expect(read(a.policy)).toBe(before.a);
     expect(restored(a)).toEqual([expect.objectContaining({ file: a.policy })]);
     expect(restored(b)).toEqual([]);
@@ -134,7 +146,7 @@ describe("two repositories and two installs in one home", () => {
     expect(read(a.policy)).toBeNull();
     expect(read(b.policy)).toBe(before.b);
     rmSync(b.policy);
-    await waitFor("beta's server to put its own rule back", () => restored(b).length >= 1);
+    await restoredBy(b, "beta");
     expect(read(b.policy)).toBe(before.b);
     expect(read(a.policy)).toBeNull();
     expect(readdirSync(join(home, ".gemini", "policies"))).toEqual([b.policy.split("/").at(-1)]);
