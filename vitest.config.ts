@@ -7,7 +7,9 @@ import SpreadSequencer from "./test/sequencer.js";
  *
  * - unit: files that only call pure functions and build their own data. They share one process
  *   per worker instead of starting one each (a quarter-second a file). `npm run test:unit`.
- * - system: real git, real repositories, the built binary, the resident server.
+ * - system: real git, real repositories, the built binary, the resident server. A worker runs many
+ *   files too (a fresh process per file cost ~0.4 s of CPU each, 217 times); what a helper starts
+ *   or makes is cleaned up per file through test/helpers/per-file.ts, not its own top-level hooks.
  * - clients: the real agent clients, installed into .cache/clients on first use, driven headless
  *   (test/e2e) and in tmux (test/tui), and the install from a packed tarball.
  */
@@ -59,6 +61,7 @@ export default defineConfig({
           ...shared,
           ...bounds(300),
           name: "system",
+          isolate: false,
           include: ["test/**/*.test.ts"],
           exclude: [...UNIT, ...CLIENTS],
         },

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, expect } from "vitest";
+import { afterAll, afterEach, expect } from "vitest";
 import { FILE_MARK, leftoverReport, procFinder, RUN_MARK, reapLeftovers } from "./helpers/leftovers.js";
+import { runAfterFile, runAfterTest } from "./helpers/per-file.js";
 
 // Sub-agent worktrees default to $XDG_STATE_HOME; tests keep theirs out of the real home.
 const state = mkdtempSync(join(tmpdir(), "tandem-test-state-"));
@@ -30,3 +31,8 @@ if (run)
     const left = await reapLeftovers(procFinder(run, file));
     if (left.length > 0) throw new Error(leftoverReport(left, file));
   });
+
+// The helpers' clean-ups (test/helpers/per-file.ts), for this file whether or not its worker ran
+// others before it; registered after the leftovers check, so they run before it.
+afterEach(runAfterTest);
+afterAll(runAfterFile);

@@ -3,8 +3,8 @@ import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll } from "vitest";
 import type { RunResult } from "./cli.js";
+import { afterEachFile } from "./per-file.js";
 
 const RUNNER = fileURLToPath(new URL("./agent-shell-runner.mjs", import.meta.url));
 const CALL = fileURLToPath(new URL("./agent-shell-call.mjs", import.meta.url));
@@ -101,6 +101,6 @@ export function runInAgentAsync(
   });
 }
 
-afterAll(() => {
+afterEachFile(() => {
   for (const r of runners.splice(0)) r.kill();
 });

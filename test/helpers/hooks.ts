@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { afterAll } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/events/list.js";
 import { raw } from "../../src/store/handle.js";
 import { type RunResult, tandem } from "./cli.js";
+import { afterEachFile } from "./per-file.js";
 
 export type Payload = Record<string, unknown>;
 
@@ -113,6 +113,6 @@ export function fakeAgent(): { CLAUDE_PID: string } {
   return { CLAUDE_PID: String(child.pid) };
 }
 
-afterAll(() => {
+afterEachFile(() => {
   for (const s of sleepers.splice(0)) s.kill();
 });

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterEach } from "vitest";
 import { git } from "../../src/git/run.js";
+import { afterEachTest } from "./per-file.js";
 
 const made: string[] = [];
 
@@ -26,7 +26,7 @@ function removeDir(dir: string): void {
   }
 }
 
-afterEach(() => {
+afterEachTest(() => {
   for (const dir of made.splice(0)) {
     removeDir(dir);
     // A temp dir used as a state dir has the store's identity files beside it.

@@ -11,12 +11,18 @@
 import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "vitest";
+import { afterEachFile } from "./per-file.js";
 import { tempDir } from "./repo.js";
 
 const bases: string[] = [];
-afterAll(() => {
+/**
+ * Counts the test files done in this worker: a template (and the agents a world started) belongs
+ * to one file, so a scenario built in an earlier file is built again.
+ */
+let fileNumber = 0;
+afterEachFile(() => {
   for (const base of bases.splice(0)) rmSync(base, { recursive: true, force: true });
+  fileNumber++;
 });
 
 function templateBase(name: string): string {
@@ -41,15 +47,15 @@ function copyTree(from: string, to: string, skip?: string): void {
  * temp path for each call. `build` must leave no absolute path of the template in the tree.
  */
 export function scenario(name: string, build: (repo: string) => void): () => string {
-  let template: string | null = null;
+  let template: { repo: string; file: number } | null = null;
   return () => {
-    if (!template) {
+    if (template?.file !== fileNumber) {
       const repo = join(templateBase(name), "repo");
       build(repo);
-      template = repo;
+      template = { repo, file: fileNumber };
     }
     const copy = join(tempDir(), "repo");
-    copyTree(template, copy, join(template, ".git", "tandem"));
+    copyTree(template.repo, copy, join(template.repo, ".git", "tandem"));
     return copy;
   };
 }
@@ -62,14 +68,14 @@ export function restorable<W extends { repo: string }>(
   name: string,
   build: (base: string) => Promise<W>,
 ): () => Promise<W> {
-  let built: { world: W; snapshot: string } | null = null;
+  let built: { world: W; snapshot: string; file: number } | null = null;
   return async () => {
-    if (!built) {
+    if (built?.file !== fileNumber) {
       const base = templateBase(name);
       const world = await build(base);
       const snapshot = join(base, "snapshot");
       copyTree(world.repo, snapshot);
-      built = { world, snapshot };
+      built = { world, snapshot, file: fileNumber };
     }
     rmSync(built.world.repo, { recursive: true, force: true });
     copyTree(built.snapshot, built.world.repo);

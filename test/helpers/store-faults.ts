@@ -2,11 +2,11 @@ import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { afterEach } from "vitest";
 import { PIN, type RunResult, tandem } from "./cli.js";
 import { claudeWrite, denied, fakeAgent, type Payload } from "./hooks.js";
 import { hook } from "./in-process.js";
 import { cli } from "./in-process-cli.js";
+import { afterEachTest } from "./per-file.js";
 import { initRepo, tempDir } from "./repo.js";
 import { restorable } from "./scenario.js";
 
@@ -103,7 +103,7 @@ export function undoFaults(): void {
   for (const u of undo.splice(0).reverse()) u();
 }
 
-afterEach(undoFaults);
+afterEachTest(undoFaults);
 
 const isRoot = process.getuid?.() === 0;
 

@@ -3,8 +3,8 @@ import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { afterAll } from "vitest";
 import type { RunResult } from "../helpers/cli.js";
+import { afterEachFile } from "../helpers/per-file.js";
 import type { Env } from "./support.js";
 
 const DRIVER = fileURLToPath(new URL("./agent-driver.mjs", import.meta.url));
@@ -77,6 +77,6 @@ export class Agent {
   }
 }
 
-afterAll(() => {
+afterEachFile(() => {
   for (const c of running.splice(0)) c.kill();
 });

@@ -3,13 +3,13 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach } from "vitest";
 import { processAlive, procInfo } from "../../src/sessions/proc.js";
 import { openDb } from "../../src/store/db.js";
 import { type ServerRow, serverRow } from "../../src/store/server/row.js";
 import type { RunResult } from "../helpers/cli.js";
 import { TANDEM_BIN } from "../helpers/cli.js";
 import { patient } from "../helpers/patience.js";
+import { afterEachTest } from "../helpers/per-file.js";
 
 /** The thin client the build writes: the wired hook command. */
 export const THIN = fileURLToPath(new URL("../../dist/tandem", import.meta.url));
@@ -173,7 +173,7 @@ export function serveCommand(repo: string, flag: "--status" | "--stop"): RunResu
 /** Running, and not a zombie waiting to be collected (procInfo reads its state). */
 const running = (pid: number): boolean => procInfo(pid) !== null;
 
-afterEach(async () => {
+afterEachTest(async () => {
   const stopping: number[] = [];
   for (const repo of served) {
     const row = existsSync(repo) ? liveServer(repo) : null;

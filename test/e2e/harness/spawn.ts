@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { afterEach } from "vitest";
 import { patient } from "../../helpers/patience.js";
+import { afterEachTest } from "../../helpers/per-file.js";
 
 /**
  * Process groups of runs still going. A test that times out (vitest's bound can come before this
@@ -8,7 +8,7 @@ import { patient } from "../../helpers/patience.js";
  * not left running for the rest of the file (issue 42: `opencode run` lived on for 1 h 40 min).
  */
 const live = new Set<number>();
-afterEach(() => {
+afterEachTest(() => {
   for (const pid of live) killGroup(pid);
   live.clear();
 });
