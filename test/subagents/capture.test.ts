@@ -127,7 +127,9 @@ function applyFresh(f: Fixture, r: CaptureResult, name = "target"): string {
 }
 
 function treeOf(dir: string): string {
-  g(dir, "add", "-A");
+  // Full stat checks: a repository set to trust less (the racy-entry case) would keep a stale
+  // entry for a same-size edit whose index was written a moment later, as on a busy machine.
+  g(dir, "-c", "core.trustctime=true", "-c", "core.checkStat=default", "add", "-A");
   return g(dir, "write-tree").trim();
 }
 
