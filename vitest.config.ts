@@ -48,9 +48,10 @@ function bounds(seconds: number): { testTimeout: number; hookTimeout: number } {
 export default defineConfig({
   test: {
     // Vitest's default on a 2-core machine is one worker; most files wait on git, clients and child
-    // processes rather than compute, so three overlap that waiting: a quiet full run took 827 s with
-    // two and 594 s with three.
-    maxWorkers: 3,
+    // processes rather than compute, so more overlap that waiting. Quiet full runs: 827 s with two
+    // and 594 s with three (one process per file); once system workers ran many files (decision
+    // 0083), 411 s with three, 340 s with four and 378 s with five (contention, and more CPU).
+    maxWorkers: 4,
     globalSetup: ["test/global-setup.ts"],
     // The clients tier's files spread among the system tier's, not run before them (test/sequencer.ts).
     sequence: { sequencer: SpreadSequencer },
