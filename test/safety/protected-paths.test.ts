@@ -15,6 +15,7 @@ import { raw } from "../../src/store/handle.js";
 import { claudeBash, claudeWrite, denied, fakeAgent } from "../helpers/hooks.js";
 import { hook } from "../helpers/in-process.js";
 import { g, repoWithRemote, tempDir } from "../helpers/repo.js";
+import { agentEditsHere } from "../land/land-here.js";
 
 interface World {
   repo: string;
@@ -31,15 +32,7 @@ async function world(base = tempDir()): Promise<World> {
   g(repo, "worktree", "add", "-q", "-b", "a-work", wt);
   const a = fakeAgent();
   const b = fakeAgent();
-  const write = claudeWrite(wt, "A", "f.txt", "A's precious edit\n");
-  expect(denied(await hook("claude-code", "pre-tool-use", write, { cwd: wt, env: a }))).toBeNull();
-  writeFileSync(join(wt, "f.txt"), "A's precious edit\n");
-  await hook(
-    "claude-code",
-    "post-tool-use",
-    { ...write, hook_event_name: "PostToolUse" },
-    { cwd: wt, env: a },
-  );
+  await agentEditsHere(wt, "A", a, "f.txt", "A's precious edit\n");
   await hook(
     "claude-code",
     "user-prompt-submit",

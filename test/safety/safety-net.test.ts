@@ -6,6 +6,7 @@ import { claudeBash, claudeWrite, denied, fakeAgent, ledger } from "../helpers/h
 import { hook } from "../helpers/in-process.js";
 import { cli } from "../helpers/in-process-cli.js";
 import { initRepo, tempDir } from "../helpers/repo.js";
+import { agentEditsHere } from "../land/land-here.js";
 
 interface World {
   repo: string;
@@ -19,15 +20,7 @@ async function world(): Promise<World> {
   const a = fakeAgent();
   const b = fakeAgent();
   // One call: the post-tool-use carries the pre-tool-use's id, as Claude Code sends it.
-  const write = claudeWrite(repo, "A", "f.txt", "A's precious edit\n");
-  expect(denied(await hook("claude-code", "pre-tool-use", write, { cwd: repo, env: a }))).toBeNull();
-  writeFileSync(join(repo, "f.txt"), "A's precious edit\n");
-  await hook(
-    "claude-code",
-    "post-tool-use",
-    { ...write, hook_event_name: "PostToolUse" },
-    { cwd: repo, env: a },
-  );
+  await agentEditsHere(repo, "A", a, "f.txt", "A's precious edit\n");
   await hook(
     "claude-code",
     "user-prompt-submit",
