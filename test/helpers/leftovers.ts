@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { patient } from "./patience.js";
 
 /**
@@ -142,4 +142,46 @@ export function suiteMarks(): Record<string, string> {
     if (v) marks[k] = v;
   }
   return marks;
+}
+
+/** Whether `path` is `dir` or lies inside it (both physical, absolute). */
+const inside = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
+/**
+ * This run's processes whose working directory lies in one of `dirs`: a server a hook started on
+ * demand, a detached sync round. Their directory is about to be removed, and they would write into
+ * it meanwhile.
+ */
+export function workingIn(dirs: readonly string[], run = process.env[RUN_MARK]): number[] {
+  if (!run || dirs.length === 0) return [];
+  const pids: number[] = [];
+  for (const e of leftoversIn(readProcs(), run)) {
+    let cwd: string;
+    try {
+      cwd = readlinkSync(`/proc/${e.pid}/cwd`).replace(/ \(deleted\)$/, "");
+    } catch {
+      continue; // Gone meanwhile.
+    }
+    if (dirs.some((d) => inside(cwd, d))) pids.push(e.pid);
+  }
+  return pids;
+}
+
+/**
+ * Ends what still works in `dirs` (SIGTERM, bounded wait, SIGKILL), then removes them. Removal is
+ * retried whole: Node's own retry repeats only the last `rmdir`, so a file written after its walk
+ * would fail it for good.
+ */
+export async function removeWorkDirs(dirs: readonly string[], run = process.env[RUN_MARK]): Promise<void> {
+  const working = () => workingIn(dirs, run).map((pid) => ({ pid, command: "", file: "" }));
+  await reapLeftovers(working, 0);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+      return;
+    } catch (err) {
+      if (attempt >= 20) throw err;
+      await pause(100 * attempt);
+    }
+  }
 }

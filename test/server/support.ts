@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +8,7 @@ import { openDb } from "../../src/store/db.js";
 import { type ServerRow, serverRow } from "../../src/store/server/row.js";
 import type { RunResult } from "../helpers/cli.js";
 import { TANDEM_BIN } from "../helpers/cli.js";
+import { removeWorkDirs } from "../helpers/leftovers.js";
 import { patient } from "../helpers/patience.js";
 import { afterEachTest } from "../helpers/per-file.js";
 
@@ -189,7 +190,7 @@ afterEachTest(async () => {
   // removing its directory does not race its last writes.
   const until = Date.now() + patient(10_000);
   while (stopping.some(running) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-  // A detached child a hook started (a sync round, upkeep) may still be writing for a moment.
-  for (const dir of scratchDirs.splice(0))
-    rmSync(dir, { recursive: true, force: true, maxRetries: 30, retryDelay: 200 });
+  // A server a hook started on demand, or a detached child (a sync round, upkeep), may still be
+  // writing there: it is ended before the directories go.
+  await removeWorkDirs(scratchDirs.splice(0));
 });

@@ -1,5 +1,8 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   environOf,
@@ -10,6 +13,7 @@ import {
   RUN_MARK,
   readProcs,
   reapLeftovers,
+  removeWorkDirs,
 } from "../helpers/leftovers.js";
 
 const env = (vars: Record<string, string>) =>
@@ -100,6 +104,32 @@ describe.runIf(process.platform === "linux")("the check on real processes", () =
     try {
       expect(await reapLeftovers(procFinder(run, "mine.test.ts"), 100)).toEqual([]);
       expect(alive(other)).toBe(true);
+    } finally {
+      await reapLeftovers(procFinder(run), 0);
+    }
+  });
+});
+
+describe.runIf(process.platform === "linux")("removing a test's directories", () => {
+  it("ends what still writes there, then removes them; a process elsewhere stays", async () => {
+    const run = randomUUID();
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "tandem-workdir-")));
+    const marks = { ...process.env, [RUN_MARK]: run, [FILE_MARK]: "writer.test.ts" };
+    // Keeps writing new files into a subdirectory, as a server started on demand writes its state.
+    const writer = spawn("sh", ["-c", "mkdir -p s; i=0; while :; do i=$((i+1)); : > s/f$i; done"], {
+      cwd: dir,
+      detached: true,
+      stdio: "ignore",
+      env: marks,
+    });
+    writer.unref();
+    const elsewhere = plant(run, "writer.test.ts", "600");
+    try {
+      while (!existsSync(join(dir, "s"))) await new Promise((r) => setTimeout(r, 20));
+      await removeWorkDirs([dir], run);
+      expect(existsSync(dir)).toBe(false);
+      expect(alive(writer.pid!)).toBe(false);
+      expect(alive(elsewhere)).toBe(true);
     } finally {
       await reapLeftovers(procFinder(run), 0);
     }
