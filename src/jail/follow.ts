@@ -114,8 +114,10 @@ export function runFollowing(ask: FollowAsk): Promise<number> {
       clearInterval(tick);
       if (timer) clearTimeout(timer);
       for (const w of [...store, ...fileWatchers]) w.close();
-      closeSync(fd);
+      // Unlinked before this end closes, as in src/jail/run.ts: a keeper not yet in its open
+      // finds no fifo, where after the close it would wait for a writer forever.
       cleanup();
+      closeSync(fd);
       for (const s of SIGNALS) process.off(s, forward);
       resolve(n);
     };

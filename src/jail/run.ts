@@ -111,8 +111,10 @@ export function runJailed(
   const code = new Promise<number>((resolve) => {
     const done = (n: number) => {
       for (const w of watchers) w.close();
-      if (fd !== null) closeSync(fd);
+      // The fifo's name goes before this end closes: a keeper that had not opened it yet finds
+      // no fifo and exits, where after the close its open would wait for a writer forever.
       if (keeper) rmSync(keeper.dir, { recursive: true, force: true });
+      if (fd !== null) closeSync(fd);
       for (const s of SIGNALS) process.off(s, forward);
       resolve(n);
     };
