@@ -104,6 +104,11 @@ describe("output redirections", () => {
       command: "ls >/dev/null 2>/dev/stderr | tee /dev/tty",
       writes: [],
     },
+    {
+      behaviour: "/dev/shm holds ordinary files, so writing there is a write",
+      command: "ls > /dev/shm/list.txt; rm /dev/shm/old.txt",
+      writes: ["/dev/shm/list.txt", "/dev/shm/old.txt"],
+    },
     { behaviour: "input redirections are not writes", command: "sort < in.txt <<< word", writes: [] },
     { behaviour: "exec redirections write their targets", command: "exec 3> fd3.txt", writes: ["fd3.txt"] },
     { behaviour: "a redirection alone writes its target", command: "> empty.txt", writes: ["empty.txt"] },

@@ -63,7 +63,7 @@ export class Findings {
     return this.linkCalls > 1 || (this.linkCalls === 1 && this.otherWrites);
   }
 
-  /** Adds one write target; true when it is a file (not empty, /dev/…, or unknown). */
+  /** Adds one write target; true when it is a file (not empty, a device, or unknown). */
   private place(path: Arg, scope: Scope): boolean {
     if (path === "") return false;
     const placed = path === null ? null : placeTarget(path, scope);
@@ -93,6 +93,8 @@ export class Findings {
   }
 }
 
+/** A device or a descriptor's name; /dev/shm is a tmpfs of ordinary files (a repository can live there). */
 function isSpecialFile(path: string): boolean {
+  if (path === "/dev/shm" || path.startsWith("/dev/shm/")) return false;
   return path.startsWith("/dev/") || path.startsWith("/proc/self/fd/");
 }
