@@ -99,6 +99,8 @@ function startQwen(test: string, p: Project): Tui {
     OPENAI_API_KEY: "fake",
     OPENAI_BASE_URL: fake.url,
     OPENAI_MODEL: QWEN_MODEL,
+    // One process owns the terminal, as in test/e2e/harness/run-qwen.ts.
+    QWEN_CODE_NO_RELAUNCH: "true",
   };
   const args = [qwenCommand(entry), "--auth-type", "openai", "--approval-mode", "default"];
   const t = Tui.start({ test, cmd: process.execPath, args, cwd: p.repo, env });

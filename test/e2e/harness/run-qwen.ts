@@ -32,6 +32,9 @@ export function qwenEnv(home: string, baseUrl: string, extra: Record<string, str
     OPENAI_API_KEY: "fake",
     OPENAI_BASE_URL: baseUrl,
     OPENAI_MODEL: QWEN_MODEL,
+    // Like Gemini CLI, Qwen Code starts itself again with a bigger heap unless told not to: a
+    // Node start and a bundle load (~2 s of CPU a file) that no hook sees.
+    QWEN_CODE_NO_RELAUNCH: "true",
     ...extra,
   });
 }
