@@ -1,20 +1,25 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { claudeBash, claudeWrite, denied, fakeAgent, hook } from "../helpers/hooks.js";
-import { initRepo, tempDir } from "../helpers/repo.js";
+import { initRepo } from "../helpers/repo.js";
 
 /**
  * Issue 37.3: on a full disk (a small tmpfs; the suite runs as root) every refusal names the disk,
  * and the commands that only free space still pass: an `rm` of files no peer holds, `tandem gc`.
  */
 
-const mnt = join(tempDir(), "small-disk");
+// The mount outlives each test, so its directory is the file's, removed once it is unmounted
+// (tempDir's would be removed after the first test, while the mount still holds it).
+const base = realpathSync(mkdtempSync(join(tmpdir(), "tandem-disk-full-")));
+const mnt = join(base, "small-disk");
 mkdirSync(mnt);
 const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", mnt]).status === 0;
 afterAll(() => {
   if (mounted) spawnSync("umount", ["-l", mnt]);
+  rmSync(base, { recursive: true, force: true });
 });
 
 // As root (CI, and this machine's sessions) a failed mount is a failure, never a skip; a person
