@@ -152,19 +152,16 @@ const inside = (path: string, dir: string) => path === dir || path.startsWith(`$
  * demand, a detached sync round. Their directory is about to be removed, and they would write into
  * it meanwhile.
  */
-export function workingIn(dirs: readonly string[], run = process.env[RUN_MARK]): number[] {
+export function workingIn(dirs: readonly string[], run = process.env[RUN_MARK]): Leftover[] {
   if (!run || dirs.length === 0) return [];
-  const pids: number[] = [];
-  for (const e of leftoversIn(readProcs(), run)) {
-    let cwd: string;
+  return leftoversIn(readProcs(), run).filter((l) => {
     try {
-      cwd = readlinkSync(`/proc/${e.pid}/cwd`).replace(/ \(deleted\)$/, "");
+      const cwd = readlinkSync(`/proc/${l.pid}/cwd`).replace(/ \(deleted\)$/, "");
+      return dirs.some((d) => inside(cwd, d));
     } catch {
-      continue; // Gone meanwhile.
+      return false; // Gone meanwhile.
     }
-    if (dirs.some((d) => inside(cwd, d))) pids.push(e.pid);
-  }
-  return pids;
+  });
 }
 
 /**
@@ -173,8 +170,7 @@ export function workingIn(dirs: readonly string[], run = process.env[RUN_MARK]):
  * would fail it for good.
  */
 export async function removeWorkDirs(dirs: readonly string[], run = process.env[RUN_MARK]): Promise<void> {
-  const working = () => workingIn(dirs, run).map((pid) => ({ pid, command: "", file: "" }));
-  await reapLeftovers(working, 0);
+  await reapLeftovers(() => workingIn(dirs, run), 0);
   for (let attempt = 1; ; attempt++) {
     try {
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });

@@ -5,37 +5,23 @@
  * namespace's capabilities) per fast command. Many short commands at once make that window real
  * on a busy machine; none may leave a keeper behind.
  */
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { runJailed } from "../../src/jail/run.js";
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+import { readProcs } from "../helpers/leftovers.js";
+import { tempDir } from "../helpers/repo.js";
 
 /** Processes still running the jail's stage script: keepers (the stage itself execs the command). */
-function keepers(): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${name}/cmdline`, "utf8");
-      if (cmd.includes("tandem-jail") && cmd.includes("keep()")) found.push(Number(name));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return found;
-}
+const keepers = (): number[] =>
+  readProcs()
+    .filter((p) => p.cmdline.includes("tandem-jail") && p.cmdline.includes("keep()"))
+    .map((p) => p.pid);
 
 it.runIf(process.platform === "linux")(
   "leaves no keeper behind after many commands that end at once",
   async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), "tandem-keeper-")));
-    dirs.push(dir);
+    const dir = tempDir("tandem-keeper-");
     const file = join(dir, "owned.txt");
     writeFileSync(file, "kept\n");
     const before = new Set(keepers());
