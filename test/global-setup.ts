@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { leftoverReport, procFinder, RUN_MARK, reapLeftovers } from "./helpers/leftovers.js";
 import { setAsideRegistryTls } from "./helpers/registry-tls.js";
+import { useRunHome } from "./helpers/run-home.js";
 import { useRunTmp } from "./helpers/run-tmp.js";
 
 /**
@@ -9,7 +10,8 @@ import { useRunTmp } from "./helpers/run-tmp.js";
  * (crash points, injected faults) that a release build leaves out (scripts/build.mjs). Every
  * process the run starts inherits this run's mark (test/helpers/leftovers.ts); the teardown ends
  * whatever is still running at the end and fails the run, naming each process and the file that
- * started it. Temporary files go to a tmpfs when there is one with room (test/helpers/run-tmp.ts).
+ * started it. Temporary files go to a tmpfs when there is one with room (test/helpers/run-tmp.ts),
+ * and HOME is the run's own (test/helpers/run-home.ts).
  */
 export default function setup(): () => Promise<void> {
   execFileSync(process.execPath, ["scripts/build.mjs"], {
@@ -18,10 +20,12 @@ export default function setup(): () => Promise<void> {
   });
   setAsideRegistryTls();
   const removeTmp = useRunTmp();
+  const removeHome = useRunHome();
   const run = randomUUID();
   process.env[RUN_MARK] = run;
   return async () => {
     const left = await reapLeftovers(procFinder(run));
+    removeHome();
     removeTmp();
     if (left.length === 0) return;
     // Vitest prints an error thrown here but still exits 0: set the exit code ourselves.
