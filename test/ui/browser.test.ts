@@ -82,9 +82,9 @@ describe("tandem ui in Chromium", () => {
       "filter by kind",
     );
     await page.keyboard.type("claim.acquired");
-    await expect.poll(() => page.locator(".ev .kind").allTextContents()).not.toEqual([]);
-    const kinds = await page.locator(".ev .kind").allTextContents();
-    expect(new Set(kinds)).toEqual(new Set(["claim.acquired"]));
+    // The unfiltered list is on screen until the filter applies: wait for the filtered one.
+    const kinds = async () => new Set(await page.locator(".ev .kind").allTextContents());
+    await expect.poll(kinds, { timeout: patient(10_000) }).toEqual(new Set(["claim.acquired"]));
     const seqs = (await page.locator(".ev .seq").allTextContents()).map(Number);
     expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
     await page.keyboard.press("Escape");
