@@ -58,6 +58,30 @@ const releaseSeams = {
   },
 };
 
+/**
+ * string-width compiles Unicode property regexes when its module is evaluated (`\p{RGI_Emoji}` with
+ * the `v` flag alone costs ~14 ms: ICU builds the emoji string set). In a CommonJS bundle an
+ * imported module is evaluated when the bundle loads, so every command of the full CLI paid for it,
+ * though only what draws text cells measures it. Here the import becomes a function that requires
+ * the package on first call; esbuild bundles a `require`d ES module behind a lazy initializer.
+ */
+const lazyStringWidth = {
+  name: "lazy-string-width",
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.namespace === "lazy-string-width"
+        ? undefined
+        : { path: "string-width", namespace: "lazy-string-width" },
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-string-width" }, () => ({
+      contents:
+        'let width; export default function stringWidth(text, options) { width ??= require("string-width").default; return width(text, options); }',
+      resolveDir: process.cwd(),
+      loader: "js",
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: "node",
@@ -72,7 +96,7 @@ const common = {
   define: { __TANDEM_VERSION__: JSON.stringify(pkg.version), __TANDEM_BUILD__: JSON.stringify(PLACEHOLDER) },
   legalComments: "none",
   logLevel: "warning",
-  plugins: SEAMS ? [] : [releaseSeams],
+  plugins: SEAMS ? [lazyStringWidth] : [lazyStringWidth, releaseSeams],
   write: false,
 };
 

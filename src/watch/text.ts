@@ -9,10 +9,12 @@ import stringWidth from "string-width";
 /** Marks a clipped value. ASCII, like the status box: a C locale or `tmux` without `-u` mangles "…". */
 export const ELLIPSIS = "~";
 
-/** The user-perceived characters of `text`: a flag, a ZWJ family or an accented letter is one. */
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/** Made on first use: loading ICU's break rules costs ~9 ms, and most commands never clip text. */
+let graphemes: Intl.Segmenter | undefined;
 
+/** The user-perceived characters of `text`: a flag, a ZWJ family or an accented letter is one. */
 function clusters(text: string): string[] {
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   return Array.from(graphemes.segment(text), (s) => s.segment);
 }
 
