@@ -8,7 +8,7 @@ import {
   startCopilotFake,
 } from "../e2e/harness/copilot-fake.js";
 import { ensureQwenCode } from "../e2e/harness/install-clients.js";
-import { QWEN_MODEL, qwenCommand } from "../e2e/harness/run-qwen.js";
+import { qwenCommand, qwenOffline } from "../e2e/harness/run-qwen.js";
 import { initProject, ledgerEvents, type Project } from "../e2e/support.js";
 import { Tui, until } from "./driver.js";
 import { DONE, steps } from "./fake-replies.js";
@@ -94,14 +94,7 @@ function boxOf(result: string): string {
 function startQwen(test: string, p: Project): Tui {
   const home = join(p.base, "home");
   mkdirSync(home, { recursive: true });
-  const env = {
-    ...terminalEnv(p, home),
-    OPENAI_API_KEY: "fake",
-    OPENAI_BASE_URL: fake.url,
-    OPENAI_MODEL: QWEN_MODEL,
-    // One process owns the terminal, as in test/e2e/harness/run-qwen.ts.
-    QWEN_CODE_NO_RELAUNCH: "true",
-  };
+  const env = { ...terminalEnv(p, home), ...qwenOffline(fake.url) };
   const args = [qwenCommand(entry), "--auth-type", "openai", "--approval-mode", "default"];
   const t = Tui.start({ test, cmd: process.execPath, args, cwd: p.repo, env });
   open.push(t);

@@ -27,16 +27,19 @@ export function linkQwen(entry: string, binDir: string): void {
  */
 export function qwenEnv(home: string, baseUrl: string, extra: Record<string, string | undefined> = {}) {
   mkdirSync(home, { recursive: true });
-  return clientEnv({
-    HOME: home,
+  return clientEnv({ HOME: home, ...qwenOffline(baseUrl), ...extra });
+}
+
+/** What points Qwen Code at the fake, headless or in a terminal (test/tui/qwen-tui.test.ts). */
+export function qwenOffline(baseUrl: string): Record<string, string> {
+  return {
     OPENAI_API_KEY: "fake",
     OPENAI_BASE_URL: baseUrl,
     OPENAI_MODEL: QWEN_MODEL,
     // Like Gemini CLI, Qwen Code starts itself again with a bigger heap unless told not to: a
     // Node start and a bundle load (~2 s of CPU a file) that no hook sees.
     QWEN_CODE_NO_RELAUNCH: "true",
-    ...extra,
-  });
+  };
 }
 
 export interface RunQwenOptions {
