@@ -11,16 +11,33 @@ import { healWiring } from "../wiring/heal.js";
  * recorded wiring file, and each root, is watched; any change there runs the same heal as a hook,
  * so a write that unhooks Tandem is undone without waiting for a hook. Directories are watched
  * rather than files, because an editor's save (or ours) replaces the file; a replaced or removed
- * directory is re-armed after each check and on a slow tick (which also finds a new `init`).
+ * directory is re-armed after each check. A slow tick runs the check too: it finds a new `init`,
+ * and a change whose event never arrived is healed within the tick, not at the next hook.
  */
 
 const SETTLE_MS = 25;
-const REARM_MS = 2_000;
+const TICK_MS = 2_000;
 const LOCK_SECONDS = 0.25;
 const RETRY_MS = 1_000;
 
+/** Watches one directory: `changed` with the name of what changed there, `failed` on a watch error. */
+export type WatchDir = (
+  dir: string,
+  changed: (name: string | null) => void,
+  failed: () => void,
+) => { close(): void };
+
+/** The kernel's watch (inotify here), kept from holding the server open. */
+export const fsWatchDir: WatchDir = (dir, changed, failed) => {
+  const watcher: FSWatcher = watch(dir, { persistent: false }, (_event, name) =>
+    changed(name === null ? null : String(name)),
+  );
+  watcher.on("error", failed);
+  return watcher;
+};
+
 interface Armed {
-  watcher: FSWatcher;
+  watcher: { close(): void };
   /** `dev:ino` of the directory when armed: another directory put in its place needs a new watch. */
   id: string;
 }
@@ -49,7 +66,12 @@ function wanted(db: Db): Map<string, Set<string> | null> {
   return out;
 }
 
-export function watchWiring(stateDir: string, store: StoreAccess, log: (line: string) => void): WiringWatch {
+export function watchWiring(
+  stateDir: string,
+  store: StoreAccess,
+  log: (line: string) => void,
+  watchDir: WatchDir = fsWatchDir,
+): WiringWatch {
   const armed = new Map<string, Armed>();
   let closed = false;
   let pending: ReturnType<typeof setTimeout> | null = null;
@@ -98,13 +120,16 @@ export function watchWiring(stateDir: string, store: StoreAccess, log: (line: st
   };
   const arm = (dir: string, names: Set<string> | null, id: string): void => {
     try {
-      const watcher = watch(dir, { persistent: false }, (_event, name) => {
-        if (names === null || name === null || names.has(String(name))) soon();
-      });
-      watcher.on("error", () => {
-        disarm(dir);
-        soon();
-      });
+      const watcher = watchDir(
+        dir,
+        (name) => {
+          if (names === null || name === null || names.has(name)) soon();
+        },
+        () => {
+          disarm(dir);
+          soon();
+        },
+      );
       armed.set(dir, { watcher, id });
     } catch (err) {
       log(`cannot watch ${dir}: ${errorMessage(err)}`);
@@ -124,7 +149,7 @@ export function watchWiring(stateDir: string, store: StoreAccess, log: (line: st
       if (have) soon();
     }
   };
-  const tick = setInterval(() => guarded("watch", rearm), REARM_MS);
+  const tick = setInterval(soon, TICK_MS);
   tick.unref();
   check();
   return {

@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/events/list.js";
+import { wiringFiles } from "../../src/store/wiring/rows.js";
 import { geminiPolicyFile, legacyPolicyFile } from "../../src/wiring/gemini-policy.js";
+import { wiringStamp } from "../../src/wiring/wiring-record.js";
 import { tandem } from "../helpers/cli.js";
 import { hook } from "../helpers/hooks.js";
 import { g } from "../helpers/repo.js";
@@ -41,14 +43,29 @@ function restored(s: Side): { file: string; via: string }[] {
   }
 }
 
-/** Waits for `s`'s server to restore its file; a timeout says what that server logged, and whether it lives. */
+/** The policy file as `s`'s store records it, and as it is now: what a heal compares. */
+function recordOf(s: Side): string {
+  const db = openDb(stateDir(s.repo), { readonly: true });
+  try {
+    const row = wiringFiles(db).find((r) => r.path === s.policy);
+    return `recorded ${row ? `stamp ${row.stamp}, blob ${row.blob}` : "nothing"}; now stamp ${wiringStamp(s.policy)}`;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Waits for `s`'s server to restore its file; a timeout says when the wait began, what that server
+ * logged, whether it lives, and what its store records of the file.
+ */
 async function restoredBy(s: Side, who: string): Promise<void> {
+  const began = new Date().toISOString();
   try {
     await waitFor(`${who}'s server to put its rule back`, () => restored(s).length >= 1);
   } catch (err) {
     const live = liveServer(s.repo) ? "live" : "gone";
     throw new Error(
-      `${(err as Error).message}; ${who}'s server is ${live}, it logged:\n${serverOutput(s.repo)}`,
+      `${(err as Error).message} (since ${began}); ${recordOf(s)}; ${who}'s server is ${live}, it logged:\n${serverOutput(s.repo)}`,
     );
   }
 }
