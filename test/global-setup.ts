@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { leftoverReport, procFinder, RUN_MARK, reapLeftovers } from "./helpers/leftovers.js";
 import { setAsideRegistryTls } from "./helpers/registry-tls.js";
 import { useRunHome } from "./helpers/run-home.js";
+import { useRunPath } from "./helpers/run-path.js";
 import { useRunTmp } from "./helpers/run-tmp.js";
 
 /**
@@ -11,7 +12,8 @@ import { useRunTmp } from "./helpers/run-tmp.js";
  * process the run starts inherits this run's mark (test/helpers/leftovers.ts); the teardown ends
  * whatever is still running at the end and fails the run, naming each process and the file that
  * started it. Temporary files go to a tmpfs when there is one with room (test/helpers/run-tmp.ts),
- * and HOME is the run's own (test/helpers/run-home.ts).
+ * HOME is the run's own (test/helpers/run-home.ts), and PATH finds interpreters past version
+ * managers' shims (test/helpers/run-path.ts).
  */
 export default function setup(): () => Promise<void> {
   execFileSync(process.execPath, ["scripts/build.mjs"], {
@@ -21,10 +23,12 @@ export default function setup(): () => Promise<void> {
   setAsideRegistryTls();
   const removeTmp = useRunTmp();
   const removeHome = useRunHome();
+  const removePath = useRunPath();
   const run = randomUUID();
   process.env[RUN_MARK] = run;
   return async () => {
     const left = await reapLeftovers(procFinder(run));
+    removePath();
     removeHome();
     removeTmp();
     if (left.length === 0) return;
