@@ -34,10 +34,15 @@ export function runHomePlan(
   return { gitconfig: `[user]\n\tname = ${name}\n\temail = ${email}\n`, vars };
 }
 
-function globalGit(realHome: string, key: string): string | null {
+/** A command's trimmed output, or null when it fails or prints nothing. */
+export function outputOrNull(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): string | null {
   try {
-    const out = execFileSync("git", ["config", "--global", "--get", key], {
-      env: { ...process.env, HOME: realHome },
+    const out = execFileSync(cmd, args, {
+      env,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "ignore"],
     }).trim();
@@ -46,6 +51,9 @@ function globalGit(realHome: string, key: string): string | null {
     return null;
   }
 }
+
+const globalGit = (realHome: string, key: string): string | null =>
+  outputOrNull("git", ["config", "--global", "--get", key], { ...process.env, HOME: realHome });
 
 /**
  * Points HOME at a fresh directory under the run's TMPDIR (call after useRunTmp) and returns its

@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { accessSync, constants, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, join } from "node:path";
+import { outputOrNull } from "./run-home.js";
 
 /**
  * The interpreters the suite runs, unshimmed (decision 0086). Tests run `python3` as the program
@@ -41,17 +41,8 @@ function firstDirWith(cmd: string, path: string): string | null {
 }
 
 /** What the shim starts now, as the interpreter itself reports it. */
-function realExecutable(cmd: string): string | null {
-  try {
-    const out = execFileSync(cmd, ["-c", "import sys; print(sys.executable)"], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-    }).trim();
-    return out || null;
-  } catch {
-    return null;
-  }
-}
+const realExecutable = (cmd: string): string | null =>
+  outputOrNull(cmd, ["-c", "import sys; print(sys.executable)"]);
 
 /** Prepends the run's link directory to PATH when a command is shimmed (call after useRunTmp). */
 export function useRunPath(env: NodeJS.ProcessEnv = process.env): () => void {

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { watchWiring } from "../../src/server/wiring-watch.js";
@@ -6,7 +6,7 @@ import { DIRECT_ACCESS } from "../../src/store/access.js";
 import { openDb } from "../../src/store/db.js";
 import { listEvents } from "../../src/store/events/list.js";
 import { PIN, tandem } from "../helpers/cli.js";
-import { g } from "../helpers/repo.js";
+import { initRepo } from "../helpers/repo.js";
 import { scratch, stateDir, waitFor } from "./support.js";
 
 /**
@@ -30,10 +30,7 @@ function restoredByServer(repo: string): string[] {
 
 describe("the wiring watch's tick", () => {
   it("heals an overwrite whose event never came", async () => {
-    const repo = join(scratch(), "repo");
-    mkdirSync(repo);
-    g(repo, "init", "-q", "-b", "main");
-    g(repo, "commit", "-q", "--allow-empty", "-m", "initial");
+    const repo = initRepo(join(scratch(), "repo"));
     const init = tandem(["init", ...PIN, "--clients", "claude-code"], {
       cwd: repo,
       env: { PATH: "/usr/bin:/bin" },
