@@ -42,18 +42,16 @@ async function prompt(w: World, who: "A" | "B"): Promise<string> {
   return r.stdout;
 }
 
-/** B's shell command through its real pre-tool hook, run for real; its post-tool hook only when `post`. */
-async function bRuns(w: World, command: string, post: boolean): Promise<void> {
+/**
+ * B's shell command through its real pre-tool hook, run for real; its post-tool hook only when `post`.
+ * `now`: the hooks' clock, when the call is to have ended well before what follows it.
+ */
+async function bRuns(w: World, command: string, post: boolean, now?: number): Promise<void> {
   const payload = claudeBash(w.repo, "B", command);
-  await hook("claude-code", "pre-tool-use", payload, { cwd: w.repo, env: w.b });
+  const opts = { cwd: w.repo, env: w.b, ...(now === undefined ? {} : { now }) };
+  await hook("claude-code", "pre-tool-use", payload, opts);
   execFileSync("bash", ["-c", command], { cwd: w.repo, env: { ...process.env, ...w.b }, stdio: "ignore" });
-  if (post)
-    await hook(
-      "claude-code",
-      "post-tool-use",
-      { ...payload, hook_event_name: "PostToolUse" },
-      { cwd: w.repo, env: w.b },
-    );
+  if (post) await hook("claude-code", "post-tool-use", { ...payload, hook_event_name: "PostToolUse" }, opts);
 }
 
 const config = (w: World) => readFileSync(join(w.repo, CONFIG), "utf8");
@@ -101,7 +99,9 @@ describe("the project config as an agent's command left it", () => {
 
   it("keeps a person's edit made while no agent's tool call is open", async () => {
     const w = await world();
-    await bRuns(w, "true", true);
+    // B's call ended a second ago. Files take their change time from the kernel's coarse clock,
+    // a tick behind Date.now(), so an edit right after a call just ended could date inside it.
+    await bRuns(w, "true", true, Date.now() - 1_000);
     const edited = config(w).replace('"init":', `${LAND} "init":`);
     writeFileSync(join(w.repo, CONFIG), edited);
     await prompt(w, "A");
